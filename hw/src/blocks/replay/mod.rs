@@ -1,0 +1,2 @@
+//! Replay and memory-hazard avoidance blocks: Turner, MASc thesis, UBC 2012
+//! (seed 004), chapters 5 and 6.

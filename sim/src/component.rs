@@ -1,0 +1,240 @@
+//! The one interface for anything clocked with named ports.
+//!
+//! Both engines implement it: the netlist simulator (compiled from a block's
+//! IR) and the plain-Rust reference models in `verif`. A test, the composed SM
+//! or the co-simulation driver uses a block only through this trait, so it can
+//! run either engine.
+//!
+//! Cycle protocol (one clock period):
+//! 1. `set` every input for this cycle (`rst` is an ordinary input: reset is
+//!    synchronous and active high),
+//! 2. `eval` settles combinational logic; outputs are now valid for this cycle
+//!    (they may depend on this cycle's inputs),
+//! 3. `tick` is the rising clock edge: every register and memory updates at
+//!    once from the values settled in step 2.
+//!
+//! The clock is implicit (it is `tick`); it is not a port here although the
+//! emitted Verilog has a `clk` input.
+//!
+//! Values travel as little-endian 64-bit words (`ceil(width / 64)` of them);
+//! bits above the port width are always zero.
+
+use std::fmt;
+
+/// Direction of a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    In,
+    Out,
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dir::In => "input",
+            Dir::Out => "output",
+        })
+    }
+}
+
+/// A named port of a component.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PortSpec {
+    pub name: String,
+    pub dir: Dir,
+    pub width: u32,
+}
+
+impl PortSpec {
+    pub fn input(name: impl Into<String>, width: u32) -> Self {
+        PortSpec { name: name.into(), dir: Dir::In, width }
+    }
+    pub fn output(name: impl Into<String>, width: u32) -> Self {
+        PortSpec { name: name.into(), dir: Dir::Out, width }
+    }
+    /// Number of 64-bit words a value of this port occupies.
+    pub fn words(&self) -> usize {
+        words_for(self.width)
+    }
+}
+
+/// Number of 64-bit words needed for `width` bits (at least one).
+pub fn words_for(width: u32) -> usize {
+    (width as usize).div_ceil(64).max(1)
+}
+
+/// Mask of the valid bits in the top word of a `width`-bit value.
+pub fn top_mask(width: u32) -> u64 {
+    match width % 64 {
+        0 => u64::MAX,
+        r => (1u64 << r) - 1,
+    }
+}
+
+/// A port resolved once by name; an index into [`Component::ports`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PortId(pub u32);
+
+/// Error when looking a port up by name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PortError {
+    #[error("component `{component}` has no {dir} port `{name}` (ports: {known})")]
+    Unknown { component: String, dir: Dir, name: String, known: String },
+    #[error("port `{name}` of `{component}` is {width} bits wide; a {asked}-bit access does not fit")]
+    TooWide { component: String, name: String, width: u32, asked: u32 },
+}
+
+/// Anything clocked with named ports. See the module documentation for the
+/// cycle protocol.
+pub trait Component {
+    /// Name of the component (the block's module name).
+    fn name(&self) -> &str;
+    /// All ports, inputs and outputs, in declaration order.
+    fn ports(&self) -> &[PortSpec];
+    /// Drive an input for the current cycle. `value` holds at least
+    /// `words_for(width)` words; bits above the width are ignored.
+    fn set(&mut self, port: PortId, value: &[u64]);
+    /// Read a port's value (outputs are valid after `eval`).
+    fn get(&self, port: PortId) -> &[u64];
+    /// Settle combinational logic for the current inputs and state.
+    fn eval(&mut self);
+    /// Rising clock edge: update all state from the settled values.
+    fn tick(&mut self);
+}
+
+/// Name-based conveniences over [`Component`]; resolve handles once, then use
+/// the handle-based calls on the hot path.
+pub trait ComponentExt: Component {
+    /// Resolve a port of the given direction by name.
+    fn port(&self, name: &str, dir: Dir) -> Result<PortId, PortError> {
+        self.ports()
+            .iter()
+            .position(|p| p.name == name && p.dir == dir)
+            .map(|i| PortId(i as u32))
+            .ok_or_else(|| PortError::Unknown {
+                component: self.name().to_string(),
+                dir,
+                name: name.to_string(),
+                known: self
+                    .ports()
+                    .iter()
+                    .filter(|p| p.dir == dir)
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+    fn input(&self, name: &str) -> Result<PortId, PortError> {
+        self.port(name, Dir::In)
+    }
+    fn output(&self, name: &str) -> Result<PortId, PortError> {
+        self.port(name, Dir::Out)
+    }
+    /// Drive an input of at most 64 bits.
+    fn set_u64(&mut self, port: PortId, value: u64) {
+        self.set(port, std::slice::from_ref(&value));
+    }
+    /// Drive a 1-bit input.
+    fn set_bool(&mut self, port: PortId, value: bool) {
+        self.set_u64(port, value as u64);
+    }
+    /// Low 64 bits of a port.
+    fn get_u64(&self, port: PortId) -> u64 {
+        self.get(port)[0]
+    }
+    fn get_bool(&self, port: PortId) -> bool {
+        self.get(port)[0] & 1 != 0
+    }
+    /// `eval` then `tick`.
+    fn step(&mut self) {
+        self.eval();
+        self.tick();
+    }
+}
+
+impl<T: Component + ?Sized> ComponentExt for T {}
+
+/// Port storage for hand-written components (reference models and behavioural
+/// models): the port list and one word buffer, with the same masking rules as
+/// the netlist simulator.
+#[derive(Clone, Debug)]
+pub struct PortFrame {
+    specs: Vec<PortSpec>,
+    offsets: Vec<usize>,
+    words: Vec<u64>,
+}
+
+impl PortFrame {
+    pub fn new(specs: Vec<PortSpec>) -> Self {
+        let mut offsets = Vec::with_capacity(specs.len());
+        let mut n = 0;
+        for s in &specs {
+            offsets.push(n);
+            n += s.words();
+        }
+        PortFrame { specs, offsets, words: vec![0; n] }
+    }
+
+    pub fn specs(&self) -> &[PortSpec] {
+        &self.specs
+    }
+
+    /// Resolve a port by name and direction. Reference models call this at
+    /// construction, with names they declared themselves.
+    pub fn id(&self, name: &str) -> PortId {
+        PortId(
+            self.specs
+                .iter()
+                .position(|p| p.name == name)
+                .unwrap_or_else(|| panic!("internal: port `{name}` was not declared")) as u32,
+        )
+    }
+
+    /// Store a value, masking bits above the port width.
+    pub fn set(&mut self, port: PortId, value: &[u64]) {
+        let i = port.0 as usize;
+        let (o, spec) = (self.offsets[i], &self.specs[i]);
+        let n = spec.words();
+        for k in 0..n {
+            self.words[o + k] = value.get(k).copied().unwrap_or(0);
+        }
+        self.words[o + n - 1] &= top_mask(spec.width);
+    }
+
+    pub fn get(&self, port: PortId) -> &[u64] {
+        let i = port.0 as usize;
+        &self.words[self.offsets[i]..self.offsets[i] + self.specs[i].words()]
+    }
+
+    pub fn set_u64(&mut self, port: PortId, value: u64) {
+        self.set(port, std::slice::from_ref(&value));
+    }
+
+    pub fn get_u64(&self, port: PortId) -> u64 {
+        self.words[self.offsets[port.0 as usize]]
+    }
+
+    pub fn get_bool(&self, port: PortId) -> bool {
+        self.get_u64(port) & 1 != 0
+    }
+
+    pub fn set_bool(&mut self, port: PortId, value: bool) {
+        self.set_u64(port, value as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_masks_to_width() {
+        let mut f = PortFrame::new(vec![PortSpec::input("a", 3), PortSpec::output("w", 70)]);
+        let a = f.id("a");
+        let w = f.id("w");
+        f.set_u64(a, 0xff);
+        assert_eq!(f.get_u64(a), 7);
+        f.set(w, &[u64::MAX, u64::MAX]);
+        assert_eq!(f.get(w), &[u64::MAX, 0x3f]);
+    }
+}

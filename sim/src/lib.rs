@@ -1,0 +1,6 @@
+//! warpforge simulation: the component interface, the netlist simulator that
+//! runs a block's IR cycle by cycle, and (later) the composed SM model.
+
+pub mod component;
+
+pub use component::{top_mask, words_for, Component, ComponentExt, Dir, PortError, PortFrame, PortId, PortSpec};

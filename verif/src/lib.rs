@@ -1,0 +1,5 @@
+//! warpforge verification: reference models, stimulus drivers, property tests
+//! and co-simulation against Verilator and iverilog.
+
+pub mod stimulus;
+pub mod models;

@@ -1,0 +1,1 @@
+//! Reference models of the pmode blocks.

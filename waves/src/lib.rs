@@ -1,0 +1,1 @@
+//! warpforge waves: VCD writing, GTKWave save files, waveform comparison.
