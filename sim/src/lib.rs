@@ -4,3 +4,7 @@
 pub mod component;
 
 pub use component::{top_mask, words_for, Component, ComponentExt, Dir, PortError, PortFrame, PortId, PortSpec};
+pub mod netlist;
+
+pub use netlist::NetlistSim;
+pub mod trace;

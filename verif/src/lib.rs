@@ -1,5 +1,7 @@
 //! warpforge verification: reference models, stimulus drivers, property tests
 //! and co-simulation against Verilator and iverilog.
 
+pub mod cosim;
+pub mod run;
 pub mod stimulus;
 pub mod models;

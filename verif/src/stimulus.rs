@@ -135,6 +135,41 @@ pub trait Driver {
     fn next(&mut self, frame: &mut Frame);
 }
 
+/// Uniformly random inputs (any block): every input takes a random value
+/// each cycle, except `rst`, which is high with probability `reset_rate`.
+pub struct RandomDriver {
+    layout: Arc<InputLayout>,
+    rng: rand_chacha::ChaCha8Rng,
+    reset_rate: f64,
+}
+
+impl RandomDriver {
+    pub fn new(layout: Arc<InputLayout>, seed: u64, reset_rate: f64) -> Self {
+        use rand::SeedableRng;
+        RandomDriver { layout, rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed), reset_rate }
+    }
+}
+
+impl Driver for RandomDriver {
+    fn layout(&self) -> &Arc<InputLayout> {
+        &self.layout
+    }
+
+    fn next(&mut self, frame: &mut Frame) {
+        use rand::RngExt;
+        let layout = self.layout.clone();
+        for (k, p) in layout.ports().iter().enumerate() {
+            if p.name == "rst" {
+                let r = self.rng.random_bool(self.reset_rate);
+                frame.set_bool(Slot(k), r);
+            } else {
+                let words: Vec<u64> = (0..p.words()).map(|_| self.rng.random::<u64>()).collect();
+                frame.set_wide(Slot(k), &words);
+            }
+        }
+    }
+}
+
 /// A recorded sequence of input frames.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stimulus {

@@ -1,0 +1,813 @@
+//! The netlist simulator: a block's IR, flattened and compiled into a
+//! levelized program over 64-bit words, stepped one clock cycle at a time.
+//!
+//! `eval` runs the program once in topological order (every combinational
+//! value settles in one pass; loops were rejected at elaboration). `tick`
+//! applies memory writes in port order, then copies every register's settled
+//! next value (or its reset value while `rst` is high). Values of up to 64
+//! bits take one word and run on a specialised instruction; wider values use
+//! the generic word-slice routines in [`wide`]. Nothing allocates and nothing
+//! is looked up by name after construction.
+
+mod flatten;
+pub mod wide;
+
+use crate::component::{top_mask, words_for, Component, PortId, PortSpec};
+use flatten::{FOp, Flat, FlatId};
+use hw::ir::{BinOp, Module, ShiftOp, UnOp};
+use std::cmp::Ordering;
+
+pub use flatten::Scope;
+
+/// Narrow (single-word) instructions; `d`, `a`, `b`... are word offsets.
+#[derive(Clone, Copy, Debug)]
+enum Ins {
+    And { d: u32, a: u32, b: u32 },
+    Or { d: u32, a: u32, b: u32 },
+    Xor { d: u32, a: u32, b: u32 },
+    Not { d: u32, a: u32, m: u64 },
+    Add { d: u32, a: u32, b: u32, m: u64 },
+    Sub { d: u32, a: u32, b: u32, m: u64 },
+    Mul { d: u32, a: u32, b: u32, m: u64 },
+    Eq { d: u32, a: u32, b: u32 },
+    Ne { d: u32, a: u32, b: u32 },
+    Lt { d: u32, a: u32, b: u32 },
+    Le { d: u32, a: u32, b: u32 },
+    /// Signed compares: `sh = 64 - width` moves the sign bit to bit 63.
+    Lts { d: u32, a: u32, b: u32, sh: u32 },
+    Les { d: u32, a: u32, b: u32, sh: u32 },
+    Shl { d: u32, a: u32, b: u32, w: u32 },
+    Shr { d: u32, a: u32, b: u32, w: u32 },
+    Sra { d: u32, a: u32, b: u32, w: u32 },
+    Mux { d: u32, s: u32, t: u32, f: u32 },
+    Slice { d: u32, a: u32, lo: u32, m: u64 },
+    Sext { d: u32, a: u32, sh: u32, m: u64 },
+    RedOr { d: u32, a: u32 },
+    RedAnd { d: u32, a: u32, m: u64 },
+    RedXor { d: u32, a: u32 },
+    Ffs { d: u32, a: u32 },
+    Pop { d: u32, a: u32 },
+    /// `d = OR of parts[start..start+len]`, each `(slot, shift)`.
+    Cat { d: u32, start: u32, len: u32 },
+    MemRd { d: u32, mem: u32, addr: u32 },
+    Copy { d: u32, a: u32 },
+    /// Index into the wide instruction table.
+    Wide(u32),
+}
+
+/// Instructions over multi-word values.
+#[derive(Clone, Debug)]
+enum WideIns {
+    Bit { op: BinOp, d: u32, a: u32, b: u32, n: u32, wa: u32 },
+    Not { d: u32, a: u32, n: u32, w: u32 },
+    Shift { op: ShiftOp, d: u32, a: u32, b: u32, n: u32, nb: u32, w: u32 },
+    Mux { d: u32, s: u32, t: u32, f: u32, n: u32 },
+    Cat { d: u32, n: u32, parts: Vec<(u32, u32, u32)> },
+    Slice { d: u32, a: u32, na: u32, lo: u32, w: u32 },
+    Ext { d: u32, a: u32, na: u32, wa: u32, w: u32, signed: bool },
+    Red { op: UnOp, d: u32, a: u32, na: u32, wa: u32 },
+    MemRd { d: u32, mem: u32, addr: u32 },
+    Copy { d: u32, a: u32, n: u32 },
+}
+
+#[derive(Clone, Debug)]
+struct CMem {
+    base: usize,
+    stride: usize,
+    depth: u64,
+    reset: Option<Vec<u64>>,
+    /// (addr, data, en) slots.
+    writes: Vec<(u32, u32, u32)>,
+}
+
+/// A signal in the hierarchy, for waves: where its value lives.
+#[derive(Clone, Debug)]
+pub struct SimSignal {
+    pub scope: u32,
+    pub name: String,
+    pub width: u32,
+    pub slot: u32,
+    pub is_port: bool,
+}
+
+/// A memory in the hierarchy, for waves.
+#[derive(Clone, Debug)]
+pub struct SimMem {
+    pub scope: u32,
+    pub name: String,
+    pub depth: u32,
+    pub width: u32,
+    idx: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct PortLoc {
+    slot: u32,
+    words: u32,
+}
+
+/// A compiled, runnable block.
+#[derive(Clone, Debug)]
+pub struct NetlistSim {
+    name: String,
+    ports: Vec<PortSpec>,
+    locs: Vec<PortLoc>,
+    vals: Vec<u64>,
+    mem_words: Vec<u64>,
+    prog: Vec<Ins>,
+    wide: Vec<WideIns>,
+    cat_parts: Vec<(u32, u32)>,
+    mems: Vec<CMem>,
+    /// Single-word registers: (q, next).
+    regs1: Vec<(u32, u32)>,
+    /// Multi-word registers: (q, next, words).
+    regsn: Vec<(u32, u32, u32)>,
+    /// Every register's reset value: (q, words of the value).
+    resets: Vec<(u32, Vec<u64>)>,
+    rst: u32,
+    scopes: Vec<Scope>,
+    signals: Vec<SimSignal>,
+    mem_info: Vec<SimMem>,
+    cycle: u64,
+}
+
+impl NetlistSim {
+    /// Compile a finished module (and its sub-modules).
+    pub fn new(top: &Module) -> NetlistSim {
+        Compiler::new(Flat::new(top)).compile(top)
+    }
+
+    /// Number of clock edges since construction.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Instruction count of one `eval` (a size/speed figure for benchmarks).
+    pub fn program_len(&self) -> usize {
+        self.prog.len()
+    }
+
+    pub fn scopes(&self) -> &[Scope] {
+        &self.scopes
+    }
+
+    /// Every named signal of the hierarchy.
+    pub fn signals(&self) -> &[SimSignal] {
+        &self.signals
+    }
+
+    pub fn memories(&self) -> &[SimMem] {
+        &self.mem_info
+    }
+
+    /// Current value of a signal (valid after `eval`).
+    pub fn value(&self, s: &SimSignal) -> &[u64] {
+        let n = words_for(s.width);
+        &self.vals[s.slot as usize..s.slot as usize + n]
+    }
+
+    /// `n` words at a slot (see [`SimSignal::slot`]).
+    pub fn slot_words(&self, slot: u32, n: usize) -> &[u64] {
+        &self.vals[slot as usize..slot as usize + n]
+    }
+
+    /// Current contents of word `i` of a memory.
+    pub fn mem_word(&self, m: &SimMem, i: u32) -> &[u64] {
+        let c = &self.mems[m.idx];
+        let o = c.base + i as usize * c.stride;
+        &self.mem_words[o..o + c.stride]
+    }
+
+    /// Value of a named signal by hierarchical path (`sb.pending` or a top-level
+    /// name); for tests and debugging, not the hot path.
+    pub fn peek_path(&self, path: &str) -> Option<&[u64]> {
+        self.signals.iter().find(|s| self.path(s) == path).map(|s| self.value(s))
+    }
+
+    /// Hierarchical path of a signal below the top scope (`inst.sub.name`).
+    pub fn path(&self, s: &SimSignal) -> String {
+        let scope = self.scope_path(s.scope);
+        if scope.is_empty() {
+            s.name.clone()
+        } else {
+            format!("{scope}.{}", s.name)
+        }
+    }
+
+    /// Path of a scope below the top (`""` for the top, `inst.sub` below).
+    pub fn scope_path(&self, scope: u32) -> String {
+        let mut parts = Vec::new();
+        let mut sc = scope;
+        while let Some(p) = self.scopes[sc as usize].parent {
+            parts.push(self.scopes[sc as usize].name.clone());
+            sc = p;
+        }
+        parts.reverse();
+        parts.join(".")
+    }
+
+    #[inline(always)]
+    fn run(&mut self) {
+        let v = &mut self.vals[..];
+        for ins in &self.prog {
+            match *ins {
+                Ins::And { d, a, b } => v[d as usize] = v[a as usize] & v[b as usize],
+                Ins::Or { d, a, b } => v[d as usize] = v[a as usize] | v[b as usize],
+                Ins::Xor { d, a, b } => v[d as usize] = v[a as usize] ^ v[b as usize],
+                Ins::Not { d, a, m } => v[d as usize] = !v[a as usize] & m,
+                Ins::Add { d, a, b, m } => v[d as usize] = v[a as usize].wrapping_add(v[b as usize]) & m,
+                Ins::Sub { d, a, b, m } => v[d as usize] = v[a as usize].wrapping_sub(v[b as usize]) & m,
+                Ins::Mul { d, a, b, m } => v[d as usize] = v[a as usize].wrapping_mul(v[b as usize]) & m,
+                Ins::Eq { d, a, b } => v[d as usize] = (v[a as usize] == v[b as usize]) as u64,
+                Ins::Ne { d, a, b } => v[d as usize] = (v[a as usize] != v[b as usize]) as u64,
+                Ins::Lt { d, a, b } => v[d as usize] = (v[a as usize] < v[b as usize]) as u64,
+                Ins::Le { d, a, b } => v[d as usize] = (v[a as usize] <= v[b as usize]) as u64,
+                Ins::Lts { d, a, b, sh } => {
+                    v[d as usize] = (((v[a as usize] << sh) as i64) < ((v[b as usize] << sh) as i64)) as u64
+                }
+                Ins::Les { d, a, b, sh } => {
+                    v[d as usize] = (((v[a as usize] << sh) as i64) <= ((v[b as usize] << sh) as i64)) as u64
+                }
+                Ins::Shl { d, a, b, w } => {
+                    let s = v[b as usize];
+                    v[d as usize] = if s >= w as u64 { 0 } else { (v[a as usize] << s) & top_mask(w) };
+                }
+                Ins::Shr { d, a, b, w } => {
+                    let s = v[b as usize];
+                    v[d as usize] = if s >= w as u64 { 0 } else { v[a as usize] >> s };
+                }
+                Ins::Sra { d, a, b, w } => {
+                    let s = v[b as usize].min(w as u64 - 1) as u32;
+                    let x = ((v[a as usize] << (64 - w)) as i64) >> (64 - w);
+                    v[d as usize] = ((x >> s) as u64) & top_mask(w);
+                }
+                Ins::Mux { d, s, t, f } => v[d as usize] = if v[s as usize] != 0 { v[t as usize] } else { v[f as usize] },
+                Ins::Slice { d, a, lo, m } => v[d as usize] = (v[a as usize] >> lo) & m,
+                Ins::Sext { d, a, sh, m } => v[d as usize] = ((((v[a as usize] << sh) as i64) >> sh) as u64) & m,
+                Ins::RedOr { d, a } => v[d as usize] = (v[a as usize] != 0) as u64,
+                Ins::RedAnd { d, a, m } => v[d as usize] = (v[a as usize] == m) as u64,
+                Ins::RedXor { d, a } => v[d as usize] = (v[a as usize].count_ones() & 1) as u64,
+                Ins::Ffs { d, a } => {
+                    let x = v[a as usize];
+                    v[d as usize] = if x == 0 { 0 } else { x.trailing_zeros() as u64 };
+                }
+                Ins::Pop { d, a } => v[d as usize] = v[a as usize].count_ones() as u64,
+                Ins::Cat { d, start, len } => {
+                    let mut x = 0u64;
+                    for &(slot, shift) in &self.cat_parts[start as usize..(start + len) as usize] {
+                        x |= v[slot as usize] << shift;
+                    }
+                    v[d as usize] = x;
+                }
+                Ins::MemRd { d, mem, addr } => {
+                    let m = &self.mems[mem as usize];
+                    let a = v[addr as usize];
+                    v[d as usize] = if a < m.depth { self.mem_words[m.base + a as usize] } else { 0 };
+                }
+                Ins::Copy { d, a } => v[d as usize] = v[a as usize],
+                Ins::Wide(i) => exec_wide(&self.wide[i as usize], v, &self.mems, &self.mem_words),
+            }
+        }
+    }
+}
+
+fn exec_wide(ins: &WideIns, v: &mut [u64], mems: &[CMem], mem_words: &[u64]) {
+    // Destinations are allocated after their operands, so `d` is above every
+    // operand slot and one split separates them.
+    match ins {
+        WideIns::Bit { op, d, a, b, n, wa } => {
+            let (lo, hi) = v.split_at_mut(*d as usize);
+            let na = words_for(*wa);
+            let (x, y) = (&lo[*a as usize..*a as usize + na], &lo[*b as usize..*b as usize + na]);
+            let out = &mut hi[..*n as usize];
+            match op {
+                BinOp::And => out.iter_mut().zip(x.iter().zip(y)).for_each(|(o, (p, q))| *o = p & q),
+                BinOp::Or => out.iter_mut().zip(x.iter().zip(y)).for_each(|(o, (p, q))| *o = p | q),
+                BinOp::Xor => out.iter_mut().zip(x.iter().zip(y)).for_each(|(o, (p, q))| *o = p ^ q),
+                BinOp::Add => wide::add(out, x, y, *wa),
+                BinOp::Sub => wide::sub(out, x, y, *wa),
+                BinOp::Mul => wide::mul(out, x, y, *wa),
+                BinOp::Eq => out[0] = (x == y) as u64,
+                BinOp::Ne => out[0] = (x != y) as u64,
+                BinOp::Lt => out[0] = (wide::cmp_u(x, y) == Ordering::Less) as u64,
+                BinOp::Le => out[0] = (wide::cmp_u(x, y) != Ordering::Greater) as u64,
+                BinOp::Lts => out[0] = (wide::cmp_s(x, y, *wa) == Ordering::Less) as u64,
+                BinOp::Les => out[0] = (wide::cmp_s(x, y, *wa) != Ordering::Greater) as u64,
+            }
+        }
+        WideIns::Not { d, a, n, w } => {
+            let (lo, hi) = v.split_at_mut(*d as usize);
+            let out = &mut hi[..*n as usize];
+            for (o, x) in out.iter_mut().zip(&lo[*a as usize..]) {
+                *o = !x;
+            }
+            wide::mask_top(out, *w);
+        }
+        WideIns::Shift { op, d, a, b, n, nb, w } => {
+            let (lo, hi) = v.split_at_mut(*d as usize);
+            let x = &lo[*a as usize..*a as usize + *n as usize];
+            let amt = wide::amount(&lo[*b as usize..*b as usize + *nb as usize]);
+            let out = &mut hi[..*n as usize];
+            match op {
+                ShiftOp::Shl => wide::shl(out, x, amt, *w),
+                ShiftOp::Shr => wide::shr(out, x, amt, *w),
+                ShiftOp::Sra => wide::sra(out, x, amt, *w),
+            }
+        }
+        WideIns::Mux { d, s, t, f, n } => {
+            let src = if v[*s as usize] != 0 { *t } else { *f } as usize;
+            v.copy_within(src..src + *n as usize, *d as usize);
+        }
+        WideIns::Cat { d, n, parts } => {
+            let (lo, hi) = v.split_at_mut(*d as usize);
+            let out = &mut hi[..*n as usize];
+            out.fill(0);
+            for &(slot, shift, w) in parts {
+                wide::copy_bits(out, shift, &lo[slot as usize..slot as usize + words_for(w)], 0, w);
+            }
+        }
+        WideIns::Slice { d, a, na, lo: from, w } => {
+            let (lo, hi) = v.split_at_mut(*d as usize);
+            let out = &mut hi[..words_for(*w)];
+            out.fill(0);
+            wide::copy_bits(out, 0, &lo[*a as usize..(*a + *na) as usize], *from, *w);
+        }
+        WideIns::Ext { d, a, na, wa, w, signed } => {
+            let (lo, hi) = v.split_at_mut(*d as usize);
+            wide::ext(&mut hi[..words_for(*w)], &lo[*a as usize..(*a + *na) as usize], *wa, *w, *signed);
+        }
+        WideIns::Red { op, d, a, na, wa } => {
+            let x = &v[*a as usize..(*a + *na) as usize];
+            let r = match op {
+                UnOp::RedAnd => wide::red_and(x, *wa) as u64,
+                UnOp::RedOr => wide::red_or(x) as u64,
+                UnOp::RedXor => wide::popcount(x) & 1,
+                UnOp::Ffs => wide::ffs(x),
+                UnOp::Popcount => wide::popcount(x),
+                UnOp::Not => unreachable!("not is WideIns::Not"),
+            };
+            v[*d as usize] = r;
+        }
+        WideIns::MemRd { d, mem, addr } => {
+            let m = &mems[*mem as usize];
+            let a = v[*addr as usize];
+            let out = &mut v[*d as usize..*d as usize + m.stride];
+            if a < m.depth {
+                let o = m.base + a as usize * m.stride;
+                out.copy_from_slice(&mem_words[o..o + m.stride]);
+            } else {
+                out.fill(0);
+            }
+        }
+        WideIns::Copy { d, a, n } => v.copy_within(*a as usize..(*a + *n) as usize, *d as usize),
+    }
+}
+
+impl Component for NetlistSim {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn ports(&self) -> &[PortSpec] {
+        &self.ports
+    }
+
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        let spec = &self.ports[port.0 as usize];
+        let PortLoc { slot, words } = self.locs[port.0 as usize];
+        let (s, n) = (slot as usize, words as usize);
+        for k in 0..n {
+            self.vals[s + k] = value.get(k).copied().unwrap_or(0);
+        }
+        self.vals[s + n - 1] &= top_mask(spec.width);
+    }
+
+    fn get(&self, port: PortId) -> &[u64] {
+        let PortLoc { slot, words } = self.locs[port.0 as usize];
+        &self.vals[slot as usize..(slot + words) as usize]
+    }
+
+    fn eval(&mut self) {
+        self.run();
+    }
+
+    fn tick(&mut self) {
+        let rst = self.vals[self.rst as usize] != 0;
+        for m in &self.mems {
+            match (&m.reset, rst) {
+                (Some(r), true) => {
+                    for i in 0..m.depth as usize {
+                        let o = m.base + i * m.stride;
+                        self.mem_words[o..o + m.stride].copy_from_slice(r);
+                    }
+                }
+                _ => {
+                    for &(addr, data, en) in &m.writes {
+                        if self.vals[en as usize] == 0 {
+                            continue;
+                        }
+                        let a = self.vals[addr as usize];
+                        if a < m.depth {
+                            let o = m.base + a as usize * m.stride;
+                            let d = data as usize;
+                            self.mem_words[o..o + m.stride].copy_from_slice(&self.vals[d..d + m.stride]);
+                        }
+                    }
+                }
+            }
+        }
+        if rst {
+            for (q, r) in &self.resets {
+                let q = *q as usize;
+                self.vals[q..q + r.len()].copy_from_slice(r);
+            }
+        } else {
+            for &(q, next) in &self.regs1 {
+                self.vals[q as usize] = self.vals[next as usize];
+            }
+            for &(q, next, n) in &self.regsn {
+                self.vals.copy_within(next as usize..(next + n) as usize, q as usize);
+            }
+        }
+        self.cycle += 1;
+    }
+}
+
+/// Turns a flat graph into slots and instructions.
+struct Compiler {
+    flat: Flat,
+    slot: Vec<u32>,
+    nwords: u32,
+    init: Vec<u64>,
+    prog: Vec<Ins>,
+    wide: Vec<WideIns>,
+    cat_parts: Vec<(u32, u32)>,
+}
+
+impl Compiler {
+    fn new(flat: Flat) -> Self {
+        let n = flat.nodes.len();
+        Compiler { flat, slot: vec![u32::MAX; n], nwords: 0, init: Vec::new(), prog: Vec::new(), wide: Vec::new(), cat_parts: Vec::new() }
+    }
+
+    fn alloc(&mut self, width: u32) -> u32 {
+        let s = self.nwords;
+        self.nwords += words_for(width) as u32;
+        self.init.resize(self.nwords as usize, 0);
+        s
+    }
+
+    fn width(&self, n: FlatId) -> u32 {
+        self.flat.nodes[n as usize].width
+    }
+
+    /// Slot of a (resolved) node.
+    fn s(&self, n: FlatId) -> u32 {
+        let r = self.flat.resolve(n);
+        self.slot[r as usize]
+    }
+
+    fn compile(mut self, top: &Module) -> NetlistSim {
+        // Sources first: inputs, registers, constants.
+        let n = self.flat.nodes.len();
+        for i in 0..n {
+            let w = self.flat.nodes[i].width;
+            match self.flat.nodes[i].op.clone() {
+                FOp::Input | FOp::Reg => self.slot[i] = self.alloc(w),
+                FOp::Const(b) => {
+                    let s = self.alloc(w);
+                    let words = b.words().to_vec();
+                    self.init[s as usize..s as usize + words.len()].copy_from_slice(&words);
+                    self.slot[i] = s;
+                }
+                _ => {}
+            }
+        }
+        // Live computed nodes in topological order, from every root.
+        let mut roots: Vec<FlatId> = self.flat.signals.iter().map(|s| s.node).collect();
+        roots.extend(self.flat.regs.iter().filter_map(|r| r.next));
+        for m in &self.flat.mems {
+            for &(a, d, e) in &m.writes {
+                roots.extend([a, d, e]);
+            }
+        }
+        let order = self.topo(&roots);
+        for node in order {
+            self.emit(node);
+        }
+
+        // Registers whose next value is another register's output must read
+        // it before any register changes: stage a copy during eval.
+        let mut regs1 = Vec::new();
+        let mut regsn = Vec::new();
+        let mut resets = Vec::new();
+        for k in 0..self.flat.regs.len() {
+            let r = self.flat.regs[k].clone();
+            let q = self.slot[r.node as usize];
+            resets.push((q, r.reset.words().to_vec()));
+            let Some(next) = r.next else { continue };
+            let rn = self.flat.resolve(next);
+            if rn == r.node {
+                continue; // holds forever
+            }
+            let mut src = self.slot[rn as usize];
+            if matches!(self.flat.nodes[rn as usize].op, FOp::Reg) {
+                let staged = self.alloc(r.width);
+                self.copy(staged, src, r.width);
+                src = staged;
+            }
+            if r.width <= 64 {
+                regs1.push((q, src));
+            } else {
+                regsn.push((q, src, words_for(r.width) as u32));
+            }
+        }
+
+        // Memories.
+        let mut mems = Vec::new();
+        let mut mem_words_len = 0usize;
+        let mut mem_info = Vec::new();
+        for (k, m) in self.flat.mems.iter().enumerate() {
+            let stride = words_for(m.width);
+            let writes = m.writes.iter().map(|&(a, d, e)| (self.s(a), self.s(d), self.s(e))).collect();
+            mems.push(CMem {
+                base: mem_words_len,
+                stride,
+                depth: m.depth as u64,
+                reset: m.reset.as_ref().map(|b| b.words().to_vec()),
+                writes,
+            });
+            mem_info.push(SimMem { scope: m.scope, name: m.name.clone(), depth: m.depth, width: m.width, idx: k });
+            mem_words_len += stride * m.depth as usize;
+        }
+        let mut mem_words = vec![0u64; mem_words_len];
+        for m in &mems {
+            if let Some(r) = &m.reset {
+                for i in 0..m.depth as usize {
+                    mem_words[m.base + i * m.stride..m.base + (i + 1) * m.stride].copy_from_slice(r);
+                }
+            }
+        }
+
+        // Ports: rst first, then the declared ports in order.
+        let mut ports = Vec::new();
+        let mut locs = Vec::new();
+        let rst = self.alloc(1);
+        let mut signals: Vec<SimSignal> = Vec::new();
+        if top.uses_reset {
+            ports.push(PortSpec::input("rst", 1));
+            locs.push(PortLoc { slot: rst, words: 1 });
+            signals.push(SimSignal { scope: 0, name: "rst".into(), width: 1, slot: rst, is_port: true });
+        }
+        let (mut ii, mut oi) = (0, 0);
+        for &p in &top.ports {
+            let s = &top.signals[p as usize];
+            let node = if s.kind == hw::ir::SigKind::Input {
+                ii += 1;
+                self.flat.inputs[ii - 1].2
+            } else {
+                oi += 1;
+                self.flat.outputs[oi - 1].2
+            };
+            let slot = self.s(node);
+            ports.push(if s.kind == hw::ir::SigKind::Input {
+                PortSpec::input(s.name.clone(), s.width)
+            } else {
+                PortSpec::output(s.name.clone(), s.width)
+            });
+            locs.push(PortLoc { slot, words: words_for(s.width) as u32 });
+        }
+
+        signals.extend(
+            self.flat
+                .signals
+                .iter()
+                .map(|s| SimSignal { scope: s.scope, name: s.name.clone(), width: s.width, slot: self.s(s.node), is_port: s.is_port }),
+        );
+        let mut vals = self.init.clone();
+        for (q, r) in &resets {
+            vals[*q as usize..*q as usize + r.len()].copy_from_slice(r);
+        }
+        NetlistSim {
+            name: top.name.clone(),
+            ports,
+            locs,
+            vals,
+            mem_words,
+            prog: self.prog,
+            wide: self.wide,
+            cat_parts: self.cat_parts,
+            mems,
+            regs1,
+            regsn,
+            resets,
+            rst,
+            scopes: self.flat.scopes.clone(),
+            signals,
+            mem_info,
+            cycle: 0,
+        }
+    }
+
+    /// Post-order over combinational dependencies of the roots.
+    fn topo(&self, roots: &[FlatId]) -> Vec<FlatId> {
+        let n = self.flat.nodes.len();
+        let mut done = vec![false; n];
+        let mut order = Vec::new();
+        for &root in roots {
+            let root = self.flat.resolve(root);
+            if done[root as usize] {
+                continue;
+            }
+            let mut stack: Vec<(FlatId, bool)> = vec![(root, false)];
+            while let Some((node, expanded)) = stack.pop() {
+                if done[node as usize] {
+                    continue;
+                }
+                if expanded {
+                    done[node as usize] = true;
+                    order.push(node);
+                    continue;
+                }
+                stack.push((node, true));
+                for d in self.deps(node) {
+                    let d = self.flat.resolve(d);
+                    if !done[d as usize] {
+                        stack.push((d, false));
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    fn deps(&self, n: FlatId) -> Vec<FlatId> {
+        match &self.flat.nodes[n as usize].op {
+            FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
+            FOp::Alias(t) => vec![*t],
+            FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
+            FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
+            FOp::Mux(s, t, f) => vec![*s, *t, *f],
+            FOp::Cat(p) => p.clone(),
+            FOp::MemRead { addr, .. } => vec![*addr],
+        }
+    }
+
+    fn copy(&mut self, d: u32, a: u32, width: u32) {
+        if width <= 64 {
+            self.prog.push(Ins::Copy { d, a });
+        } else {
+            self.wide_ins(WideIns::Copy { d, a, n: words_for(width) as u32 });
+        }
+    }
+
+    fn wide_ins(&mut self, w: WideIns) {
+        self.wide.push(w);
+        self.prog.push(Ins::Wide(self.wide.len() as u32 - 1));
+    }
+
+    fn emit(&mut self, node: FlatId) {
+        let i = node as usize;
+        if self.slot[i] != u32::MAX {
+            return; // a source
+        }
+        let w = self.flat.nodes[i].width;
+        let op = self.flat.nodes[i].op.clone();
+        // Zero-extension within one word needs no instruction.
+        if let FOp::Ext(a, false) = op {
+            if w <= 64 {
+                self.slot[i] = self.s(a);
+                return;
+            }
+        }
+        let d = self.alloc(w);
+        self.slot[i] = d;
+        let m = top_mask(w);
+        match op {
+            FOp::Input | FOp::Reg | FOp::Const(_) | FOp::Alias(_) => unreachable!("sources and aliases have slots"),
+            FOp::Unary(u, a) => {
+                let wa = self.width(a);
+                let sa = self.s(a);
+                if wa <= 64 {
+                    self.prog.push(match u {
+                        UnOp::Not => Ins::Not { d, a: sa, m },
+                        UnOp::RedOr => Ins::RedOr { d, a: sa },
+                        UnOp::RedAnd => Ins::RedAnd { d, a: sa, m: top_mask(wa) },
+                        UnOp::RedXor => Ins::RedXor { d, a: sa },
+                        UnOp::Ffs => Ins::Ffs { d, a: sa },
+                        UnOp::Popcount => Ins::Pop { d, a: sa },
+                    });
+                } else if u == UnOp::Not {
+                    self.wide_ins(WideIns::Not { d, a: sa, n: words_for(w) as u32, w });
+                } else {
+                    self.wide_ins(WideIns::Red { op: u, d, a: sa, na: words_for(wa) as u32, wa });
+                }
+            }
+            FOp::Binary(op, a, b) => {
+                let (wa, wb) = (self.width(a), self.width(b));
+                let (sa, sb) = (self.s(a), self.s(b));
+                if op == BinOp::Mul {
+                    if w <= 64 {
+                        self.prog.push(Ins::Mul { d, a: sa, b: sb, m });
+                    } else {
+                        // Widen both operands to the product width, then multiply
+                        // into a slot allocated after them.
+                        let xa = self.alloc(w);
+                        self.wide_ins(WideIns::Ext { d: xa, a: sa, na: words_for(wa) as u32, wa, w, signed: false });
+                        let xb = self.alloc(w);
+                        self.wide_ins(WideIns::Ext { d: xb, a: sb, na: words_for(wb) as u32, wa: wb, w, signed: false });
+                        let p = self.alloc(w);
+                        self.wide_ins(WideIns::Bit { op: BinOp::Mul, d: p, a: xa, b: xb, n: words_for(w) as u32, wa: w });
+                        self.slot[i] = p;
+                    }
+                    return;
+                }
+                if wa <= 64 {
+                    let sh = 64 - wa;
+                    self.prog.push(match op {
+                        BinOp::And => Ins::And { d, a: sa, b: sb },
+                        BinOp::Or => Ins::Or { d, a: sa, b: sb },
+                        BinOp::Xor => Ins::Xor { d, a: sa, b: sb },
+                        BinOp::Add => Ins::Add { d, a: sa, b: sb, m },
+                        BinOp::Sub => Ins::Sub { d, a: sa, b: sb, m },
+                        BinOp::Eq => Ins::Eq { d, a: sa, b: sb },
+                        BinOp::Ne => Ins::Ne { d, a: sa, b: sb },
+                        BinOp::Lt => Ins::Lt { d, a: sa, b: sb },
+                        BinOp::Le => Ins::Le { d, a: sa, b: sb },
+                        BinOp::Lts => Ins::Lts { d, a: sa, b: sb, sh },
+                        BinOp::Les => Ins::Les { d, a: sa, b: sb, sh },
+                        BinOp::Mul => unreachable!(),
+                    });
+                } else {
+                    self.wide_ins(WideIns::Bit { op, d, a: sa, b: sb, n: words_for(w) as u32, wa });
+                }
+            }
+            FOp::Shift(op, a, b) => {
+                let wb = self.width(b);
+                let (sa, sb) = (self.s(a), self.s(b));
+                if w <= 64 && wb <= 64 {
+                    self.prog.push(match op {
+                        ShiftOp::Shl => Ins::Shl { d, a: sa, b: sb, w },
+                        ShiftOp::Shr => Ins::Shr { d, a: sa, b: sb, w },
+                        ShiftOp::Sra => Ins::Sra { d, a: sa, b: sb, w },
+                    });
+                } else {
+                    let (n, nb) = (words_for(w) as u32, words_for(wb) as u32);
+                    self.wide_ins(WideIns::Shift { op, d, a: sa, b: sb, n, nb, w });
+                }
+            }
+            FOp::Mux(s, t, f) => {
+                let (ss, st, sf) = (self.s(s), self.s(t), self.s(f));
+                if w <= 64 {
+                    self.prog.push(Ins::Mux { d, s: ss, t: st, f: sf });
+                } else {
+                    self.wide_ins(WideIns::Mux { d, s: ss, t: st, f: sf, n: words_for(w) as u32 });
+                }
+            }
+            FOp::Cat(parts) => {
+                // Parts are most significant first.
+                let mut shift = w;
+                let mut list = Vec::new();
+                for &p in &parts {
+                    let pw = self.width(p);
+                    shift -= pw;
+                    list.push((self.s(p), shift, pw));
+                }
+                if w <= 64 {
+                    let start = self.cat_parts.len() as u32;
+                    self.cat_parts.extend(list.iter().map(|&(s, sh, _)| (s, sh)));
+                    self.prog.push(Ins::Cat { d, start, len: list.len() as u32 });
+                } else {
+                    self.wide_ins(WideIns::Cat { d, n: words_for(w) as u32, parts: list });
+                }
+            }
+            FOp::Slice(a, lo) => {
+                let wa = self.width(a);
+                let sa = self.s(a);
+                if wa <= 64 {
+                    self.prog.push(Ins::Slice { d, a: sa, lo, m });
+                } else {
+                    self.wide_ins(WideIns::Slice { d, a: sa, na: words_for(wa) as u32, lo, w });
+                }
+            }
+            FOp::Ext(a, signed) => {
+                let wa = self.width(a);
+                let sa = self.s(a);
+                if w <= 64 {
+                    debug_assert!(signed);
+                    self.prog.push(Ins::Sext { d, a: sa, sh: 64 - wa, m });
+                } else {
+                    self.wide_ins(WideIns::Ext { d, a: sa, na: words_for(wa) as u32, wa, w, signed });
+                }
+            }
+            FOp::MemRead { mem, addr } => {
+                let sa = self.s(addr);
+                if w <= 64 {
+                    self.prog.push(Ins::MemRd { d, mem, addr: sa });
+                } else {
+                    self.wide_ins(WideIns::MemRd { d, mem, addr: sa });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! VCD tracing of a [`NetlistSim`]: the scope tree mirrors the Verilog
+//! instance hierarchy as Verilator writes it (`TOP` with the clock and the
+//! top-level ports, then one scope per module instance with its ports, wires,
+//! registers and memory words `name[i]`), so one GTKWave save file opens
+//! either trace.
+//!
+//! Streams to disk; only changed values are written. A cycle window and a
+//! scope filter bound the size.
+
+use crate::component::words_for;
+use crate::netlist::NetlistSim;
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::Path;
+use waves::{Gtkw, GtkwGroup, VarId, VcdWriter, PERIOD};
+
+/// What to dump (the caller picks which cycles it samples).
+#[derive(Clone, Debug, Default)]
+pub struct TraceOptions {
+    /// Only signals whose path below the top module (`sb`, `sb.pending`,
+    /// `iss0_stall`) starts with this prefix. The top ports are always kept.
+    pub scope: Option<String>,
+    /// Also dump the words of memories and register arrays.
+    pub memories: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Src {
+    Slot(u32),
+    Mem(usize, u32),
+}
+
+struct Var {
+    id: VarId,
+    src: Src,
+    /// Offset of the last written value in `Tracer::last`.
+    last: usize,
+    words: usize,
+}
+
+/// Writes a VCD of a running simulation, one sample per cycle.
+pub struct Tracer {
+    w: VcdWriter<BufWriter<File>>,
+    vars: Vec<Var>,
+    last: Vec<u64>,
+    clk: VarId,
+    started: bool,
+}
+
+struct Header<'a> {
+    sim: &'a NetlistSim,
+    opts: &'a TraceOptions,
+    w: VcdWriter<BufWriter<File>>,
+    vars: Vec<Var>,
+    nwords: usize,
+    /// Top-level ports (slot -> var), declared in `TOP` and aliased below.
+    ports: Vec<(u32, VarId)>,
+}
+
+impl Header<'_> {
+    fn add(&mut self, name: &str, width: u32, src: Src) -> io::Result<VarId> {
+        let id = self.w.var(name, width)?;
+        let words = words_for(width);
+        self.vars.push(Var { id, src, last: self.nwords, words });
+        self.nwords += words;
+        Ok(id)
+    }
+
+    fn keep(&self, path: &str) -> bool {
+        self.opts.scope.as_deref().is_none_or(|p| path.starts_with(p))
+    }
+
+    fn scope(&mut self, scope: u32, clk: VarId) -> io::Result<()> {
+        let sim = self.sim;
+        self.w.scope(&sim.scopes()[scope as usize].name)?;
+        if scope == 0 {
+            self.w.alias("clk", clk)?;
+        }
+        for s in sim.signals().iter().filter(|s| s.scope == scope) {
+            if let Some(&(_, id)) = self.ports.iter().find(|(slot, _)| scope == 0 && s.is_port && *slot == s.slot) {
+                self.w.alias(&s.name, id)?;
+            } else if self.keep(&sim.path(s)) {
+                self.add(&s.name, s.width, Src::Slot(s.slot))?;
+            }
+        }
+        if self.opts.memories {
+            for (k, m) in sim.memories().iter().enumerate().filter(|(_, m)| m.scope == scope) {
+                let sp = sim.scope_path(scope);
+                let path = if sp.is_empty() { m.name.clone() } else { format!("{sp}.{}", m.name) };
+                if self.keep(&path) {
+                    for i in 0..m.depth {
+                        self.add(&format!("{}[{i}]", m.name), m.width, Src::Mem(k, i))?;
+                    }
+                }
+            }
+        }
+        for c in 0..sim.scopes().len() as u32 {
+            if sim.scopes()[c as usize].parent == Some(scope) {
+                self.scope(c, clk)?;
+            }
+        }
+        self.w.upscope()
+    }
+}
+
+impl Tracer {
+    /// Create the file and write the header for `sim`'s hierarchy.
+    pub fn create(path: &Path, sim: &NetlistSim, opts: TraceOptions) -> io::Result<Tracer> {
+        let file = File::create(path)?;
+        let comment = format!("warpforge netlist simulation of {}", sim.scopes()[0].module);
+        let w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
+        let mut h = Header { sim, opts: &opts, w, vars: Vec::new(), nwords: 0, ports: Vec::new() };
+        h.w.scope("TOP")?;
+        let clk = h.w.var("clk", 1)?;
+        for s in sim.signals().iter().filter(|s| s.scope == 0 && s.is_port) {
+            let id = h.add(&s.name, s.width, Src::Slot(s.slot))?;
+            h.ports.push((s.slot, id));
+        }
+        h.scope(0, clk)?;
+        h.w.end_header()?;
+        let Header { w, vars, nwords, .. } = h;
+        Ok(Tracer { w, vars, last: vec![0; nwords], clk, started: false })
+    }
+
+    /// Record the current values at wave slot `k` (time `10 k`, clock low,
+    /// after `eval` with the cycle's inputs) or, with `high`, at the rising
+    /// edge (time `10 k + 5`, after `tick` and another `eval`).
+    pub fn sample(&mut self, sim: &NetlistSim, k: u64, high: bool) -> io::Result<()> {
+        self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
+        self.w.change(self.clk, &[high as u64])?;
+        let first = !self.started;
+        self.started = true;
+        for var in &self.vars {
+            let now: &[u64] = match var.src {
+                Src::Slot(s) => sim.slot_words(s, var.words),
+                Src::Mem(m, i) => sim.mem_word(&sim.memories()[m], i),
+            };
+            let last = &mut self.last[var.last..var.last + var.words];
+            if first || now != last {
+                last.copy_from_slice(now);
+                self.w.change(var.id, now)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Flush everything to disk.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
+
+/// A GTKWave save file for a simulation's VCD: the clock, then one group per
+/// scope with that scope's ports, then its wires and registers.
+pub fn gtkw_for(sim: &NetlistSim, vcd_name: &str) -> Gtkw {
+    let top_module = &sim.scopes()[0].name;
+    let mut g = Gtkw { dumpfile: vcd_name.to_string(), top: vec![("TOP.clk".into(), 1)], groups: Vec::new() };
+    for scope in 0..sim.scopes().len() as u32 {
+        let sp = sim.scope_path(scope);
+        let prefix = if sp.is_empty() { format!("TOP.{top_module}") } else { format!("TOP.{top_module}.{sp}") };
+        let title = if sp.is_empty() { top_module.clone() } else { sp.clone() };
+        let sigs: Vec<_> = sim.signals().iter().filter(|s| s.scope == scope).collect();
+        let ports: Vec<(String, u32)> =
+            sigs.iter().filter(|s| s.is_port).map(|s| (format!("{prefix}.{}", s.name), s.width)).collect();
+        let internal: Vec<(String, u32)> =
+            sigs.iter().filter(|s| !s.is_port).map(|s| (format!("{prefix}.{}", s.name), s.width)).collect();
+        if !ports.is_empty() {
+            g.groups.push(GtkwGroup { name: format!("{title} ports"), signals: ports, closed: scope != 0 });
+        }
+        if !internal.is_empty() {
+            g.groups.push(GtkwGroup { name: format!("{title} internals"), signals: internal, closed: true });
+        }
+    }
+    g
+}

@@ -1,0 +1,283 @@
+//! Co-simulation: the same stimulus through the Rust netlist simulation and
+//! through the emitted Verilog under Verilator (or iverilog as a second
+//! opinion), every output compared on every cycle.
+//!
+//! Harnesses are generated per module and parameter set and cached by a
+//! content hash of the Verilog, the harness and the tool version, in
+//! `$WARPFORGE_CACHE` (default `~/.cache/warpforge`): a second run, or another
+//! test with the same block and parameters, reuses the build.
+
+mod cache;
+mod iverilog;
+mod verilator;
+
+use crate::run::{first_mismatch, Mismatch, OutputTrace};
+use crate::stimulus::{push_hex, Stimulus};
+use hw::ir::Module;
+use hw::verilog::VerilogFile;
+use sim::trace::{TraceOptions, Tracer};
+use sim::{Dir, NetlistSim, PortSpec};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use cache::cache_root;
+
+/// Which Verilog simulator runs the RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simulator {
+    Verilator,
+    Iverilog,
+}
+
+impl Simulator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Simulator::Verilator => "verilator",
+            Simulator::Iverilog => "iverilog",
+        }
+    }
+}
+
+/// How a Verilator harness is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    /// Tracing compiled in, moderate optimisation: for comparisons.
+    Check,
+    /// `-O3`, no tracing: for benchmarks.
+    Bench,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CosimError {
+    #[error("`{tool}` was not found: install it (apt-get install -y verilator iverilog yosys)")]
+    ToolMissing { tool: String },
+    #[error("{tool} failed to build `{top}` (log: {log}):\n{tail}")]
+    Build { tool: String, top: String, log: String, tail: String },
+    #[error("{tool} run of `{top}` failed: {message}")]
+    Run { tool: String, top: String, message: String },
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{0}")]
+    Setup(String),
+}
+
+pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CosimError + '_ {
+    move |source| CosimError::Io { path: path.display().to_string(), source }
+}
+
+/// A compiled RTL simulation of one top module.
+#[derive(Clone, Debug)]
+pub struct RtlBuild {
+    pub simulator: Simulator,
+    pub top: String,
+    pub dir: PathBuf,
+    exe: PathBuf,
+    inputs: Vec<PortSpec>,
+    outputs: Vec<PortSpec>,
+    /// True when this call compiled it (false: found in the cache).
+    pub built: bool,
+}
+
+/// The component-level ports of a module: `rst` first (if it has state to
+/// reset), then its declared ports — the same list the netlist simulator and
+/// the reference models expose.
+pub fn component_ports(top: &Module) -> Vec<PortSpec> {
+    let mut ports = Vec::new();
+    if top.uses_reset {
+        ports.push(PortSpec::input("rst", 1));
+    }
+    for &p in &top.ports {
+        let s = &top.signals[p as usize];
+        ports.push(if s.kind == hw::ir::SigKind::Input {
+            PortSpec::input(s.name.clone(), s.width)
+        } else {
+            PortSpec::output(s.name.clone(), s.width)
+        });
+    }
+    ports
+}
+
+impl RtlBuild {
+    /// Build (or find in the cache) a harness for `files`, whose top module
+    /// is `top` with `ports` (see [`component_ports`]).
+    pub fn new(files: &[VerilogFile], top: &Module, simulator: Simulator, flavor: Flavor) -> Result<RtlBuild, CosimError> {
+        let ports = component_ports(top);
+        let inputs: Vec<PortSpec> = ports.iter().filter(|p| p.dir == Dir::In).cloned().collect();
+        let outputs: Vec<PortSpec> = ports.iter().filter(|p| p.dir == Dir::Out).cloned().collect();
+        let (dir, exe, built) = match simulator {
+            Simulator::Verilator => verilator::build(files, top, &inputs, &outputs, flavor)?,
+            Simulator::Iverilog => iverilog::build(files, top, &inputs, &outputs)?,
+        };
+        Ok(RtlBuild { simulator, top: top.name.clone(), dir, exe, inputs, outputs, built })
+    }
+
+    fn write_stimulus(&self, stim: &Stimulus, path: &Path) -> Result<(), CosimError> {
+        if stim.layout().ports() != self.inputs.as_slice() {
+            return Err(CosimError::Setup(format!("stimulus does not match the inputs of `{}`", self.top)));
+        }
+        let mut text = String::with_capacity(stim.cycles() * 8 * self.inputs.len());
+        for c in 0..stim.cycles() {
+            let words = stim.cycle(c);
+            for k in 0..self.inputs.len() {
+                if k > 0 {
+                    text.push(' ');
+                }
+                push_hex(&mut text, &words[stim.layout().range(crate::stimulus::Slot(k))]);
+            }
+            text.push('\n');
+        }
+        std::fs::write(path, text).map_err(io_err(path))
+    }
+
+    /// Run `stim` (after the reset cycle); record outputs; optionally dump a
+    /// VCD of stimulus cycles `from..=to`.
+    pub fn run(&self, stim: &Stimulus, work: &Path, vcd: Option<(&Path, usize, usize)>) -> Result<OutputTrace, CosimError> {
+        std::fs::create_dir_all(work).map_err(io_err(work))?;
+        let stim_path = work.join(format!("{}.stim.hex", self.top));
+        let out_path = work.join(format!("{}.{}.out.hex", self.top, self.simulator.name()));
+        self.write_stimulus(stim, &stim_path)?;
+        let status = match self.simulator {
+            Simulator::Verilator => verilator::run(&self.exe, &stim_path, &out_path, stim.cycles(), vcd)?,
+            Simulator::Iverilog => iverilog::run(&self.exe, &stim_path, &out_path, stim.cycles(), vcd)?,
+        };
+        if !status.0 {
+            return Err(CosimError::Run { tool: self.simulator.name().into(), top: self.top.clone(), message: status.1 });
+        }
+        self.read_outputs(&out_path, stim.cycles())
+    }
+
+    /// Cycles per second of the compiled model over `stim` (repeated until at
+    /// least `min_seconds` have passed), measured inside the harness.
+    pub fn bench(&self, stim: &Stimulus, work: &Path, min_seconds: f64) -> Result<f64, CosimError> {
+        if self.simulator != Simulator::Verilator {
+            return Err(CosimError::Setup("benchmarks run under Verilator".into()));
+        }
+        std::fs::create_dir_all(work).map_err(io_err(work))?;
+        let stim_path = work.join(format!("{}.bench.stim.hex", self.top));
+        self.write_stimulus(stim, &stim_path)?;
+        verilator::bench(&self.exe, &stim_path, stim.cycles(), min_seconds)
+    }
+
+    fn read_outputs(&self, path: &Path, cycles: usize) -> Result<OutputTrace, CosimError> {
+        let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+        let mut all: Vec<PortSpec> = self.inputs.clone();
+        all.extend(self.outputs.iter().cloned());
+        let mut trace = OutputTrace::new(&all);
+        let bad = |line: usize, msg: String| CosimError::Run {
+            tool: self.simulator.name().into(),
+            top: self.top.clone(),
+            message: format!("{}:{}: {msg}", path.display(), line + 1),
+        };
+        let mut n = 0;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() != self.outputs.len() {
+                return Err(bad(i, format!("expected {} outputs, found {}", self.outputs.len(), fields.len())));
+            }
+            for (f, p) in fields.iter().zip(&self.outputs) {
+                // Unknown bits (x/z from iverilog) become a value no real
+                // output can have, so they always mismatch.
+                let words = match crate::stimulus::parse_hex(f, p.width) {
+                    Some(w) => w,
+                    None => vec![u64::MAX; p.words()],
+                };
+                trace.push_words(&words);
+            }
+            n += 1;
+        }
+        if n != cycles {
+            return Err(bad(n, format!("{n} cycles of output for {cycles} cycles of stimulus")));
+        }
+        Ok(trace)
+    }
+}
+
+/// Result of a co-simulation.
+#[derive(Clone, Debug)]
+pub struct CosimReport {
+    pub simulator: Simulator,
+    pub cycles: usize,
+    pub outputs: usize,
+    pub built: bool,
+    pub mismatch: Option<CosimMismatch>,
+}
+
+/// The first mismatch, with the two VCDs written around it.
+#[derive(Clone, Debug)]
+pub struct CosimMismatch {
+    pub mismatch: Mismatch,
+    pub rust_vcd: PathBuf,
+    pub rtl_vcd: PathBuf,
+}
+
+impl std::fmt::Display for CosimMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = &self.mismatch;
+        write!(
+            f,
+            "mismatch at cycle {}: output `{}` is {} in the Rust netlist simulation but {} in the Verilog; waves: {} and {}",
+            m.cycle,
+            m.port,
+            m.expected,
+            m.actual,
+            self.rust_vcd.display(),
+            self.rtl_vcd.display()
+        )
+    }
+}
+
+/// Co-simulate `top` against its emitted Verilog (or `files`, e.g. a
+/// deliberately altered copy) on `stim`. Writes working files and, on a
+/// mismatch, both VCDs into `work`.
+pub fn cosim(
+    top: &Arc<Module>,
+    files: Option<&[VerilogFile]>,
+    stim: &Stimulus,
+    simulator: Simulator,
+    work: &Path,
+) -> Result<CosimReport, CosimError> {
+    let emitted;
+    let files = match files {
+        Some(f) => f,
+        None => {
+            emitted = hw::verilog::emit(top);
+            &emitted
+        }
+    };
+    let rtl = RtlBuild::new(files, top, simulator, Flavor::Check)?;
+    let mut netlist = NetlistSim::new(top);
+    let expected = crate::run::run(&mut netlist, stim).map_err(CosimError::Setup)?;
+    let actual = rtl.run(stim, work, None)?;
+    let mut report = CosimReport { simulator, cycles: stim.cycles(), outputs: expected.ports().len(), built: rtl.built, mismatch: None };
+    if let Some(m) = first_mismatch(&expected, &actual) {
+        let from = m.cycle.saturating_sub(40);
+        let to = m.cycle + 2;
+        let rust_vcd = work.join(format!("{}.rust.vcd", top.name));
+        let rtl_vcd = work.join(format!("{}.{}.vcd", top.name, simulator.name()));
+        let mut sim = NetlistSim::new(top);
+        let opts = TraceOptions { memories: true, ..Default::default() };
+        let mut tracer = Tracer::create(&rust_vcd, &sim, opts).map_err(io_err(&rust_vcd))?;
+        crate::run::run_traced(&mut sim, stim, &mut tracer, from, to).map_err(CosimError::Setup)?;
+        tracer.finish().map_err(io_err(&rust_vcd))?;
+        rtl.run(stim, work, Some((&rtl_vcd, from, to)))?;
+        report.mismatch = Some(CosimMismatch { mismatch: m, rust_vcd, rtl_vcd });
+    }
+    Ok(report)
+}
+
+/// Run a command, capturing output; `Err(ToolMissing)` if it cannot start.
+pub(crate) fn command_output(cmd: &mut std::process::Command, tool: &str) -> Result<std::process::Output, CosimError> {
+    cmd.output().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => CosimError::ToolMissing { tool: tool.to_string() },
+        _ => CosimError::Run { tool: tool.to_string(), top: String::new(), message: e.to_string() },
+    })
+}
+
+/// Last lines of a tool log, for error messages.
+pub(crate) fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}

@@ -1,0 +1,163 @@
+//! Compare two VCD files signal by signal: every variable whose full dotted
+//! path appears in both files must have the same value at every time either
+//! file records. Values are compared as bit strings with leading zeros
+//! dropped (VCD allows either form); `x` and `z` are kept, so an unknown in
+//! one file against a known value in the other is a difference.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::BufReader;
+use std::path::Path;
+use vcd::{Command, ScopeItem};
+
+/// The first point where two traces disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    pub time: u64,
+    pub path: String,
+    pub a: String,
+    pub b: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    #[error("{path}: {message}")]
+    Read { path: String, message: String },
+    #[error("{a} and {b} have no signal paths in common")]
+    NothingInCommon { a: String, b: String },
+}
+
+/// Changes of every variable of one file, by path.
+struct Trace {
+    changes: HashMap<String, Vec<(u64, String)>>,
+}
+
+fn normalize(bits: &str) -> String {
+    let t = bits.trim_start_matches('0');
+    if t.is_empty() {
+        "0".into()
+    } else {
+        t.to_ascii_lowercase()
+    }
+}
+
+fn walk(items: &[ScopeItem], prefix: &str, codes: &mut HashMap<String, Vec<String>>) {
+    for it in items {
+        match it {
+            ScopeItem::Scope(s) => {
+                let p = if prefix.is_empty() { s.identifier.clone() } else { format!("{prefix}.{}", s.identifier) };
+                walk(&s.items, &p, codes);
+            }
+            ScopeItem::Var(v) => {
+                let p = if prefix.is_empty() { v.reference.clone() } else { format!("{prefix}.{}", v.reference) };
+                codes.entry(v.code.to_string()).or_default().push(p);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Trace, DiffError> {
+    let err = |message: String| DiffError::Read { path: path.display().to_string(), message };
+    let f = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
+    let mut p = vcd::Parser::new(BufReader::new(f));
+    let header = p.parse_header().map_err(|e| err(e.to_string()))?;
+    let mut codes: HashMap<String, Vec<String>> = HashMap::new();
+    walk(&header.items, "", &mut codes);
+    let mut changes: HashMap<String, Vec<(u64, String)>> = HashMap::new();
+    let mut time = 0u64;
+    for cmd in p {
+        let cmd = cmd.map_err(|e| err(e.to_string()))?;
+        let (code, value) = match cmd {
+            Command::Timestamp(t) => {
+                time = t;
+                continue;
+            }
+            Command::ChangeScalar(c, v) => (c, v.to_string()),
+            Command::ChangeVector(c, v) => (c, v.to_string()),
+            _ => continue,
+        };
+        if let Some(paths) = codes.get(&code.to_string()) {
+            let v = normalize(&value);
+            for path in paths {
+                let list = changes.entry(path.clone()).or_default();
+                match list.last_mut() {
+                    Some(last) if last.0 == time => last.1 = v.clone(),
+                    _ => list.push((time, v.clone())),
+                }
+            }
+        }
+    }
+    Ok(Trace { changes })
+}
+
+/// First difference between the common signals of two VCD files (restricted
+/// to paths starting with `prefix` when given), or `None` if they agree.
+pub fn diff_files(a: &Path, b: &Path, prefix: Option<&str>) -> Result<Option<Difference>, DiffError> {
+    let (ta, tb) = (read(a)?, read(b)?);
+    let mut common: Vec<&String> =
+        ta.changes.keys().filter(|k| tb.changes.contains_key(*k) && prefix.is_none_or(|p| k.starts_with(p))).collect();
+    if common.is_empty() {
+        return Err(DiffError::NothingInCommon { a: a.display().to_string(), b: b.display().to_string() });
+    }
+    common.sort();
+    let mut first: Option<Difference> = None;
+    for path in common {
+        let (ca, cb) = (&ta.changes[path], &tb.changes[path]);
+        let mut times: BTreeMap<u64, ()> = BTreeMap::new();
+        for (t, _) in ca.iter().chain(cb.iter()) {
+            times.insert(*t, ());
+        }
+        let value_at = |list: &[(u64, String)], t: u64| -> String {
+            match list.partition_point(|(ct, _)| *ct <= t) {
+                0 => "x".to_string(),
+                i => list[i - 1].1.clone(),
+            }
+        };
+        for &t in times.keys() {
+            if first.as_ref().is_some_and(|f| f.time <= t) {
+                break;
+            }
+            let (va, vb) = (value_at(ca, t), value_at(cb, t));
+            if va != vb {
+                first = Some(Difference { time: t, path: path.clone(), a: va, b: vb });
+                break;
+            }
+        }
+    }
+    Ok(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::VcdWriter;
+
+    fn write(path: &Path, scope: &str, values: &[u64]) {
+        let f = std::fs::File::create(path).unwrap();
+        let mut w = VcdWriter::new(std::io::BufWriter::new(f), "").unwrap();
+        w.scope("TOP").unwrap();
+        w.scope(scope).unwrap();
+        let v = w.var("count", 8).unwrap();
+        w.end_header().unwrap();
+        for (t, x) in values.iter().enumerate() {
+            w.time(t as u64 * 10).unwrap();
+            w.change(v, &[*x]).unwrap();
+        }
+        w.flush().unwrap();
+    }
+
+    #[test]
+    fn finds_first_difference() {
+        let dir = std::env::temp_dir().join(format!("wf-diff-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b, c) = (dir.join("a.vcd"), dir.join("b.vcd"), dir.join("c.vcd"));
+        write(&a, "m", &[0, 1, 2, 3]);
+        write(&b, "m", &[0, 1, 5, 3]);
+        write(&c, "other", &[0]);
+        assert_eq!(diff_files(&a, &a, None).unwrap(), None);
+        let d = diff_files(&a, &b, None).unwrap().unwrap();
+        assert_eq!((d.time, d.path.as_str(), d.a.as_str(), d.b.as_str()), (20, "TOP.m.count", "10", "101"));
+        assert!(matches!(diff_files(&a, &c, None), Err(DiffError::NothingInCommon { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
