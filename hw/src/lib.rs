@@ -1,9 +1,12 @@
 //! warpforge hardware: the construction IR, the Verilog emitter and the
 //! synthesizable blocks of the SM pipeline.
 
+pub mod blocks;
 pub mod ir;
 pub mod params;
+pub mod registry;
+pub mod stats;
 pub mod verilog;
-pub mod blocks;
 
 pub use params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+pub use registry::{BlockError, BlockInfo, PaperFigure};

@@ -2,6 +2,8 @@
 //! and co-simulation against Verilator and iverilog.
 
 pub mod cosim;
+pub mod lint;
+pub mod registry;
 pub mod run;
 pub mod stimulus;
 pub mod models;

@@ -104,3 +104,12 @@ fn kitchen_sink_matches_iverilog() {
     let r = cosim(&top, None, &stim, Simulator::Iverilog, &work("ks-iverilog")).unwrap();
     assert!(r.mismatch.is_none(), "{}", r.mismatch.unwrap());
 }
+
+#[test]
+fn kitchen_sink_is_lint_clean() {
+    let top = kitchen_sink();
+    let files = hw::verilog::emit(&top);
+    let r = verif::lint::lint(&files, &top.name, &work("ks-lint")).unwrap();
+    assert!(r.passed(), "{r:#?}");
+    assert!(r.synth.ffs > 0);
+}

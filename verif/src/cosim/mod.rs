@@ -61,7 +61,7 @@ pub enum CosimError {
     Setup(String),
 }
 
-pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CosimError + '_ {
+pub fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CosimError + '_ {
     move |source| CosimError::Io { path: path.display().to_string(), source }
 }
 
@@ -269,7 +269,7 @@ pub fn cosim(
 }
 
 /// Run a command, capturing output; `Err(ToolMissing)` if it cannot start.
-pub(crate) fn command_output(cmd: &mut std::process::Command, tool: &str) -> Result<std::process::Output, CosimError> {
+pub fn command_output(cmd: &mut std::process::Command, tool: &str) -> Result<std::process::Output, CosimError> {
     cmd.output().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => CosimError::ToolMissing { tool: tool.to_string() },
         _ => CosimError::Run { tool: tool.to_string(), top: String::new(), message: e.to_string() },
@@ -277,7 +277,7 @@ pub(crate) fn command_output(cmd: &mut std::process::Command, tool: &str) -> Res
 }
 
 /// Last lines of a tool log, for error messages.
-pub(crate) fn tail(text: &str, lines: usize) -> String {
+pub fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
 }
