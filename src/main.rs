@@ -1,1 +1,529 @@
-fn main() {}
+//! `warpforge`: list blocks, emit Verilog, simulate with waves, co-simulate
+//! against Verilator or iverilog, lint and compare waves.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use hw::registry::BlockInfo;
+use hw::stats::{Storage, StorageKind};
+use hw::Params;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sim::trace::{gtkw_for, TraceOptions, Tracer};
+use sim::{Component, Dir, NetlistSim};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use verif::cosim::{cosim, Simulator};
+use verif::run::{apply, check_inputs, output_ids};
+use verif::stimulus::{Driver, Frame, Stimulus};
+
+#[derive(Parser)]
+#[command(name = "warpforge", version, about = "Hardware construction kit and cycle-accurate model generator for GPU SM pipelines")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Args, Clone)]
+struct BlockArgs {
+    /// Block name (see `warpforge blocks`).
+    #[arg(long)]
+    block: String,
+    /// Parameter override, `name=value` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+}
+
+#[derive(clap::Args, Clone)]
+struct StimArgs {
+    /// Cycles of random stimulus (ignored with --stim).
+    #[arg(long, default_value_t = 10_000)]
+    cycles: u64,
+    /// Seed of the block's constrained-random stimulus driver.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Replay a stimulus file instead (see `warpforge stim`).
+    #[arg(long, value_name = "FILE")]
+    stim: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Engine {
+    /// The netlist simulation of the generated hardware.
+    Netlist,
+    /// The block's plain-Rust reference model.
+    Reference,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SimulatorArg {
+    Verilator,
+    Iverilog,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List blocks, their parameters and the storage the emitted hardware holds.
+    Blocks {
+        /// Only this block.
+        #[arg(long)]
+        block: Option<String>,
+        /// Parameter override for --block, `name=value` (repeatable).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+    },
+    /// Emit Verilog: one file per module of the block's hierarchy.
+    Verilog {
+        #[command(flatten)]
+        block: BlockArgs,
+        /// Output directory.
+        #[arg(short, long, default_value = "out/verilog")]
+        out: PathBuf,
+    },
+    /// Simulate with the block's random stimulus (or a file); optional VCD.
+    Sim {
+        #[command(flatten)]
+        block: BlockArgs,
+        #[command(flatten)]
+        stim: StimArgs,
+        #[arg(long, value_enum, default_value = "netlist")]
+        engine: Engine,
+        /// Write a VCD trace here.
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
+        /// First stimulus cycle to dump.
+        #[arg(long, default_value_t = 0)]
+        vcd_from: u64,
+        /// Last stimulus cycle to dump.
+        #[arg(long)]
+        vcd_to: Option<u64>,
+        /// Only dump signals whose path below the top starts with this.
+        #[arg(long, value_name = "PREFIX")]
+        vcd_scope: Option<String>,
+        /// Also dump memory and register-array words.
+        #[arg(long)]
+        vcd_memories: bool,
+        /// GTKWave save file (default: next to the VCD, `.gtkw`).
+        #[arg(long, value_name = "FILE")]
+        gtkw: Option<PathBuf>,
+    },
+    /// Co-simulate the Rust netlist model against the emitted Verilog.
+    Cosim {
+        #[command(flatten)]
+        block: BlockArgs,
+        #[command(flatten)]
+        stim: StimArgs,
+        #[arg(long, value_enum, default_value = "verilator")]
+        simulator: SimulatorArg,
+        /// Working directory (stimulus, outputs, VCDs on a mismatch).
+        #[arg(long, default_value = "out/cosim")]
+        work: PathBuf,
+    },
+    /// Record the block's random stimulus to a file (editable, replayable).
+    Stim {
+        #[command(flatten)]
+        block: BlockArgs,
+        #[arg(long, default_value_t = 1000)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(short, long)]
+        out: PathBuf,
+    },
+    /// Verilator -Wall, iverilog and yosys (no latches) on emitted Verilog.
+    Lint {
+        /// Block name, or `all`.
+        #[arg(long, default_value = "all")]
+        block: String,
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        #[arg(long, default_value = "out/lint")]
+        work: PathBuf,
+    },
+    /// First difference between two VCD files (signals present in both).
+    Wavediff {
+        a: PathBuf,
+        b: PathBuf,
+        /// Only compare paths starting with this.
+        #[arg(long)]
+        scope: Option<String>,
+    },
+}
+
+type Res<T> = Result<T, String>;
+
+fn resolve(block: &str, params: &[String]) -> Res<(&'static BlockInfo, Params)> {
+    let info = hw::registry::find(block).map_err(|e| e.to_string())?;
+    let ov = Params::parse_assignments(params).map_err(|e| e.to_string())?;
+    let p = info.params(&ov).map_err(|e| e.to_string())?;
+    Ok((info, p))
+}
+
+fn create_dir(dir: &Path) -> Res<()> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create directory {}: {e}", dir.display()))
+}
+
+fn parent_dir(path: &Path) -> Res<()> {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => create_dir(d),
+        _ => Ok(()),
+    }
+}
+
+fn stimulus(info: &BlockInfo, p: &Params, args: &StimArgs, layout_of: &dyn Component) -> Res<Stimulus> {
+    let layout = verif::stimulus::InputLayout::of(layout_of.ports());
+    match &args.stim {
+        Some(path) => Stimulus::read_text(path, &layout).map_err(|e| e.to_string()),
+        None => {
+            let mut d = driver(info, p, args.seed)?;
+            Ok(Stimulus::record(d.as_mut(), args.cycles))
+        }
+    }
+}
+
+fn driver(info: &BlockInfo, p: &Params, seed: u64) -> Res<Box<dyn Driver>> {
+    let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no stimulus driver", info.name))?;
+    (v.driver)(p, seed).map_err(|e| e.to_string())
+}
+
+fn progress(total: u64) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    pb.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} cycles {per_sec} eta {eta}").expect("template"));
+    pb
+}
+
+/// Show the bar once a run has taken two seconds, and only on a terminal.
+fn maybe_show(pb: &ProgressBar, start: Instant, shown: &mut bool) {
+    if !*shown && start.elapsed().as_secs_f64() > 2.0 && std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::stderr());
+        *shown = true;
+    }
+}
+
+fn cmd_blocks(block: Option<String>, params: Vec<String>) -> Res<()> {
+    let list: Vec<&BlockInfo> = match &block {
+        Some(b) => vec![hw::registry::find(b).map_err(|e| e.to_string())?],
+        None => {
+            if !params.is_empty() {
+                return Err("--param needs --block".into());
+            }
+            hw::registry::blocks()
+        }
+    };
+    for info in list {
+        let p = match &block {
+            Some(b) => resolve(b, &params)?.1,
+            None => info.default_params(),
+        };
+        println!("{} — {}", info.name, info.summary);
+        println!("  source: {}", info.source);
+        println!("  parameters:");
+        for (spec, (_, v)) in info.params.iter().zip(p.iter()) {
+            println!("    {:<14} = {:<6} [{}..={}, paper {}]  {}", spec.name, v, spec.min, spec.max, spec.default, spec.doc);
+        }
+        let m = info.elaborate(&p).map_err(|e| e.to_string())?;
+        let st = Storage::of(&m);
+        println!("  emitted hardware `{}`: {} flip-flop bits, {} memory bits", m.name, st.ff_bits(), st.mem_bits());
+        for it in &st.items {
+            let path = if it.scope.is_empty() { it.name.clone() } else { format!("{}.{}", it.scope, it.name) };
+            let kind = match it.kind {
+                StorageKind::Reg => "register".to_string(),
+                StorageKind::RegArray { depth, width } => format!("register array {depth} x {width}"),
+                StorageKind::Ram { depth, width } => format!("RAM {depth} x {width}"),
+            };
+            println!("    {path:<28} {kind:<26} {:>8} bits", it.bits);
+        }
+        let paper = (info.paper_storage)(&p);
+        if !paper.is_empty() {
+            println!("  paper's accounting:");
+            let mut sum = 0;
+            for f in &paper {
+                println!("    {:<54} {:>8} bits", f.what, f.bits);
+                sum += f.bits;
+            }
+            let emitted = st.total_bits();
+            let verdict = if sum == emitted { "equal".to_string() } else { format!("differs by {} (see the block's documentation)", emitted as i64 - sum as i64) };
+            println!("    {:<54} {:>8} bits  (emitted {emitted}: {verdict})", "total", sum);
+        }
+        println!();
+    }
+    Ok(())
+}
+
+fn cmd_verilog(b: BlockArgs, out: PathBuf) -> Res<()> {
+    let (info, p) = resolve(&b.block, &b.params)?;
+    let m = info.elaborate(&p).map_err(|e| e.to_string())?;
+    create_dir(&out)?;
+    let files = hw::verilog::emit(&m);
+    for f in &files {
+        let path = out.join(&f.file_name);
+        std::fs::write(&path, &f.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("{}", path.display());
+    }
+    let list = out.join(format!("{}.f", m.name));
+    let names: Vec<String> = files.iter().map(|f| f.file_name.clone()).collect();
+    std::fs::write(&list, names.join("\n") + "\n").map_err(|e| format!("cannot write {}: {e}", list.display()))?;
+    Ok(())
+}
+
+/// Where a simulation's inputs come from.
+enum Source {
+    Driver(Box<dyn Driver>),
+    File(Stimulus),
+}
+
+/// Output activity of a run.
+struct Activity {
+    high: Vec<u64>,
+    changes: Vec<u64>,
+}
+
+/// Run the reset cycle and `cycles` cycles; `sample(comp, slot, high)` is
+/// called at every traced point (wave slot 0 is the reset cycle).
+fn sim_loop<C: Component + ?Sized>(
+    comp: &mut C,
+    mut source: Source,
+    cycles: u64,
+    traced: impl Fn(u64) -> bool,
+    mut sample: impl FnMut(&mut C, u64, bool) -> std::io::Result<()>,
+) -> Res<Activity> {
+    let layout = verif::stimulus::InputLayout::of(comp.ports());
+    check_inputs(comp, &layout)?;
+    let outs = output_ids(comp);
+    let mut act = Activity { high: vec![0; outs.len()], changes: vec![0; outs.len()] };
+    let mut last: Vec<Vec<u64>> = outs.iter().map(|&o| comp.get(o).to_vec()).collect();
+    let mut frame = Frame::new(layout.clone());
+    let io = |e: std::io::Error| format!("writing the VCD: {e}");
+    let pb = progress(cycles);
+    let (start, mut shown) = (Instant::now(), false);
+    for slot in 0..=cycles {
+        if slot == 0 {
+            frame.clear();
+            if let Some(r) = layout.slot("rst") {
+                frame.set(r, 1);
+            }
+        } else {
+            match &mut source {
+                Source::Driver(d) => {
+                    frame.clear();
+                    d.next(&mut frame);
+                }
+                Source::File(f) => frame.load(f.cycle(slot as usize - 1)),
+            }
+        }
+        apply(comp, frame.words());
+        comp.eval();
+        if slot > 0 {
+            for (k, &o) in outs.iter().enumerate() {
+                let v = comp.get(o);
+                if v.len() == 1 && v[0] == 1 {
+                    act.high[k] += 1;
+                }
+                if v != last[k].as_slice() {
+                    act.changes[k] += 1;
+                    last[k].copy_from_slice(v);
+                }
+            }
+        }
+        let t = traced(slot);
+        if t {
+            sample(comp, slot, false).map_err(io)?;
+        }
+        comp.tick();
+        if t {
+            comp.eval();
+            sample(comp, slot, true).map_err(io)?;
+        }
+        if slot % 4096 == 0 {
+            pb.set_position(slot);
+            maybe_show(&pb, start, &mut shown);
+        }
+    }
+    pb.finish_and_clear();
+    Ok(act)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_sim(
+    b: BlockArgs,
+    s: StimArgs,
+    engine: Engine,
+    vcd: Option<PathBuf>,
+    vcd_from: u64,
+    vcd_to: Option<u64>,
+    vcd_scope: Option<String>,
+    vcd_memories: bool,
+    gtkw: Option<PathBuf>,
+) -> Res<()> {
+    let (info, p) = resolve(&b.block, &b.params)?;
+    let m = info.elaborate(&p).map_err(|e| e.to_string())?;
+    let mut netlist = NetlistSim::new(&m);
+    let source = match &s.stim {
+        Some(_) => Source::File(stimulus(info, &p, &s, &netlist)?),
+        None => Source::Driver(driver(info, &p, s.seed)?),
+    };
+    let cycles = match &source {
+        Source::File(f) => f.cycles() as u64,
+        Source::Driver(_) => s.cycles,
+    };
+    let start = Instant::now();
+    let (act, ports) = match engine {
+        Engine::Netlist => {
+            let mut tracer = match &vcd {
+                Some(path) => {
+                    parent_dir(path)?;
+                    let opts = TraceOptions { scope: vcd_scope.clone(), memories: vcd_memories };
+                    Some(Tracer::create(path, &netlist, opts).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
+                }
+                None => None,
+            };
+            let window = |slot: u64| slot == 0 && vcd_from == 0 || slot >= 1 && slot - 1 >= vcd_from && vcd_to.is_none_or(|t| slot - 1 <= t);
+            let act = match tracer.as_mut() {
+                Some(t) => sim_loop(&mut netlist, source, cycles, window, |sim, slot, high| t.sample(sim, slot, high))?,
+                None => sim_loop(&mut netlist, source, cycles, |_| false, |_, _, _| Ok(()))?,
+            };
+            if let Some(t) = tracer {
+                t.finish().map_err(|e| format!("writing the VCD: {e}"))?;
+            }
+            (act, netlist.ports().to_vec())
+        }
+        Engine::Reference => {
+            if vcd.is_some() {
+                return Err("--vcd needs the netlist engine (the reference model has no internal signals)".into());
+            }
+            let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
+            let mut model = (v.model)(&p).map_err(|e| e.to_string())?;
+            let act = sim_loop(model.as_mut(), source, cycles, |_| false, |_, _, _| Ok(()))?;
+            (act, model.ports().to_vec())
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let engine = match engine {
+        Engine::Netlist => "netlist",
+        Engine::Reference => "reference",
+    };
+    println!("block {} ({p}), module `{}`, {engine} engine", info.name, m.name);
+    println!("{cycles} cycles (+1 reset cycle) in {secs:.3} s ({:.0} cycles/s)", cycles as f64 / secs.max(1e-9));
+    println!("{:<24} {:>6} {:>12} {:>12}", "output", "width", "high cycles", "changes");
+    for (k, spec) in ports.iter().filter(|q| q.dir == Dir::Out).enumerate() {
+        let h = if spec.width == 1 { act.high[k].to_string() } else { "-".into() };
+        println!("{:<24} {:>6} {:>12} {:>12}", spec.name, spec.width, h, act.changes[k]);
+    }
+    if let Some(path) = &vcd {
+        let g = gtkw.clone().unwrap_or_else(|| path.with_extension("gtkw"));
+        parent_dir(&g)?;
+        let same_dir = g.parent() == path.parent();
+        let dump = match path.file_name() {
+            Some(n) if same_dir => n.to_string_lossy().to_string(),
+            _ => path.display().to_string(),
+        };
+        gtkw_for(&netlist, &dump).write(&g).map_err(|e| format!("cannot write {}: {e}", g.display()))?;
+        println!("waves: {} (open with: gtkwave {} {})", path.display(), path.display(), g.display());
+    }
+    Ok(())
+}
+
+fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, work: PathBuf) -> Res<()> {
+    let (info, p) = resolve(&b.block, &b.params)?;
+    let m = info.elaborate(&p).map_err(|e| e.to_string())?;
+    let netlist = NetlistSim::new(&m);
+    let stim = stimulus(info, &p, &s, &netlist)?;
+    create_dir(&work)?;
+    let simulator = match simulator {
+        SimulatorArg::Verilator => Simulator::Verilator,
+        SimulatorArg::Iverilog => Simulator::Iverilog,
+    };
+    let start = Instant::now();
+    let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    if std::io::stderr().is_terminal() {
+        spinner.set_draw_target(ProgressDrawTarget::stderr());
+        spinner.set_message(format!("building and running {} ...", simulator.name()));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+    }
+    let r = cosim(&m, None, &stim, simulator, &work).map_err(|e| e.to_string())?;
+    spinner.finish_and_clear();
+    match r.mismatch {
+        None => {
+            println!(
+                "match: `{}` ({}) {} cycles, {} outputs, every cycle equal between the Rust netlist simulation and {} ({}; {:.1} s)",
+                m.name,
+                p,
+                r.cycles,
+                r.outputs,
+                simulator.name(),
+                if r.built { "harness built" } else { "cached harness" },
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Some(mm) => Err(mm.to_string()),
+    }
+}
+
+fn cmd_stim(b: BlockArgs, cycles: u64, seed: u64, out: PathBuf) -> Res<()> {
+    let (info, p) = resolve(&b.block, &b.params)?;
+    let mut d = driver(info, &p, seed)?;
+    let st = Stimulus::record(d.as_mut(), cycles);
+    parent_dir(&out)?;
+    st.write_text(&out, &format!("block {} {p}\nseed {seed}", info.name)).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!("{}: {cycles} cycles", out.display());
+    Ok(())
+}
+
+fn cmd_lint(block: String, params: Vec<String>, work: PathBuf) -> Res<()> {
+    let list: Vec<(&BlockInfo, Params)> = if block == "all" {
+        if !params.is_empty() {
+            return Err("--param needs a single --block".into());
+        }
+        hw::registry::blocks().into_iter().map(|b| (b, b.default_params())).collect()
+    } else {
+        vec![resolve(&block, &params)?]
+    };
+    let mut failed = 0;
+    println!("{:<28} {:>10} {:>9} {:>7} {:>8} {:>6}", "module", "verilator", "iverilog", "yosys", "cells", "ffs");
+    for (info, p) in list {
+        let m = info.elaborate(&p).map_err(|e| e.to_string())?;
+        let files = hw::verilog::emit(&m);
+        let r = verif::lint::lint(&files, &m.name, &work.join(&m.name)).map_err(|e| e.to_string())?;
+        let show = |c: &verif::lint::Check| if c.passed() { "ok" } else { "FAIL" };
+        println!("{:<28} {:>10} {:>9} {:>7} {:>8} {:>6}", m.name, show(&r.verilator), show(&r.iverilog), show(&r.yosys), r.synth.cells, r.synth.ffs);
+        for (tool, c) in [("verilator", &r.verilator), ("iverilog", &r.iverilog), ("yosys", &r.yosys)] {
+            if let verif::lint::Check::Fail(msg) = c {
+                failed += 1;
+                eprintln!("{}: {tool}:\n{msg}", m.name);
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(format!("{failed} lint failure(s)"));
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.cmd {
+        Cmd::Blocks { block, params } => cmd_blocks(block, params),
+        Cmd::Verilog { block, out } => cmd_verilog(block, out),
+        Cmd::Sim { block, stim, engine, vcd, vcd_from, vcd_to, vcd_scope, vcd_memories, gtkw } => {
+            cmd_sim(block, stim, engine, vcd, vcd_from, vcd_to, vcd_scope, vcd_memories, gtkw)
+        }
+        Cmd::Cosim { block, stim, simulator, work } => cmd_cosim(block, stim, simulator, work),
+        Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
+        Cmd::Lint { block, params, work } => cmd_lint(block, params, work),
+        Cmd::Wavediff { a, b, scope } => match waves::diff_files(&a, &b, scope.as_deref()) {
+            Ok(None) => {
+                println!("no difference");
+                Ok(())
+            }
+            Ok(Some(d)) => Err(format!("first difference at time {}: {} is {} in {} but {} in {}", d.time, d.path, d.a, a.display(), d.b, b.display())),
+            Err(e) => Err(e.to_string()),
+        },
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -96,6 +96,20 @@ pub trait Component {
     fn set(&mut self, port: PortId, value: &[u64]);
     /// Read a port's value (outputs are valid after `eval`).
     fn get(&self, port: PortId) -> &[u64];
+    /// Drive every input at once from one frame: the inputs in port order,
+    /// each in `words_for(width)` words, bits above each width zero (the
+    /// stimulus layout). The default calls `set` per input.
+    fn set_inputs(&mut self, words: &[u64]) {
+        let mut o = 0;
+        for i in 0..self.ports().len() {
+            let p = &self.ports()[i];
+            if p.dir == Dir::In {
+                let n = p.words();
+                self.set(PortId(i as u32), &words[o..o + n]);
+                o += n;
+            }
+        }
+    }
     /// Settle combinational logic for the current inputs and state.
     fn eval(&mut self);
     /// Rising clock edge: update all state from the settled values.

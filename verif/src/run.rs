@@ -11,7 +11,6 @@
 use crate::stimulus::{push_hex, InputLayout, Stimulus};
 use sim::trace::Tracer;
 use sim::{Component, ComponentExt, Dir, NetlistSim, PortId, PortSpec};
-use std::sync::Arc;
 
 /// Outputs of a run: every output port's value on every stimulus cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +52,7 @@ impl OutputTrace {
     }
 
     /// Append one cycle of `comp`'s outputs.
-    fn record(&mut self, comp: &dyn Component, ids: &[PortId]) {
+    fn record<C: Component + ?Sized>(&mut self, comp: &C, ids: &[PortId]) {
         for &id in ids {
             self.data.extend_from_slice(comp.get(id));
         }
@@ -104,24 +103,23 @@ pub fn first_mismatch(expected: &OutputTrace, actual: &OutputTrace) -> Option<Mi
     None
 }
 
-/// Input handles of `comp` in the stimulus layout's order; an error if the
-/// layouts differ.
-pub fn bind_inputs(comp: &dyn Component, layout: &InputLayout) -> Result<Vec<PortId>, String> {
+/// Check that a stimulus layout is `comp`'s input list (names, order, widths).
+pub fn check_inputs<C: Component + ?Sized>(comp: &C, layout: &InputLayout) -> Result<(), String> {
     let mine = InputLayout::of(comp.ports());
     if mine.ports() != layout.ports() {
         let show = |l: &InputLayout| l.ports().iter().map(|p| format!("{}:{}", p.name, p.width)).collect::<Vec<_>>().join(" ");
         return Err(format!("stimulus inputs `{}` do not match `{}` inputs `{}`", show(layout), comp.name(), show(&mine)));
     }
-    Ok(layout.ports().iter().map(|p| comp.input(&p.name).expect("same layout")).collect())
+    Ok(())
 }
 
 /// Output handles of `comp`, in port order.
-pub fn output_ids(comp: &dyn Component) -> Vec<PortId> {
+pub fn output_ids<C: Component + ?Sized>(comp: &C) -> Vec<PortId> {
     comp.ports().iter().enumerate().filter(|(_, p)| p.dir == Dir::Out).map(|(i, _)| PortId(i as u32)).collect()
 }
 
 /// Drive the reset cycle: `rst` = 1 (if the component has it), all else 0.
-pub fn reset_cycle(comp: &mut dyn Component) {
+pub fn reset_cycle<C: Component + ?Sized>(comp: &mut C) {
     let zero = vec![0u64; 64];
     for (i, p) in comp.ports().to_vec().iter().enumerate() {
         if p.dir == Dir::In {
@@ -134,14 +132,13 @@ pub fn reset_cycle(comp: &mut dyn Component) {
 }
 
 /// Run a stimulus (after the reset cycle) and record every output.
-pub fn run(comp: &mut dyn Component, stim: &Stimulus) -> Result<OutputTrace, String> {
-    let ins = bind_inputs(comp, stim.layout())?;
+pub fn run<C: Component + ?Sized>(comp: &mut C, stim: &Stimulus) -> Result<OutputTrace, String> {
+    check_inputs(comp, stim.layout())?;
     let outs = output_ids(comp);
     let mut trace = OutputTrace::new(comp.ports());
     reset_cycle(comp);
-    let layout = stim.layout().clone();
     for c in 0..stim.cycles() {
-        apply(comp, &layout, &ins, stim.cycle(c));
+        apply(comp, stim.cycle(c));
         comp.eval();
         trace.record(comp, &outs);
         comp.tick();
@@ -149,24 +146,22 @@ pub fn run(comp: &mut dyn Component, stim: &Stimulus) -> Result<OutputTrace, Str
     Ok(trace)
 }
 
-/// Set every input from one stimulus frame.
-pub fn apply(comp: &mut dyn Component, layout: &Arc<InputLayout>, ins: &[PortId], words: &[u64]) {
-    for (k, &id) in ins.iter().enumerate() {
-        comp.set(id, &words[layout.range(crate::stimulus::Slot(k))]);
-    }
+/// Set every input from one stimulus frame (whose layout `check_inputs`
+/// checked against the component).
+pub fn apply<C: Component + ?Sized>(comp: &mut C, words: &[u64]) {
+    comp.set_inputs(words);
 }
 
 /// Run a netlist simulation with a VCD trace of cycles `from..=to` (and the
 /// reset cycle when `from` is 0).
 pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, from: usize, to: usize) -> Result<OutputTrace, String> {
-    let ins = bind_inputs(sim, stim.layout())?;
+    check_inputs(sim, stim.layout())?;
     let outs = output_ids(sim);
     let mut trace = OutputTrace::new(sim.ports());
     let io = |e: std::io::Error| format!("writing the VCD: {e}");
-    let layout = stim.layout().clone();
     // Reset cycle (slot 0 of the wave time line).
-    let zero_frame = vec![0u64; layout.words()];
-    apply(sim, &layout, &ins, &zero_frame);
+    let zero_frame = vec![0u64; stim.layout().words()];
+    apply(sim, &zero_frame);
     if let Ok(r) = sim.input("rst") {
         sim.set_u64(r, 1);
     }
@@ -181,7 +176,7 @@ pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, fr
         tracer.sample(sim, 0, true).map_err(io)?;
     }
     for c in 0..stim.cycles() {
-        apply(sim, &layout, &ins, stim.cycle(c));
+        apply(sim, stim.cycle(c));
         sim.eval();
         trace.record(sim, &outs);
         let k = c + 1;

@@ -173,6 +173,7 @@ fn same_cycle_issue_writeback_and_mode_entry() {
         sb.tick();
         cycle(sb, &[("iss0_warp", 5), ("iss0_pmode", 1), ("iss0_src0", 20), ("iss0_src0_vld", 1), ("iss0_src1", 10), ("iss0_src1_vld", 1)]);
         assert!(out(sb, "iss0_long_dep") && out(sb, "iss0_src_pending"));
+        assert!(out(sb, "iss0_src0_long") && !out(sb, "iss0_src1_long"));
         // P-mode: skip an instruction writing r30 (long source r20), issue one
         // to r31; the N board does not see either.
         cycle(sb, &[("iss0_warp", 5), ("iss0_pmode", 1), ("iss0_dst", 30), ("iss0_dst_vld", 1), ("iss0_skip", 1),
@@ -203,7 +204,7 @@ fn verilator_cosim_100k_cycles_default_size() {
     let stim = driven(&p, 2026, 100_000);
     let r = cosim(&top, None, &stim, Simulator::Verilator, &work("sb-verilator")).unwrap();
     assert!(r.mismatch.is_none(), "{}", r.mismatch.unwrap());
-    assert_eq!((r.cycles, r.outputs), (100_000, 8));
+    assert_eq!((r.cycles, r.outputs), (100_000, 12));
 }
 
 #[test]

@@ -86,6 +86,9 @@ struct State {
     ports: Vec<SigId>,
     names: HashMap<String, &'static Location<'static>>,
     consts: HashMap<Bits, NodeId>,
+    /// Structurally identical nodes are built once (common subexpressions).
+    cse: HashMap<(u32, Op), NodeId>,
+    mem_reads: HashMap<(MemId, NodeId), NodeId>,
     errors: Vec<HwError>,
 }
 
@@ -134,8 +137,82 @@ impl State {
     }
 
     fn push(&mut self, width: u32, op: Op) -> Sig {
-        self.nodes.push(Node { width, op });
-        Sig { ctx: self.ctx, node: self.nodes.len() as u32 - 1, width }
+        if let Some(n) = self.fold(width, &op) {
+            return Sig { ctx: self.ctx, node: n, width };
+        }
+        let shared = !matches!(op, Op::Sig(_) | Op::MemRead { .. });
+        if shared {
+            if let Some(&n) = self.cse.get(&(width, op.clone())) {
+                return Sig { ctx: self.ctx, node: n, width };
+            }
+        }
+        self.nodes.push(Node { width, op: op.clone() });
+        let n = self.nodes.len() as NodeId - 1;
+        if shared {
+            self.cse.insert((width, op), n);
+        }
+        Sig { ctx: self.ctx, node: n, width }
+    }
+
+    fn konst(&self, n: NodeId) -> Option<&Bits> {
+        match &self.nodes[n as usize].op {
+            Op::Const(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Simplifications that need no analysis: identities with constant
+    /// operands. Keeps generated Verilog and the simulator's program small.
+    fn fold(&mut self, width: u32, op: &Op) -> Option<NodeId> {
+        let zero = |b: Option<&Bits>| b.is_some_and(|b| b.is_zero());
+        let ones = |b: Option<&Bits>| b.is_some_and(|b| *b == Bits::ones(b.width()));
+        match *op {
+            Op::Binary(o, a, b) => {
+                let (ka, kb) = (self.konst(a), self.konst(b));
+                match o {
+                    BinOp::And if zero(ka) || zero(kb) => Some(self.constant(Bits::zero(width)).node),
+                    BinOp::And if ones(ka) || a == b => Some(b),
+                    BinOp::And if ones(kb) => Some(a),
+                    BinOp::Or if ones(ka) || ones(kb) => Some(self.constant(Bits::ones(width)).node),
+                    BinOp::Or if zero(ka) || a == b => Some(b),
+                    BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub if zero(kb) => Some(a),
+                    BinOp::Xor | BinOp::Add if zero(ka) => Some(b),
+                    BinOp::Xor | BinOp::Sub if a == b => Some(self.constant(Bits::zero(width)).node),
+                    BinOp::Eq | BinOp::Le | BinOp::Les if a == b => Some(self.constant(Bits::ones(1)).node),
+                    BinOp::Ne | BinOp::Lt | BinOp::Lts if a == b => Some(self.constant(Bits::zero(1)).node),
+                    _ => None,
+                }
+            }
+            Op::Mux { sel, t, f } => match self.konst(sel) {
+                Some(s) => Some(if s.is_zero() { f } else { t }),
+                None if t == f => Some(t),
+                None => None,
+            },
+            Op::Unary(UnOp::Not, a) => match &self.nodes[a as usize].op {
+                Op::Unary(UnOp::Not, x) => Some(*x),
+                Op::Const(b) => {
+                    let mut words: Vec<u64> = b.words().iter().map(|w| !w).collect();
+                    let n = words.len();
+                    words[n - 1] &= super::bits::top_mask(width);
+                    let bits = Bits::from_words(&words, width).expect("masked to width");
+                    Some(self.constant(bits).node)
+                }
+                _ => None,
+            },
+            Op::Shift(_, a, b) if zero(self.konst(b)) => Some(a),
+            Op::Slice { src, lo } => {
+                let b = self.konst(src)?;
+                let mut words = vec![0u64; super::bits::words_for(width)];
+                for i in 0..width {
+                    if b.bit(lo + i) {
+                        words[(i / 64) as usize] |= 1 << (i % 64);
+                    }
+                }
+                let out = Bits::from_words(&words, width).expect("fits");
+                Some(self.constant(out).node)
+            }
+            _ => None,
+        }
     }
 
     fn constant(&mut self, b: Bits) -> Sig {
@@ -817,10 +894,15 @@ impl MemHandle {
             if !self.check_addr(st, at, addr) {
                 return st.poison(self.width);
             }
+            if let Some(&n) = st.mem_reads.get(&(self.id, addr.node)) {
+                return Sig { ctx: st.ctx, node: n, width: self.width };
+            }
             let mem = &mut st.mems[self.id as usize];
             mem.read_ports.push(ReadPort { addr: addr.node });
             let port = mem.read_ports.len() as u32 - 1;
-            st.push(self.width, Op::MemRead { mem: self.id, port })
+            let s = st.push(self.width, Op::MemRead { mem: self.id, port });
+            st.mem_reads.insert((self.id, addr.node), s.node);
+            s
         })
     }
 
@@ -969,6 +1051,8 @@ impl ModuleBuilder {
             ports: Vec::new(),
             names: HashMap::new(),
             consts: HashMap::new(),
+            cse: HashMap::new(),
+            mem_reads: HashMap::new(),
             errors: Vec::new(),
         };
         if !valid_name(name) {

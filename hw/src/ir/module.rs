@@ -66,7 +66,7 @@ pub enum UnOp {
     Popcount,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     Const(Bits),
     /// The current value of a named signal (for a register: its output).

@@ -47,9 +47,17 @@ enum Ins {
     RedXor { d: u32, a: u32 },
     Ffs { d: u32, a: u32 },
     Pop { d: u32, a: u32 },
+    /// Fused forms of common pairs (see `Compiler::plan_fusion`).
+    AndNot { d: u32, a: u32, b: u32 },
+    And3 { d: u32, a: u32, b: u32, c: u32 },
+    /// `d = a | (c ? t : 0)`.
+    OrIf { d: u32, a: u32, c: u32, t: u32 },
+    /// `d = bit b of a` (0 past the width `w`).
+    BitAt { d: u32, a: u32, b: u32, w: u32 },
     /// `d = OR of parts[start..start+len]`, each `(slot, shift)`.
     Cat { d: u32, start: u32, len: u32 },
-    MemRd { d: u32, mem: u32, addr: u32 },
+    /// Single-word memory read: word `base + addr` of `mem_words` if `addr < depth`.
+    MemRd { d: u32, addr: u32, base: u32, depth: u32 },
     Copy { d: u32, a: u32 },
     /// Index into the wide instruction table.
     Wide(u32),
@@ -125,6 +133,9 @@ pub struct NetlistSim {
     /// Every register's reset value: (q, words of the value).
     resets: Vec<(u32, Vec<u64>)>,
     rst: u32,
+    /// First slot of the input frame (`rst`, then the inputs) and its length.
+    inputs_base: u32,
+    inputs_words: u32,
     scopes: Vec<Scope>,
     signals: Vec<SimSignal>,
     mem_info: Vec<SimMem>,
@@ -140,6 +151,19 @@ impl NetlistSim {
     /// Number of clock edges since construction.
     pub fn cycle(&self) -> u64 {
         self.cycle
+    }
+
+    /// Instruction mix of one `eval`: (operation, count), most frequent first.
+    pub fn program_mix(&self) -> Vec<(String, usize)> {
+        let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+        for ins in &self.prog {
+            let name = format!("{ins:?}");
+            let name = name.split([' ', '(']).next().unwrap_or("").to_string();
+            *counts.entry(name).or_default() += 1;
+        }
+        let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v
     }
 
     /// Instruction count of one `eval` (a size/speed figure for benchmarks).
@@ -206,65 +230,131 @@ impl NetlistSim {
         parts.join(".")
     }
 
+    /// Check every slot and memory index the program uses (the interpreter
+    /// relies on it to skip bounds checks). A failure is a compiler bug.
+    fn validate(&self) {
+        let n = self.vals.len() as u32;
+        let ok = |x: u32| assert!(x < n, "internal: netlist program slot {x} outside {n}");
+        for ins in &self.prog {
+            match *ins {
+                Ins::And { d, a, b }
+                | Ins::Or { d, a, b }
+                | Ins::Xor { d, a, b }
+                | Ins::Eq { d, a, b }
+                | Ins::Ne { d, a, b }
+                | Ins::Lt { d, a, b }
+                | Ins::Le { d, a, b }
+                | Ins::Add { d, a, b, .. }
+                | Ins::Sub { d, a, b, .. }
+                | Ins::Mul { d, a, b, .. }
+                | Ins::Lts { d, a, b, .. }
+                | Ins::Les { d, a, b, .. }
+                | Ins::Shl { d, a, b, .. }
+                | Ins::Shr { d, a, b, .. }
+                | Ins::Sra { d, a, b, .. }
+                | Ins::AndNot { d, a, b }
+                | Ins::BitAt { d, a, b, .. } => [d, a, b].into_iter().for_each(ok),
+                Ins::And3 { d, a, b, c: t } | Ins::OrIf { d, a, c: b, t } => [d, a, b, t].into_iter().for_each(ok),
+                Ins::Mux { d, s, t, f } => [d, s, t, f].into_iter().for_each(ok),
+                Ins::Not { d, a, .. }
+                | Ins::Slice { d, a, .. }
+                | Ins::Sext { d, a, .. }
+                | Ins::RedOr { d, a }
+                | Ins::RedAnd { d, a, .. }
+                | Ins::RedXor { d, a }
+                | Ins::Ffs { d, a }
+                | Ins::Pop { d, a }
+                | Ins::Copy { d, a } => [d, a].into_iter().for_each(ok),
+                Ins::Cat { d, start, len } => {
+                    ok(d);
+                    self.cat_parts[start as usize..(start + len) as usize].iter().for_each(|&(x, _)| ok(x));
+                }
+                Ins::MemRd { d, addr, base, depth } => {
+                    ok(d);
+                    ok(addr);
+                    assert!(base as usize + depth as usize <= self.mem_words.len(), "internal: memory read outside storage");
+                }
+                Ins::Wide(i) => assert!((i as usize) < self.wide.len(), "internal: wide instruction {i} missing"),
+            }
+        }
+    }
+
     #[inline(always)]
     fn run(&mut self) {
         let v = &mut self.vals[..];
+        // SAFETY: `validate` checked at construction that every slot an
+        // instruction names lies inside `vals` (and every memory read stays
+        // inside `mem_words`), and nothing resizes them afterwards.
+        macro_rules! r {
+            ($x:expr) => {
+                unsafe { *v.get_unchecked($x as usize) }
+            };
+        }
+        macro_rules! w {
+            ($x:expr, $val:expr) => {{
+                let val = $val;
+                unsafe { *v.get_unchecked_mut($x as usize) = val }
+            }};
+        }
         for ins in &self.prog {
             match *ins {
-                Ins::And { d, a, b } => v[d as usize] = v[a as usize] & v[b as usize],
-                Ins::Or { d, a, b } => v[d as usize] = v[a as usize] | v[b as usize],
-                Ins::Xor { d, a, b } => v[d as usize] = v[a as usize] ^ v[b as usize],
-                Ins::Not { d, a, m } => v[d as usize] = !v[a as usize] & m,
-                Ins::Add { d, a, b, m } => v[d as usize] = v[a as usize].wrapping_add(v[b as usize]) & m,
-                Ins::Sub { d, a, b, m } => v[d as usize] = v[a as usize].wrapping_sub(v[b as usize]) & m,
-                Ins::Mul { d, a, b, m } => v[d as usize] = v[a as usize].wrapping_mul(v[b as usize]) & m,
-                Ins::Eq { d, a, b } => v[d as usize] = (v[a as usize] == v[b as usize]) as u64,
-                Ins::Ne { d, a, b } => v[d as usize] = (v[a as usize] != v[b as usize]) as u64,
-                Ins::Lt { d, a, b } => v[d as usize] = (v[a as usize] < v[b as usize]) as u64,
-                Ins::Le { d, a, b } => v[d as usize] = (v[a as usize] <= v[b as usize]) as u64,
-                Ins::Lts { d, a, b, sh } => {
-                    v[d as usize] = (((v[a as usize] << sh) as i64) < ((v[b as usize] << sh) as i64)) as u64
-                }
-                Ins::Les { d, a, b, sh } => {
-                    v[d as usize] = (((v[a as usize] << sh) as i64) <= ((v[b as usize] << sh) as i64)) as u64
-                }
+                Ins::And { d, a, b } => w!(d, r!(a) & r!(b)),
+                Ins::Or { d, a, b } => w!(d, r!(a) | r!(b)),
+                Ins::Xor { d, a, b } => w!(d, r!(a) ^ r!(b)),
+                Ins::Not { d, a, m } => w!(d, !r!(a) & m),
+                Ins::Add { d, a, b, m } => w!(d, r!(a).wrapping_add(r!(b)) & m),
+                Ins::Sub { d, a, b, m } => w!(d, r!(a).wrapping_sub(r!(b)) & m),
+                Ins::Mul { d, a, b, m } => w!(d, r!(a).wrapping_mul(r!(b)) & m),
+                Ins::Eq { d, a, b } => w!(d, (r!(a) == r!(b)) as u64),
+                Ins::Ne { d, a, b } => w!(d, (r!(a) != r!(b)) as u64),
+                Ins::Lt { d, a, b } => w!(d, (r!(a) < r!(b)) as u64),
+                Ins::Le { d, a, b } => w!(d, (r!(a) <= r!(b)) as u64),
+                Ins::Lts { d, a, b, sh } => w!(d, (((r!(a) << sh) as i64) < ((r!(b) << sh) as i64)) as u64),
+                Ins::Les { d, a, b, sh } => w!(d, (((r!(a) << sh) as i64) <= ((r!(b) << sh) as i64)) as u64),
                 Ins::Shl { d, a, b, w } => {
-                    let s = v[b as usize];
-                    v[d as usize] = if s >= w as u64 { 0 } else { (v[a as usize] << s) & top_mask(w) };
+                    let s = r!(b);
+                    w!(d, if s >= w as u64 { 0 } else { (r!(a) << s) & top_mask(w) });
                 }
                 Ins::Shr { d, a, b, w } => {
-                    let s = v[b as usize];
-                    v[d as usize] = if s >= w as u64 { 0 } else { v[a as usize] >> s };
+                    let s = r!(b);
+                    w!(d, if s >= w as u64 { 0 } else { r!(a) >> s });
                 }
                 Ins::Sra { d, a, b, w } => {
-                    let s = v[b as usize].min(w as u64 - 1) as u32;
-                    let x = ((v[a as usize] << (64 - w)) as i64) >> (64 - w);
-                    v[d as usize] = ((x >> s) as u64) & top_mask(w);
+                    let s = r!(b).min(w as u64 - 1) as u32;
+                    let x = ((r!(a) << (64 - w)) as i64) >> (64 - w);
+                    w!(d, ((x >> s) as u64) & top_mask(w));
                 }
-                Ins::Mux { d, s, t, f } => v[d as usize] = if v[s as usize] != 0 { v[t as usize] } else { v[f as usize] },
-                Ins::Slice { d, a, lo, m } => v[d as usize] = (v[a as usize] >> lo) & m,
-                Ins::Sext { d, a, sh, m } => v[d as usize] = ((((v[a as usize] << sh) as i64) >> sh) as u64) & m,
-                Ins::RedOr { d, a } => v[d as usize] = (v[a as usize] != 0) as u64,
-                Ins::RedAnd { d, a, m } => v[d as usize] = (v[a as usize] == m) as u64,
-                Ins::RedXor { d, a } => v[d as usize] = (v[a as usize].count_ones() & 1) as u64,
+                Ins::Mux { d, s, t, f } => w!(d, if r!(s) != 0 { r!(t) } else { r!(f) }),
+                Ins::Slice { d, a, lo, m } => w!(d, (r!(a) >> lo) & m),
+                Ins::Sext { d, a, sh, m } => w!(d, ((((r!(a) << sh) as i64) >> sh) as u64) & m),
+                Ins::RedOr { d, a } => w!(d, (r!(a) != 0) as u64),
+                Ins::RedAnd { d, a, m } => w!(d, (r!(a) == m) as u64),
+                Ins::RedXor { d, a } => w!(d, (r!(a).count_ones() & 1) as u64),
                 Ins::Ffs { d, a } => {
-                    let x = v[a as usize];
-                    v[d as usize] = if x == 0 { 0 } else { x.trailing_zeros() as u64 };
+                    let x = r!(a);
+                    w!(d, if x == 0 { 0 } else { x.trailing_zeros() as u64 });
                 }
-                Ins::Pop { d, a } => v[d as usize] = v[a as usize].count_ones() as u64,
+                Ins::Pop { d, a } => w!(d, r!(a).count_ones() as u64),
                 Ins::Cat { d, start, len } => {
                     let mut x = 0u64;
                     for &(slot, shift) in &self.cat_parts[start as usize..(start + len) as usize] {
-                        x |= v[slot as usize] << shift;
+                        x |= r!(slot) << shift;
                     }
-                    v[d as usize] = x;
+                    w!(d, x);
                 }
-                Ins::MemRd { d, mem, addr } => {
-                    let m = &self.mems[mem as usize];
-                    let a = v[addr as usize];
-                    v[d as usize] = if a < m.depth { self.mem_words[m.base + a as usize] } else { 0 };
+                Ins::AndNot { d, a, b } => w!(d, r!(a) & !r!(b)),
+                Ins::And3 { d, a, b, c } => w!(d, r!(a) & r!(b) & r!(c)),
+                Ins::OrIf { d, a, c, t } => w!(d, r!(a) | if r!(c) != 0 { r!(t) } else { 0 }),
+                Ins::BitAt { d, a, b, w } => {
+                    let s = r!(b);
+                    w!(d, if s >= w as u64 { 0 } else { (r!(a) >> s) & 1 });
                 }
-                Ins::Copy { d, a } => v[d as usize] = v[a as usize],
+                Ins::MemRd { d, addr, base, depth } => {
+                    let a = r!(addr);
+                    // SAFETY: `validate` checked base + depth <= mem_words.len().
+                    w!(d, if a < depth as u64 { unsafe { *self.mem_words.get_unchecked(base as usize + a as usize) } } else { 0 });
+                }
+                Ins::Copy { d, a } => w!(d, r!(a)),
                 Ins::Wide(i) => exec_wide(&self.wide[i as usize], v, &self.mems, &self.mem_words),
             }
         }
@@ -387,6 +477,13 @@ impl Component for NetlistSim {
         &self.vals[slot as usize..(slot + words) as usize]
     }
 
+    /// Inputs occupy consecutive slots in port order (`rst` first): one copy.
+    fn set_inputs(&mut self, words: &[u64]) {
+        let base = self.inputs_base as usize;
+        debug_assert!(words.len() == self.inputs_words as usize);
+        self.vals[base..base + words.len()].copy_from_slice(words);
+    }
+
     fn eval(&mut self) {
         self.run();
     }
@@ -434,8 +531,20 @@ impl Component for NetlistSim {
 }
 
 /// Turns a flat graph into slots and instructions.
+/// A fused instruction chosen for a node (operands are flat nodes).
+#[derive(Clone, Copy, Debug)]
+enum Fuse {
+    AndNot(FlatId, FlatId),
+    And3(FlatId, FlatId, FlatId),
+    OrIf(FlatId, FlatId, FlatId),
+    BitAt(FlatId, FlatId),
+}
+
 struct Compiler {
     flat: Flat,
+    mem_base: Vec<usize>,
+    fuse: Vec<Option<Fuse>>,
+    skip: Vec<bool>,
     slot: Vec<u32>,
     nwords: u32,
     init: Vec<u64>,
@@ -447,7 +556,13 @@ struct Compiler {
 impl Compiler {
     fn new(flat: Flat) -> Self {
         let n = flat.nodes.len();
-        Compiler { flat, slot: vec![u32::MAX; n], nwords: 0, init: Vec::new(), prog: Vec::new(), wide: Vec::new(), cat_parts: Vec::new() }
+        let mut mem_base = Vec::new();
+        let mut total = 0;
+        for m in &flat.mems {
+            mem_base.push(total);
+            total += words_for(m.width) * m.depth as usize;
+        }
+        Compiler { flat, mem_base, fuse: vec![None; n], skip: vec![false; n], slot: vec![u32::MAX; n], nwords: 0, init: Vec::new(), prog: Vec::new(), wide: Vec::new(), cat_parts: Vec::new() }
     }
 
     fn alloc(&mut self, width: u32) -> u32 {
@@ -468,7 +583,9 @@ impl Compiler {
     }
 
     fn compile(mut self, top: &Module) -> NetlistSim {
-        // Sources first: inputs, registers, constants.
+        // Sources first: reset, inputs (in port order, so a stimulus frame is
+        // one contiguous copy), registers, constants.
+        let rst = self.alloc(1);
         let n = self.flat.nodes.len();
         for i in 0..n {
             let w = self.flat.nodes[i].width;
@@ -491,7 +608,8 @@ impl Compiler {
                 roots.extend([a, d, e]);
             }
         }
-        let order = self.topo(&roots);
+        let order = self.schedule(self.topo(&roots));
+        self.plan_fusion(&order, &roots);
         for node in order {
             self.emit(node);
         }
@@ -530,6 +648,7 @@ impl Compiler {
         for (k, m) in self.flat.mems.iter().enumerate() {
             let stride = words_for(m.width);
             let writes = m.writes.iter().map(|&(a, d, e)| (self.s(a), self.s(d), self.s(e))).collect();
+            debug_assert_eq!(self.mem_base[k], mem_words_len);
             mems.push(CMem {
                 base: mem_words_len,
                 stride,
@@ -552,7 +671,6 @@ impl Compiler {
         // Ports: rst first, then the declared ports in order.
         let mut ports = Vec::new();
         let mut locs = Vec::new();
-        let rst = self.alloc(1);
         let mut signals: Vec<SimSignal> = Vec::new();
         if top.uses_reset {
             ports.push(PortSpec::input("rst", 1));
@@ -588,7 +706,8 @@ impl Compiler {
         for (q, r) in &resets {
             vals[*q as usize..*q as usize + r.len()].copy_from_slice(r);
         }
-        NetlistSim {
+        let inputs_words = ports.iter().filter(|p| p.dir == crate::component::Dir::In).map(|p| p.words() as u32).sum();
+        let sim = NetlistSim {
             name: top.name.clone(),
             ports,
             locs,
@@ -602,11 +721,105 @@ impl Compiler {
             regsn,
             resets,
             rst,
+            inputs_base: if top.uses_reset { rst } else { rst + 1 },
+            inputs_words,
             scopes: self.flat.scopes.clone(),
             signals,
             mem_info,
             cycle: 0,
+        };
+        sim.validate();
+        sim
+    }
+
+    /// Pick fused instructions for common single-word pairs — `a & !b`,
+    /// `a & b & c`, `a | (c ? t : 0)`, `(a >> b)[0]` — and skip emitting an
+    /// inner node when every reader fused it and no signal shows it.
+    fn plan_fusion(&mut self, order: &[FlatId], roots: &[FlatId]) {
+        let n = self.flat.nodes.len();
+        let mut uses = vec![0u32; n];
+        let mut observed = vec![false; n];
+        for &r in roots {
+            observed[self.flat.resolve(r) as usize] = true;
         }
+        for &node in order {
+            for d in self.deps(node) {
+                uses[self.flat.resolve(d) as usize] += 1;
+            }
+        }
+        let narrow = |c: &Compiler, x: FlatId| c.flat.nodes[x as usize].width <= 64;
+        let mut fused_uses = vec![0u32; n];
+        for &node in order {
+            let r = |x: FlatId| self.flat.resolve(x);
+            if !narrow(self, node) {
+                continue;
+            }
+            let plain = |c: &Compiler, x: FlatId| c.fuse[x as usize].is_none() && !observed[x as usize] && uses[x as usize] == 1;
+            let choice = match self.flat.nodes[node as usize].op {
+                FOp::Binary(BinOp::And, a, b) => {
+                    let (a, b) = (r(a), r(b));
+                    match (&self.flat.nodes[a as usize].op, &self.flat.nodes[b as usize].op) {
+                        (_, FOp::Unary(UnOp::Not, x)) => Some((Fuse::AndNot(a, r(*x)), b)),
+                        (FOp::Unary(UnOp::Not, x), _) => Some((Fuse::AndNot(b, r(*x)), a)),
+                        (FOp::Binary(BinOp::And, p, q), _) if plain(self, a) => Some((Fuse::And3(r(*p), r(*q), b), a)),
+                        (_, FOp::Binary(BinOp::And, p, q)) if plain(self, b) => Some((Fuse::And3(a, r(*p), r(*q)), b)),
+                        _ => None,
+                    }
+                }
+                FOp::Binary(BinOp::Or, a, b) => {
+                    let (a, b) = (r(a), r(b));
+                    let zero = |c: &Compiler, x: FlatId| matches!(&c.flat.nodes[c.flat.resolve(x) as usize].op, FOp::Const(k) if k.is_zero());
+                    match (&self.flat.nodes[a as usize].op, &self.flat.nodes[b as usize].op) {
+                        (_, FOp::Mux(c, t, f)) if zero(self, *f) && plain(self, b) => Some((Fuse::OrIf(a, r(*c), r(*t)), b)),
+                        (FOp::Mux(c, t, f), _) if zero(self, *f) && plain(self, a) => Some((Fuse::OrIf(b, r(*c), r(*t)), a)),
+                        _ => None,
+                    }
+                }
+                FOp::Slice(src, 0) if self.flat.nodes[node as usize].width == 1 => {
+                    let s = r(src);
+                    match self.flat.nodes[s as usize].op {
+                        FOp::Shift(ShiftOp::Shr, a, b) if narrow(self, r(a)) && narrow(self, r(b)) => Some((Fuse::BitAt(r(a), r(b)), s)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some((f, inner)) = choice {
+                self.fuse[node as usize] = Some(f);
+                fused_uses[inner as usize] += 1;
+                if !observed[inner as usize] && fused_uses[inner as usize] == uses[inner as usize] {
+                    self.skip[inner as usize] = true;
+                }
+            }
+        }
+    }
+
+    /// Levelize: a node's level is one more than its deepest operand's.
+    /// Nodes of one level are independent, so within a level they are grouped
+    /// by operation: long runs of one instruction keep the interpreter's
+    /// dispatch branch predictable.
+    fn schedule(&self, order: Vec<FlatId>) -> Vec<FlatId> {
+        let mut level = vec![0u32; self.flat.nodes.len()];
+        for &n in &order {
+            let l = self.deps(n).iter().map(|&d| level[self.flat.resolve(d) as usize] + 1).max().unwrap_or(0);
+            level[n as usize] = l;
+        }
+        let kind = |n: FlatId| -> u32 {
+            match &self.flat.nodes[n as usize].op {
+                FOp::Binary(o, ..) => 10 + *o as u32,
+                FOp::Unary(o, _) => 30 + *o as u32,
+                FOp::Shift(o, ..) => 40 + *o as u32,
+                FOp::Mux(..) => 50,
+                FOp::Cat(_) => 51,
+                FOp::Slice(..) => 52,
+                FOp::Ext(..) => 53,
+                FOp::MemRead { .. } => 54,
+                _ => 0,
+            }
+        };
+        let mut sorted = order;
+        sorted.sort_by_key(|&n| (level[n as usize], kind(n)));
+        sorted
     }
 
     /// Post-order over combinational dependencies of the roots.
@@ -671,8 +884,22 @@ impl Compiler {
         if self.slot[i] != u32::MAX {
             return; // a source
         }
+        if self.skip[i] {
+            return; // folded into the instruction of its only reader
+        }
         let w = self.flat.nodes[i].width;
         let op = self.flat.nodes[i].op.clone();
+        if let Some(f) = self.fuse[i] {
+            let d = self.alloc(w);
+            self.slot[i] = d;
+            self.prog.push(match f {
+                Fuse::AndNot(a, b) => Ins::AndNot { d, a: self.s(a), b: self.s(b) },
+                Fuse::And3(a, b, c) => Ins::And3 { d, a: self.s(a), b: self.s(b), c: self.s(c) },
+                Fuse::OrIf(a, c, t) => Ins::OrIf { d, a: self.s(a), c: self.s(c), t: self.s(t) },
+                Fuse::BitAt(a, b) => Ins::BitAt { d, a: self.s(a), b: self.s(b), w: self.width(a) },
+            });
+            return;
+        }
         // Zero-extension within one word needs no instruction.
         if let FOp::Ext(a, false) = op {
             if w <= 64 {
@@ -803,7 +1030,8 @@ impl Compiler {
             FOp::MemRead { mem, addr } => {
                 let sa = self.s(addr);
                 if w <= 64 {
-                    self.prog.push(Ins::MemRd { d, mem, addr: sa });
+                    let (base, depth) = (self.mem_base[mem as usize] as u32, self.flat.mems[mem as usize].depth);
+                    self.prog.push(Ins::MemRd { d, addr: sa, base, depth });
                 } else {
                     self.wide_ins(WideIns::MemRd { d, mem, addr: sa });
                 }

@@ -195,7 +195,7 @@ mod tests {
     #[test]
     fn bit_moves() {
         let src = [0xdead_beef_0123_4567u64, 0x89ab_cdef_0000_ffff];
-        assert_eq!(get_bits(&src, 60, 8), 0xf0);
+        assert_eq!(get_bits(&src, 60, 8), 0xfd);
         let mut d = [0u64; 2];
         copy_bits(&mut d, 4, &src, 0, 100);
         assert_eq!(d[0], 0xead_beef_0123_4567_0);

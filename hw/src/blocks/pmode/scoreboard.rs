@@ -26,6 +26,7 @@
 //! | `iss{k}_dst_pending` | out | 1 | the valid destination is pending (WAW) |
 //! | `iss{k}_stall` | out | 1 | `src_pending \| dst_pending` |
 //! | `iss{k}_long_dep` | out | 1 | a valid source has `long` set (P-mode trigger / skip) |
+//! | `iss{k}_src{s}_long` | out | 1 | source s is valid and has `long` set (which load a trigger waits on) |
 //!
 //! # Cycle behaviour (decisions where the paper is silent)
 //! - Queries are combinational and read the board selected by `iss{k}_pmode`.
@@ -219,12 +220,16 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
         let pending = mux(ip.pmode, pp, np).named(&format!("iss{k}_pending_row"));
         let long = mux(ip.pmode, pl, nl).named(&format!("iss{k}_long_row"));
         let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending.bit_at(r)));
-        let long_dep = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & long.bit_at(r)));
+        let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r)).collect();
+        let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
         let dst_pending = ip.dst_vld & pending.bit_at(ip.dst);
         m.output(&format!("iss{k}_src_pending"), 1).set(src_pending);
         m.output(&format!("iss{k}_dst_pending"), 1).set(dst_pending);
         m.output(&format!("iss{k}_stall"), 1).set(src_pending | dst_pending);
         m.output(&format!("iss{k}_long_dep"), 1).set(long_dep);
+        for (s, l) in src_long.into_iter().enumerate() {
+            m.output(&format!("iss{k}_src{s}_long"), 1).set(l);
+        }
     }
 
     // Updates: every warp touched this cycle gets one write port per array

@@ -37,6 +37,9 @@ pub fn ports(p: &ScoreboardParams) -> Vec<PortSpec> {
         for n in ["src_pending", "dst_pending", "stall", "long_dep"] {
             v.push(PortSpec::output(format!("iss{k}_{n}"), 1));
         }
+        for s in 0..p.srcs {
+            v.push(PortSpec::output(format!("iss{k}_src{s}_long"), 1));
+        }
     }
     v
 }
@@ -54,6 +57,7 @@ struct IssueIds {
     out_dst_pending: PortId,
     out_stall: PortId,
     out_long_dep: PortId,
+    out_src_long: Vec<PortId>,
 }
 
 struct WbIds {
@@ -95,6 +99,7 @@ impl ScoreboardModel {
                 out_dst_pending: id(&format!("iss{k}_dst_pending")),
                 out_stall: id(&format!("iss{k}_stall")),
                 out_long_dep: id(&format!("iss{k}_long_dep")),
+                out_src_long: (0..p.srcs).map(|s| id(&format!("iss{k}_src{s}_long"))).collect(),
             })
             .collect();
         let wbs = (0..p.wb_ports)
@@ -179,10 +184,12 @@ impl Component for ScoreboardModel {
             let warp = f.get_u64(ip.warp);
             let mut src_pending = false;
             let mut long_dep = false;
-            for &(src, vld) in &ip.srcs {
+            let mut src_long = [false; 4];
+            for (s, &(src, vld)) in ip.srcs.iter().enumerate() {
                 if f.get_bool(vld) {
                     src_pending |= self.query(board, 0, warp, f.get_u64(src));
-                    long_dep |= self.query(board, 1, warp, f.get_u64(src));
+                    src_long[s] = self.query(board, 1, warp, f.get_u64(src));
+                    long_dep |= src_long[s];
                 }
             }
             let dst_pending = f.get_bool(ip.dst_vld) && self.query(board, 0, warp, f.get_u64(ip.dst));
@@ -191,6 +198,10 @@ impl Component for ScoreboardModel {
             self.frame.set_bool(b, dst_pending);
             self.frame.set_bool(c, src_pending || dst_pending);
             self.frame.set_bool(d, long_dep);
+            for s in 0..self.iss[k].out_src_long.len() {
+                let id = self.iss[k].out_src_long[s];
+                self.frame.set_bool(id, src_long[s]);
+            }
         }
     }
 
@@ -447,7 +458,7 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 /// engine (the netlist simulation or the reference model).
 pub mod props {
     use super::*;
-    use crate::run::{bind_inputs, reset_cycle};
+    use crate::run::{check_inputs, reset_cycle};
     use crate::stimulus::Stimulus;
     use sim::ComponentExt;
     use std::collections::HashSet;
@@ -499,7 +510,7 @@ pub mod props {
     /// set", tracked as sets of (board, warp, reg) built only from issue,
     /// writeback, mode-entry and reset events.
     pub fn pending_and_long(comp: &mut dyn Component, p: &ScoreboardParams, stim: &Stimulus) -> Result<(), String> {
-        let ins = bind_inputs(comp, stim.layout())?;
+        check_inputs(comp, stim.layout())?;
         let out = |comp: &dyn Component, k: u32, n: &str| comp.get_bool(comp.output(&format!("iss{k}_{n}")).expect("port"));
         let in_range = |w: u64, r: u64| w < p.warps as u64 && r < p.regs as u64;
         let mut pending: HashSet<(usize, u64, u64)> = HashSet::new();
@@ -507,7 +518,7 @@ pub mod props {
         reset_cycle(comp);
         for c in 0..stim.cycles() {
             let cy = decode(p, stim.layout(), stim.cycle(c));
-            crate::run::apply(comp, stim.layout(), &ins, stim.cycle(c));
+            crate::run::apply(comp, stim.cycle(c));
             comp.eval();
             let cleared = |b: usize, w: u64, r: u64| cy.wbs.iter().any(|&(en, ww, wr, n, pp)| en && ww == w && wr == r && if b == 1 { pp } else { n });
             for (k, (w, b, srcs, dst, dst_vld, ..)) in cy.iss.iter().enumerate() {
@@ -516,8 +527,17 @@ pub mod props {
                 let want_dst = *dst_vld && is(&pending, *dst);
                 let want_long = srcs.iter().any(|&(r, v)| v && is(&long, r));
                 let k = k as u32;
-                for (name, want) in [("src_pending", want_src), ("dst_pending", want_dst), ("long_dep", want_long), ("stall", want_src || want_dst)] {
-                    if out(comp, k, name) != want {
+                let mut checks = vec![
+                    ("src_pending".to_string(), want_src),
+                    ("dst_pending".to_string(), want_dst),
+                    ("long_dep".to_string(), want_long),
+                    ("stall".to_string(), want_src || want_dst),
+                ];
+                for (s, &(r, v)) in srcs.iter().enumerate() {
+                    checks.push((format!("src{s}_long"), v && is(&long, r)));
+                }
+                for (name, want) in checks {
+                    if out(comp, k, &name) != want {
                         return Err(format!("cycle {c}: iss{k}_{name} = {} but the issue/writeback history says {want}", !want));
                     }
                 }
@@ -570,7 +590,7 @@ pub mod props {
     /// the P rows of the warp equal its N rows; a warp's N rows change only in
     /// cycles with N-board activity on that warp (or reset).
     pub fn copy_and_n_untouched(sim: &mut sim::NetlistSim, p: &ScoreboardParams, stim: &Stimulus) -> Result<(), String> {
-        let ins = bind_inputs(sim, stim.layout())?;
+        check_inputs(sim, stim.layout())?;
         let mem = |sim: &sim::NetlistSim, name: &str| sim.memories().iter().position(|m| m.name == name).expect("array");
         let arrays = [mem(sim, "n_pending"), mem(sim, "n_long"), mem(sim, "p_pending"), mem(sim, "p_long")];
         let row = |sim: &sim::NetlistSim, a: usize, w: u32| sim.mem_word(&sim.memories()[arrays[a]], w).to_vec();
@@ -578,7 +598,7 @@ pub mod props {
         for c in 0..stim.cycles() {
             let cy = decode(p, stim.layout(), stim.cycle(c));
             let before: Vec<Vec<u64>> = (0..p.warps).flat_map(|w| [row(sim, 0, w), row(sim, 1, w)]).collect();
-            crate::run::apply(sim, stim.layout(), &ins, stim.cycle(c));
+            crate::run::apply(sim, stim.cycle(c));
             sim.eval();
             sim.tick();
             if cy.rst {
