@@ -1,1 +1,5 @@
-//! Reference models of the replay blocks.
+//! Reference models of the replay blocks (Turner, MASc thesis, UBC 2012, seed 004), with
+//! their stimulus drivers and property checks, and the tracker traffic harness.
+
+pub mod bits;
+pub mod warp_buffer;
