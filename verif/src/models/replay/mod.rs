@@ -2,4 +2,5 @@
 //! their stimulus drivers and property checks, and the tracker traffic harness.
 
 pub mod bits;
+pub mod mshr_table;
 pub mod warp_buffer;
