@@ -2,5 +2,8 @@
 //! their stimulus drivers and property checks, and the tracker traffic harness.
 
 pub mod bits;
+pub mod credit_tracker;
+pub mod mshr_predictor;
 pub mod mshr_table;
+pub mod naive_tracker;
 pub mod warp_buffer;

@@ -423,7 +423,7 @@ impl MshrTableDriver {
         self.cycle += 1;
         let lm = mask(self.p.line_bits);
         let im = mask(self.p.id_bits);
-        if self.rng.random_bool(0.002) {
+        if self.cycle == 1 || self.rng.random_bool(0.002) {
             return MshrIn {
                 rst: true,
                 req_valid: self.rng.random(),

@@ -560,7 +560,7 @@ impl WarpBufferDriver {
         self.cycle += 1;
         let w = mask(self.p.simt_width);
         let n = self.p.slots;
-        if self.rng.random_bool(0.003) {
+        if self.cycle == 1 || self.rng.random_bool(0.003) {
             // Reset with garbage on the other inputs: reset must override them.
             return WbIn {
                 rst: true,
