@@ -14,28 +14,31 @@ pub fn mask(width: u32) -> u64 {
 
 /// Write `value` (at most 64 bits wide) at bit `lsb` of `words`.
 pub fn put_field(words: &mut [u64], lsb: usize, width: u32, value: u64) {
-    let value = value & mask(width);
-    for b in 0..width as usize {
-        let bit = lsb + b;
-        let (w, o) = (bit / 64, bit % 64);
-        if value >> b & 1 != 0 {
-            words[w] |= 1 << o;
-        } else {
-            words[w] &= !(1 << o);
-        }
+    if width == 0 {
+        return;
+    }
+    let m = mask(width);
+    let value = value & m;
+    let (w, o) = (lsb / 64, lsb % 64);
+    words[w] = (words[w] & !(m << o)) | (value << o);
+    if o + width as usize > 64 {
+        let hi = 64 - o as u32; // bits that went into words[w]
+        let m2 = m >> hi;
+        words[w + 1] = (words[w + 1] & !m2) | (value >> hi);
     }
 }
 
 /// Read a field of at most 64 bits at bit `lsb` of `words`.
 pub fn get_field(words: &[u64], lsb: usize, width: u32) -> u64 {
-    let mut v = 0;
-    for b in 0..width as usize {
-        let bit = lsb + b;
-        if words[bit / 64] >> (bit % 64) & 1 != 0 {
-            v |= 1 << b;
-        }
+    if width == 0 {
+        return 0;
     }
-    v
+    let (w, o) = (lsb / 64, lsb % 64);
+    let mut v = words[w] >> o;
+    if o + width as usize > 64 {
+        v |= words[w + 1] << (64 - o);
+    }
+    v & mask(width)
 }
 
 /// Bit `i` of a wide value.
@@ -73,5 +76,13 @@ mod tests {
         assert_eq!(get_field(&w, 60, 10), 0x3f3);
         assert!(get_bit(&w, 130) && !get_bit(&w, 131));
         assert_eq!(mask(64), u64::MAX);
+        let mut w = [u64::MAX; 2];
+        put_field(&mut w, 0, 64, 5);
+        put_field(&mut w, 64, 64, 7);
+        assert_eq!(w, [5, 7]);
+        put_field(&mut w, 32, 64, u64::MAX);
+        assert_eq!(w, [0xffff_ffff_0000_0005, 0x0000_0000_ffff_ffff]);
+        assert_eq!(get_field(&w, 32, 64), u64::MAX);
+        assert_eq!(get_field(&w, 16, 64), 0xffff_ffff_ffff_0000);
     }
 }

@@ -291,7 +291,7 @@ impl Driver for CreditTrackerDriver {
         &self.layout
     }
     fn next(&mut self, frame: &mut Frame) {
-        if self.count % 700 == 0 {
+        if self.count.is_multiple_of(700) {
             let c = &mut self.env.cfg;
             c.p_load = [0.2, 0.6, 1.0][self.rng.random_range(0..3)];
             c.p_pred_miss = [0.0, 0.5, 1.0][self.rng.random_range(0..3)];
@@ -411,8 +411,8 @@ mod tests {
         let r = run(&mut m, &[CreditIn { rst: true, ..Default::default() }, take, virt, fail, free, CreditIn::default()]);
         let pools: Vec<i64> = r.iter().map(|x| x.1).collect();
         assert_eq!(pools, [1, 1, 0, -1, 0, 1]);
-        assert_eq!(r[3].0, false);
-        assert_eq!(r[5].0, true);
+        assert!(!r[3].0);
+        assert!(r[5].0);
     }
 
     #[test]

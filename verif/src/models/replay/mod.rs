@@ -6,4 +6,6 @@ pub mod credit_tracker;
 pub mod mshr_predictor;
 pub mod mshr_table;
 pub mod naive_tracker;
+pub mod replay_unit;
+pub mod traffic;
 pub mod warp_buffer;

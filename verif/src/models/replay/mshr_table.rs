@@ -414,7 +414,7 @@ impl MshrTableDriver {
     }
 
     fn choose(&mut self) -> MshrIn {
-        if self.cycle % 500 == 0 {
+        if self.cycle.is_multiple_of(500) {
             self.pool = [2, 8, 40, 1 << 20][self.rng.random_range(0..4)];
             self.base = self.rng.random();
             self.p_req = [0.3, 0.8, 1.0][self.rng.random_range(0..3)];
@@ -628,8 +628,8 @@ mod tests {
         assert_eq!(t.req(0x10, 2), (true, true, 0, false, 0)); // merge
         assert_eq!(t.req(0x20, 3), (true, false, 1, false, 0)); // allocate entry 1
         assert_eq!(t.req(0x10, 4), (true, true, 0, false, 0)); // third request: limit reached
-        assert_eq!(t.req(0x10, 5).0, false); // over the merge limit: rejected
-        assert_eq!(t.req(0x30, 6).0, false); // no free entry: rejected
+        assert!(!t.req(0x10, 5).0); // over the merge limit: rejected
+        assert!(!t.req(0x30, 6).0); // no free entry: rejected
         set_inputs(&mut t.m, &t.i, &MshrIn { fill_valid: true, fill_entry: 0, ..Default::default() });
         t.m.eval();
         assert_eq!(t.m.get_u64(t.o[8]), 0x10);
@@ -653,7 +653,7 @@ mod tests {
         assert_eq!(r, (false, false, 0, true, 0b1));
         assert_eq!(t.req(0x20, 2), (true, false, 0, false, 0));
         // Fill of a free entry or out of range does nothing.
-        assert_eq!(t.cycle(MshrIn { fill_valid: true, fill_entry: 1, ..Default::default() }).3, false);
+        assert!(!t.cycle(MshrIn { fill_valid: true, fill_entry: 1, ..Default::default() }).3);
     }
 
     #[test]

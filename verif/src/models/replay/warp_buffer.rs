@@ -552,7 +552,7 @@ impl WarpBufferDriver {
     }
 
     fn choose(&mut self) -> WbIn {
-        if self.cycle % 400 == 0 {
+        if self.cycle.is_multiple_of(400) {
             self.p_fill = [0.1, 0.5, 0.9][self.rng.random_range(0..3)];
             self.p_issue = [0.1, 0.5, 0.9][self.rng.random_range(0..3)];
             self.p_cpl = [0.05, 0.4, 0.9][self.rng.random_range(0..3)];
@@ -804,7 +804,7 @@ pub fn check_properties(dut: &mut dyn Component, p: &WarpBufferParams, seed: u64
                     "instruction {r} is the oldest ready to replay but the offer is valid={ov} replay={orep} slot={os}"
                 )));
             }
-        } else if any_unissued && !(ov && !orep) {
+        } else if any_unissued && (!ov || orep) {
             return Err(err(format!("instruction {next_first} waits for its first issue but the offer is valid={ov} replay={orep}")));
         } else if !any_unissued && ov {
             return Err(err(format!("nothing to issue but slot {os} is offered (replay={orep})")));
