@@ -13,6 +13,8 @@ use super::traffic::{Traffic, TrafficCfg};
 use super::warp_buffer::WarpBuffer;
 use crate::stimulus::{Driver, Frame, InputLayout, Slot};
 use hw::blocks::replay::replay_unit::{ReplayUnitParams, TrackerKind, BLOCK};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::sync::Arc;
 
@@ -362,6 +364,10 @@ impl Component for ReplayUnit {
     }
 }
 
+fn v_bool(v: u64) -> bool {
+    v & 1 != 0
+}
+
 /// Slot of warp `w` in an `offer_slot` vector.
 pub fn offer_slot(words: &[u64], w: usize, slot_bits: u32) -> u64 {
     get_field(words, w * slot_bits as usize, slot_bits)
@@ -371,7 +377,11 @@ pub fn offer_slot(words: &[u64], w: usize, slot_bits: u32) -> u64 {
 /// inputs it applied (the harness is closed-loop; replaying the recording through another
 /// engine reproduces the same cycle-by-cycle inputs, so any output difference shows up at
 /// the first cycle where the engines disagree). Resets the unit and the harness now and
-/// then.
+/// then. On top, it puts random values on inputs the specification says are ignored in
+/// that cycle (`iss_*` without `iss_valid`, `cpl_*` without `cpl_valid`, `mem_*` without
+/// `mem_valid`, `fill_warp` without a fill, `iss_mask` / `iss_replayable` of a replay) and
+/// out-of-range warp selectors when `warps` is not a power of two, so the recording also
+/// checks that they are ignored.
 pub struct ReplayUnitDriver {
     layout: Arc<InputLayout>,
     slots: Vec<Slot>,
@@ -379,6 +389,9 @@ pub struct ReplayUnitDriver {
     traffic: Traffic,
     ids: Vec<PortId>,
     count: u64,
+    rng: ChaCha8Rng,
+    p: ReplayUnitParams,
+    noise: bool,
 }
 
 impl ReplayUnitDriver {
@@ -388,7 +401,16 @@ impl ReplayUnitDriver {
         let model = ReplayUnit::new(p);
         let ids = INPUTS.iter().map(|n| model.io.id(n)).collect();
         let traffic = Traffic::new(p, cfg);
-        ReplayUnitDriver { layout, slots, model, traffic, ids, count: 0 }
+        let rng = ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed);
+        ReplayUnitDriver { layout, slots, model, traffic, ids, count: 0, rng, p: p.clone(), noise: true }
+    }
+}
+
+impl ReplayUnitDriver {
+    /// Turn the don't-care noise on (default) or off.
+    pub fn with_noise(mut self, on: bool) -> Self {
+        self.noise = on;
+        self
     }
 }
 
@@ -406,6 +428,52 @@ impl Driver for ReplayUnitDriver {
             .unwrap_or_else(|e| panic!("internal: traffic harness on the reference model: {e}"));
         for (k, id) in self.ids.iter().enumerate() {
             frame.set_wide(self.slots[k], self.model.get(*id));
+        }
+        if reset || !self.noise || !self.rng.random_bool(0.3) {
+            return;
+        }
+        let val = |f: &Frame, k: usize| f.get(self.slots[k])[0];
+        let g = self.p.warp_bits();
+        let out_of_range = (self.p.warps as u64) < (1u64 << g);
+        let mut r = |k: usize| self.rng.random::<u64>() & mask(self.layout.ports()[k].width);
+        if val(frame, I_ISS_VALID) == 0 {
+            for k in [I_ISS_WARP, I_ISS_LOAD, I_ISS_REPLAYABLE, I_ISS_PC, I_ISS_MASK] {
+                let v = r(k);
+                frame.set(self.slots[k], v);
+            }
+            if out_of_range && v_bool(r(0)) {
+                frame.set(self.slots[I_ISS_VALID], 1);
+                frame.set(self.slots[I_ISS_WARP], self.p.warps as u64 + r(I_ISS_WARP) % ((1 << g) - self.p.warps as u64));
+            }
+        } else if self.model.get_u64(self.model.o[9]) & 1 != 0 {
+            for k in [I_ISS_REPLAYABLE, I_ISS_MASK] {
+                let v = r(k);
+                frame.set(self.slots[k], v);
+            }
+        }
+        if val(frame, I_CPL_VALID) == 0 {
+            for k in [I_CPL_WARP, I_CPL_SLOT, I_CPL_MASK, I_CPL_MISS] {
+                let v = r(k);
+                frame.set(self.slots[k], v);
+            }
+            if out_of_range && v_bool(r(0)) {
+                frame.set(self.slots[I_CPL_VALID], 1);
+                frame.set(self.slots[I_CPL_WARP], self.p.warps as u64 + r(I_CPL_WARP) % ((1 << g) - self.p.warps as u64));
+            }
+        }
+        if val(frame, I_MEM_VALID) == 0 {
+            for k in [I_MEM_CREDITED, I_MEM_ALLOC, I_MEM_MISS, I_MEM_PC] {
+                let v = r(k);
+                frame.set(self.slots[k], v);
+            }
+        }
+        if val(frame, I_FILL_COUNT) == 0 {
+            let v = r(I_FILL_WARP);
+            frame.set(self.slots[I_FILL_WARP], v);
+            if out_of_range && v_bool(r(0)) {
+                frame.set(self.slots[I_FILL_COUNT], 1 + r(I_FILL_COUNT) % self.p.slots as u64);
+                frame.set(self.slots[I_FILL_WARP], self.p.warps as u64 + r(I_FILL_WARP) % ((1 << g) - self.p.warps as u64));
+            }
         }
     }
 }
@@ -485,6 +553,36 @@ mod tests {
         // The MSHR frees: the credit returns and the replay issues, credited.
         cyc(&mut m, &[("mshr_free", 1)], &[]);
         assert_eq!(cyc(&mut m, &load(1), &outs), [1, 1, 1, 1, 0xf, 1, 0b10, 1]);
+    }
+
+    /// The driver's noise only touches inputs the specification ignores: replaying the
+    /// noisy and the clean recording gives the same state-derived outputs every cycle.
+    #[test]
+    fn driver_noise_is_dont_care() {
+        for (warps, tracker) in [(6, TrackerKind::Credit), (5, TrackerKind::Naive), (3, TrackerKind::None)] {
+            let p = ReplayUnitParams { warps, mshrs: 6, tracker, pred_mode: PredictorMode::Counter, delay: 2, ..ReplayUnitParams::default() };
+            let cfg = TrafficCfg { mem_lat: 40, seed: warps as u64, ..TrafficCfg::default() };
+            let noisy = crate::stimulus::Stimulus::record(&mut ReplayUnitDriver::new(&p, cfg), 3000);
+            let clean = crate::stimulus::Stimulus::record(&mut ReplayUnitDriver::new(&p, cfg).with_noise(false), 3000);
+            assert_ne!(noisy, clean);
+            let (mut a, mut b) = (ReplayUnit::new(&p), ReplayUnit::new(&p));
+            let ids: Vec<PortId> = INPUTS.iter().map(|n| a.input(n).unwrap()).collect();
+            let watch = ["offer_valid", "offer_replay", "offer_known_miss", "offer_slot", "fill_rdy", "miss_issue_ok", "iss_ok", "iss_slot", "iss_credited", "cpl_accept", "credit_pool"];
+            for c in 0..noisy.cycles() {
+                for (m, st) in [(&mut a, &noisy), (&mut b, &clean)] {
+                    for (k, id) in ids.iter().enumerate() {
+                        m.set(*id, &st.cycle(c)[st.layout().range(crate::stimulus::Slot(k))]);
+                    }
+                    m.eval();
+                }
+                for n in watch {
+                    let o = a.output(n).unwrap();
+                    assert_eq!(a.get(o), b.get(o), "cycle {c}: {n} differs (warps {warps})");
+                }
+                a.tick();
+                b.tick();
+            }
+        }
     }
 
     #[test]

@@ -732,3 +732,19 @@ mod tests {
         println!("{}", table(&rows));
     }
 }
+
+#[cfg(test)]
+mod speed {
+    /// Recording speed of the replay_unit driver at the default size (manual check:
+    /// `cargo test -p verif --release -- --ignored --nocapture driver_speed`).
+    #[test]
+    #[ignore]
+    fn driver_speed() {
+        use crate::models::replay::replay_unit::ReplayUnitDriver;
+        use hw::blocks::replay::replay_unit::ReplayUnitParams;
+        let p = ReplayUnitParams::default();
+        let t = std::time::Instant::now();
+        let stim = crate::stimulus::Stimulus::record(&mut ReplayUnitDriver::new(&p, super::TrafficCfg::default()), 100_000);
+        println!("100k cycles recorded in {:?} ({} cycles)", t.elapsed(), stim.cycles());
+    }
+}
