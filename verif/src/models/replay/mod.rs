@@ -1,4 +1,14 @@
-//! Reference models of the replay blocks.
+//! Reference models of the replay blocks (Turner, MASc thesis, UBC 2012, seed 004), with
+//! their stimulus drivers and property checks, and the tracker traffic harness.
+
+pub mod bits;
+pub mod credit_tracker;
+pub mod mshr_predictor;
+pub mod mshr_table;
+pub mod naive_tracker;
+pub mod replay_unit;
+pub mod traffic;
+pub mod warp_buffer;
 
 use crate::registry::VerifBlock;
 

@@ -1,0 +1,141 @@
+//! `credit_tracker` — the credit MSHR tracker (Turner, MASc thesis, UBC 2012, seed 004:
+//! §6.0.1 "MSHR Trackers" and Figure 6.3 "Overview of credit transactions and storage";
+//! results in §7.2.2).
+//!
+//! The issue stage holds a pool of credits, one per MSHR. A load predicted to need an MSHR
+//! may issue only if it takes a credit; the credit travels down the pipeline with the load
+//! (one bit per in-flight memory instruction, in the pipeline registers, not in this
+//! block). At the memory stage:
+//! * a credited load that does not obtain a new MSHR (it hits, merges into a pending entry,
+//!   or fails on an MSHR/COMQ/RSV hazard) returns its credit;
+//! * a credited load that allocates an MSHR keeps its credit in that MSHR;
+//! * an uncredited load that allocates an MSHR gets a *virtual credit*: one credit is taken
+//!   from the pool even if that makes the pool negative ("the system is not strict");
+//! * whenever an MSHR is freed its credit (real or virtual) returns to the pool.
+//!
+//! Every MSHR in use therefore holds exactly one credit, and the tracker never needs to
+//! know which kind: both return +1 on free.
+//!
+//! # Parameters
+//!
+//! | name    | default | range    | meaning |
+//! |---------|---------|----------|---------|
+//! | `mshrs` | 32      | 1..=1024 | MSHRs = credits (Table 4.2) |
+//! | `delay` | 0       | 0..=16   | cycles for a memory-stage event to reach the issue-stage pool beyond the edge that registers it |
+//!
+//! `delay = 0` is what the thesis simulated; §5.1 and §8.1 argue that signals across a core
+//! take several cycles, and §6.0.1 states the credit scheme stays correct "even when the
+//! credit counter update is delayed by signaling latency".
+//!
+//! Notation: `P = clog2(mshrs + 1) + 1` (two's complement; legal pools lie in `-mshrs..=mshrs`).
+//!
+//! # Ports
+//!
+//! | port            | dir | width | meaning |
+//! |-----------------|-----|-------|---------|
+//! | `rst`           | in  | 1     | synchronous active-high reset |
+//! | `iss_take`      | in  | 1     | a load issues this cycle holding a credit |
+//! | `mem_valid`     | in  | 1     | a load is resolved at the memory stage this cycle |
+//! | `mem_credited`  | in  | 1     | it carries a credit |
+//! | `mem_alloc`     | in  | 1     | it allocated a new MSHR |
+//! | `mshr_free`     | in  | 1     | an MSHR was freed this cycle |
+//! | `credit_avail`  | out | 1     | `pool > 0`: a load predicted to miss may issue |
+//! | `pool`          | out | P     | the credit pool, two's complement |
+//!
+//! # State and cycle semantics
+//!
+//! Registers: the `P`-bit `pool` (reset: `mshrs`) and three `delay`-stage shift registers
+//! `ret`, `virt`, `free` (reset: 0) carrying the memory-stage events
+//! `ret = mem_valid & mem_credited & !mem_alloc`, `virt = mem_valid & !mem_credited &
+//! mem_alloc`, `free = mshr_free`.
+//!
+//! Combinational: `credit_avail = pool > 0` and `pool` come from the register only (so the
+//! scheduler can use them in the cycle it decides to issue).
+//!
+//! At the rising edge: `pool' = pool - iss_take + ret_d - virt_d + free_d`, where `x_d` is
+//! the event presented `delay` cycles earlier (with `delay = 0`, this cycle's inputs).
+//! The shift registers advance. `mem_*` with `mem_valid = 0` are ignored.
+//!
+//! Illegal use: `iss_take` while `credit_avail = 0` still takes the credit (the pool goes
+//! down by one): the load carries a credit bit either way, and counting it keeps the
+//! accounting below exact. The pool is a `P`-bit two's-complement counter that wraps;
+//! wrapping needs more than `mshrs` such violations (or more frees than MSHRs) and never
+//! happens in legal use.
+//!
+//! # Accounting invariant (property-tested)
+//!
+//! On every cycle: `pool + credited loads between issue and memory stage + MSHRs in use +
+//! (net credits in the delay line) = mshrs`, where MSHRs in use counts both those held by
+//! credited loads and those held under virtual credits. With `delay = 0` that is the
+//! issue's "pool + credits held by in-flight loads + MSHRs held under virtual credits =
+//! number of MSHRs". Consequence: with every load credited (an always-miss predictor), a
+//! credited load always finds a free MSHR at the memory stage (for any `delay`, since a
+//! delay only holds returned credits back).
+//!
+//! # Storage
+//!
+//! `P + 3 * delay` flip-flops = **7 bits** at the defaults. The thesis gives no figure
+//! ("a few bits of state for each memory instruction, and a small amount of logic",
+//! §7.2.4): the per-instruction credit bit lives in the pipeline registers; no
+//! `paper_storage`.
+
+use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+
+/// Block name.
+pub const BLOCK: &str = "credit_tracker";
+
+/// Parameters of the credit MSHR tracker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreditTrackerParams {
+    pub mshrs: u32,
+    pub delay: u32,
+}
+
+impl Default for CreditTrackerParams {
+    fn default() -> Self {
+        CreditTrackerParams { mshrs: 32, delay: 0 }
+    }
+}
+
+impl BlockParams for CreditTrackerParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec { name: "mshrs", default: 32, min: 1, max: 1024, doc: "MSHRs = credits (thesis Table 4.2: 32)" },
+        ParamSpec {
+            name: "delay",
+            default: 0,
+            min: 0,
+            max: 16,
+            doc: "extra cycles between the memory stage and the issue-stage pool (thesis: 0)",
+        },
+    ];
+
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        Ok(CreditTrackerParams { mshrs: p.get_u32("mshrs"), delay: p.get_u32("delay") })
+    }
+}
+
+impl CreditTrackerParams {
+    /// Width of the two's-complement pool.
+    pub fn pool_bits(&self) -> u32 {
+        clog2(self.mshrs as u64 + 1) + 1
+    }
+}
+
+/// Flip-flops of the hardware.
+pub fn storage_bits(p: &CreditTrackerParams) -> u64 {
+    p.pool_bits() as u64 + 3 * p.delay as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_specs_and_storage() {
+        let p = Params::resolve(BLOCK, CreditTrackerParams::SPECS, &[]).unwrap();
+        let d = CreditTrackerParams::from_params(&p).unwrap();
+        assert_eq!(d, CreditTrackerParams::default());
+        assert_eq!(d.pool_bits(), 7);
+        assert_eq!(storage_bits(&d), 7);
+    }
+}

@@ -1,0 +1,171 @@
+//! `mshr_table` — the L1 data cache's miss status holding registers with request merging
+//! (Turner, MASc thesis, UBC 2012, seed 004: §1.1.7 "Hazards in the Pipeline", Figures
+//! 1.5-1.6 and the MSHR hazard; 32 MSHRs per L1 data cache in Table 4.2).
+//!
+//! One request per cycle comes from the memory stage (the one MEM unit of Table 4.2) after
+//! a cache miss: it merges into the entry already pending for its line, or allocates a new
+//! entry, or is rejected — the MSHR hazard that makes the load replay. A fill (the line
+//! returning from the interconnect, identified by the entry index the request carried)
+//! frees the entry and wakes every request merged into it.
+//!
+//! # Parameters
+//!
+//! | name          | default | range    | meaning |
+//! |---------------|---------|----------|---------|
+//! | `entries`     | 32      | 1..=256  | MSHRs (Table 4.2, L1 data cache) |
+//! | `merge_limit` | 8       | 1..=64   | requests one entry can hold, the allocating one included |
+//! | `line_bits`   | 25      | 1..=64   | line address width: 32-bit byte address, 128-byte lines (Table 4.2) |
+//! | `id_bits`     | 8       | 1..=32   | width of the opaque request tag woken at fill |
+//!
+//! The thesis gives neither a merge limit nor what a merged request stores ("which threads
+//! requested it, which parts of the load these threads needed, and where to write the
+//! results", §1.1.7). `merge_limit = 8` is GPGPU-Sim 3.x's L1D setting (`A:32:8`: 32
+//! associative MSHRs, 8 merged requests), the simulator the thesis extends. A request is
+//! an opaque `id_bits` tag (by default an index into a 256-entry pending-load buffer that
+//! holds thread masks, word offsets and the destination register — outside this block).
+//!
+//! Notation: `E = clog2(entries)`, `M = merge_limit`, `L = line_bits`, `I = id_bits`.
+//!
+//! # Ports
+//!
+//! | port          | dir | width            | meaning |
+//! |---------------|-----|------------------|---------|
+//! | `rst`         | in  | 1                | synchronous active-high reset |
+//! | `req_valid`   | in  | 1                | a missing load asks for an MSHR this cycle |
+//! | `req_addr`    | in  | L                | its line address (also the probe address) |
+//! | `req_id`      | in  | I                | its tag |
+//! | `fill_valid`  | in  | 1                | a line returns this cycle |
+//! | `fill_entry`  | in  | E                | the entry it belongs to |
+//! | `probe_hit`   | out | 1                | a valid entry holds `req_addr` (looked up whether or not `req_valid`) |
+//! | `probe_entry` | out | E                | that entry (0 when no hit) |
+//! | `req_ok`      | out | 1                | the request is accepted (merged or allocated) |
+//! | `req_merged`  | out | 1                | accepted into an existing entry |
+//! | `req_entry`   | out | E                | the entry merged into or allocated (0 when not accepted) |
+//! | `full`        | out | 1                | no free entry (`free_count == 0`) |
+//! | `free_count`  | out | clog2(entries+1) | free entries at the start of this cycle |
+//! | `fill_ok`     | out | 1                | the fill names a valid entry and frees it |
+//! | `fill_addr`   | out | L                | line address of the filled entry (0 when not `fill_ok`) |
+//! | `wake_valid`  | out | M                | bit k: request k of the filled entry is valid (k < count) |
+//! | `wake_ids`    | out | M*I              | bits [k*I, (k+1)*I): tag of request k, oldest first; 0 beyond count |
+//!
+//! # State
+//!
+//! Per entry: `valid`, the line address `addr` (L bits) and `more` = requests - 1 (E_m =
+//! clog2(M) bits) as registers (the address is searched associatively every cycle); the
+//! request tags in `M` memories `tags_k` of `entries x I` bits, memory `k` holding request
+//! `k` of every entry (one write port each, used only by the one allocate/merge of a cycle;
+//! one read port each, all read at `fill_entry`). Reset clears `valid` (and `addr`,
+//! `more`); the tag memories are not reset: a tag is always written before any read of it
+//! can be unmasked.
+//!
+//! # Cycle semantics
+//!
+//! Combinational:
+//! * probe: `probe_hit` / `probe_entry` from comparing `req_addr` with every valid entry
+//!   (at most one can match: a line is only allocated on a probe miss).
+//! * `fill_ok = fill_valid & fill_entry < entries & valid[fill_entry]`; the fill outputs
+//!   show that entry's address and tags.
+//! * request (when `req_valid`):
+//!   - probe hit and the entry is being filled this cycle (`fill_ok` and `fill_entry ==
+//!     probe_entry`): **rejected** — the line arrives now and will be in the cache next
+//!     cycle, so the load replays and hits (no wake-up bypass, no second entry per line);
+//!   - probe hit and `more + 1 < M`: **merged** (`req_entry = probe_entry`);
+//!   - probe hit at the merge limit: **rejected** (GPGPU-Sim's "MSHR full" for the line;
+//!     a second entry for the same line is never allocated);
+//!   - probe miss and a free entry: **allocated**, the lowest-index free entry as seen at
+//!     the start of the cycle (an entry freed by this cycle's fill is allocatable from the
+//!     next cycle on; `free_count` is also taken from the registers);
+//!   - probe miss and none free: **rejected** (the MSHR hazard).
+//!
+//! At the rising edge (`rst` overrides): merge writes `req_id` to `tags_more+1[e]` and
+//! increments `more`; allocate sets `valid`, `addr`, `more = 0` and writes `tags_0[e]`;
+//! `fill_ok` clears `valid[fill_entry]`. A merge and a fill never touch the same entry
+//! (rejected above); an allocation never takes the entry being filled (it is not free at
+//! the start of the cycle).
+//!
+//! Out of range: `fill_entry >= entries` (non-power-of-two `entries`) or a fill of a free
+//! entry does nothing (`fill_ok = 0`).
+//!
+//! # Storage
+//!
+//! `entries * (1 + L + clog2(M))` flip-flops + `M * entries * I` memory bits =
+//! 32 * 29 + 8 * 32 * 8 = 928 + 2048 = **2976 bits** at the defaults. The thesis gives only
+//! the number of MSHRs, no bit figure, so there is no `paper_storage` for this block.
+
+use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+
+/// Block name.
+pub const BLOCK: &str = "mshr_table";
+
+/// Parameters of the MSHR table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MshrTableParams {
+    pub entries: u32,
+    pub merge_limit: u32,
+    pub line_bits: u32,
+    pub id_bits: u32,
+}
+
+impl Default for MshrTableParams {
+    fn default() -> Self {
+        MshrTableParams { entries: 32, merge_limit: 8, line_bits: 25, id_bits: 8 }
+    }
+}
+
+impl BlockParams for MshrTableParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec { name: "entries", default: 32, min: 1, max: 256, doc: "MSHRs (thesis Table 4.2: 32 for the L1 data cache)" },
+        ParamSpec {
+            name: "merge_limit",
+            default: 8,
+            min: 1,
+            max: 64,
+            doc: "requests per entry, the allocating one included (GPGPU-Sim 3.x L1D: 8; the thesis gives none)",
+        },
+        ParamSpec { name: "line_bits", default: 25, min: 1, max: 64, doc: "line address bits (32-bit addresses, 128-byte lines)" },
+        ParamSpec { name: "id_bits", default: 8, min: 1, max: 32, doc: "width of the request tag woken at fill" },
+    ];
+
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        Ok(MshrTableParams {
+            entries: p.get_u32("entries"),
+            merge_limit: p.get_u32("merge_limit"),
+            line_bits: p.get_u32("line_bits"),
+            id_bits: p.get_u32("id_bits"),
+        })
+    }
+}
+
+impl MshrTableParams {
+    /// Width of an entry index.
+    pub fn entry_bits(&self) -> u32 {
+        clog2(self.entries as u64)
+    }
+    /// Width of `free_count` (0..=entries).
+    pub fn count_bits(&self) -> u32 {
+        clog2(self.entries as u64 + 1)
+    }
+    /// Width of the per-entry `more` field (requests - 1).
+    pub fn more_bits(&self) -> u32 {
+        clog2(self.merge_limit as u64)
+    }
+}
+
+/// Flip-flops plus memory bits of the hardware.
+pub fn storage_bits(p: &MshrTableParams) -> u64 {
+    let e = p.entries as u64;
+    e * (1 + p.line_bits as u64 + p.more_bits() as u64) + p.merge_limit as u64 * e * p.id_bits as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_specs_and_storage() {
+        let p = Params::resolve(BLOCK, MshrTableParams::SPECS, &[]).unwrap();
+        let d = MshrTableParams::from_params(&p).unwrap();
+        assert_eq!(d, MshrTableParams::default());
+        assert_eq!(storage_bits(&d), 2976);
+    }
+}

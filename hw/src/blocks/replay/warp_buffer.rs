@@ -1,0 +1,216 @@
+//! `warp_buffer` — the replay warp buffer of ONE warp (Turner, MASc thesis, UBC 2012,
+//! seed 004: §5.2.3 "Scheduling and Front End", §5.2.4 "Replay with Threads", §5.3 and
+//! Figure 5.4 "Example of Warp Buffer replay operation"; slot count from Table 4.2
+//! "Per Warp Instruction Buffer Size 8").
+//!
+//! The buffer tracks the status of the warp's instruction slots; the instruction payload
+//! (opcode, registers, PC) lives in a separate per-warp memory written by fetch at
+//! `fill_ptr` and read by the scheduler at `offer_slot` (the thesis calls both "the warp
+//! buffer"; only the replay state is this block). `replay_unit` instantiates one per warp.
+//!
+//! # Parameters
+//!
+//! | name         | default | range          | meaning |
+//! |--------------|---------|----------------|---------|
+//! | `slots`      | 8       | 2..=32, 2^k    | instruction slots per warp (Table 4.2) |
+//! | `simt_width` | 32      | 1..=64         | threads per warp = bits of a private active mask (Figure 5.4 uses 4) |
+//!
+//! Notation: `N = slots`, `W = simt_width`, `S = clog2(N)`, `C = clog2(N + 1)`.
+//!
+//! # Ports
+//!
+//! | port               | dir | width | meaning |
+//! |--------------------|-----|-------|---------|
+//! | `rst`              | in  | 1     | synchronous active-high reset |
+//! | `fill_count`       | in  | C     | fetch writes this many instructions at `fill_ptr` (0 = no fill) |
+//! | `issue`            | in  | 1     | the scheduler issues the offered instruction this cycle |
+//! | `issue_replayable` | in  | 1     | first issue only: the instruction may replay (memory instruction) and is retained |
+//! | `issue_mask`       | in  | W     | first issue only: the warp's current active mask (becomes the private active mask) |
+//! | `cpl_valid`        | in  | 1     | a completion signal from the memory-stage checkpoint arrives |
+//! | `cpl_slot`         | in  | S     | slot of the completing instruction |
+//! | `cpl_mask`         | in  | W     | threads known to complete (0 = none completed, all must replay) |
+//! | `offer_valid`      | out | 1     | an instruction is presented to the scheduler |
+//! | `offer_slot`       | out | S     | its slot (0 when `offer_valid` = 0) |
+//! | `offer_replay`     | out | 1     | it is a replay of a retained instruction (0: first issue at the issue pointer) |
+//! | `offer_pam`        | out | W     | its private active mask (0 for a first issue and when nothing is offered) |
+//! | `fill_free`        | out | C     | slots fetch may fill now (0..=N): from `fill_ptr` up to and including `issue_tail_ptr` |
+//! | `fill_ptr`         | out | S     | FP: next slot to fill |
+//! | `issue_ptr`        | out | S     | IP: next slot to issue for the first time |
+//! | `issue_tail_ptr`   | out | S     | ITP: the slot before the oldest retained (replayable, not completed) instruction, or before IP if there is none |
+//! | `cpl_accept`       | out | 1     | the completion this cycle is legal and applied |
+//! | `slot_valid`       | out | N     | bit i: slot i holds an instruction (V) |
+//! | `slot_rdy`         | out | N     | bit i: slot i is ready to be replayed (R) |
+//! | `slot_pam`         | out | N*W   | bits [i*W, (i+1)*W): private active mask of slot i (thread t = bit t) |
+//!
+//! `slot_valid` / `slot_rdy` / `slot_pam` expose the state for golden tests and waves; they
+//! are wires only (no storage) and `replay_unit` leaves them unconnected.
+//!
+//! # State (all registers, synchronous reset)
+//!
+//! Per slot: `V`, `R` and the `W`-bit private active mask `PAM`. Three pointers `IP`, `FP`
+//! and `ITP`, each `S + 1` bits: the low `S` bits are the slot, the top bit is a wrap bit
+//! (position modulo `2N`, the textbook FIFO trick). Write `TP = ITP + 1` (the oldest
+//! retained instruction, or IP when none is retained). Program order in the ring is
+//! `TP ..< IP` issued region (retained instructions and freed holes), `IP ..< FP` filled but
+//! not yet issued, `FP ..= ITP` free. Sizes, all in 0..=N, modulo 2N: `issued = IP - TP`,
+//! `unissued = FP - IP`, `fill_free = N - (FP - TP)`.
+//!
+//! Reset: all `V`, `R`, `PAM` = 0, `IP = FP = 0`, `ITP = 2N - 1` (slot N-1, i.e. before IP).
+//!
+//! Invariants: a slot with `V = 0` has `R = 0` and `PAM = 0`; unissued slots have `V = 1`,
+//! `R = 0`, `PAM = 0`; `R = 1` only on retained (issued, valid) slots; the slot at `TP` is
+//! valid whenever `TP != IP`.
+//!
+//! # Cycle semantics
+//!
+//! Combinational, from the registers only (except `cpl_accept`):
+//! * **Offer** (§5.2.3 "the selection logic for that warp only presents the oldest replay
+//!   signaled instruction"): if any `R` is set, the first slot with `R = 1` scanning the
+//!   ring from `TP` (oldest first) is offered with `offer_replay = 1` and its `PAM`. Else,
+//!   if `unissued > 0`, slot `IP` is offered for its first issue. Else nothing. A completion
+//!   arriving this cycle affects the offer from the next cycle on ("presented to the
+//!   scheduler for consideration on the next cycle", §5.2.4).
+//! * `fill_free = N - (FP - TP)`.
+//! * `cpl_accept = cpl_valid & V[s] & !R[s] & s in the issued region`, `s = cpl_slot`:
+//!   a completion is legal only for an instruction that is in flight (issued, retained and
+//!   not waiting for a replay). Every issue of a replayable instruction produces exactly
+//!   one completion signal, even with an empty thread mask (§5.2.4).
+//!
+//! At the rising edge (`rst` overrides everything; otherwise all of the following at once):
+//! * **Completion** (if `cpl_accept`): `PAM[s] &= !cpl_mask` (bits not in `PAM` are
+//!   ignored). If the result is 0 the slot is freed (`V = R = 0`), else `R[s] = 1`.
+//! * **Issue** (if `issue & offer_valid`; `issue` without an offer is ignored):
+//!   a replay clears `R[offer_slot]`; a first issue advances `IP` and either retains the
+//!   slot with `PAM = issue_mask` (`issue_replayable = 1`) or frees it at once (`V = 0`,
+//!   `PAM = 0`; "non-replayable instructions are freed at issue"). A replayable
+//!   instruction issued with an all-zero mask is retained and freed by its (empty)
+//!   completion like any other.
+//! * **Fill** (if `0 < fill_count <= fill_free`): slots `FP .. FP + fill_count` get
+//!   `V = 1` and `FP += fill_count`. A fill larger than `fill_free` is ignored entirely
+//!   (nothing written, FP unchanged): "the fill pointer cannot advance past" the tail, so
+//!   fetch must retry; the thesis's fetch fills two at a time and waits when only one slot
+//!   is free (Figure 5.4, second diagram).
+//! * **Tail**: `TP' =` the first position in `TP ..< IP'` whose slot is valid after this
+//!   edge, else `IP'`; `ITP' = TP' - 1` ("advanced to one entry behind the next oldest
+//!   replayable instruction. If no such instruction exists, ... set to the entry before the
+//!   issue pointer", §5.2.4). Hardware: one rotate + priority encoder over `N` valid bits.
+//!
+//! Same-cycle combinations are all disjoint by construction: a completion can only touch an
+//! in-flight slot, a replay only an `R = 1` slot, a first issue only slot `IP` (unissued),
+//! a fill only free slots; `fill_free` is taken from the registers, so slots freed this
+//! cycle become fillable on the next cycle. A completion for a slot offered for replay in
+//! the same cycle is therefore illegal (`R = 1`) and ignored; so is a completion for a free
+//! or unissued slot.
+//!
+//! # Figure 5.4 (golden test)
+//!
+//! The figure is missing from the text; the test in `verif` rebuilds its five snapshots
+//! from the prose of §5.3 with `slots = 4`, `simt_width = 4`, fetch filling two
+//! instructions at a time. Four slots are forced by the prose: at snapshot 5 the ITP has
+//! just advanced, D and E fill two slots and the IP "advances to instruction D", so before
+//! the fill nothing was unissued and exactly one slot was free — with A, B, C that is four.
+//! See the test for the cycle-by-cycle reconstruction and the one sentence of §5.3
+//! ("advance to the entry after instruction C") that contradicts the ITP definition given
+//! twice in §5.2.3-5.2.4 and is read as "the entry after A, i.e. before C".
+//!
+//! # Storage
+//!
+//! Hardware: `N * (W + 2) + 3 * (S + 1)` flip-flops = 8 * 34 + 12 = **284 bits** per warp at
+//! the defaults. The thesis gives no total; its structure (V, R and a W-bit PAM per slot,
+//! three S-bit pointers, §5.2.3-5.2.4) gives `paper_storage` = 272 + 9 = 281 bits. The 3
+//! extra bits are the pointers' wrap bits: without them `IP == FP == ITP + 1` means one of
+//! three states (all slots free, all unissued, or all issued with the oldest retained at
+//! IP) that V and R alone cannot tell apart. §5.2.5 suggests moving the PAMs to a table
+//! in the mask stage; that changes where the `N * W` bits sit, not how many there are.
+
+use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+
+/// Block name.
+pub const BLOCK: &str = "warp_buffer";
+
+/// Parameters of one warp's replay warp buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpBufferParams {
+    /// Instruction slots (power of two).
+    pub slots: u32,
+    /// Threads per warp (bits of a private active mask).
+    pub simt_width: u32,
+}
+
+impl Default for WarpBufferParams {
+    fn default() -> Self {
+        WarpBufferParams { slots: 8, simt_width: 32 }
+    }
+}
+
+impl BlockParams for WarpBufferParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "slots",
+            default: 8,
+            min: 2,
+            max: 32,
+            doc: "instruction slots per warp, a power of two (thesis Table 4.2: 8)",
+        },
+        ParamSpec {
+            name: "simt_width",
+            default: 32,
+            min: 1,
+            max: 64,
+            doc: "threads per warp = bits of a private active mask (Figure 5.4 uses 4)",
+        },
+    ];
+
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        let slots = p.get_u32("slots");
+        if !slots.is_power_of_two() {
+            return Err(p.invalid(format!("slots = {slots} must be a power of two (the pointers wrap modulo 2*slots)")));
+        }
+        Ok(WarpBufferParams { slots, simt_width: p.get_u32("simt_width") })
+    }
+}
+
+impl WarpBufferParams {
+    /// Width of a slot index: `clog2(slots)`.
+    pub fn slot_bits(&self) -> u32 {
+        clog2(self.slots as u64)
+    }
+    /// Width of a slot count 0..=slots: `clog2(slots + 1)`.
+    pub fn count_bits(&self) -> u32 {
+        clog2(self.slots as u64 + 1)
+    }
+    /// Width of a pointer register: slot index plus a wrap bit.
+    pub fn ptr_bits(&self) -> u32 {
+        self.slot_bits() + 1
+    }
+}
+
+/// Flip-flops of the hardware: V, R and PAM per slot, three pointers with wrap bits.
+pub fn storage_bits(p: &WarpBufferParams) -> u64 {
+    p.slots as u64 * (p.simt_width as u64 + 2) + 3 * p.ptr_bits() as u64
+}
+
+/// The thesis's structure (§5.2.3-5.2.4): V, R and PAM per slot, three slot pointers.
+pub fn paper_storage(p: &WarpBufferParams) -> u64 {
+    p.slots as u64 * (p.simt_width as u64 + 2) + 3 * p.slot_bits() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_specs_and_storage() {
+        let p = Params::resolve(BLOCK, WarpBufferParams::SPECS, &[]).unwrap();
+        let d = WarpBufferParams::from_params(&p).unwrap();
+        assert_eq!(d, WarpBufferParams::default());
+        assert_eq!(storage_bits(&d), 284);
+        assert_eq!(paper_storage(&d), 281);
+    }
+
+    #[test]
+    fn rejects_non_power_of_two() {
+        let p = Params::resolve(BLOCK, WarpBufferParams::SPECS, &[("slots".into(), "6".into())]).unwrap();
+        assert!(matches!(WarpBufferParams::from_params(&p), Err(ParamError::Invalid { .. })));
+    }
+}

@@ -1,0 +1,232 @@
+//! Reference model of `mshr_predictor` (specification in
+//! `hw::blocks::replay::mshr_predictor`), its driver, and [`check_predictions`], which
+//! compares any engine with a separate per-PC history computation over a recorded
+//! stimulus.
+
+use super::bits::{mask, port_ids};
+use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
+use hw::blocks::replay::mshr_predictor::{MshrPredictorParams, PredictorMode, BLOCK};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
+use std::sync::Arc;
+
+pub const INPUTS: [&str; 6] = ["rst", "pc", "known_miss", "upd_valid", "upd_pc", "upd_miss"];
+pub const OUTPUTS: [&str; 1] = ["pred_miss"];
+
+pub fn ports(p: &MshrPredictorParams) -> Vec<PortSpec> {
+    vec![
+        PortSpec::input("rst", 1),
+        PortSpec::input("pc", p.pc_bits),
+        PortSpec::input("known_miss", 1),
+        PortSpec::input("upd_valid", 1),
+        PortSpec::input("upd_pc", p.pc_bits),
+        PortSpec::input("upd_miss", 1),
+        PortSpec::output("pred_miss", 1),
+    ]
+}
+
+/// The reference model.
+pub struct MshrPredictor {
+    p: MshrPredictorParams,
+    io: PortFrame,
+    i: [PortId; 6],
+    o: PortId,
+    ctr: Vec<u32>,
+}
+
+impl MshrPredictor {
+    pub fn new(p: &MshrPredictorParams) -> Self {
+        let io = PortFrame::new(ports(p));
+        let i = INPUTS.map(|n| io.id(n));
+        let o = io.id("pred_miss");
+        let n = if p.mode == PredictorMode::Counter { p.entries as usize } else { 0 };
+        MshrPredictor { p: p.clone(), io, i, o, ctr: vec![p.reset_count(); n] }
+    }
+
+    fn index(&self, pc: u64) -> usize {
+        (pc & (self.p.entries as u64 - 1)) as usize
+    }
+}
+
+impl Component for MshrPredictor {
+    fn name(&self) -> &str {
+        BLOCK
+    }
+    fn ports(&self) -> &[PortSpec] {
+        self.io.specs()
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        self.io.set(port, value);
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        self.io.get(port)
+    }
+    fn eval(&mut self) {
+        let known = self.io.get_bool(self.i[2]);
+        let v = match self.p.mode {
+            PredictorMode::AlwaysHit => known,
+            PredictorMode::AlwaysMiss => true,
+            PredictorMode::Counter => known || self.ctr[self.index(self.io.get_u64(self.i[1]))] >= self.p.threshold(),
+        };
+        self.io.set_bool(self.o, v);
+    }
+    fn tick(&mut self) {
+        if self.p.mode != PredictorMode::Counter {
+            return;
+        }
+        if self.io.get_bool(self.i[0]) {
+            self.ctr.fill(self.p.reset_count());
+            return;
+        }
+        if self.io.get_bool(self.i[3]) {
+            let k = self.index(self.io.get_u64(self.i[4]));
+            let c = self.ctr[k];
+            self.ctr[k] = if self.io.get_bool(self.i[5]) { (c + 1).min(self.p.max_count()) } else { c.saturating_sub(1) };
+        }
+    }
+}
+
+/// Loads from a small set of PCs (more PCs than entries, so some alias), each with its
+/// own miss tendency, training updates most cycles, random known-miss bits, resets.
+pub struct MshrPredictorDriver {
+    layout: Arc<InputLayout>,
+    slots: [Slot; 6],
+    rng: ChaCha8Rng,
+    pcs: Vec<(u64, f64)>,
+    first: bool,
+}
+
+impl MshrPredictorDriver {
+    pub fn new(p: &MshrPredictorParams, seed: u64) -> Self {
+        let layout = InputLayout::of(&ports(p));
+        let slots = INPUTS.map(|n| layout.expect(n));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let k = (p.entries as usize + p.entries as usize / 2).clamp(1, 64);
+        let pm = mask(p.pc_bits);
+        let pcs = (0..k)
+            .map(|_| (rng.random::<u64>() & pm, [0.05, 0.5, 0.95][rng.random_range(0..3)]))
+            .collect();
+        MshrPredictorDriver { layout, slots, rng, pcs, first: true }
+    }
+}
+
+impl Driver for MshrPredictorDriver {
+    fn layout(&self) -> &Arc<InputLayout> {
+        &self.layout
+    }
+    fn next(&mut self, frame: &mut Frame) {
+        let look = self.pcs[self.rng.random_range(0..self.pcs.len())].0;
+        let (upc, bias) = self.pcs[self.rng.random_range(0..self.pcs.len())];
+        frame.set_bool(self.slots[0], self.first || self.rng.random_bool(0.002));
+        self.first = false;
+        frame.set(self.slots[1], look);
+        frame.set_bool(self.slots[2], self.rng.random_bool(0.2));
+        frame.set_bool(self.slots[3], self.rng.random_bool(0.8));
+        frame.set(self.slots[4], upc);
+        frame.set_bool(self.slots[5], self.rng.random_bool(bias));
+    }
+}
+
+/// The prediction on every cycle equals one computed from the training history: the
+/// counter of an index is the reset value moved by each update to that index since the
+/// last reset, clamped to `0..=max` after every step.
+pub fn check_predictions(dut: &mut dyn Component, p: &MshrPredictorParams, stim: &Stimulus) -> Result<(), String> {
+    let ids = port_ids(dut, ["rst", "pc", "known_miss", "upd_valid", "upd_pc", "upd_miss", "pred_miss"])?;
+    let layout = stim.layout();
+    let slots = INPUTS.map(|n| layout.expect(n));
+    let idx = |pc: u64| pc % p.entries as u64;
+    // History of (index, miss) since the last reset.
+    let mut hist: Vec<(u64, bool)> = Vec::new();
+    for c in 0..stim.cycles() {
+        let w = stim.cycle(c);
+        let v: Vec<u64> = slots.iter().map(|s| w[layout.range(*s).start]).collect();
+        for k in 0..6 {
+            dut.set_u64(ids[k], v[k]);
+        }
+        dut.eval();
+        let known = v[2] & 1 != 0;
+        let want = match p.mode {
+            PredictorMode::AlwaysHit => known,
+            PredictorMode::AlwaysMiss => true,
+            PredictorMode::Counter => {
+                let mut ctr = p.reset_count() as i64;
+                for (_, miss) in hist.iter().filter(|(i, _)| *i == idx(v[1])) {
+                    ctr = (ctr + if *miss { 1 } else { -1 }).clamp(0, p.max_count() as i64);
+                }
+                known || ctr >= p.threshold() as i64
+            }
+        };
+        if dut.get_bool(ids[6]) != want {
+            return Err(format!("cycle {c}: pred_miss = {}, expected {want} (pc {:#x}, known {known})", !want, v[1]));
+        }
+        dut.tick();
+        if v[0] & 1 != 0 {
+            hist.clear();
+        } else if v[3] & 1 != 0 {
+            hist.push((idx(v[4]), v[5] & 1 != 0));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn counter(entries: u32, bits: u32) -> (MshrPredictorParams, MshrPredictor) {
+        let p = MshrPredictorParams { mode: PredictorMode::Counter, entries, counter_bits: bits, pc_bits: 32 };
+        let m = MshrPredictor::new(&p);
+        (p, m)
+    }
+
+    /// (pc, known, upd (pc, miss)) -> pred_miss
+    fn cyc(m: &mut MshrPredictor, pc: u64, known: bool, upd: Option<(u64, bool)>) -> bool {
+        m.set_u64(m.i[1], pc);
+        m.set_u64(m.i[2], known as u64);
+        m.set_u64(m.i[3], upd.is_some() as u64);
+        m.set_u64(m.i[4], upd.map(|u| u.0).unwrap_or(0));
+        m.set_u64(m.i[5], upd.map(|u| u.1 as u64).unwrap_or(0));
+        m.eval();
+        let r = m.get_bool(m.o);
+        m.tick();
+        r
+    }
+
+    #[test]
+    fn two_bit_counter_sequence() {
+        let (_, mut m) = counter(4, 2);
+        // Reset value 1 (weakly hit). Same-cycle update is not bypassed.
+        assert!(!cyc(&mut m, 5, false, Some((5, true)))); // 1 -> 2
+        assert!(cyc(&mut m, 5, false, Some((5, true)))); // 2 -> 3
+        assert!(cyc(&mut m, 5, false, Some((5, true)))); // saturates at 3
+        assert!(cyc(&mut m, 1, false, Some((1, false)))); // pc 1 aliases pc 5 (4 entries): 3 -> 2
+        assert!(cyc(&mut m, 5, false, Some((5, false)))); // 2 -> 1
+        assert!(!cyc(&mut m, 5, false, Some((5, false)))); // 1 -> 0
+        assert!(!cyc(&mut m, 5, false, Some((5, false)))); // stays 0
+        assert!(cyc(&mut m, 5, true, None)); // known miss overrides
+        assert!(!cyc(&mut m, 6, false, None)); // untouched entry: weakly hit
+    }
+
+    #[test]
+    fn static_modes() {
+        for (mode, want) in [(PredictorMode::AlwaysHit, [false, true]), (PredictorMode::AlwaysMiss, [true, true])] {
+            let p = MshrPredictorParams { mode, ..MshrPredictorParams::default() };
+            let mut m = MshrPredictor::new(&p);
+            assert_eq!(cyc(&mut m, 9, false, Some((9, true))), want[0]);
+            assert_eq!(cyc(&mut m, 9, true, None), want[1]);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn predictions_follow_history(seed in any::<u64>(), mode in 0u32..=2, log in 0u32..=6, bits in 1u32..=4, pc_bits in 1u32..=64) {
+            let p = MshrPredictorParams { mode: PredictorMode::from_u32(mode).unwrap(), entries: 1 << log, counter_bits: bits, pc_bits };
+            let stim = Stimulus::record(&mut MshrPredictorDriver::new(&p, seed), 1500);
+            prop_assert_eq!(check_predictions(&mut MshrPredictor::new(&p), &p, &stim), Ok(()));
+        }
+    }
+}
