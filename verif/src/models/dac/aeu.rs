@@ -120,7 +120,7 @@ impl Aeu {
             rst: io.id("rst"),
             in_valid: io.id("in_valid"),
             in_tuple: io.id("in_tuple"),
-            cta: CtaPorts::resolve(&io, p.ctas, p.warp_bits()),
+            cta: CtaPorts::resolve(&io, p.warp_bits()),
             pwaq_full: io.id("pwaq_full"),
             in_ready: io.id("in_ready"),
             push: io.id("push"),

@@ -158,7 +158,7 @@ impl Peu {
             rst: io.id("rst"),
             in_valid: io.id("in_valid"),
             in_tuple: io.id("in_tuple"),
-            cta: CtaPorts::resolve(&io, p.ctas, p.warp_bits()),
+            cta: CtaPorts::resolve(&io, p.warp_bits()),
             pwpq_full: io.id("pwpq_full"),
             in_ready: io.id("in_ready"),
             push: io.id("push"),

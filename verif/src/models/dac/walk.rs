@@ -199,7 +199,6 @@ pub struct CtaPorts {
     pub dim_x: PortId,
     pub dim_y: PortId,
     pub dim_z: PortId,
-    pub ctas: u32,
     pub warp_bits: u32,
 }
 
@@ -216,7 +215,7 @@ impl CtaPorts {
         ]
     }
 
-    pub fn resolve(f: &PortFrame, ctas: u32, warp_bits: u32) -> Self {
+    pub fn resolve(f: &PortFrame, warp_bits: u32) -> Self {
         CtaPorts {
             valid: f.id("cta_valid"),
             bidx: f.id("cta_bidx"),
@@ -224,7 +223,6 @@ impl CtaPorts {
             dim_x: f.id("blk_dim_x_m1"),
             dim_y: f.id("blk_dim_y_m1"),
             dim_z: f.id("blk_dim_z_m1"),
-            ctas,
             warp_bits,
         }
     }
