@@ -140,3 +140,141 @@ impl CtaConfig {
         affine::CtaGeom { dims: self.dims, bid: self.bid[c] }
     }
 }
+
+/// Mutation checks: each property must reject an engine whose output is
+/// corrupted once, or it could not catch a wrong netlist either.
+#[cfg(test)]
+mod mutation {
+    use super::*;
+    use crate::stimulus::Stimulus;
+    use sim::{Component, ComponentExt, PortId, PortSpec};
+
+    /// Wraps a component; on the `nth` cycle where `pick` returns a value for
+    /// the target output, that value replaces the real one.
+    struct Corrupt<C: Component> {
+        inner: C,
+        port: PortId,
+        nth: u64,
+        seen: u64,
+        pick: Box<dyn Fn(&C) -> Option<Vec<u64>>>,
+        buf: Option<Vec<u64>>,
+    }
+
+    impl<C: Component> Corrupt<C> {
+        fn new(inner: C, port: &str, nth: u64, pick: impl Fn(&C) -> Option<Vec<u64>> + 'static) -> Self {
+            let port = inner.output(port).unwrap();
+            Corrupt { inner, port, nth, seen: 0, pick: Box::new(pick), buf: None }
+        }
+    }
+
+    impl<C: Component> Component for Corrupt<C> {
+        fn name(&self) -> &str {
+            self.inner.name()
+        }
+        fn ports(&self) -> &[PortSpec] {
+            self.inner.ports()
+        }
+        fn set(&mut self, port: PortId, value: &[u64]) {
+            self.inner.set(port, value)
+        }
+        fn get(&self, port: PortId) -> &[u64] {
+            match &self.buf {
+                Some(b) if port == self.port => b,
+                _ => self.inner.get(port),
+            }
+        }
+        fn eval(&mut self) {
+            self.inner.eval();
+            self.buf = None;
+            if let Some(v) = (self.pick)(&self.inner) {
+                self.seen += 1;
+                if self.seen == self.nth {
+                    self.buf = Some(v);
+                }
+            }
+        }
+        fn tick(&mut self) {
+            self.inner.tick()
+        }
+    }
+
+    fn out(c: &dyn Component, n: &str) -> u64 {
+        c.get_u64(c.output(n).unwrap())
+    }
+
+    #[test]
+    fn aeu_property_rejects_a_dropped_unit_and_a_wrong_line() {
+        use hw::blocks::dac::aeu::AeuParams;
+        let p = AeuParams::default();
+        let stim = Stimulus::record(&mut aeu::AeuDriver::new(&p, 1), 20_000);
+        let drop_bit = Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| {
+            let r = out(a, "push_rec");
+            (out(a, "push") == 1 && (r as u32).count_ones() >= 2).then(|| vec![r & !((r as u32) & (r as u32).wrapping_neg()) as u64])
+        });
+        let mut d = drop_bit;
+        assert!(aeu::check_expansion(&mut d, &p, &stim).is_err());
+        let mut d = Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| {
+            (out(a, "push") == 1).then(|| vec![out(a, "push_rec") ^ 1 << hw::blocks::dac::record::LINE])
+        });
+        assert!(aeu::check_expansion(&mut d, &p, &stim).is_err());
+        let mut d = Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| (out(a, "push") == 1).then(|| vec![0]));
+        assert!(aeu::check_expansion(&mut d, &p, &stim).unwrap_err().contains("empty record"));
+    }
+
+    #[test]
+    fn peu_property_rejects_a_flipped_thread() {
+        use hw::blocks::dac::peu::PeuParams;
+        let p = PeuParams::default();
+        let stim = Stimulus::record(&mut peu::PeuDriver::new(&p, 1), 20_000);
+        let mut d = Corrupt::new(peu::Peu::new(&p), "push_mask", 300, |a: &peu::Peu| {
+            (out(a, "push") == 1).then(|| vec![out(a, "push_mask") ^ 1])
+        });
+        assert!(peu::check_masks(&mut d, &p, &stim).unwrap_err().contains("reference"));
+        let mut d = Corrupt::new(peu::Peu::new(&p), "cnt_uniform", 300, |a: &peu::Peu| Some(vec![out(a, "cnt_uniform") + 1]));
+        assert!(peu::check_masks(&mut d, &p, &stim).unwrap_err().contains("counters"));
+    }
+
+    #[test]
+    fn queue_and_atq_properties_reject_corrupted_data() {
+        use hw::blocks::dac::{atq::AtqParams, pwaq::PwaqParams};
+        let p = PwaqParams::default();
+        let q = pwaq::shape(&p);
+        let stim = Stimulus::record(&mut pwaq::QueueDriver::new(q.clone(), 1), 5_000);
+        let mut d = Corrupt::new(pwaq::new(&p), "deq_rec", 200, |a: &pwaq::PerWarpQueue| {
+            (out(a, "deq_empty") == 0).then(|| vec![out(a, "deq_rec") ^ 4])
+        });
+        assert!(pwaq::check_queues(&mut d, &q, &stim).is_err());
+        let p = AtqParams::default();
+        let stim = Stimulus::record(&mut atq::AtqDriver::new(&p, 1), 5_000);
+        let mut d = Corrupt::new(atq::Atq::new(&p), "enq_ready", 200, |a: &atq::Atq| Some(vec![out(a, "enq_ready") ^ 1]));
+        assert!(atq::check_fifo(&mut d, &p, &stim).is_err());
+    }
+
+    #[test]
+    fn stack_property_rejects_a_wrong_mask() {
+        use hw::blocks::dac::affine_simt_stack::AffineSimtStackParams;
+        let p = AffineSimtStackParams::default();
+        let stim = Stimulus::record(&mut affine_simt_stack::StackDriver::new(&p, 1), 5_000);
+        let mut d = Corrupt::new(affine_simt_stack::AffineSimtStack::new(&p), "rd_mask", 200, |a: &affine_simt_stack::AffineSimtStack| {
+            let m = out(a, "rd_mask");
+            (m != 0 && m != 0xffff_ffff).then(|| vec![m ^ 1])
+        });
+        assert!(affine_simt_stack::check_against_flat(&mut d, &p, &stim).is_err());
+    }
+
+    #[test]
+    fn unit_property_rejects_a_wrong_mask_and_a_stray_l1_request() {
+        use hw::blocks::dac::dac_unit::DacUnitParams;
+        let p = DacUnitParams::default();
+        let stim = Stimulus::record(&mut dac_unit::DacUnitDriver::new(&p, 3), 20_000);
+        let mut d = Corrupt::new(dac_unit::DacUnit::new(&p), "pred_mask", 100, |a: &dac_unit::DacUnit| {
+            let deq = a.get_u64(a.input("deq_pred").unwrap()) == 1;
+            (deq && out(a, "pred_empty") == 0).then(|| vec![out(a, "pred_mask") ^ 0x8000_0000])
+        });
+        assert!(dac_unit::check_end_to_end(&mut d, &p, &stim, false).is_err());
+        let mut d = Corrupt::new(dac_unit::DacUnit::new(&p), "l1_req_line", 100, |a: &dac_unit::DacUnit| {
+            (out(a, "l1_req") == 1).then(|| vec![out(a, "l1_req_line") ^ 0x100_0000])
+        });
+        assert!(dac_unit::check_end_to_end(&mut d, &p, &stim, false).unwrap_err().contains("without an l1_req"));
+    }
+}

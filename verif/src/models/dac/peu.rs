@@ -677,6 +677,55 @@ mod tests {
         assert_eq!((m[0], cnt[1]), (Some(!0), 1));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        /// The two-comparison rule in isolation: whenever it answers for a
+        /// non-wrapping progression, every thread agrees with it; the 38-bit
+        /// last value is the 32-bit progression's last value.
+        #[test]
+        fn shortcut_is_sound(
+            acc in proptest::prop_oneof![proptest::prelude::any::<u32>(), 0x7fff_ff00u32..0x8000_0100, 0u32..256, 0xffff_ff00u32..=u32::MAX],
+            s in proptest::prop_oneof![-8i32..8, -300i32..300, proptest::prelude::any::<i32>()],
+            n in 1u32..=32,
+            j in 0u32..40,
+            d in -2i32..=2,
+            far in proptest::prelude::any::<bool>(),
+            r in proptest::prelude::any::<u32>(),
+            op in 0u64..16,
+        ) {
+            let s = s as u32;
+            let rhs = if far { r } else { acc.wrapping_add(s.wrapping_mul(j)).wrapping_add(d as u32) };
+            let (last, wrap) = last_of(op, acc, s, n);
+            proptest::prop_assert_eq!(last, acc.wrapping_add(s.wrapping_mul(n - 1)));
+            if !wrap {
+                if let Some(res) = shortcut(op, acc, last, s, n, rhs) {
+                    for t in 0..n {
+                        proptest::prop_assert_eq!(compare(op, acc.wrapping_add(s.wrapping_mul(t)), rhs), res, "thread {}", t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Without the care taken above, the rule is wrong: `c0 == c1` alone for
+    /// eq/ne, or ignoring wrap-around, gives masks that differ from the
+    /// per-thread reference (examples the unit must, and does, handle).
+    #[test]
+    fn naive_two_compare_rule_would_be_wrong() {
+        // eq, offset 4: ends 100 and 224 differ from 136, thread 9 equals it.
+        let (acc, s, n, rhs) = (100u32, 4u32, 32u32, 136u32);
+        let last = acc + s * (n - 1);
+        assert_eq!(compare(CMP_EQ, acc, rhs), compare(CMP_EQ, last, rhs));
+        assert!(compare(CMP_EQ, acc + 9 * s, rhs));
+        assert_eq!(shortcut(CMP_EQ, acc, last, s, n, rhs), None);
+        // unsigned wrap: ends 0xffffff00 and 0xf0 both > 0x10, thread 16 is 0.
+        let (acc, s) = (0xffff_ff00u32, 16u32);
+        let (last, wrap) = last_of(CMP_GT, acc, s, 32);
+        assert!(wrap && compare(CMP_GT, acc, 0x10) && compare(CMP_GT, last, 0x10));
+        assert!(!compare(CMP_GT, acc.wrapping_add(16 * s), 0x10));
+    }
+
     /// Every operator, signed and unsigned, on random tuples: masks equal the
     /// per-thread reference; every path is exercised.
     #[test]
