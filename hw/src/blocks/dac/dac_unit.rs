@@ -1,4 +1,55 @@
-//! (spec written below)
+//! DAC unit — Wang and Lin, ISCA 2017, §4.1, Figure 9: ATQ + AEU + PEU +
+//! PWAQ + PWPQ wired together.
+//!
+//! ```text
+//!  enq ─► ATQ ─head─► dispatch ─kind addr/data─► AEU ─push─► PWAQ ─► deq.addr
+//!          ▲                   └─kind pred─────► PEU ─push─► PWPQ ─► deq.pred
+//!          └──── any_full (PWAQ, PWPQ) ◄───────────────────────┘
+//! ```
+//!
+//! # Parameters
+//! `warps` (48), `ctas` (8), `atq_entries` (24), `pwaq_entries` (192),
+//! `pwpq_entries` (192); the queue sizes must be non-zero multiples of
+//! `warps`. `WB = clog2(warps)`.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `rst` | in | 1 | synchronous reset of every sub-block |
+//! | `enq_valid`, `enq_tuple` | in | 1, 262 | the affine warp's `enq` (ATQ) |
+//! | `cta_valid`, `cta_bidx`, `cta_warp0`, `blk_dim_{x,y,z}_m1` | in | C, 48C, WB·C, 10/10/6 | CTA configuration, to both expansion units |
+//! | `deq_addr`, `deq_addr_warp` | in | 1, WB | a non-affine warp's `deq.addr` (PWAQ) |
+//! | `deq_pred`, `deq_pred_warp` | in | 1, WB | a non-affine warp's `deq.pred` (PWPQ) |
+//! | `enq_ready` | out | 1 | ATQ `enq_ready`: the affine warp may issue `enq` |
+//! | `atq_count` | out | clog2(atq_entries+1) | ATQ occupancy |
+//! | `addr_rec`, `addr_empty` | out | 62, 1 | PWAQ `deq_rec`, `deq_empty` for `deq_addr_warp` |
+//! | `pred_mask`, `pred_empty` | out | 32, 1 | PWPQ `deq_mask`, `deq_empty` for `deq_pred_warp` |
+//! | `pwaq_empty_vec`, `pwpq_empty_vec` | out | warps, warps | per-warp empty flags for the scheduler |
+//! | `l1_req`, `l1_req_line` | out | 1, 25 | the AEU pushes an `enq.data` record this cycle: its line goes to L1 (line 0 otherwise) |
+//! | `aeu_idle`, `peu_idle` | out | 1, 1 | the units' `in_ready` |
+//! | `peu_cnt_scalar`, `_uniform`, `_serial`, `_cmp` | out | 32 each | the PEU's path counters |
+//!
+//! # Wiring (all inside one cycle; no combinational loop)
+//! * ATQ: `enq_*` from the ports; `pwaq_any_full`/`pwpq_any_full` from the
+//!   queues (registered state).
+//! * Dispatch of the ATQ head by KIND: addr/data → AEU `in_valid`, pred → PEU
+//!   `in_valid`; both units get `head_tuple`. ATQ `deq` = (AEU `in_valid` &&
+//!   `in_ready`) || (PEU `in_valid` && `in_ready`) || (head valid && KIND =
+//!   reserved: dropped). In-order dispatch: a head for a busy unit waits even
+//!   if the other unit is idle; the two units work on different tuples at
+//!   once (their outputs go to different queues, so per-queue order is the
+//!   enq order).
+//! * AEU `pwaq_full` = PWAQ `full_vec`, PEU `pwpq_full` = PWPQ `full_vec`;
+//!   AEU `push*` → PWAQ `enq*`, PEU `push*` → PWPQ `enq*`; `deq*` from the
+//!   ports. Since each queue has one producer and `full_vec` is registered,
+//!   a unit never pushes into a full partition.
+//!
+//! # Storage (default parameters)
+//! ATQ 6303 + AEU 943 + PEU 1154 + PWAQ 12240 + PWPQ 6480 = 27120 bits
+//! (24336 memory, 2784 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
+//! 768 bytes = 21768 bits; the differences are explained in each block
+//! (wider ATQ entries, per-warp pointers, and the expansion units' registers,
+//! which the paper counts as "2 ALUs").
 
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::aeu::{self, AeuParams};

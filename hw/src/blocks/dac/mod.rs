@@ -135,3 +135,66 @@ impl HwStorage {
         self.flop_bits + self.mem_bits
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{BlockParams, ParamError, Params};
+
+    fn resolve<P: BlockParams>(ov: &[&str]) -> Result<P, ParamError> {
+        let ov = Params::parse_assignments(&ov.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+        P::from_params(&Params::resolve("b", P::SPECS, &ov)?)
+    }
+
+    #[test]
+    fn defaults_are_the_papers() {
+        assert_eq!(resolve::<atq::AtqParams>(&[]).unwrap(), atq::AtqParams::default());
+        assert_eq!(resolve::<aeu::AeuParams>(&[]).unwrap(), aeu::AeuParams::default());
+        assert_eq!(resolve::<peu::PeuParams>(&[]).unwrap(), peu::PeuParams::default());
+        assert_eq!(resolve::<pwaq::PwaqParams>(&[]).unwrap(), pwaq::PwaqParams::default());
+        assert_eq!(resolve::<pwpq::PwpqParams>(&[]).unwrap(), pwpq::PwpqParams::default());
+        assert_eq!(
+            resolve::<affine_simt_stack::AffineSimtStackParams>(&[]).unwrap(),
+            affine_simt_stack::AffineSimtStackParams::default()
+        );
+        assert_eq!(resolve::<dac_unit::DacUnitParams>(&[]).unwrap(), dac_unit::DacUnitParams::default());
+        assert_eq!(atq::AtqParams::default().entries, 24);
+        assert_eq!(pwaq::PwaqParams::default().depth(), 4);
+        assert_eq!(affine_simt_stack::AffineSimtStackParams::default().depth, 8);
+    }
+
+    #[test]
+    fn partitions_must_divide() {
+        assert!(matches!(resolve::<pwaq::PwaqParams>(&["entries=100"]), Err(ParamError::Invalid { .. })));
+        assert!(matches!(resolve::<pwpq::PwpqParams>(&["warps=8", "entries=4"]), Err(ParamError::Invalid { .. })));
+        assert!(matches!(resolve::<dac_unit::DacUnitParams>(&["pwpq_entries=50"]), Err(ParamError::Invalid { .. })));
+        assert_eq!(resolve::<pwaq::PwaqParams>(&["warps=8", "entries=8"]).unwrap().depth(), 1);
+        assert!(matches!(resolve::<atq::AtqParams>(&["entries=0"]), Err(ParamError::OutOfRange { .. })));
+    }
+
+    /// The storage table of the module documentation (default parameters).
+    #[test]
+    fn storage_against_the_paper() {
+        let bytes = |b: u64| b * 8;
+        let a = atq::AtqParams::default();
+        assert_eq!(atq::paper_storage(&a).unwrap().bits, bytes(393));
+        assert_eq!(atq::hw_storage(&a), HwStorage { flop_bits: 15, mem_bits: 6288 });
+        let q = pwaq::PwaqParams::default();
+        assert_eq!(pwaq::paper_storage(&q).unwrap().bits, bytes(1560));
+        assert_eq!(pwaq::hw_storage(&q), HwStorage { flop_bits: 336, mem_bits: 11904 });
+        let q = pwpq::PwpqParams::default();
+        assert_eq!(pwpq::paper_storage(&q).unwrap().bits, bytes(768));
+        assert_eq!(pwpq::hw_storage(&q), HwStorage { flop_bits: 336, mem_bits: 6144 });
+        let s = affine_simt_stack::AffineSimtStackParams::default();
+        assert_eq!(affine_simt_stack::paper_storage(&s).unwrap().bits, bytes(224 + 1536));
+        assert_eq!(affine_simt_stack::hw_storage(&s), HwStorage { flop_bits: 1792 + 12288 + 4 + 1 + 64, mem_bits: 0 });
+        assert_eq!(aeu::hw_storage(&aeu::AeuParams::default()).flop_bits, 943);
+        assert_eq!(aeu::paper_storage(&aeu::AeuParams::default()), None);
+        assert_eq!(peu::hw_storage(&peu::PeuParams::default()).flop_bits, 1154);
+        let u = dac_unit::DacUnitParams::default();
+        assert_eq!(dac_unit::paper_storage(&u).unwrap().bits, bytes(393 + 1560 + 768));
+        assert_eq!(dac_unit::hw_storage(&u), HwStorage { flop_bits: 2784, mem_bits: 24336 });
+        assert_eq!(record::BITS, record::LAST + 1);
+        assert_eq!(tuple::BITS, tuple::OP + 4);
+    }
+}

@@ -1,4 +1,23 @@
-//! (spec written below)
+//! Per-warp predicate queue (PWPQ) — Wang and Lin, ISCA 2017, §4.1 ⑤⑥⑨, §4.8.
+//!
+//! Holds the 32-bit predicate masks the PEU produces, one FIFO partition per
+//! non-affine warp; `deq.pred` takes one mask and sets the warp's predicate
+//! register; `deq_empty` holds the warp back. The same structure as the
+//! PWAQ (see `pwaq.rs` for the full cycle semantics) with 32-bit entries and
+//! the data ports named `enq_mask` / `deq_mask`.
+//!
+//! # Parameters
+//! `warps` (48), `entries` (192), `entries` a non-zero multiple of `warps`.
+//!
+//! # Ports
+//! `rst`; `enq` (1), `enq_warp` (WB), `enq_mask` (32); `deq` (1), `deq_warp`
+//! (WB); outputs `deq_mask` (32, 0 if empty), `deq_empty` (1), `full_vec`
+//! (warps), `empty_vec` (warps), `any_full` (1). Semantics as the PWAQ.
+//!
+//! # Storage
+//! Memory `entries × 32` = 6144 bits, exactly the paper's 768 bytes, plus
+//! per-warp head, tail and count (48 × 7 = 336 bits) which the paper does not
+//! count.
 
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::{HwStorage, PaperStorage};

@@ -698,4 +698,16 @@ mod tests {
         assert!(dut.get_bool(ready));
         assert!(!dut.get_bool(dut.output("push").unwrap()));
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        /// Random parameters and seeds: the coverage property holds.
+        #[test]
+        fn prop_records_cover_exactly(warps in 1u32..=64, ctas in 1u32..=16, seed in proptest::prelude::any::<u64>()) {
+            let p = AeuParams { warps, ctas };
+            let stim = Stimulus::record(&mut AeuDriver::new(&p, seed), 8_000);
+            let r = check_expansion(&mut Aeu::new(&p), &p, &stim);
+            proptest::prop_assert!(r.is_ok(), "{:?}", r);
+        }
+    }
 }

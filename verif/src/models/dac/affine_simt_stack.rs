@@ -693,4 +693,16 @@ mod tests {
             );
         }
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+        /// Random shapes and seeds: the two-level stack equals the flat one.
+        #[test]
+        fn prop_two_level_equals_flat(warps in 1u32..=64, depth in 2u32..=12, pc_bits in 8u32..=64, seed in proptest::prelude::any::<u64>()) {
+            let p = AffineSimtStackParams { warps, depth, pc_bits };
+            let stim = Stimulus::record(&mut StackDriver::new(&p, seed), 6_000);
+            let r = check_against_flat(&mut AffineSimtStack::new(&p), &p, &stim);
+            proptest::prop_assert!(r.is_ok(), "{:?}", r);
+        }
+    }
 }

@@ -282,4 +282,15 @@ mod tests {
         q.eval();
         assert_eq!(q.get_u64(count), 1);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+        #[test]
+        fn prop_fifo(entries in 1u32..=40, seed in proptest::prelude::any::<u64>()) {
+            let p = AtqParams { entries };
+            let stim = Stimulus::record(&mut AtqDriver::new(&p, seed), 4_000);
+            let r = check_fifo(&mut Atq::new(&p), &p, &stim);
+            proptest::prop_assert!(r.is_ok(), "{:?}", r);
+        }
+    }
 }

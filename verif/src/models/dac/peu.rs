@@ -756,4 +756,16 @@ mod tests {
         assert!(total.per_op.iter().all(|&n| n > 200), "{:?}", total.per_op);
         assert!(sc > 1000 && un > 1000 && se > 1000);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        /// Random parameters and seeds: masks equal the per-thread reference.
+        #[test]
+        fn prop_masks_match(warps in 1u32..=64, ctas in 1u32..=16, seed in proptest::prelude::any::<u64>()) {
+            let p = PeuParams { warps, ctas };
+            let stim = Stimulus::record(&mut PeuDriver::new(&p, seed), 8_000);
+            let r = check_masks(&mut Peu::new(&p), &p, &stim);
+            proptest::prop_assert!(r.is_ok(), "{:?}", r);
+        }
+    }
 }

@@ -308,4 +308,16 @@ mod tests {
             assert!(rep.refused_full > 100 && rep.deq_of_empty > 100 && (rep.same_warp_enq_deq > 50 || q.depth() == 1), "{rep:?}");
         }
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+        #[test]
+        fn prop_partitions(warps in 1u32..=64, depth in 1u32..=8, seed in proptest::prelude::any::<u64>()) {
+            let p = PwaqParams { warps, entries: warps * depth };
+            let q = shape(&p);
+            let stim = Stimulus::record(&mut QueueDriver::new(q.clone(), seed), 4_000);
+            let r = check_queues(&mut new(&p), &q, &stim);
+            proptest::prop_assert!(r.is_ok(), "{:?}", r);
+        }
+    }
 }
