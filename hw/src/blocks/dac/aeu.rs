@@ -73,6 +73,7 @@
 //!   - ADJY: `acc += adj_y`; → ADJZ if `ty = 0 && adj_z ≠ 0`, else RUN.
 //!     ADJZ: `acc += adj_z` → RUN.
 //!   - RUN: a record step (below).
+//!
 //!   When every context is DONE after the edge, `top` → IDLE.
 //! * Record step. `g = 2^gl` bytes per unit (gran 0 byte, 1 half, 2 and 3
 //!   word), region = `32·g` bytes, `u0 = acc[gl+4:gl]` (unit of the next thread
@@ -84,13 +85,15 @@
 //!     `u0, u0+2^p, ...` (k of them): §4.2 "an offset of 4 ... 1111...; an
 //!     offset of 8 ... 1010...".
 //!   - `s = −g·2^p`: `k = min(m, (u0 >> p) + 1)`, bits `u0, u0−2^p, ...`.
-//!   These push one record per cycle and do `acc ← acc + k·s`.
+//!
+//!     These three push one record per cycle and do `acc ← acc + k·s`.
 //!   - any other `s` (odd multiples, non-multiples of `g`, `|s| > 32g`):
 //!     *serial*, one thread per cycle: the ALU computes `next = acc + s`; the
 //!     thread's bit is ORed into the builder; if `m = 1` or `next` is in
 //!     another region the record (builder | bit, region of `acc`) is pushed and
 //!     the lock released, else the context is locked (the unit stays with it
 //!     until the record is pushed) and the builder keeps the mask. `acc ← next`.
+//!
 //!   Record fields: `line = acc[31:7]`, `sect = acc[6:5]` (byte) / `acc[6]`
 //!   (half) / 0 (word), `gran = gl`, `last` = the step covers the warp's last
 //!   thread (`(lin + k) % 32 = 0` or `lin + k = total`). Then `lin += k`; for a
@@ -98,6 +101,7 @@
 //!   and at `ty = dy` `ty ← 0`, `tz += 1`. Next `cst`: DONE if `lin = total`;
 //!   else at a row end ADJY if `adj_y ≠ 0`, else ADJZ if `ty = 0 && adj_z ≠ 0`;
 //!   else RUN.
+//!
 //!   A step that would push while its warp's `pwaq_full` bit is set is not
 //!   taken (no register changes; a stall). Only a locked serial context can
 //!   meet this, and only if something other than this unit fills the queue.
@@ -134,9 +138,9 @@
 //! 11 total, 8 × 72 walk contexts (3 + 32 + 11 + 10 + 10 + 6), 4 lock, 32
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the expansion unit.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -66,9 +66,9 @@
 //! (32 suffices for a real instruction space: 1280 + 12288 bits). The paper
 //! does not count the depth register; the counters are observability only.
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::{HwStorage, PaperStorage, WARP_SIZE};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the two-level affine SIMT stack.
 #[derive(Clone, Debug, PartialEq, Eq)]

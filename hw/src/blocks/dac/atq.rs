@@ -51,9 +51,9 @@
 //! and a 6-bit command, and no mod-type fields (mod-type tuples are expanded
 //! on the SIMT lanes): 262 bits per entry, 2× the paper.
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::{tuple, HwStorage, PaperStorage};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the affine tuple queue.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -51,7 +51,6 @@
 //! (wider ATQ entries, per-warp pointers, and the expansion units' registers,
 //! which the paper counts as "2 ALUs").
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::aeu::{self, AeuParams};
 use super::atq::{self, AtqParams};
 use super::peu::{self, PeuParams};
@@ -59,6 +58,7 @@ use super::pwaq::{self, PwaqParams};
 use super::pwpq::{self, PwpqParams};
 use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the composed DAC unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +80,13 @@ impl BlockParams for DacUnitParams {
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
         ParamSpec { name: "ctas", default: 8, min: 1, max: 16, doc: "concurrent CTAs per SM (Fermi: 8)" },
-        ParamSpec { name: "atq_entries", default: 24, min: 1, max: 1024, doc: "affine tuple queue entries (paper: 24)" },
+        ParamSpec {
+            name: "atq_entries",
+            default: 24,
+            min: 1,
+            max: 1024,
+            doc: "affine tuple queue entries (paper: 24)",
+        },
         ParamSpec {
             name: "pwaq_entries",
             default: 192,
@@ -105,7 +111,7 @@ impl BlockParams for DacUnitParams {
             pwpq_entries: p.get_u32("pwpq_entries"),
         };
         for (name, e) in [("pwaq_entries", d.pwaq_entries), ("pwpq_entries", d.pwpq_entries)] {
-            if e < d.warps || e % d.warps != 0 {
+            if e < d.warps || !e.is_multiple_of(d.warps) {
                 return Err(p.invalid(format!(
                     "{name} ({e}) must be a non-zero multiple of warps ({}): each warp gets {name}/warps slots",
                     d.warps
@@ -155,8 +161,5 @@ pub fn hw_storage(p: &DacUnitParams) -> HwStorage {
         pwaq::hw_storage(&p.pwaq()),
         pwpq::hw_storage(&p.pwpq()),
     ];
-    HwStorage {
-        flop_bits: parts.iter().map(|s| s.flop_bits).sum(),
-        mem_bits: parts.iter().map(|s| s.mem_bits).sum(),
-    }
+    HwStorage { flop_bits: parts.iter().map(|s| s.flop_bits).sum(), mem_bits: parts.iter().map(|s| s.mem_bits).sum() }
 }

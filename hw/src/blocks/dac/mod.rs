@@ -16,9 +16,21 @@
 //! configuration the expansion units walk. Defaults follow the paper's Table 1
 //! (Fermi GTX 480): 48 warps per SM, 32 threads per warp, 128-byte L1 lines;
 //! 8 concurrent CTAs per SM is the Fermi limit (the table does not list it).
+//!
+//! # Storage at the default parameters (bits; details in each block)
+//!
+//! | block | paper (§4.8) | this hardware | why it differs |
+//! |---|---|---|---|
+//! | `atq` | 24 entries, 393 B = 3144 | 6288 memory + 15 regs | full six-offset tuple + scalar operand: 262 bits/entry vs 131 |
+//! | `pwaq` | 192 entries, 1560 B = 12480 | 11904 memory + 336 regs | 62-bit record vs 65; per-warp pointers counted |
+//! | `pwpq` | 192 entries, 768 B = 6144 | 6144 memory + 336 regs | equal; per-warp pointers counted |
+//! | `affine_simt_stack` | 224 + 1536 B = 14080 | 14080 + 69 regs | equal with 64-bit PC/RPC; depth, overflow, two counters |
+//! | `aeu` | — ("2 ALUs") | 943 regs | walk contexts, latched tuple |
+//! | `peu` | — | 1154 regs | as the AEU, plus 128 counter bits |
+//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24336 memory + 2784 regs | sum of the above |
 
-pub mod affine_simt_stack;
 pub mod aeu;
+pub mod affine_simt_stack;
 pub mod atq;
 pub mod dac_unit;
 pub mod peu;

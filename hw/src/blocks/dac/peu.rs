@@ -68,6 +68,7 @@
 //!   two comparisons cannot decide.
 //! - With `wrap` no rule is sound (0xffffff00 + 16t > 0x10 holds at both ends,
 //!   fails at t = 16).
+//!
 //! Uniform: push `cmp(acc) ? ones(n) : 0`; ALU `acc ← acc + n·s`; `lin += n`
 //! (and `tx += n` with the row-end rule); unlock; `cnt_uniform += 1`,
 //! `cnt_cmp += 2`. 2 cycles per warp. Otherwise the cycle is the serial step
@@ -92,9 +93,9 @@
 //! `scal_r`), 70 lock (valid, CB, mode, `last` 32, `wrap`, mask 32), 128
 //! counters. The paper gives no PEU figure.
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the expansion unit.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -51,11 +51,11 @@
 //! 32 mask bits, 2 granularity bits and `last`: 62 bits; the per-warp
 //! pointers are extra (the paper does not count them).
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use super::{HwStorage, PaperStorage};
 #[allow(unused_imports)]
 use super::{record, WARP_SIZE};
+use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the per-warp queue: `entries` split evenly among `warps`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl BlockParams for PwaqParams {
     ];
     fn from_params(p: &Params) -> Result<Self, ParamError> {
         let q = PwaqParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
-        if q.entries < q.warps || q.entries % q.warps != 0 {
+        if q.entries < q.warps || !q.entries.is_multiple_of(q.warps) {
             return Err(p.invalid(format!(
                 "entries ({}) must be a non-zero multiple of warps ({}): each warp gets entries/warps slots",
                 q.entries, q.warps

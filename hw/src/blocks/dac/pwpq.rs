@@ -19,11 +19,11 @@
 //! per-warp head, tail and count (48 × 7 = 336 bits) which the paper does not
 //! count.
 
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use super::{HwStorage, PaperStorage};
 #[allow(unused_imports)]
 use super::{record, WARP_SIZE};
+use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the per-warp queue: `entries` split evenly among `warps`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl BlockParams for PwpqParams {
     ];
     fn from_params(p: &Params) -> Result<Self, ParamError> {
         let q = PwpqParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
-        if q.entries < q.warps || q.entries % q.warps != 0 {
+        if q.entries < q.warps || !q.entries.is_multiple_of(q.warps) {
             return Err(p.invalid(format!(
                 "entries ({}) must be a non-zero multiple of warps ({}): each warp gets entries/warps slots",
                 q.entries, q.warps

@@ -2,7 +2,7 @@
 //! specification in `hw/src/blocks/dac/aeu.rs` (paper §4.2, Figure 11).
 
 use super::stim::{self, TupleGen};
-use super::walk::{encode_config, mac, CtaPorts, Cst, Ctx, Top, WalkRegs};
+use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, Record, TupleCmd};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::dac::aeu::AeuParams;
@@ -15,11 +15,8 @@ use std::sync::Arc;
 
 /// Ports of the AEU, inputs then outputs.
 pub fn ports(p: &AeuParams) -> Vec<PortSpec> {
-    let mut v = vec![
-        PortSpec::input("rst", 1),
-        PortSpec::input("in_valid", 1),
-        PortSpec::input("in_tuple", tuple::BITS),
-    ];
+    let mut v =
+        vec![PortSpec::input("rst", 1), PortSpec::input("in_valid", 1), PortSpec::input("in_tuple", tuple::BITS)];
     v.extend(CtaPorts::specs(p.ctas, p.warp_bits()));
     v.extend([
         PortSpec::input("pwaq_full", p.warps),
@@ -61,14 +58,14 @@ fn classify(s: u32, gl: u32) -> Stride {
     Stride::Serial
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     top: Top,
     w: WalkRegs,
     /// Decoded granularity: log2 of the unit size (0, 1, 2).
     gl: u32,
     data: bool,
-    ctx: Vec<Ctx>,
+    ctx: [Ctx; MAX_CTAS],
     /// Context whose serial record is being built.
     lock: Option<usize>,
     /// Mask of that record (its region is the locked context's current one).
@@ -76,13 +73,13 @@ struct State {
 }
 
 impl State {
-    fn reset(ctas: u32) -> Self {
+    fn reset() -> Self {
         State {
             top: Top::Idle,
             w: WalkRegs::default(),
             gl: 0,
             data: false,
-            ctx: vec![Ctx::IDLE; ctas as usize],
+            ctx: [Ctx::IDLE; MAX_CTAS],
             lock: None,
             bld_mask: 0,
         }
@@ -128,8 +125,8 @@ impl Aeu {
             push_rec: io.id("push_rec"),
             push_data: io.id("push_data"),
             io,
-            s: State::reset(p.ctas),
-            n: State::reset(p.ctas),
+            s: State::reset(),
+            n: State::reset(),
         }
     }
 
@@ -189,7 +186,7 @@ impl Aeu {
                 line: acc >> 7,
                 sect: (acc >> region_shift) & ((1 << (2 - gl)) - 1),
                 gran: gl,
-                last: (ctx.lin + k) % WARP_SIZE == 0 || ctx.lin + k == w.total,
+                last: (ctx.lin + k).is_multiple_of(WARP_SIZE) || ctx.lin + k == w.total,
             })
         } else {
             self.n.lock = Some(c);
@@ -200,7 +197,7 @@ impl Aeu {
 
     /// Settle this cycle: outputs into the port frame, next state into `n`.
     fn compute(&mut self) {
-        self.n.clone_from(&self.s);
+        self.n = self.s;
         let mut push: Option<Push> = None;
         match self.s.top {
             Top::Idle => {
@@ -212,10 +209,8 @@ impl Aeu {
                     self.n.gl = if g & 2 != 0 { 2 } else { g as u32 };
                     self.n.data = t.kind == tuple::KIND_DATA;
                     for c in 0..self.p.ctas as usize {
-                        self.n.ctx[c] = Ctx {
-                            st: if self.cta.valid(&self.io, c) { Cst::Start0 } else { Cst::Done },
-                            ..Ctx::IDLE
-                        };
+                        self.n.ctx[c] =
+                            Ctx { st: if self.cta.valid(&self.io, c) { Cst::Start0 } else { Cst::Done }, ..Ctx::IDLE };
                     }
                     self.n.lock = None;
                     self.n.bld_mask = 0;
@@ -253,7 +248,7 @@ impl Aeu {
             }
         }
         if self.io.get_bool(self.rst) {
-            self.n = State::reset(self.p.ctas);
+            self.n = State::reset();
         }
         // Outputs.
         self.io.set_bool(self.in_ready, self.s.top == Top::Idle);
@@ -314,8 +309,18 @@ pub struct AeuDriver {
 impl AeuDriver {
     pub fn new(p: &AeuParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
-        let names =
-            ["rst", "in_valid", "in_tuple", "cta_valid", "cta_bidx", "cta_warp0", "blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1", "pwaq_full"];
+        let names = [
+            "rst",
+            "in_valid",
+            "in_tuple",
+            "cta_valid",
+            "cta_bidx",
+            "cta_warp0",
+            "blk_dim_x_m1",
+            "blk_dim_y_m1",
+            "blk_dim_z_m1",
+            "pwaq_full",
+        ];
         let sl = names.map(|n| layout.expect(n));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = stim::random_config(&mut rng, p.ctas, p.warps);
@@ -336,7 +341,7 @@ impl Driver for AeuDriver {
             self.cfg = stim::random_config(r, self.p.ctas, self.p.warps);
             self.gen = TupleGen::new(self.cfg.dims);
         }
-        if self.cycle % 512 == 0 {
+        if self.cycle.is_multiple_of(512) {
             self.offer = [0.05, 0.5, 1.0][r.random_range(0..3)];
             self.full_p = [0.0, 0.0, 0.02, 0.3][r.random_range(0..4)];
         }
@@ -520,8 +525,12 @@ mod tests {
         dut.set(it, &t.pack());
         dut.step();
         dut.set_bool(iv, false);
-        let (ready, push, pw, pr) =
-            (dut.output("in_ready").unwrap(), dut.output("push").unwrap(), dut.output("push_warp").unwrap(), dut.output("push_rec").unwrap());
+        let (ready, push, pw, pr) = (
+            dut.output("in_ready").unwrap(),
+            dut.output("push").unwrap(),
+            dut.output("push_warp").unwrap(),
+            dut.output("push_rec").unwrap(),
+        );
         let mut out = vec![Vec::new(); p.warps as usize];
         let mut cycles = 1;
         loop {
@@ -554,7 +563,10 @@ mod tests {
         let p = AeuParams { warps: 8, ctas: 1 };
         let (recs, _) = expand(&p, &one_cta([128, 1, 1]), word(0x80000, 4));
         for w in 0..4 {
-            assert_eq!(recs[w], vec![Record { mask: !0, line: (0x80000 >> 7) + w as u32, sect: 0, gran: 2, last: true }]);
+            assert_eq!(
+                recs[w],
+                vec![Record { mask: !0, line: (0x80000 >> 7) + w as u32, sect: 0, gran: 2, last: true }]
+            );
         }
     }
 
@@ -598,7 +610,8 @@ mod tests {
             bid: (0..8).map(|c| [c, 0, 0]).collect(),
             warp0: (0..8).map(|c| 6 * c).collect(),
         };
-        let with_block = |t: TupleCmd| TupleCmd { aff: Aff { off: [t.aff.off[0], 0, 0, 192 * t.aff.off[0], 0, 0], ..t.aff }, ..t };
+        let with_block =
+            |t: TupleCmd| TupleCmd { aff: Aff { off: [t.aff.off[0], 0, 0, 192 * t.aff.off[0], 0, 0], ..t.aff }, ..t };
         let cases = [
             ("offset 4 word, aligned", with_block(word(0x10_0000, 4))),
             ("offset 4 word, unaligned", with_block(word(0x10_0008, 4))),
@@ -634,9 +647,32 @@ mod tests {
         let p = AeuParams { warps: 16, ctas: 2 };
         let mut cases = vec![];
         for base in [0u32, 0x7c, 0xffff_ff80, 0xffff_fff0, 0x8000_0000 - 6, 3] {
-            for otx in [0u32, 1, 2, 4, 8, 12, 128, 132, 256, 0xffff_fffc, 0xffff_fff8, 0xffff_ff80, 0x8000_0000, 0x4000_0000, 0x1000_0000, 7, 0xffff_fff9] {
+            for otx in [
+                0u32,
+                1,
+                2,
+                4,
+                8,
+                12,
+                128,
+                132,
+                256,
+                0xffff_fffc,
+                0xffff_fff8,
+                0xffff_ff80,
+                0x8000_0000,
+                0x4000_0000,
+                0x1000_0000,
+                7,
+                0xffff_fff9,
+            ] {
                 for gran in 0..4 {
-                    cases.push(TupleCmd { aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]), rhs: 0, kind: tuple::KIND_ADDR, op: gran });
+                    cases.push(TupleCmd {
+                        aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]),
+                        rhs: 0,
+                        kind: tuple::KIND_ADDR,
+                        op: gran,
+                    });
                 }
             }
         }
@@ -652,10 +688,15 @@ mod tests {
                     let g = crate::models::dac::affine::CtaGeom { dims, bid: b };
                     for wi in 0..g.warps() {
                         let slot = (cfg.warp0[ci] + wi) as usize;
-                        let got: BTreeSet<u32> = recs[slot].iter().flat_map(|r| r.units().collect::<Vec<_>>()).collect();
+                        let got: BTreeSet<u32> =
+                            recs[slot].iter().flat_map(|r| r.units().collect::<Vec<_>>()).collect();
                         assert!(recs[slot].iter().all(|r| r.mask != 0));
                         assert!(recs[slot].last().unwrap().last);
-                        assert_eq!(got, crate::models::dac::affine::warp_units(&t.aff, &g, wi, t.op), "{t:?} {dims:?} cta {ci} warp {wi}");
+                        assert_eq!(
+                            got,
+                            crate::models::dac::affine::warp_units(&t.aff, &g, wi, t.op),
+                            "{t:?} {dims:?} cta {ci} warp {wi}"
+                        );
                     }
                 }
             }
@@ -664,7 +705,11 @@ mod tests {
 
     #[test]
     fn random_traffic_expands_exactly() {
-        for (p, seed, cycles) in [(AeuParams::default(), 1, 60_000), (AeuParams { warps: 12, ctas: 3 }, 2, 40_000), (AeuParams { warps: 1, ctas: 1 }, 3, 20_000)] {
+        for (p, seed, cycles) in [
+            (AeuParams::default(), 1, 60_000),
+            (AeuParams { warps: 12, ctas: 3 }, 2, 40_000),
+            (AeuParams { warps: 1, ctas: 1 }, 3, 20_000),
+        ] {
             let mut d = AeuDriver::new(&p, seed);
             let stim = Stimulus::record(&mut d, cycles);
             let mut dut = Aeu::new(&p);

@@ -211,12 +211,7 @@ impl Aff {
         if lo < 0 || hi > u32::MAX as i64 {
             return None;
         }
-        Some(Tuple::Mod(ModAff {
-            base: 0,
-            off: self.off.map(|o| o as i32),
-            mod_base: self.base % d,
-            divisor: d,
-        }))
+        Some(Tuple::Mod(ModAff { base: 0, off: self.off.map(|o| o as i32), mod_base: self.base % d, divisor: d }))
     }
 }
 

@@ -294,7 +294,8 @@ impl FlatStack {
 
     fn count(&mut self, m: &[u32]) {
         self.entry_writes = self.entry_writes.wrapping_add(1);
-        self.mixed_writes = self.mixed_writes.wrapping_add(m.iter().filter(|&&x| x != 0 && x != u32::MAX).count() as u32);
+        self.mixed_writes =
+            self.mixed_writes.wrapping_add(m.iter().filter(|&&x| x != 0 && x != u32::MAX).count() as u32);
     }
 
     pub fn top(&self) -> Option<&(u64, u64, Vec<u32>)> {
@@ -466,12 +467,22 @@ impl Driver for StackDriver {
                 let pc = self.fresh_pc();
                 (OP_INIT, pc, 0, 0, self.masks(true))
             }
-            None => (self.rng.random_range(0..4), self.rng.random(), self.rng.random(), self.rng.random(), self.masks(false)),
+            None => (
+                self.rng.random_range(0..4),
+                self.rng.random(),
+                self.rng.random(),
+                self.rng.random(),
+                self.masks(false),
+            ),
             Some((tpc, trpc)) => match roll {
                 2..8 => (OP_NOP, 0, 0, 0, vec![0; self.p.warps as usize]),
                 r if r < 40 + 6 * depth as u32 => {
                     // advance: reconverge if the top has somewhere to go
-                    let pc = if depth >= 2 && self.rng.random_bool(0.7) { trpc } else { tpc.wrapping_add(1) & no_rpc(&self.p) };
+                    let pc = if depth >= 2 && self.rng.random_bool(0.7) {
+                        trpc
+                    } else {
+                        tpc.wrapping_add(1) & no_rpc(&self.p)
+                    };
                     (OP_ADV, pc, 0, 0, vec![0; self.p.warps as usize])
                 }
                 _ => {
@@ -524,7 +535,11 @@ pub struct StackReport {
 /// of the top masks (`11` all, `00` none, `10` mixed), the top mask of
 /// `rd_warp`, the overflow flag, the entries written, and as many per-warp
 /// stack writes as the flat stack wrote mixed masks.
-pub fn check_against_flat(dut: &mut dyn Component, p: &AffineSimtStackParams, stim: &Stimulus) -> Result<StackReport, String> {
+pub fn check_against_flat(
+    dut: &mut dyn Component,
+    p: &AffineSimtStackParams,
+    stim: &Stimulus,
+) -> Result<StackReport, String> {
     let layout = stim.layout().clone();
     let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
     let o = |n: &str| dut.output(n).unwrap();
@@ -554,10 +569,20 @@ pub fn check_against_flat(dut: &mut dyn Component, p: &AffineSimtStackParams, st
         let got_codes = cw[0] as u128 | (cw.get(1).copied().unwrap_or(0) as u128) << 64;
         let rw = frame.get(s[6])[0] as usize;
         let want_rd = if rw < nw { m[rw] } else { 0 };
-        let want = [flat.entries.len() as u64, pc, rpc, 0, want_rd as u64, flat.overflow as u64, flat.entry_writes as u64, flat.mixed_writes as u64];
+        let want = [
+            flat.entries.len() as u64,
+            pc,
+            rpc,
+            0,
+            want_rd as u64,
+            flat.overflow as u64,
+            flat.entry_writes as u64,
+            flat.mixed_writes as u64,
+        ];
         for i in [0, 1, 2, 4, 5, 6, 7] {
             if g(i) != want[i] {
-                let names = ["depth", "top_pc", "top_rpc", "codes", "rd_mask", "overflow", "entry_writes", "pws_writes"];
+                let names =
+                    ["depth", "top_pc", "top_rpc", "codes", "rd_mask", "overflow", "entry_writes", "pws_writes"];
                 return Err(format!("cycle {c}: {} = {:x}, flat reference {:x}", names[i], g(i), want[i]));
             }
         }
@@ -680,7 +705,9 @@ mod tests {
     #[test]
     fn writes_saved_on_bound_checks() {
         let p = AffineSimtStackParams::default();
-        for (name, styles) in [("tid < bound", &[2u32][..]), ("bound checks and warp-uniform", &[0, 1, 2, 4]), ("random", &[5])] {
+        for (name, styles) in
+            [("tid < bound", &[2u32][..]), ("bound checks and warp-uniform", &[0, 1, 2, 4]), ("random", &[5])]
+        {
             let mut d = StackDriver::with_styles(&p, 9, styles);
             let stim = Stimulus::record(&mut d, 50_000);
             let rep = check_against_flat(&mut AffineSimtStack::new(&p), &p, &stim).unwrap();

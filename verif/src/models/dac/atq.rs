@@ -157,7 +157,7 @@ impl Driver for AtqDriver {
 
     fn next(&mut self, f: &mut Frame) {
         let r = &mut self.rng;
-        if self.cycle % 128 == 0 {
+        if self.cycle.is_multiple_of(128) {
             self.p_enq = [0.1, 0.5, 0.9, 1.0][r.random_range(0..4)];
             self.p_deq = [0.0, 0.1, 0.5, 0.9][r.random_range(0..4)];
             self.p_bp = [0.0, 0.0, 0.1, 0.5][r.random_range(0..4)];
@@ -215,8 +215,14 @@ pub fn check_fifo(dut: &mut dyn Component, p: &AtqParams, stim: &Stimulus) -> Re
         if dut.get_bool(ready) != want_ready {
             return err(format!("enq_ready {} with {} entries, backpressure {bp}", dut.get_bool(ready), q.len()));
         }
-        if dut.get_u64(count) != q.len() as u64 || dut.get_bool(full) != !room || dut.get_bool(hv) != !q.is_empty() {
-            return err(format!("count/full/head_valid {} {} {} for {} entries", dut.get_u64(count), dut.get_bool(full), dut.get_bool(hv), q.len()));
+        if dut.get_u64(count) != q.len() as u64 || dut.get_bool(full) == room || dut.get_bool(hv) == q.is_empty() {
+            return err(format!(
+                "count/full/head_valid {} {} {} for {} entries",
+                dut.get_u64(count),
+                dut.get_bool(full),
+                dut.get_bool(hv),
+                q.len()
+            ));
         }
         let want_head = q.front().copied().unwrap_or([0; tuple::WORDS]);
         if dut.get(ht) != want_head {

@@ -21,7 +21,8 @@ use std::sync::Arc;
 
 pub fn ports(p: &DacUnitParams) -> Vec<PortSpec> {
     let wb = p.warp_bits();
-    let mut v = vec![PortSpec::input("rst", 1), PortSpec::input("enq_valid", 1), PortSpec::input("enq_tuple", tuple::BITS)];
+    let mut v =
+        vec![PortSpec::input("rst", 1), PortSpec::input("enq_valid", 1), PortSpec::input("enq_tuple", tuple::BITS)];
     v.extend(CtaPorts::specs(p.ctas, wb));
     v.extend([
         PortSpec::input("deq_addr", 1),
@@ -57,7 +58,11 @@ fn wire(dst: &mut dyn Component, dp: PortId, src: &dyn Component, sp: PortId) {
 }
 
 fn port(c: &dyn Component, n: &str) -> PortId {
-    let i = c.ports().iter().position(|p| p.name == n).unwrap_or_else(|| panic!("internal: `{}` has no port `{n}`", c.name()));
+    let i = c
+        .ports()
+        .iter()
+        .position(|p| p.name == n)
+        .unwrap_or_else(|| panic!("internal: `{}` has no port `{n}`", c.name()));
     PortId(i as u32)
 }
 
@@ -223,7 +228,10 @@ impl DacUnit {
         let o = &self.own;
         let rst = self.io.get(o.rst)[0];
         // 1. Per-warp queues: their outputs depend on state and the deq side.
-        for (q, qp, deq, warp) in [(&mut self.pwaq, &self.pwaq_p, o.deq_addr, o.deq_addr_warp), (&mut self.pwpq, &self.pwpq_p, o.deq_pred, o.deq_pred_warp)] {
+        for (q, qp, deq, warp) in [
+            (&mut self.pwaq, &self.pwaq_p, o.deq_addr, o.deq_addr_warp),
+            (&mut self.pwpq, &self.pwpq_p, o.deq_pred, o.deq_pred_warp),
+        ] {
             q.set(qp.rst, &[rst]);
             q.set(qp.deq, self.io.get(deq));
             q.set(qp.deq_warp, self.io.get(warp));
@@ -442,7 +450,7 @@ impl Driver for DacUnitDriver {
             self.gen = TupleGen::new(self.cfg.dims);
             self.used();
         }
-        if self.cycle % 1024 == 0 {
+        if self.cycle.is_multiple_of(1024) {
             self.p_enq = [0.05, 0.3, 1.0][self.rng.random_range(0..3)];
             self.p_deq = [0.2, 0.6, 1.0][self.rng.random_range(0..3)];
         }
@@ -509,12 +517,24 @@ pub struct DacReport {
 /// expected expansion must have been dequeued by the end and every `l1_req`
 /// matched by one such record. CTA configuration
 /// inputs must change only in reset cycles.
-pub fn check_end_to_end(dut: &mut dyn Component, p: &DacUnitParams, stim: &Stimulus, complete: bool) -> Result<DacReport, String> {
+pub fn check_end_to_end(
+    dut: &mut dyn Component,
+    p: &DacUnitParams,
+    stim: &Stimulus,
+    complete: bool,
+) -> Result<DacReport, String> {
     let layout = stim.layout().clone();
     let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
     let o = |n: &str| dut.output(n).unwrap();
-    let (enq_ready, addr_rec, addr_empty, pred_mask, pred_empty, l1, l1_line) =
-        (o("enq_ready"), o("addr_rec"), o("addr_empty"), o("pred_mask"), o("pred_empty"), o("l1_req"), o("l1_req_line"));
+    let (enq_ready, addr_rec, addr_empty, pred_mask, pred_empty, l1, l1_line) = (
+        o("enq_ready"),
+        o("addr_rec"),
+        o("addr_empty"),
+        o("pred_mask"),
+        o("pred_empty"),
+        o("l1_req"),
+        o("l1_req_line"),
+    );
     let cnt = ["peu_cnt_scalar", "peu_cnt_uniform", "peu_cnt_serial"].map(o);
     let sl = |n: &str| layout.expect(n);
     let s = ["rst", "enq_valid", "enq_tuple", "deq_addr", "deq_addr_warp", "deq_pred", "deq_pred_warp"].map(sl);
@@ -563,7 +583,9 @@ pub fn check_end_to_end(dut: &mut dyn Component, p: &DacUnitParams, stim: &Stimu
             }
             partial[w].extend(rec.units());
             rep.records += 1;
-            let Some((_, data)) = exp_addr[w].front() else { return err(format!("warp {w}: unexpected record {rec:x?}")) };
+            let Some((_, data)) = exp_addr[w].front() else {
+                return err(format!("warp {w}: unexpected record {rec:x?}"));
+            };
             if *data {
                 // an enq.data record: its line was requested from L1 when pushed
                 match requested.get_mut(&rec.line) {
@@ -604,7 +626,9 @@ pub fn check_end_to_end(dut: &mut dyn Component, p: &DacUnitParams, stim: &Stimu
                             let u = super::affine::warp_units(&t.aff, &g, wi, t.op & 3);
                             exp_addr[slot].push_back((u, t.kind == tuple::KIND_DATA));
                         }
-                        tuple::KIND_PRED => exp_pred[slot].push_back(super::affine::warp_pred_mask(&t.aff, t.rhs, t.op, &g, wi)),
+                        tuple::KIND_PRED => {
+                            exp_pred[slot].push_back(super::affine::warp_pred_mask(&t.aff, t.rhs, t.op, &g, wi))
+                        }
                         _ => {}
                     }
                 }
@@ -643,7 +667,10 @@ mod tests {
 
     #[test]
     fn end_to_end_random_with_resets() {
-        for (p, seed) in [(DacUnitParams::default(), 1), (DacUnitParams { warps: 6, ctas: 2, atq_entries: 3, pwaq_entries: 6, pwpq_entries: 12 }, 2)] {
+        for (p, seed) in [
+            (DacUnitParams::default(), 1),
+            (DacUnitParams { warps: 6, ctas: 2, atq_entries: 3, pwaq_entries: 6, pwpq_entries: 12 }, 2),
+        ] {
             let mut d = DacUnitDriver::new(&p, seed);
             let stim = Stimulus::record(&mut d, 60_000);
             let rep = check_end_to_end(&mut DacUnit::new(&p), &p, &stim, false).unwrap();
@@ -668,7 +695,8 @@ mod tests {
         #[test]
         fn prop_end_to_end(warps in 1u32..=48, ctas in 1u32..=8, atq in 1u32..=24, da in 1u32..=4, dp in 1u32..=4, seed in proptest::prelude::any::<u64>()) {
             let p = DacUnitParams { warps, ctas, atq_entries: atq, pwaq_entries: warps * da, pwpq_entries: warps * dp };
-            let stim = Stimulus::record(&mut DacUnitDriver::draining(&p, seed, 5_000), 30_000);
+            // depth-1 partitions fed serial expansions drain slowly: allow for it
+            let stim = Stimulus::record(&mut DacUnitDriver::draining(&p, seed, 4_000), 100_000);
             let r = check_end_to_end(&mut DacUnit::new(&p), &p, &stim, true);
             proptest::prop_assert!(r.is_ok(), "{:?}", r);
         }

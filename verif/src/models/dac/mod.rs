@@ -3,8 +3,12 @@
 //! is the ground truth, one port-level model per block with its stimulus
 //! driver and property checks, and the composed `dac_unit`.
 
-pub mod affine;
+// Models index parallel per-warp / per-offset arrays; explicit indices read
+// closer to the hardware than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 pub mod aeu;
+pub mod affine;
 pub mod affine_simt_stack;
 pub mod atq;
 pub mod dac_unit;
@@ -156,9 +160,12 @@ mod mutation {
         port: PortId,
         nth: u64,
         seen: u64,
-        pick: Box<dyn Fn(&C) -> Option<Vec<u64>>>,
+        pick: Pick<C>,
         buf: Option<Vec<u64>>,
     }
+
+    /// Decides, per cycle, the corrupted value of the target output.
+    type Pick<C> = Box<dyn Fn(&C) -> Option<Vec<u64>>>;
 
     impl<C: Component> Corrupt<C> {
         fn new(inner: C, port: &str, nth: u64, pick: impl Fn(&C) -> Option<Vec<u64>> + 'static) -> Self {
@@ -209,7 +216,8 @@ mod mutation {
         let stim = Stimulus::record(&mut aeu::AeuDriver::new(&p, 1), 20_000);
         let drop_bit = Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| {
             let r = out(a, "push_rec");
-            (out(a, "push") == 1 && (r as u32).count_ones() >= 2).then(|| vec![r & !((r as u32) & (r as u32).wrapping_neg()) as u64])
+            (out(a, "push") == 1 && (r as u32).count_ones() >= 2)
+                .then(|| vec![r & !((r as u32) & (r as u32).wrapping_neg()) as u64])
         });
         let mut d = drop_bit;
         assert!(aeu::check_expansion(&mut d, &p, &stim).is_err());
@@ -217,7 +225,8 @@ mod mutation {
             (out(a, "push") == 1).then(|| vec![out(a, "push_rec") ^ 1 << hw::blocks::dac::record::LINE])
         });
         assert!(aeu::check_expansion(&mut d, &p, &stim).is_err());
-        let mut d = Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| (out(a, "push") == 1).then(|| vec![0]));
+        let mut d =
+            Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| (out(a, "push") == 1).then(|| vec![0]));
         assert!(aeu::check_expansion(&mut d, &p, &stim).unwrap_err().contains("empty record"));
     }
 
@@ -230,7 +239,8 @@ mod mutation {
             (out(a, "push") == 1).then(|| vec![out(a, "push_mask") ^ 1])
         });
         assert!(peu::check_masks(&mut d, &p, &stim).unwrap_err().contains("reference"));
-        let mut d = Corrupt::new(peu::Peu::new(&p), "cnt_uniform", 300, |a: &peu::Peu| Some(vec![out(a, "cnt_uniform") + 1]));
+        let mut d =
+            Corrupt::new(peu::Peu::new(&p), "cnt_uniform", 300, |a: &peu::Peu| Some(vec![out(a, "cnt_uniform") + 1]));
         assert!(peu::check_masks(&mut d, &p, &stim).unwrap_err().contains("counters"));
     }
 
@@ -246,7 +256,8 @@ mod mutation {
         assert!(pwaq::check_queues(&mut d, &q, &stim).is_err());
         let p = AtqParams::default();
         let stim = Stimulus::record(&mut atq::AtqDriver::new(&p, 1), 5_000);
-        let mut d = Corrupt::new(atq::Atq::new(&p), "enq_ready", 200, |a: &atq::Atq| Some(vec![out(a, "enq_ready") ^ 1]));
+        let mut d =
+            Corrupt::new(atq::Atq::new(&p), "enq_ready", 200, |a: &atq::Atq| Some(vec![out(a, "enq_ready") ^ 1]));
         assert!(atq::check_fifo(&mut d, &p, &stim).is_err());
     }
 
@@ -255,10 +266,15 @@ mod mutation {
         use hw::blocks::dac::affine_simt_stack::AffineSimtStackParams;
         let p = AffineSimtStackParams::default();
         let stim = Stimulus::record(&mut affine_simt_stack::StackDriver::new(&p, 1), 5_000);
-        let mut d = Corrupt::new(affine_simt_stack::AffineSimtStack::new(&p), "rd_mask", 200, |a: &affine_simt_stack::AffineSimtStack| {
-            let m = out(a, "rd_mask");
-            (m != 0 && m != 0xffff_ffff).then(|| vec![m ^ 1])
-        });
+        let mut d = Corrupt::new(
+            affine_simt_stack::AffineSimtStack::new(&p),
+            "rd_mask",
+            200,
+            |a: &affine_simt_stack::AffineSimtStack| {
+                let m = out(a, "rd_mask");
+                (m != 0 && m != 0xffff_ffff).then(|| vec![m ^ 1])
+            },
+        );
         assert!(affine_simt_stack::check_against_flat(&mut d, &p, &stim).is_err());
     }
 

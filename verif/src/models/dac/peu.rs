@@ -3,7 +3,7 @@
 
 use super::affine::compare;
 use super::stim::{self, TupleGen};
-use super::walk::{encode_config, mac, CtaPorts, Cst, Ctx, Top, WalkRegs};
+use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, TupleCmd};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::dac::peu::PeuParams;
@@ -15,11 +15,8 @@ use std::sync::Arc;
 
 /// Ports of the PEU, inputs then outputs.
 pub fn ports(p: &PeuParams) -> Vec<PortSpec> {
-    let mut v = vec![
-        PortSpec::input("rst", 1),
-        PortSpec::input("in_valid", 1),
-        PortSpec::input("in_tuple", tuple::BITS),
-    ];
+    let mut v =
+        vec![PortSpec::input("rst", 1), PortSpec::input("in_valid", 1), PortSpec::input("in_tuple", tuple::BITS)];
     v.extend(CtaPorts::specs(p.ctas, p.warp_bits()));
     v.extend([
         PortSpec::input("pwpq_full", p.warps),
@@ -44,16 +41,16 @@ enum Mode {
     Serial,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     top: Top,
     w: WalkRegs,
     rhs: u32,
     op: u64,
-    ctx: Vec<Ctx>,
+    ctx: [Ctx; MAX_CTAS],
     /// Per context: the CTA's scalar comparison is done, and its result.
-    scal_v: Vec<bool>,
-    scal_r: Vec<bool>,
+    scal_v: [bool; MAX_CTAS],
+    scal_r: [bool; MAX_CTAS],
     lock: Option<(usize, Mode)>,
     last: u32,
     wrap: bool,
@@ -65,15 +62,15 @@ struct State {
 }
 
 impl State {
-    fn reset(ctas: u32) -> Self {
+    fn reset() -> Self {
         State {
             top: Top::Idle,
             w: WalkRegs::default(),
             rhs: 0,
             op: 0,
-            ctx: vec![Ctx::IDLE; ctas as usize],
-            scal_v: vec![false; ctas as usize],
-            scal_r: vec![false; ctas as usize],
+            ctx: [Ctx::IDLE; MAX_CTAS],
+            scal_v: [false; MAX_CTAS],
+            scal_r: [false; MAX_CTAS],
             lock: None,
             last: 0,
             wrap: false,
@@ -166,8 +163,8 @@ impl Peu {
             push_mask: io.id("push_mask"),
             cnt: ["cnt_scalar", "cnt_uniform", "cnt_serial", "cnt_cmp"].map(|n| io.id(n)),
             io,
-            s: State::reset(p.ctas),
-            n: State::reset(p.ctas),
+            s: State::reset(),
+            n: State::reset(),
         }
     }
 
@@ -264,7 +261,7 @@ impl Peu {
     }
 
     fn compute(&mut self) {
-        self.n.clone_from(&self.s);
+        self.n = self.s;
         let mut push: Option<(u32, u32)> = None;
         match self.s.top {
             Top::Idle => {
@@ -275,10 +272,8 @@ impl Peu {
                     self.n.rhs = t.rhs;
                     self.n.op = t.op;
                     for c in 0..self.p.ctas as usize {
-                        self.n.ctx[c] = Ctx {
-                            st: if self.cta.valid(&self.io, c) { Cst::Start0 } else { Cst::Done },
-                            ..Ctx::IDLE
-                        };
+                        self.n.ctx[c] =
+                            Ctx { st: if self.cta.valid(&self.io, c) { Cst::Start0 } else { Cst::Done }, ..Ctx::IDLE };
                         self.n.scal_v[c] = false;
                         self.n.scal_r[c] = false;
                     }
@@ -316,7 +311,7 @@ impl Peu {
             }
         }
         if self.io.get_bool(self.rst) {
-            self.n = State::reset(self.p.ctas);
+            self.n = State::reset();
         }
         self.io.set_bool(self.in_ready, self.s.top == Top::Idle);
         let push = push.filter(|(w, _)| *w < self.p.warps);
@@ -376,8 +371,18 @@ pub struct PeuDriver {
 impl PeuDriver {
     pub fn new(p: &PeuParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
-        let names =
-            ["rst", "in_valid", "in_tuple", "cta_valid", "cta_bidx", "cta_warp0", "blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1", "pwpq_full"];
+        let names = [
+            "rst",
+            "in_valid",
+            "in_tuple",
+            "cta_valid",
+            "cta_bidx",
+            "cta_warp0",
+            "blk_dim_x_m1",
+            "blk_dim_y_m1",
+            "blk_dim_z_m1",
+            "pwpq_full",
+        ];
         let sl = names.map(|n| layout.expect(n));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = stim::random_config(&mut rng, p.ctas, p.warps);
@@ -398,7 +403,7 @@ impl Driver for PeuDriver {
             self.cfg = stim::random_config(r, self.p.ctas, self.p.warps);
             self.gen = TupleGen::new(self.cfg.dims);
         }
-        if self.cycle % 512 == 0 {
+        if self.cycle.is_multiple_of(512) {
             self.offer = [0.05, 0.5, 1.0][r.random_range(0..3)];
             self.full_p = [0.0, 0.0, 0.02, 0.3][r.random_range(0..4)];
         }
@@ -566,7 +571,8 @@ mod tests {
         let mut dut = Peu::new(p);
         let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
         let i = |n: &str| dut.input(n).unwrap();
-        let (rst, iv, it, cv, cb, cw) = (i("rst"), i("in_valid"), i("in_tuple"), i("cta_valid"), i("cta_bidx"), i("cta_warp0"));
+        let (rst, iv, it, cv, cb, cw) =
+            (i("rst"), i("in_valid"), i("in_tuple"), i("cta_valid"), i("cta_bidx"), i("cta_warp0"));
         let dims = [i("blk_dim_x_m1"), i("blk_dim_y_m1"), i("blk_dim_z_m1")];
         dut.set_u64(cv, v);
         dut.set(cb, &b);
@@ -626,7 +632,17 @@ mod tests {
     fn bound_check_takes_the_shortcut_except_at_the_boundary() {
         let p = PeuParams { warps: 8, ctas: 1 };
         let (m, cycles, cnt) = expand(&p, &one_cta([256, 1, 1]), pred(0, 1, 70, CMP_LT));
-        let want: Vec<Option<u32>> = (0..8).map(|w| Some(if w < 2 { !0 } else if w == 2 { 0x3f } else { 0 })).collect();
+        let want: Vec<Option<u32>> = (0..8)
+            .map(|w| {
+                Some(if w < 2 {
+                    !0
+                } else if w == 2 {
+                    0x3f
+                } else {
+                    0
+                })
+            })
+            .collect();
         assert_eq!(m, want);
         assert_eq!(cnt, [0, 7, 1, 7 * 2 + 2 + 31]);
         // accept, 4 setup, 1 start, 7 x 2 shortcut, 1 + 32 fallback
@@ -731,7 +747,11 @@ mod tests {
     #[test]
     fn random_traffic_masks_match_the_reference() {
         let mut total = PeuReport::default();
-        for (p, seed, cycles) in [(PeuParams::default(), 11, 80_000), (PeuParams { warps: 12, ctas: 3 }, 12, 40_000), (PeuParams { warps: 1, ctas: 1 }, 13, 20_000)] {
+        for (p, seed, cycles) in [
+            (PeuParams::default(), 11, 80_000),
+            (PeuParams { warps: 12, ctas: 3 }, 12, 40_000),
+            (PeuParams { warps: 1, ctas: 1 }, 13, 20_000),
+        ] {
             let mut d = PeuDriver::new(&p, seed);
             let stim = Stimulus::record(&mut d, cycles);
             let mut dut = Peu::new(&p);
@@ -746,12 +766,14 @@ mod tests {
             total.warps += rep.warps;
         }
         let [sc, un, se, cmp] = total.paths;
+        let masks = (sc + un + se) as f64;
         println!(
-            "PEU paths over {} warps: scalar {sc} ({:.0}%), two-compare {un} ({:.0}%), full {se} ({:.0}%), comparisons {cmp}",
-            total.warps,
-            100.0 * sc as f64 / total.warps as f64,
-            100.0 * un as f64 / total.warps as f64,
-            100.0 * se as f64 / total.warps as f64
+            "PEU paths over {} masks: scalar {sc} ({:.0}%), two-compare {un} ({:.0}%), full {se} ({:.0}%), comparisons {cmp} ({:.2} per mask)",
+            sc + un + se,
+            100.0 * sc as f64 / masks,
+            100.0 * un as f64 / masks,
+            100.0 * se as f64 / masks,
+            cmp as f64 / masks
         );
         assert!(total.per_op.iter().all(|&n| n > 200), "{:?}", total.per_op);
         assert!(sc > 1000 && un > 1000 && se > 1000);

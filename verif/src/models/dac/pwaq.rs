@@ -82,10 +82,30 @@ pub struct PerWarpQueue {
 impl PerWarpQueue {
     pub fn new(q: QueueShape) -> Self {
         let io = PortFrame::new(q.ports());
-        let id = ["rst", "enq", "enq_warp", q.enq_data, "deq", "deq_warp", q.deq_data, "deq_empty", "full_vec", "empty_vec", "any_full"]
-            .map(|n| io.id(n));
+        let id = [
+            "rst",
+            "enq",
+            "enq_warp",
+            q.enq_data,
+            "deq",
+            "deq_warp",
+            q.deq_data,
+            "deq_empty",
+            "full_vec",
+            "empty_vec",
+            "any_full",
+        ]
+        .map(|n| io.id(n));
         let w = q.warps as usize;
-        PerWarpQueue { mem: vec![0; q.entries as usize], head: vec![0; w], tail: vec![0; w], count: vec![0; w], q, io, id }
+        PerWarpQueue {
+            mem: vec![0; q.entries as usize],
+            head: vec![0; w],
+            tail: vec![0; w],
+            count: vec![0; w],
+            q,
+            io,
+            id,
+        }
     }
 }
 
@@ -168,7 +188,16 @@ impl QueueDriver {
     pub fn new(q: QueueShape, seed: u64) -> Self {
         let layout = InputLayout::of(&q.ports());
         let sl = ["rst", "enq", "enq_warp", q.enq_data, "deq", "deq_warp"].map(|n| layout.expect(n));
-        QueueDriver { q, layout, rng: ChaCha8Rng::seed_from_u64(seed), sl, cycle: 0, hot: [0; 3], p_enq: 0.5, p_deq: 0.5 }
+        QueueDriver {
+            q,
+            layout,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            sl,
+            cycle: 0,
+            hot: [0; 3],
+            p_enq: 0.5,
+            p_deq: 0.5,
+        }
     }
 
     fn warp(&mut self) -> u32 {
@@ -188,7 +217,7 @@ impl Driver for QueueDriver {
     }
 
     fn next(&mut self, f: &mut Frame) {
-        if self.cycle % 64 == 0 {
+        if self.cycle.is_multiple_of(64) {
             let r = &mut self.rng;
             self.hot = [0; 3].map(|_| r.random_range(0..self.q.warps));
             self.p_enq = [0.2, 0.6, 0.95][r.random_range(0..3)];
@@ -229,9 +258,11 @@ pub fn check_queues(dut: &mut dyn Component, q: &QueueShape, stim: &Stimulus) ->
     let layout = stim.layout().clone();
     let inputs: Vec<PortId> = layout.ports().iter().map(|p| dut.input(&p.name).unwrap()).collect();
     let o = |n: &str| dut.output(n).unwrap();
-    let (data, empty, fullv, emptyv, anyf) = (o(q.deq_data), o("deq_empty"), o("full_vec"), o("empty_vec"), o("any_full"));
+    let (data, empty, fullv, emptyv, anyf) =
+        (o(q.deq_data), o("deq_empty"), o("full_vec"), o("empty_vec"), o("any_full"));
     let sl = |n: &str| layout.expect(n);
-    let (s_rst, s_enq, s_ew, s_ed, s_deq, s_dw) = (sl("rst"), sl("enq"), sl("enq_warp"), sl(q.enq_data), sl("deq"), sl("deq_warp"));
+    let (s_rst, s_enq, s_ew, s_ed, s_deq, s_dw) =
+        (sl("rst"), sl("enq"), sl("enq_warp"), sl(q.enq_data), sl("deq"), sl("deq_warp"));
     let mut frame = Frame::new(layout.clone());
     let mut fifo: Vec<VecDeque<u64>> = vec![VecDeque::new(); q.warps as usize];
     let d = q.depth() as usize;
@@ -247,7 +278,11 @@ pub fn check_queues(dut: &mut dyn Component, q: &QueueShape, stim: &Stimulus) ->
         let (ew, dw) = (v(s_ew) as usize, v(s_dw) as usize);
         let head = fifo.get(dw).and_then(|f| f.front().copied());
         if dut.get_bool(empty) != head.is_none() || dut.get_u64(data) != head.unwrap_or(0) {
-            return err(format!("warp {dw}: deq_empty {} data {:x}, expected {head:x?}", dut.get_bool(empty), dut.get_u64(data)));
+            return err(format!(
+                "warp {dw}: deq_empty {} data {:x}, expected {head:x?}",
+                dut.get_bool(empty),
+                dut.get_u64(data)
+            ));
         }
         let (mut fv, mut ev) = (0u64, 0u64);
         for (w, f) in fifo.iter().enumerate() {
@@ -255,7 +290,11 @@ pub fn check_queues(dut: &mut dyn Component, q: &QueueShape, stim: &Stimulus) ->
             ev |= (f.is_empty() as u64) << w;
         }
         if dut.get_u64(fullv) != fv || dut.get_u64(emptyv) != ev || dut.get_bool(anyf) != (fv != 0) {
-            return err(format!("full_vec {:x} empty_vec {:x}, expected {fv:x} {ev:x}", dut.get_u64(fullv), dut.get_u64(emptyv)));
+            return err(format!(
+                "full_vec {:x} empty_vec {:x}, expected {fv:x} {ev:x}",
+                dut.get_u64(fullv),
+                dut.get_u64(emptyv)
+            ));
         }
         if v(s_rst) & 1 != 0 {
             fifo.iter_mut().for_each(|f| f.clear());
@@ -305,7 +344,10 @@ mod tests {
             let stim = Stimulus::record(&mut d, 30_000);
             let rep = check_queues(&mut new(&p), &q, &stim).unwrap();
             println!("PWAQ {p:?}: {rep:?}");
-            assert!(rep.refused_full > 100 && rep.deq_of_empty > 100 && (rep.same_warp_enq_deq > 50 || q.depth() == 1), "{rep:?}");
+            assert!(
+                rep.refused_full > 100 && rep.deq_of_empty > 100 && (rep.same_warp_enq_deq > 50 || q.depth() == 1),
+                "{rep:?}"
+            );
         }
     }
 

@@ -35,13 +35,20 @@ mod tests {
 
     #[test]
     fn partitions_behave_as_fifos() {
-        for (p, seed) in [(PwpqParams::default(), 5), (PwpqParams { warps: 2, entries: 2 }, 6), (PwpqParams { warps: 5, entries: 40 }, 7)] {
+        for (p, seed) in [
+            (PwpqParams::default(), 5),
+            (PwpqParams { warps: 2, entries: 2 }, 6),
+            (PwpqParams { warps: 5, entries: 40 }, 7),
+        ] {
             let q = shape(&p);
             let mut d = QueueDriver::new(q.clone(), seed);
             let stim = Stimulus::record(&mut d, 30_000);
             let rep = check_queues(&mut new(&p), &q, &stim).unwrap();
             println!("PWPQ {p:?}: {rep:?}");
-            assert!(rep.refused_full > 100 && rep.deq_of_empty > 100 && (rep.same_warp_enq_deq > 50 || q.depth() == 1), "{rep:?}");
+            assert!(
+                rep.refused_full > 100 && rep.deq_of_empty > 100 && (rep.same_warp_enq_deq > 50 || q.depth() == 1),
+                "{rep:?}"
+            );
         }
     }
 }

@@ -100,7 +100,8 @@ impl TupleGen {
                 }
             }
             65..80 => r.random_range(-300i32..300) as u32,
-            80..90 => [128 * r.random_range(1..10u32), 0x8000_0000, 0x4000_0000, 0x1000_0000, 0xffff_ff80][r.random_range(0..5)],
+            80..90 => [128 * r.random_range(1..10u32), 0x8000_0000, 0x4000_0000, 0x1000_0000, 0xffff_ff80]
+                [r.random_range(0..5)],
             _ => r.random(),
         }
     }

@@ -8,6 +8,10 @@ use super::{get_bits, CtaConfig};
 use hw::blocks::dac::{cta, MAX_CTA_THREADS, WARP_SIZE};
 use sim::{PortFrame, PortId, PortSpec};
 
+/// Walk contexts a model holds (the `ctas` parameter's maximum); contexts
+/// past `ctas` stay DONE.
+pub const MAX_CTAS: usize = 16;
+
 /// Unit state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Top {
