@@ -1,0 +1,204 @@
+//! Address expansion unit (AEU) — Wang and Lin, ISCA 2017, §4.2, Figure 11.
+//!
+//! Takes one `enq.addr` / `enq.data` affine tuple at a time and turns it,
+//! for every warp of every concurrent CTA, into *warp address records*
+//! (`super::record`: 128-byte line address + sub-line part, per-unit mask,
+//! granularity, `last`) pushed into the per-warp address queue (PWAQ). It
+//! never produces per-thread addresses: one step covers as many threads as
+//! land in one record.
+//!
+//! # Parameters
+//! `warps` (48, Table 1), `ctas` (8, Fermi). Let `W = warps`, `C = ctas`,
+//! `WB = clog2(W)`, `CB = clog2(C)`.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `rst` | in | 1 | synchronous reset |
+//! | `in_valid` | in | 1 | a tuple is offered (ATQ head of kind addr/data) |
+//! | `in_tuple` | in | 262 | packed tuple (`super::tuple`); uses base, six offsets, KIND (data bit), `OP[1:0]` (granularity) |
+//! | `cta_valid` | in | C | CTA slot holds a CTA; sampled when a tuple is accepted |
+//! | `cta_bidx` | in | 48·C | per slot ctaid.x, .y, .z (16 bits each); read by the start steps |
+//! | `cta_warp0` | in | WB·C | per slot: warp slot of the CTA's first warp; its warps are consecutive |
+//! | `blk_dim_x_m1`, `blk_dim_y_m1`, `blk_dim_z_m1` | in | 10, 10, 6 | block dimensions minus one; latched at accept |
+//! | `pwaq_full` | in | W | per-warp PWAQ partition is full (PWAQ `full_vec`) |
+//! | `in_ready` | out | 1 | unit idle: a tuple offered now is accepted at this edge |
+//! | `push` | out | 1 | push `push_rec` into warp `push_warp`'s PWAQ partition this cycle |
+//! | `push_warp` | out | WB | target warp (0 when `push` = 0) |
+//! | `push_rec` | out | 62 | the record (0 when `push` = 0) |
+//! | `push_data` | out | 1 | `push` of an `enq.data` tuple: the record is also an L1 request |
+//!
+//! All outputs are combinational from the registers and this cycle's
+//! `pwaq_full`, `cta_bidx`, `cta_warp0` (no path from `in_valid`/`in_tuple`
+//! to any output). The handshake is `in_valid && in_ready` at the edge.
+//!
+//! # The ALU
+//! One integer ALU (§4.2 "equipped with a single integer ALU"), used at most
+//! once per cycle: `r = a ± b·c (mod 2^32)` with `b` 32 bits and `c` at most
+//! 16 bits (a block index, a block dimension, or a thread count <= 32). The
+//! brief's "one adder" is this ALU's adder; the small multiplier in front of
+//! it is what computes `block_offset × block_index` in one step (§4.2 ①).
+//!
+//! # Registers
+//! Unit state `top` ∈ {IDLE, SETUP_Y, SETUP_Z, SETUP_T1, SETUP_T2, WORK};
+//! latched tuple (base, `otx oty otz obx oby obz`, `gl` = log2 unit size,
+//! `data`); latched dims `dx dy dz` (stored minus one); `adj_y`, `adj_z`
+//! (32 each); `total` (11: threads per CTA, saturated at 1024); one *walk
+//! context* per CTA slot: `cst` ∈ {DONE, START0, START1, START2, RUN, ADJY,
+//! ADJZ}, `acc` (32, §4.2 ⑥ "one accumulated address register for each
+//! concurrent CTA": the address of the CTA's next thread), `lin` (11: linear
+//! index of that thread), `tx ty tz` (10, 10, 6: its position); serial lock
+//! (valid + CB) and serial builder mask (32).
+//!
+//! # Cycle behaviour
+//! * IDLE: `in_ready` = 1. On `in_valid`: latch the tuple and dims; context
+//!   `c` ← START0 if `cta_valid[c]` else DONE, `lin = tx = ty = tz = 0`;
+//!   lock cleared; → SETUP_Y.
+//! * SETUP_Y: `adj_y ← oty − dx·otx` (from virtual thread (dx, ty) to (0, ty+1): §4.2 ⑦
+//!   "an adjustment is added ... computed only once"). SETUP_Z: `adj_z ← otz − dy·oty`.
+//!   SETUP_T1: `total ← min(dx·dy, 1024)`; SETUP_T2: `total ← min(total·dz, 1024)`. → WORK.
+//! * The tuple is *linear* when `dy = dz = 1`, or `adj_y = 0` and (`dz = 1`
+//!   or `adj_z = 0`): values then continue across rows, `value = start + lin·otx`,
+//!   and a warp of a 16×16 block is one progression. Otherwise a step never
+//!   crosses a row.
+//! * WORK, each cycle, one context is *picked*: the locked one if the lock
+//!   is set, else the lowest-numbered context that is in START*/ADJ*, or in
+//!   RUN with its warp's queue not full (`pwaq_full[warp0[c] + lin/32]`; a
+//!   warp number ≥ W has no queue and is never full). This is the CTA
+//!   switching of §4.2: a full queue of one CTA's warp lets the next CTA go.
+//!   The picked context does one step:
+//!   - START0: `acc ← base + obx·ctaid.x` (§4.2 ①), then START1 if `oby ≠ 0`,
+//!     else START2 if `obz ≠ 0`, else RUN. START1: `acc += oby·ctaid.y`, then
+//!     START2 if `obz ≠ 0` else RUN. START2: `acc += obz·ctaid.z` → RUN.
+//!   - ADJY: `acc += adj_y`; → ADJZ if `ty = 0 && adj_z ≠ 0`, else RUN.
+//!     ADJZ: `acc += adj_z` → RUN.
+//!   - RUN: a record step (below).
+//!
+//!   When every context is DONE after the edge, `top` → IDLE.
+//! * Record step. `g = 2^gl` bytes per unit (gran 0 byte, 1 half, 2 and 3
+//!   word), region = `32·g` bytes, `u0 = acc[gl+4:gl]` (unit of the next thread
+//!   in its region), `m` = threads the step may cover = min(to the end of the
+//!   warp, to the end of the CTA, and for a non-linear tuple to the end of
+//!   the row `dx − tx`). By `s = otx`:
+//!   - `s = 0`: `k = m` threads, mask = bit `u0`.
+//!   - `s = +g·2^p` (p = 0..5): `k = min(m, ((31 − u0) >> p) + 1)`, mask bits
+//!     `u0, u0+2^p, ...` (k of them): §4.2 "an offset of 4 ... 1111...; an
+//!     offset of 8 ... 1010...".
+//!   - `s = −g·2^p`: `k = min(m, (u0 >> p) + 1)`, bits `u0, u0−2^p, ...`.
+//!
+//!     These three push one record per cycle and do `acc ← acc + k·s`.
+//!   - any other `s` (odd multiples, non-multiples of `g`, `|s| > 32g`):
+//!     *serial*, one thread per cycle: the ALU computes `next = acc + s`; the
+//!     thread's bit is ORed into the builder; if `m = 1` or `next` is in
+//!     another region the record (builder | bit, region of `acc`) is pushed and
+//!     the lock released, else the context is locked (the unit stays with it
+//!     until the record is pushed) and the builder keeps the mask. `acc ← next`.
+//!
+//!   Record fields: `line = acc[31:7]`, `sect = acc[6:5]` (byte) / `acc[6]`
+//!   (half) / 0 (word), `gran = gl`, `last` = the step covers the warp's last
+//!   thread (`(lin + k) % 32 = 0` or `lin + k = total`). Then `lin += k`; for a
+//!   non-linear tuple `tx += k`, and at `tx = dx` (row end) `tx ← 0`, `ty += 1`,
+//!   and at `ty = dy` `ty ← 0`, `tz += 1`. Next `cst`: DONE if `lin = total`;
+//!   else at a row end ADJY if `adj_y ≠ 0`, else ADJZ if `ty = 0 && adj_z ≠ 0`;
+//!   else RUN.
+//!
+//!   A step that would push while its warp's `pwaq_full` bit is set is not
+//!   taken (no register changes; a stall). Only a locked serial context can
+//!   meet this, and only if something other than this unit fills the queue.
+//!   A record for a warp number ≥ W is computed and dropped (`push` = 0).
+//! * `rst`: `top` ← IDLE, all contexts DONE, lock cleared (next edge).
+//!   Outputs in a reset cycle follow the current state as in any cycle.
+//!
+//! Exactness: every thread's address is `acc` at the step that covers it
+//! (all arithmetic mod 2^32), so the union of a warp's records is exactly the
+//! set `{addr(t) & !(g−1)}` of its threads: unaligned starts, zero, negative
+//! and huge offsets, and wrap-around past 2^32 included (a region never
+//! straddles 2^32). No record is empty. Records are maximal runs of
+//! consecutive threads, so a region may recur for non-monotone tuples.
+//! A misaligned access (address not a multiple of `g`) is recorded at its
+//! unit, as the memory system would treat it.
+//!
+//! # Not modelled here (outside this block)
+//! The L1 request and lock counters of `enq.data` (the records leave on
+//! `push` with `push_data`; `dac_unit` exposes them as `l1_req`), barrier
+//! handling (§4.2: expansion waits for a CTA's barrier), divergent tuples and
+//! active masks (§4.6: expansion is for all threads of every warp), and
+//! mod-type tuples (expanded on the SIMT lanes, §3).
+//!
+//! # Cycles (reference model, `cargo test -p verif cycles_per_warp -- --nocapture`)
+//! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
+//! 192 threads, word accesses: offset 4 line-aligned 1 cycle (61 cycles for
+//! 48 warps = 1.27/warp with overhead); offset 4 unaligned or offset 8: 2
+//! cycles; offset 0: 1; byte offset 1: 1; offset 12 (serial): 32. A 2-D block
+//! 32×8 with `tid.y*32 + tid.x` is linear (1/warp); with a row stride that is
+//! not `32·otx`, +1 ADJY cycle per row.
+//!
+//! # Storage (default parameters)
+//! 943 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
+//! 11 total, 8 × 72 walk contexts (3 + 32 + 11 + 10 + 10 + 6), 4 lock, 32
+//! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
+
+use super::{HwStorage, PaperStorage};
+use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
+/// Parameters of the expansion unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AeuParams {
+    /// Non-affine warp slots of the SM (Table 1: 48); one PWAQ partition each.
+    pub warps: u32,
+    /// Concurrent CTAs per SM (Fermi: 8); one walk context each.
+    pub ctas: u32,
+}
+
+impl Default for AeuParams {
+    fn default() -> Self {
+        AeuParams { warps: 48, ctas: 8 }
+    }
+}
+
+impl BlockParams for AeuParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
+        ParamSpec {
+            name: "ctas",
+            default: 8,
+            min: 1,
+            max: 16,
+            doc: "concurrent CTAs per SM (Fermi: 8), one accumulated-address context each",
+        },
+    ];
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        Ok(AeuParams { warps: p.get_u32("warps"), ctas: p.get_u32("ctas") })
+    }
+}
+
+impl AeuParams {
+    pub fn warp_bits(&self) -> u32 {
+        clog2(self.warps as u64)
+    }
+    pub fn cta_bits(&self) -> u32 {
+        clog2(self.ctas as u64)
+    }
+}
+
+/// The paper gives no storage figure for the expansion units (§4.8 counts
+/// them as "2 ALUs per SM").
+pub fn paper_storage(_p: &AeuParams) -> Option<PaperStorage> {
+    None
+}
+
+/// Registers of the AEU (no memories): see the storage table in the module
+/// documentation.
+pub fn hw_storage(p: &AeuParams) -> HwStorage {
+    let per_ctx = 3 + 32 + 11 + 10 + 10 + 6;
+    let flops = 3 // unit state
+        + 7 * 32 + 2 + 1 // latched tuple: base, six offsets, granularity, data
+        + 26 // latched block dimensions
+        + 2 * 32 // adj_y, adj_z
+        + 11 // total threads per CTA
+        + p.ctas as u64 * per_ctx
+        + 1 + p.cta_bits() as u64 // serial lock
+        + 32; // serial record builder mask
+    HwStorage { flop_bits: flops, mem_bits: 0 }
+}

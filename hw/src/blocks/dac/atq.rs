@@ -1,0 +1,107 @@
+//! Affine tuple queue (ATQ) — Wang and Lin, ISCA 2017, §4.1 ③④, §4.8.
+//!
+//! The affine warp's `enq` pushes an affine tuple at the tail (③); the
+//! expansion units take it from the head (④). A plain FIFO of packed tuples
+//! (`super::tuple`, 262 bits) with the issue check of §4.1 ⑨: "For the enq
+//! instruction, if the ATQ has no available space, or if one of the PWPQs is
+//! full, then the affine warp is not allowed to issue."
+//!
+//! # Parameters
+//! `entries` (24, §4.8). `PB = clog2(entries)`, `CB = clog2(entries+1)`.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `rst` | in | 1 | synchronous reset |
+//! | `enq_valid` | in | 1 | the affine warp issues `enq` with `enq_tuple` |
+//! | `enq_tuple` | in | 262 | the tuple |
+//! | `pwaq_any_full` | in | 1 | some PWAQ partition is full |
+//! | `pwpq_any_full` | in | 1 | some PWPQ partition is full |
+//! | `deq` | in | 1 | pop the head (the dispatcher gave it to a unit) |
+//! | `enq_ready` | out | 1 | `!full && !(KIND(enq_tuple) = pred ? pwpq_any_full : pwaq_any_full)` |
+//! | `head_valid` | out | 1 | `count ≠ 0` |
+//! | `head_tuple` | out | 262 | entry at the head; 0 when empty |
+//! | `count` | out | CB | entries held |
+//! | `full` | out | 1 | `count = entries` |
+//!
+//! `enq_ready` is combinational from `count` and this cycle's `enq_tuple` kind
+//! and backpressure inputs: the scoreboard asks it before issuing. The
+//! backpressure follows the tuple's kind (a predicate tuple waits for the
+//! PWPQs, an address/data or reserved tuple for the PWAQs); "any" rather than
+//! "the target warps'" because one tuple expands for every warp.
+//!
+//! # Cycle semantics
+//! At the edge: if `enq_valid && enq_ready`, `mem[tail] ← enq_tuple`,
+//! `tail++` (mod entries); if `deq && count ≠ 0`, `head++`; `count` changes by
+//! the difference. Both decisions use the state before the edge: an `enq`
+//! into a full queue is refused even when a `deq` happens in the same cycle
+//! (no path from `deq` to `enq_ready`), and a `deq` of an empty queue does
+//! nothing even if an `enq` happens (no bypass; the new head appears next
+//! cycle). `enq_valid` without `enq_ready` is dropped: the issue logic must
+//! not issue. Reset empties the queue (`head = tail = count = 0`); memory
+//! contents are not reset and are never visible (`head_tuple` is gated).
+//!
+//! # Storage
+//! Memory `entries × 262` (one write port, one asynchronous read port at the
+//! head) + head, tail (PB each) and count (CB): 6288 + 15 = 6303 bits at 24
+//! entries. The paper: 393 bytes = 3144 bits = 131 bits per entry (Table 1
+//! says 392 bytes), consistent with one base, one offset and the two mod-type
+//! fields (4 × 32) plus a 3-bit command. This design carries the full tuple of
+//! §4.4 (base and six offsets, 224 bits), the predicate's scalar operand (32)
+//! and a 6-bit command, and no mod-type fields (mod-type tuples are expanded
+//! on the SIMT lanes): 262 bits per entry, 2× the paper.
+
+use super::{tuple, HwStorage, PaperStorage};
+use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
+/// Parameters of the affine tuple queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtqParams {
+    /// Queue entries (paper: 24 per SM).
+    pub entries: u32,
+}
+
+impl Default for AtqParams {
+    fn default() -> Self {
+        AtqParams { entries: 24 }
+    }
+}
+
+impl BlockParams for AtqParams {
+    const SPECS: &'static [ParamSpec] = &[ParamSpec {
+        name: "entries",
+        default: 24,
+        min: 1,
+        max: 1024,
+        doc: "affine tuples the queue holds (paper: 24 per SM)",
+    }];
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        Ok(AtqParams { entries: p.get_u32("entries") })
+    }
+}
+
+impl AtqParams {
+    /// Width of `count`: 0..=entries.
+    pub fn count_bits(&self) -> u32 {
+        clog2(self.entries as u64 + 1)
+    }
+    /// Width of the head and tail pointers.
+    pub fn ptr_bits(&self) -> u32 {
+        clog2(self.entries as u64)
+    }
+}
+
+/// Paper §4.8: "24 entries, with a total size of 393 bytes" (Table 1 says
+/// 392): 131 bits per entry, scaled by `entries`.
+pub fn paper_storage(p: &AtqParams) -> Option<PaperStorage> {
+    Some(PaperStorage { bits: 131 * p.entries as u64, source: "§4.8: 24 entries, 393 bytes" })
+}
+
+/// Memory `entries x 262` plus head, tail and count registers.
+pub fn hw_storage(p: &AtqParams) -> HwStorage {
+    HwStorage {
+        flop_bits: 2 * p.ptr_bits() as u64 + p.count_bits() as u64,
+        mem_bits: p.entries as u64 * tuple::BITS as u64,
+    }
+}

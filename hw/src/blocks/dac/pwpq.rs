@@ -1,0 +1,100 @@
+//! Per-warp predicate queue (PWPQ) — Wang and Lin, ISCA 2017, §4.1 ⑤⑥⑨, §4.8.
+//!
+//! Holds the 32-bit predicate masks the PEU produces, one FIFO partition per
+//! non-affine warp; `deq.pred` takes one mask and sets the warp's predicate
+//! register; `deq_empty` holds the warp back. The same structure as the
+//! PWAQ (see `pwaq.rs` for the full cycle semantics) with 32-bit entries and
+//! the data ports named `enq_mask` / `deq_mask`.
+//!
+//! # Parameters
+//! `warps` (48), `entries` (192), `entries` a non-zero multiple of `warps`.
+//!
+//! # Ports
+//! `rst`; `enq` (1), `enq_warp` (WB), `enq_mask` (32); `deq` (1), `deq_warp`
+//! (WB); outputs `deq_mask` (32, 0 if empty), `deq_empty` (1), `full_vec`
+//! (warps), `empty_vec` (warps), `any_full` (1). Semantics as the PWAQ.
+//!
+//! # Storage
+//! Memory `entries × 32` = 6144 bits, exactly the paper's 768 bytes, plus
+//! per-warp head, tail and count (48 × 7 = 336 bits) which the paper does not
+//! count.
+
+#[allow(unused_imports)]
+use super::{record, WARP_SIZE};
+use super::{HwStorage, PaperStorage};
+use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
+/// Parameters of the per-warp queue: `entries` split evenly among `warps`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PwpqParams {
+    /// Warp slots of the SM (paper: 48).
+    pub warps: u32,
+    /// Entries per SM (paper: 192), partitioned among the warps.
+    pub entries: u32,
+}
+
+impl Default for PwpqParams {
+    fn default() -> Self {
+        PwpqParams { warps: 48, entries: 192 }
+    }
+}
+
+impl BlockParams for PwpqParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
+        ParamSpec {
+            name: "entries",
+            default: 192,
+            min: 1,
+            max: 4096,
+            doc: "entries per SM, split evenly among the warps (paper: 192 = 4 per warp)",
+        },
+    ];
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        let q = PwpqParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
+        if q.entries < q.warps || !q.entries.is_multiple_of(q.warps) {
+            return Err(p.invalid(format!(
+                "entries ({}) must be a non-zero multiple of warps ({}): each warp gets entries/warps slots",
+                q.entries, q.warps
+            )));
+        }
+        Ok(q)
+    }
+}
+
+impl PwpqParams {
+    /// Entries of one warp's partition.
+    pub fn depth(&self) -> u32 {
+        self.entries / self.warps
+    }
+    /// Width of a warp index.
+    pub fn warp_bits(&self) -> u32 {
+        clog2(self.warps as u64)
+    }
+    /// Width of a per-warp head/tail pointer.
+    pub fn ptr_bits(&self) -> u32 {
+        clog2(self.depth() as u64)
+    }
+    /// Width of a per-warp count (0..=depth).
+    pub fn count_bits(&self) -> u32 {
+        clog2(self.depth() as u64 + 1)
+    }
+    /// Width of one entry.
+    pub fn entry_bits(&self) -> u32 {
+        super::WARP_SIZE
+    }
+}
+
+/// The paper's figure, 32 bits per entry, scaled by `entries`.
+pub fn paper_storage(p: &PwpqParams) -> Option<PaperStorage> {
+    Some(PaperStorage { bits: 32 * p.entries as u64, source: "§4.8: 192 entries, 768 bytes" })
+}
+
+/// Memory `entries x entry_bits` plus, per warp, head, tail and count.
+pub fn hw_storage(p: &PwpqParams) -> HwStorage {
+    HwStorage {
+        flop_bits: p.warps as u64 * (2 * p.ptr_bits() + p.count_bits()) as u64,
+        mem_bits: p.entries as u64 * p.entry_bits() as u64,
+    }
+}

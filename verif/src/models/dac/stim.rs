@@ -1,0 +1,173 @@
+//! Shared pieces of the DAC stimulus drivers: CTA configurations and affine
+//! tuples drawn to hit the interesting cases (common strides, linear 2-D
+//! tuples, unaligned and wrapping bases, negative and huge offsets,
+//! thresholds next to the warp's values).
+
+use super::affine::Aff;
+use super::{get_bits, CtaConfig, TupleCmd};
+use crate::stimulus::Frame;
+use hw::blocks::dac::{cta, tuple};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+/// Block shapes seen in real kernels, plus odd ones.
+const SHAPES: &[[u32; 3]] = &[
+    [256, 1, 1],
+    [192, 1, 1],
+    [128, 1, 1],
+    [32, 8, 1],
+    [16, 16, 1],
+    [8, 8, 4],
+    [48, 2, 1],
+    [64, 4, 2],
+    [1, 1, 1],
+    [33, 1, 1],
+    [1024, 1, 1],
+    [4, 2, 3],
+];
+
+/// A random legal configuration: CTA slots filled in order with contiguous
+/// warp ranges, some slots left invalid, block indices mostly small.
+pub fn random_config(r: &mut ChaCha8Rng, ctas: u32, warps: u32) -> CtaConfig {
+    let mut dims = [1, 1, 1];
+    for _ in 0..20 {
+        dims = if r.random_bool(0.6) {
+            SHAPES[r.random_range(0..SHAPES.len())]
+        } else {
+            [r.random_range(1..=40), r.random_range(1..=6), r.random_range(1..=3)]
+        };
+        if (dims[0] * dims[1] * dims[2]).div_ceil(32) <= warps {
+            break;
+        }
+        dims = [r.random_range(1..=32), 1, 1];
+    }
+    let per = (dims[0] * dims[1] * dims[2]).div_ceil(32);
+    let mut next = 0;
+    let mut cfg = CtaConfig { dims, valid: vec![], bid: vec![], warp0: vec![] };
+    for _ in 0..ctas {
+        let fits = next + per <= warps;
+        let v = fits && r.random_bool(0.85);
+        cfg.valid.push(v);
+        cfg.warp0.push(if fits { next } else { 0 });
+        if v {
+            next += per;
+        }
+        let b = |r: &mut ChaCha8Rng| if r.random_bool(0.8) { r.random_range(0..64) } else { r.random_range(0..65536) };
+        let bid = [b(r), b(r), b(r)];
+        cfg.bid.push(bid);
+    }
+    cfg
+}
+
+/// Decode the CTA configuration inputs of a stimulus frame.
+pub fn config_from_frame(f: &Frame, ctas: u32, warp_bits: u32) -> CtaConfig {
+    let l = f.layout();
+    let g = |n: &str| f.get(l.expect(n));
+    let valid = g("cta_valid")[0];
+    let dims = [g("blk_dim_x_m1")[0] as u32 + 1, g("blk_dim_y_m1")[0] as u32 + 1, g("blk_dim_z_m1")[0] as u32 + 1];
+    let mut cfg = CtaConfig { dims, valid: vec![], bid: vec![], warp0: vec![] };
+    for c in 0..ctas {
+        cfg.valid.push(valid >> c & 1 != 0);
+        let lo = cta::BIDX_BITS * c;
+        let b = g("cta_bidx");
+        cfg.bid.push([get_bits(b, lo, 16) as u32, get_bits(b, lo + 16, 16) as u32, get_bits(b, lo + 32, 16) as u32]);
+        cfg.warp0.push(get_bits(g("cta_warp0"), warp_bits * c, warp_bits) as u32);
+    }
+    cfg
+}
+
+/// Draws affine tuples for one block shape.
+#[derive(Clone, Debug)]
+pub struct TupleGen {
+    dims: [u32; 3],
+}
+
+impl TupleGen {
+    pub fn new(dims: [u32; 3]) -> Self {
+        TupleGen { dims }
+    }
+
+    fn otx(&self, r: &mut ChaCha8Rng, g: u32) -> u32 {
+        match r.random_range(0..100) {
+            0..10 => 0,
+            10..30 => 4,
+            30..65 => {
+                let s = g << r.random_range(0..=5);
+                if r.random_bool(0.3) {
+                    s.wrapping_neg()
+                } else {
+                    s
+                }
+            }
+            65..80 => r.random_range(-300i32..300) as u32,
+            80..90 => [128 * r.random_range(1..10u32), 0x8000_0000, 0x4000_0000, 0x1000_0000, 0xffff_ff80]
+                [r.random_range(0..5)],
+            _ => r.random(),
+        }
+    }
+
+    fn base(&self, r: &mut ChaCha8Rng) -> u32 {
+        match r.random_range(0..100) {
+            0..40 => r.random(),
+            40..70 => r.random::<u32>() & !127,
+            70..80 => 0u32.wrapping_sub(r.random_range(1..600)),
+            80..88 => 0x8000_0000u32.wrapping_sub(r.random_range(1..600)),
+            _ => r.random_range(0..600),
+        }
+    }
+
+    /// A tuple with a base and six offsets. `uniform` forces zero thread
+    /// offsets (a per-CTA scalar).
+    pub fn aff(&self, r: &mut ChaCha8Rng, g: u32, uniform: bool) -> Aff {
+        let [dx, dy, _] = self.dims;
+        let threads = self.dims.iter().product::<u32>();
+        let otx = if uniform { 0 } else { self.otx(r, g) };
+        let oty = match (uniform, r.random_range(0..100)) {
+            (true, _) | (_, 0..30) => 0,
+            (_, 30..65) => otx.wrapping_mul(dx),
+            (_, 65..85) => r.random_range(-2000i32..2000) as u32,
+            _ => r.random(),
+        };
+        let otz = match (uniform, r.random_range(0..100)) {
+            (true, _) | (_, 0..40) => 0,
+            (_, 40..75) => oty.wrapping_mul(dy),
+            _ => r.random(),
+        };
+        let obx = match r.random_range(0..100) {
+            0..30 => 0,
+            30..70 => otx.wrapping_mul(threads),
+            _ => r.random(),
+        };
+        let o = |r: &mut ChaCha8Rng| if r.random_bool(0.7) { 0 } else { r.random::<u32>() };
+        let oby = o(r);
+        let obz = o(r);
+        Aff::new(self.base(r), [otx, oty, otz, obx, oby, obz])
+    }
+
+    /// An `enq.addr` / `enq.data` tuple.
+    pub fn addr(&self, r: &mut ChaCha8Rng) -> TupleCmd {
+        let gran = if r.random_bool(0.5) { tuple::GRAN_WORD } else { r.random_range(0..4) };
+        let g = super::affine::gran_bytes(gran);
+        TupleCmd {
+            aff: self.aff(r, g, false),
+            rhs: r.random(),
+            kind: if r.random_bool(0.5) { tuple::KIND_ADDR } else { tuple::KIND_DATA },
+            op: gran,
+        }
+    }
+
+    /// An `enq.pred` tuple whose threshold is often next to one of the
+    /// tuple's own values.
+    pub fn pred(&self, r: &mut ChaCha8Rng) -> TupleCmd {
+        let uniform = r.random_bool(0.4);
+        let aff = self.aff(r, 4, uniform);
+        let [dx, dy, dz] = self.dims;
+        let ids = [r.random_range(0..dx), r.random_range(0..dy), r.random_range(0..dz), r.random_range(0..4), 0, 0];
+        let rhs = match r.random_range(0..100) {
+            0..50 => aff.eval(&ids).wrapping_add(r.random_range(-2i32..=2) as u32),
+            50..65 => [0, u32::MAX, 0x8000_0000, 0x7fff_ffff, aff.base][r.random_range(0..5)],
+            _ => r.random(),
+        };
+        TupleCmd { aff, rhs, kind: tuple::KIND_PRED, op: r.random_range(0..16) }
+    }
+}
