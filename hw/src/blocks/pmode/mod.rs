@@ -22,6 +22,9 @@
 //!   ignored.
 //! - An episode start (`start_*` / `copy_*`) wins over every port operation on
 //!   the same warp in the same cycle.
+//! - A warp id `>= warps` (possible when `warps` is not a power of two) names
+//!   no warp: commands naming it are ignored and per-warp status outputs read
+//!   as those of a warp in reset state.
 //! - Everything is synchronous; `rst` is active high and is the first input.
 
 pub mod mode_ctrl;

@@ -78,7 +78,8 @@
 //! the port's own `warp`/`pc`; no output depends on a command input (`push`,
 //! `pop`, `start_en`, `wb*`), so a controller can look at `ok`/`hit`/`rdy` and
 //! then decide. There is no bypass: a writeback setting `reuse_rdy` is seen by
-//! `rdy` from the next cycle.
+//! `rdy` from the next cycle. The `head_*` outputs read 0 when the queue is
+//! empty (stale slots are never exposed).
 //!
 //! Offset: `d = (pc - base) mod 2^P`, read as a signed P-bit number; it fits iff
 //! `-2^(O-1) <= d < 2^(O-1)`, and the entry stores the low O bits of `d`.

@@ -1,1 +1,5 @@
-//! Reference models of the pmode blocks.
+//! Reference models of the pmode blocks (specifications: `hw::blocks::pmode`),
+//! each with its constrained-random driver and property checks.
+
+pub mod common;
+pub mod pqueue;
