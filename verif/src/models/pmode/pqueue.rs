@@ -862,7 +862,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, failure_persistence: None, ..Default::default() })]
         #[test]
         fn prop_random_params(seed in 0u64..1_000_000, entries in 1u32..9, ports in 1u32..4, ob in 3u32..11) {
             let p = PqueueParams { warps: 5, entries, offset_bits: ob, pc_bits: 16, issue_ports: ports, wb_ports: ports, ..PqueueParams::default() };
