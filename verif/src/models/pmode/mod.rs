@@ -4,3 +4,4 @@
 pub mod common;
 pub mod pqueue;
 pub mod rename;
+pub mod simt_stack;
