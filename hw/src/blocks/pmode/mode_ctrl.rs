@@ -73,8 +73,9 @@
 //!
 //! # Decision (combinational; `long_dep = src0_vld & src0_long | src1_vld & src1_long`)
 //!
-//! Not `valid` → STALL. A port whose warp equals that of a lower port with
-//! `valid` set → STALL (one warp, one port).
+//! Not `valid` → STALL. A port whose warp is `>= warps` → STALL. A port whose
+//! warp equals that of a lower port with `valid` set → STALL (one warp, one
+//! port).
 //!
 //! **N-mode** (`mode[w] = 0`):
 //! 1. `long_dep`: TRIGGER if `pq_empty` and no lower port triggers this cycle

@@ -5,3 +5,4 @@ pub mod common;
 pub mod pqueue;
 pub mod rename;
 pub mod simt_stack;
+pub mod mode_ctrl;
