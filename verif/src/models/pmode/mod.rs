@@ -6,3 +6,4 @@ pub mod pqueue;
 pub mod rename;
 pub mod simt_stack;
 pub mod mode_ctrl;
+pub mod pmode_unit;
