@@ -179,7 +179,7 @@ impl BlockParams for RenameParams {
 
 /// `banks` must be a power of two dividing `rename_regs`.
 pub(crate) fn check_banks(p: &Params, banks: u32, rename_regs: u32) -> Result<(), ParamError> {
-    if !banks.is_power_of_two() || rename_regs % banks != 0 {
+    if !banks.is_power_of_two() || !rename_regs.is_multiple_of(banks) {
         return Err(p.invalid(format!(
             "banks ({banks}) must be a power of two dividing rename_regs ({rename_regs})"
         )));

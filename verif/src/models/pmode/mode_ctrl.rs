@@ -412,7 +412,7 @@ impl Driver for ModeCtrlDriver {
         let regs = p.regs as u64;
         if c == 0 || self.rng.random_range(0..20_000) == 0 {
             f.set_bool(self.s["rst"], true);
-            self.to_shadow(f);
+            self.feed_shadow(f);
             return;
         }
         if self.rng.random_range(0..300) == 0 {
@@ -495,7 +495,7 @@ impl Driver for ModeCtrlDriver {
             f.set(self.s[&format!("wb{j}_reg")], reg);
             f.set_bool(self.s[&format!("wb{j}_pmode")], pm);
         }
-        self.to_shadow(f);
+        self.feed_shadow(f);
     }
 }
 
@@ -508,7 +508,7 @@ impl ModeCtrlDriver {
         }
     }
 
-    fn to_shadow(&mut self, f: &Frame) {
+    fn feed_shadow(&mut self, f: &Frame) {
         for (s, id) in &self.sh_in {
             self.shadow.set(*id, f.get(*s));
         }
@@ -779,7 +779,8 @@ mod tests {
         assert_eq!((t.get("start_en"), t.get("start_warp"), t.get("start_pc")), (1, 5, 0x100));
         t.step();
         assert_eq!(t.get("mode"), 1 << 5);
-        let seq: [(u64, &[(u64, bool)], Option<u64>, &str); 12] = [
+        type Case = (u64, &'static [(u64, bool)], Option<u64>, &'static str);
+        let seq: [Case; 12] = [
             (op::ALU, &[(0, true)], Some(3), "skip"),      // depends on the load
             (op::SLOAD, &[(1, false)], Some(4), "preexec"), // shared load before any store
             (op::GLOAD, &[(1, false)], Some(6), "preload"), // global load -> pre-load

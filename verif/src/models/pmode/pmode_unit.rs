@@ -752,7 +752,7 @@ impl PmodeUnitDriver {
         }
     }
 
-    fn to_shadow(&mut self, f: &Frame) {
+    fn feed_shadow(&mut self, f: &Frame) {
         for (s, id) in &self.sh_in {
             self.shadow.set(*id, f.get(*s));
         }
@@ -805,6 +805,7 @@ impl Driver for PmodeUnitDriver {
         &self.layout
     }
 
+    #[allow(clippy::needless_range_loop)] // k is a port number, not just an index
     fn next(&mut self, f: &mut Frame) {
         let c = self.cycle;
         self.cycle += 1;
@@ -817,7 +818,7 @@ impl Driver for PmodeUnitDriver {
             self.warps.iter_mut().for_each(|d| *d = DWarp::default());
             self.wbq.clear();
             self.need_init = true;
-            self.to_shadow(f);
+            self.feed_shadow(f);
             self.shadow.tick();
             return;
         }
@@ -834,7 +835,7 @@ impl Driver for PmodeUnitDriver {
             f.set_wide(self.s["init_used"], &words);
         }
         // Modes as the unit sees them now (state only).
-        self.to_shadow(f);
+        self.feed_shadow(f);
         let mode = self.sh("mode");
         let halted = self.sh("halted");
         for (w, d) in self.warps.iter_mut().enumerate() {
@@ -850,7 +851,7 @@ impl Driver for PmodeUnitDriver {
                 me.warps[w].kernel.is_none() && me.warps[w].releasing.is_none() && !me.wbq.iter().any(|x| x.warp == w as u64)
             };
             if let Some(w) = (0..nw).find(|&w| idle(w, self)) {
-                let base = 0x1_0000 * (w as u64 + 1) & mask(p.pc_bits) & !7;
+                let base = (0x1_0000 * (w as u64 + 1)) & mask(p.pc_bits) & !7;
                 let k = Kernel::generate(&mut self.rng, &p, base);
                 f.set_bool(self.s["launch_en"], true);
                 f.set(self.s["launch_warp"], w as u64);
@@ -895,7 +896,7 @@ impl Driver for PmodeUnitDriver {
             cands.extend(order.iter().copied().filter(|&w| ready(&self.warps[w]) && mode >> w & 1 == 1 && halted >> w & 1 == 0));
             for &w in cands.iter().take(3) {
                 self.offer(f, k, w);
-                self.to_shadow(f);
+                self.feed_shadow(f);
                 if self.sh(&format!("iss{k}_action")) != act::STALL {
                     chosen[k] = Some(w);
                     break;
@@ -909,7 +910,7 @@ impl Driver for PmodeUnitDriver {
             }
             self.rr[k] += 1;
         }
-        self.to_shadow(f);
+        self.feed_shadow(f);
         // Consequences of this cycle's actions.
         for k in 0..kp {
             let Some(w) = chosen[k] else { continue };

@@ -422,7 +422,7 @@ impl Driver for PqueueDriver {
                     let base = if self.rng.random_bool(0.1) {
                         pcm - self.rng.random_range(0..64u64) * 8
                     } else {
-                        self.rng.random_range(0..0x4000u64) * 8 & pcm
+                        (self.rng.random_range(0..0x4000u64) * 8) & pcm
                     };
                     *d = DrvWarp {
                         base,
@@ -504,7 +504,7 @@ impl Driver for PqueueDriver {
                 let head = d.queue.front().copied();
                 let pc = match head {
                     Some((hpc, _, _)) if self.rng.random_range(0..4) != 0 => hpc,
-                    _ => self.rng.random_range(0..0x4000u64) * 8 & pcm,
+                    _ => (self.rng.random_range(0..0x4000u64) * 8) & pcm,
                 };
                 f.set(s[1], pc);
                 let pop = self.rng.random_range(0..8) != 0;

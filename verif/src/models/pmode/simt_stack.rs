@@ -413,7 +413,7 @@ impl Exec {
                     }
                 }
                 Node::Loop { top, body, br } => {
-                    let uniform = mix(self.seed ^ top) % 3 == 0;
+                    let uniform = mix(self.seed ^ top).is_multiple_of(3);
                     let mut cur = m;
                     let mut it = 0u64;
                     loop {
@@ -581,7 +581,7 @@ impl Driver for SimtStackDriver {
                         launch_busy = true;
                         f.set_bool(self.sl("launch_en"), true);
                         f.set(self.sl("launch_warp"), w);
-                        f.set(self.sl("launch_pc"), self.rng.random_range(0..64u64) * 8 & pcm);
+                        f.set(self.sl("launch_pc"), (self.rng.random_range(0..64u64) * 8) & pcm);
                         f.set(self.sl("launch_mask"), self.rng.random::<u64>());
                     }
                     if !copy_busy && self.rng.random_range(0..20) == 0 {
