@@ -715,6 +715,9 @@ pub struct PmodeUnitDriver {
     need_init: bool,
     /// Share of rename registers the compiler uses at kernel start.
     pub compiler_share: f64,
+    /// Warps that get kernels (the others stay idle): fewer warps leave more
+    /// issue slots to P-mode.
+    pub active_warps: usize,
 }
 
 impl PmodeUnitDriver {
@@ -735,6 +738,7 @@ impl PmodeUnitDriver {
             .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let compiler_share = [0.0, 0.5, 0.9, 0.97][rng.random_range(0..4)];
+        let active_warps = [p.warps, 16, 8, 4][rng.random_range(0..4)].min(p.warps) as usize;
         PmodeUnitDriver {
             warps: vec![DWarp::default(); p.warps as usize],
             wbq: Vec::new(),
@@ -749,6 +753,7 @@ impl PmodeUnitDriver {
             o,
             layout,
             compiler_share,
+            active_warps,
         }
     }
 
@@ -850,7 +855,7 @@ impl Driver for PmodeUnitDriver {
             let idle = |w: usize, me: &Self| {
                 me.warps[w].kernel.is_none() && me.warps[w].releasing.is_none() && !me.wbq.iter().any(|x| x.warp == w as u64)
             };
-            if let Some(w) = (0..nw).find(|&w| idle(w, self)) {
+            if let Some(w) = (0..self.active_warps.min(nw)).find(|&w| idle(w, self)) {
                 let base = (0x1_0000 * (w as u64 + 1)) & mask(p.pc_bits) & !7;
                 let k = Kernel::generate(&mut self.rng, &p, base);
                 f.set_bool(self.s["launch_en"], true);
@@ -892,9 +897,13 @@ impl Driver for PmodeUnitDriver {
             let start = self.rr[k] % group.len();
             let order: Vec<usize> = (0..group.len()).map(|i| group[(start + i) % group.len()]).collect();
             let ready = |d: &DWarp| d.kernel.is_some() && !d.done && d.releasing.is_none();
-            let mut cands: Vec<usize> = order.iter().copied().filter(|&w| ready(&self.warps[w]) && mode >> w & 1 == 0).collect();
-            cands.extend(order.iter().copied().filter(|&w| ready(&self.warps[w]) && mode >> w & 1 == 1 && halted >> w & 1 == 0));
-            for &w in cands.iter().take(3) {
+            // Up to three N-mode warps, then up to two P-mode warps.
+            let mut cands: Vec<usize> =
+                order.iter().copied().filter(|&w| ready(&self.warps[w]) && mode >> w & 1 == 0).take(3).collect();
+            cands.extend(
+                order.iter().copied().filter(|&w| ready(&self.warps[w]) && mode >> w & 1 == 1 && halted >> w & 1 == 0).take(2),
+            );
+            for &w in &cands {
                 self.offer(f, k, w);
                 self.feed_shadow(f);
                 if self.sh(&format!("iss{k}_action")) != act::STALL {
