@@ -1,4 +1,12 @@
-//! Reference models of the pmode blocks.
+//! Reference models of the pmode blocks (specifications: `hw::blocks::pmode`),
+//! each with its constrained-random driver and property checks.
+
+pub mod common;
+pub mod pqueue;
+pub mod rename;
+pub mod simt_stack;
+pub mod mode_ctrl;
+pub mod pmode_unit;
 
 pub mod scoreboard;
 

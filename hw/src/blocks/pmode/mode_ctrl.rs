@@ -1,0 +1,266 @@
+//! `mode_ctrl` — the per-warp execution mode (N / P) and every P-mode
+//! decision: trigger, exit, halt, and the skip rules.
+//!
+//! Source: Kim et al., HPCA 2016 (seed 000) §4 (Figure 5), §5 ("Mode switch is
+//! triggered by the scoreboard logic of an N-mode instruction", "per-warp mode
+//! bit ... 48-bits wide"), §5.1 (issue-stage skip rules for branches, stores,
+//! loads and barriers; "P-mode warps are selected for issue only when renaming
+//! registers are available"), §5.2 (switch back "when the long latency
+//! instruction writes to its destination architected register"; reuse).
+//!
+//! The block looks at the instruction offered on each issue port together with
+//! the status the other blocks report for it (scoreboard, P-queue, rename) and
+//! decides one **action**; it drives the command strobes of those blocks. It
+//! holds the per-warp mode state. It has no opinion on which warp is offered:
+//! the scheduler (outside) gives N-mode warps priority and picks P-mode warps
+//! round-robin (§5.1), using the `mode` and `halted` outputs.
+//!
+//! # Parameters (paper defaults)
+//!
+//! | name | default | meaning |
+//! |---|---|---|
+//! | `warps` | 48 | warps per SM (the mode vector is `warps` bits) |
+//! | `regs` | 63 | architected registers; id width A = clog2(regs) = 6 |
+//! | `pc_bits` | 32 | PC width P (passed through to `start_pc`) |
+//! | `issue_ports` | 2 | K |
+//! | `wb_ports` | 2 | J |
+//!
+//! # Encodings
+//!
+//! `iss{k}_op` (3 bits), see [`op`]: 0 ALU (any register-writing arithmetic,
+//! short latency), 1 SLOAD (shared/scratchpad load), 2 GLOAD (global load,
+//! long latency), 3 SSTORE, 4 GSTORE, 5 BRANCH, 6 BARRIER, 7 EXIT.
+//!
+//! `iss{k}_action` (3 bits), see [`action`]: 0 STALL (nothing happens; the
+//! instruction is offered again), 1 ISSUE (N-mode, executed normally), 2 REUSE
+//! (N-mode, result taken from the P-queue head, not executed), 3 TRIGGER (the
+//! warp enters P-mode; the instruction is not issued and is offered again,
+//! now in P-mode), 4 PREEXEC (P-mode, executed: renamed and recorded, or a
+//! branch updating the P stack), 5 PRELOAD (P-mode global load turned into an
+//! L1 pre-load), 6 SKIP (P-mode, not executed), 7 HALT (P-mode stops for this
+//! warp until the episode ends).
+//!
+//! # Ports
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `rst` | in | 1 | synchronous reset |
+//! | `launch_en`, `launch_warp` | in | 1, W | a warp (re)starts: N-mode, flags clear |
+//! | `iss{k}_valid` | in | 1 | the scheduler issues this warp's instruction on port k this cycle if the action allows |
+//! | `iss{k}_warp` | in | W | |
+//! | `iss{k}_pc` | in | P | its PC (becomes the P-queue base on TRIGGER) |
+//! | `iss{k}_op` | in | 3 | instruction class |
+//! | `iss{k}_src{0,1}`, `iss{k}_src{0,1}_vld` | in | A, 1 | source registers |
+//! | `iss{k}_dst`, `iss{k}_dst_vld` | in | A, 1 | destination register |
+//! | `iss{k}_src_pending` | in | 1 | scoreboard: a valid source is pending (selected board) |
+//! | `iss{k}_dst_pending` | in | 1 | scoreboard: the valid destination is pending |
+//! | `iss{k}_src{0,1}_long` | in | 1 | scoreboard: `long` bit of source j (gated with `_vld` here) |
+//! | `iss{k}_pq_empty` | in | 1 | P-queue: the warp's queue is empty |
+//! | `iss{k}_pq_ok` | in | 1 | P-queue: a push would be recorded |
+//! | `iss{k}_pq_hit`, `iss{k}_pq_rdy` | in | 1 | P-queue: head matches the PC / head is reuse-ready |
+//! | `iss{k}_rn_free` | in | 1 | rename: a rename register is available to port k |
+//! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, W, A | a result is written back |
+//! | `wb{j}_pmode` | in | 1 | it was issued in P-mode (renamed) |
+//! | `mode` | out | warps | bit w = warp w is in P-mode |
+//! | `halted` | out | warps | bit w = warp w is in P-mode and halted |
+//! | `iss{k}_pmode` | out | 1 | `mode[iss{k}_warp]` (board / table / stack select for the other blocks) |
+//! | `iss{k}_action` | out | 3 | decision, see above |
+//! | `iss{k}_sb_fire`, `iss{k}_sb_long`, `iss{k}_sb_skip` | out | 1 | scoreboard update: set pending[dst] (long[dst] = `sb_long`) / set long[dst] only |
+//! | `iss{k}_pq_push`, `iss{k}_pq_pop` | out | 1 | P-queue commands |
+//! | `iss{k}_rn_alloc`, `iss{k}_rn_reuse`, `iss{k}_rn_write` | out | 1 | rename commands |
+//! | `iss{k}_st_adv`, `iss{k}_st_br` | out | 1 | SIMT stack commands |
+//! | `start_en`, `start_warp`, `start_pc` | out | 1, W, P | episode start: scoreboard copy, P-queue start, P-table clear, stack copy |
+//!
+//! # Decision (combinational; `long_dep = src0_vld & src0_long | src1_vld & src1_long`)
+//!
+//! Not `valid` → STALL. A port whose warp is `>= warps` → STALL. A port whose
+//! warp equals that of a lower port with `valid` set → STALL (one warp, one
+//! port).
+//!
+//! **N-mode** (`mode[w] = 0`):
+//! 1. `long_dep`: TRIGGER if `pq_empty` and no lower port triggers this cycle
+//!    (one episode start per cycle: the scoreboard has one copy port);
+//!    otherwise STALL. An episode starts only on an empty P-queue: leftover
+//!    entries own rename registers and their writebacks could still be in
+//!    flight, so instead of discarding them the warp waits as the baseline
+//!    would (the paper is silent; in Figure 5's loop the queue is drained
+//!    before the next trigger).
+//! 2. `src_pending | dst_pending` → STALL.
+//! 3. `pq_hit`: REUSE if `pq_rdy`, else STALL until the P-mode result is
+//!    written back (the reused entry must be ready; matching happens at issue,
+//!    where the PC, the scoreboard check and the head meet in one cycle — the
+//!    paper matches at fetch and carries `Reuse.Rdy` into the instruction
+//!    buffer; order and outcome are the same).
+//! 4. otherwise ISSUE.
+//!
+//! **P-mode** (`mode[w] = 1`), `waw = dst_vld & dst_pending & dst != trig_reg`,
+//! `forced = op ∈ {SSTORE, GSTORE, BARRIER} | (op == SLOAD & (sst | bar))`:
+//! 1. `halted[w]` → STALL.
+//! 2. `!rn_free` → STALL ("P-mode warps are selected for issue only when
+//!    renaming registers are available", §5.1 — applies to every P-mode
+//!    instruction, as in the paper).
+//! 3. EXIT → HALT (nothing past the end of the program).
+//! 4. `long_dep` and BRANCH → HALT (§5.1: P-mode "is unable to resolve the
+//!    correct branch target").
+//! 5. `long_dep | forced`: STALL if `waw`, else SKIP. Stores are always skipped;
+//!    a skipped SSTORE sets `sst`; a BARRIER is skipped and sets `bar`; SLOAD
+//!    after either is skipped (§5.1 "Stores and Loads", "Barriers").
+//! 6. `src_pending | waw` → STALL.
+//! 7. ALU or SLOAD: PREEXEC if `dst_vld & pq_ok`, else SKIP. An instruction that
+//!    cannot be recorded (queue full, offset out of range) is *skipped*, not
+//!    executed unrecorded: §5.1 says out-of-range instructions are "simply
+//!    skipped", and with a full queue "P-mode is only useful for pre-loading".
+//!    This keeps every rename register owned by a P-queue entry (see
+//!    `rename`). An ALU without a destination has no effect and is SKIP.
+//! 8. GLOAD → PRELOAD (§5.1: "changed into a pre-load ... brings the data only
+//!    into the L1 cache"; marks long[dst], Figure 5 / slides).
+//! 9. BRANCH → PREEXEC (updates the P stack only).
+//!
+//! Why `waw` stalls in P-mode although renaming removes WAW hazards on the
+//! data: a register whose N-mode write is still in flight has `pending` on the
+//! P board (copied at the trigger); that write's writeback clears the P board
+//! too (P-mode readers of the architected value must see it), so a P-mode
+//! instruction that re-defines the register must wait for it, or the late
+//! writeback would wipe its `pending`/`long` mark. The one exception is the
+//! triggering load's own destination: its writeback ends the episode, so
+//! nothing can be wiped (Figure 5: the second `ld $r0` is pre-loaded while the
+//! first is outstanding).
+//!
+//! Strobes by action (all others 0): ISSUE: `sb_fire = dst_vld`, `sb_long =
+//! dst_vld & op == GLOAD`, `rn_write = dst_vld`, `st_br = op == BRANCH`,
+//! `st_adv = op != BRANCH`. REUSE: `pq_pop`, `rn_reuse = dst_vld`, `st_adv`.
+//! PREEXEC non-branch: `rn_alloc`, `pq_push`, `sb_fire`, `st_adv`. PREEXEC
+//! branch: `st_br`. PRELOAD, SKIP: `sb_skip = dst_vld`, `st_adv`. TRIGGER:
+//! `start_en`, `start_warp = warp`, `start_pc = pc` (zero when no trigger).
+//!
+//! # State and edge
+//!
+//! Per warp: `mode`, `halted`, `sst` (a shared store was skipped this
+//! episode), `bar` (a barrier was passed this episode), `trig_reg` (A bits: the
+//! destination of the load that triggered the episode = the first valid long
+//! source of the triggering instruction, src0 before src1).
+//!
+//! At the rising edge, per warp, first rule that applies:
+//! 1. `rst`: everything 0.
+//! 2. `launch_en` for this warp: everything 0 (N-mode); wins over all else.
+//! 3. **exit**: some `wb{j}_en & !wb{j}_pmode & wb{j}_warp == w & wb{j}_reg ==
+//!    trig_reg[w]` while `mode[w] = 1` → `mode = 0`, `halted = 0`. Wins over this
+//!    cycle's port effects on the warp. Only the triggering load can match: an
+//!    N-mode write to `trig_reg` cannot issue while that load is pending (WAW),
+//!    and P-mode writebacks carry `wb_pmode = 1`. If the triggering instruction
+//!    had a second long source, the warp returns to N-mode when the recorded
+//!    one arrives and may trigger again for the other.
+//! 4. port effects: TRIGGER → `mode = 1`, `halted = sst = bar = 0`, `trig_reg`
+//!    set; HALT → `halted = 1`; SKIP of SSTORE → `sst = 1`; SKIP of BARRIER →
+//!    `bar = 1`.
+//!
+//! An exit writeback does not affect this cycle's decision for the warp (no
+//! bypass): a P-mode action in that cycle completes as a P-mode action.
+//!
+//! # Storage (default parameters)
+//!
+//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + trig_reg 6 = **10 bits**
+//! (480 per SM). The paper names only the 48-bit mode vector (§5) and does not
+//! include it in its 2236 bits per warp; the halt flag, the two
+//! shared-load-skip flags and the triggering register are state its text
+//! implies (halt on a dependent branch, skip after a skipped store / barrier,
+//! exit on the triggering load's writeback) but does not count.
+
+use super::{idx_bits, ISSUE_PORTS, PC_BITS, REGS, WARPS, WB_PORTS};
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
+/// Instruction classes on `iss{k}_op`.
+pub mod op {
+    pub const ALU: u64 = 0;
+    pub const SLOAD: u64 = 1;
+    pub const GLOAD: u64 = 2;
+    pub const SSTORE: u64 = 3;
+    pub const GSTORE: u64 = 4;
+    pub const BRANCH: u64 = 5;
+    pub const BARRIER: u64 = 6;
+    pub const EXIT: u64 = 7;
+    pub const NAMES: [&str; 8] = ["alu", "sload", "gload", "sstore", "gstore", "branch", "barrier", "exit"];
+}
+
+/// Decisions on `iss{k}_action`.
+pub mod action {
+    pub const STALL: u64 = 0;
+    pub const ISSUE: u64 = 1;
+    pub const REUSE: u64 = 2;
+    pub const TRIGGER: u64 = 3;
+    pub const PREEXEC: u64 = 4;
+    pub const PRELOAD: u64 = 5;
+    pub const SKIP: u64 = 6;
+    pub const HALT: u64 = 7;
+    pub const NAMES: [&str; 8] = ["stall", "issue", "reuse", "trigger", "preexec", "preload", "skip", "halt"];
+}
+
+/// Parameters of `mode_ctrl`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeCtrlParams {
+    pub warps: u32,
+    pub regs: u32,
+    pub pc_bits: u32,
+    pub issue_ports: u32,
+    pub wb_ports: u32,
+}
+
+impl Default for ModeCtrlParams {
+    fn default() -> Self {
+        ModeCtrlParams { warps: 48, regs: 63, pc_bits: 32, issue_ports: 2, wb_ports: 2 }
+    }
+}
+
+impl BlockParams for ModeCtrlParams {
+    const SPECS: &'static [ParamSpec] = &[WARPS, REGS, PC_BITS, ISSUE_PORTS, WB_PORTS];
+
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        Ok(ModeCtrlParams {
+            warps: p.get_u32("warps"),
+            regs: p.get_u32("regs"),
+            pc_bits: p.get_u32("pc_bits"),
+            issue_ports: p.get_u32("issue_ports"),
+            wb_ports: p.get_u32("wb_ports"),
+        })
+    }
+}
+
+impl ModeCtrlParams {
+    pub fn warp_bits(&self) -> u32 {
+        idx_bits(self.warps)
+    }
+    pub fn reg_bits(&self) -> u32 {
+        idx_bits(self.regs)
+    }
+}
+
+/// The paper's figure (§5): the mode bit vector, one bit per warp (not part of
+/// its 2236 bits per warp).
+pub fn paper_storage(p: &ModeCtrlParams) -> Vec<(&'static str, u64)> {
+    vec![("mode bit vector bits per SM", p.warps as u64)]
+}
+
+/// Flip-flop bits this block's hardware is designed to have.
+pub fn planned_storage(p: &ModeCtrlParams) -> Vec<(&'static str, u64)> {
+    let w = p.warps as u64;
+    vec![
+        ("mode", w),
+        ("halted", w),
+        ("sst + bar flags", 2 * w),
+        ("trig_reg", w * p.reg_bits() as u64),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_paper() {
+        let p = Params::resolve("mode_ctrl", ModeCtrlParams::SPECS, &[]).unwrap();
+        assert_eq!(ModeCtrlParams::from_params(&p).unwrap(), ModeCtrlParams::default());
+        let d = ModeCtrlParams::default();
+        assert_eq!(paper_storage(&d)[0].1, 48);
+        assert_eq!(planned_storage(&d).iter().map(|x| x.1).sum::<u64>(), 480);
+    }
+}

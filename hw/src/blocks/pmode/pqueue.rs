@@ -1,0 +1,248 @@
+//! `pqueue` — the per-warp P-queue of pre-executed instructions.
+//!
+//! Source: Kim et al., HPCA 2016 (seed 000) §5.1 "Operand collection stage"
+//! (Figure 9), §5.1 "Writeback stage", §5.2 "Fetch/Decode stages", §5.3.
+//!
+//! A pre-executed (renamed) P-mode instruction is recorded at the tail of its
+//! warp's queue; its writeback sets `reuse_rdy`; back in N-mode the PC of each
+//! instruction is compared with the head entry only, and a match whose result
+//! is ready pops the entry (the instruction is *reused*). The queue is
+//! SM-wide storage for all warps, indexed by warp, with a few ports.
+//!
+//! # Parameters (paper defaults)
+//!
+//! | name | default | meaning |
+//! |---|---|---|
+//! | `warps` | 48 | warps per SM |
+//! | `entries` | 8 | entries per warp (E) |
+//! | `offset_bits` | 10 | signed PC offset width (O) |
+//! | `regs` | 63 | architected registers; id width A = clog2(regs) = 6 |
+//! | `rename_regs` | 128 | rename registers; id width R = clog2(rename_regs) = 7 |
+//! | `pc_bits` | 32 | PC width (P) |
+//! | `issue_ports` | 2 | K |
+//! | `wb_ports` | 2 | J |
+//!
+//! W = clog2(warps), I = clog2(entries).
+//!
+//! # Entry
+//!
+//! `{offset: O, src0: A, src1: A, dst: A, pdst: R, reuse_rdy: 1, valid: 1}` =
+//! 10 + 3·6 + 7 + 1 + 1 = **37 bits** (Figure 9). `offset` is the signed byte
+//! distance `pc - base` (two's complement, O bits), so an entry can lie up to
+//! 2^(O-1) = 512 bytes before or after the base ("at most 512 bytes offset",
+//! §5.1); negative offsets are needed because a loop branches back above the
+//! triggering instruction (Figure 5: 0x88 is recorded after the trigger at
+//! 0x90). `src0/src1/dst` are stored and returned verbatim (the cached decoded
+//! instruction, §5.1); the queue gives them no meaning.
+//!
+//! Per warp: E entries, `head` (I bits), `tail` (I bits), `base` (P bits).
+//! The base is the PC of the instruction that triggered the episode (the first
+//! blocked instruction, where N-mode resumes; BLOCKS.md: "offset from the
+//! instruction that triggered P-mode").
+//!
+//! Occupancy is encoded by the valid bits; the pointers alone cannot tell full
+//! from empty: **empty** = `!valid[head]`, **full** = `valid[tail]`. The queue
+//! is circular (pointers wrap at E); within an episode it fills in P-mode and
+//! drains in N-mode, so the paper's "tail reaches the size limit" is the full
+//! condition.
+//!
+//! # Ports
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `rst` | in | 1 | synchronous reset |
+//! | `start_en` | in | 1 | start an episode for `start_warp` |
+//! | `start_warp` | in | W | |
+//! | `start_pc` | in | P | base PC of the new episode |
+//! | `iss{k}_warp` | in | W | warp on issue port k |
+//! | `iss{k}_pc` | in | P | PC of the instruction on port k (push and match) |
+//! | `iss{k}_push` | in | 1 | record the instruction (P-mode pre-execution) |
+//! | `iss{k}_src0`, `iss{k}_src1`, `iss{k}_dst` | in | A | architected ids to record |
+//! | `iss{k}_pdst` | in | R | physical (rename) destination to record |
+//! | `iss{k}_pop` | in | 1 | N-mode: consume the head if it is reusable (`hit & rdy`) |
+//! | `wb{j}_en` | in | 1 | a P-mode result was written back |
+//! | `wb{j}_warp` | in | W | |
+//! | `wb{j}_idx` | in | I | entry index returned by `iss{k}_idx` at push |
+//! | `iss{k}_empty` | out | 1 | the warp's queue holds no entry |
+//! | `iss{k}_full` | out | 1 | the warp's queue holds E entries |
+//! | `iss{k}_ok` | out | 1 | a push now would be recorded: `!full` and the offset fits |
+//! | `iss{k}_idx` | out | I | the tail: index a push now would use |
+//! | `iss{k}_hit` | out | 1 | head valid and `iss{k}_pc == base + sext(head.offset)` |
+//! | `iss{k}_rdy` | out | 1 | head valid and its `reuse_rdy` is set |
+//! | `iss{k}_head_src0`, `_head_src1`, `_head_dst` | out | A | head entry fields |
+//! | `iss{k}_head_pdst` | out | R | head entry physical destination |
+//!
+//! # Cycle semantics
+//!
+//! Every output is combinational from the state at the start of the cycle and
+//! the port's own `warp`/`pc`; no output depends on a command input (`push`,
+//! `pop`, `start_en`, `wb*`), so a controller can look at `ok`/`hit`/`rdy` and
+//! then decide. There is no bypass: a writeback setting `reuse_rdy` is seen by
+//! `rdy` from the next cycle. The `head_*` outputs read 0 when the queue is
+//! empty (stale slots are never exposed).
+//!
+//! Offset: `d = (pc - base) mod 2^P`, read as a signed P-bit number; it fits iff
+//! `-2^(O-1) <= d < 2^(O-1)`, and the entry stores the low O bits of `d`.
+//! Instructions whose offset does not fit are not recorded (`ok = 0`): §5.1
+//! "If an instruction does jump farther, then it is simply skipped".
+//!
+//! At the rising edge, in this order (later steps see earlier ones only where
+//! stated):
+//! 1. `rst`: every warp gets head = tail = 0, all entries invalid and not
+//!    ready, base = 0. Nothing else happens.
+//! 2. For `start_warp` if `start_en`: all its entries invalid, head = tail = 0,
+//!    base = `start_pc`. Every other operation on that warp this cycle (push,
+//!    pop, writeback) is ignored — an episode start wins.
+//! 3. Ports k = 0..K-1 in order; a port whose warp equals the warp of a lower
+//!    port with `push` or `pop` set is ignored (two ports never serve one warp).
+//!    - `pop` and `hit & rdy`: head entry becomes invalid, head += 1 (mod E).
+//!      `pop` without `hit & rdy` does nothing; a match that is not yet ready
+//!      is the controller's cue to wait (the reused entry must be ready).
+//!    - `push` and `ok`: entry[tail] = {offset, src0, src1, dst, pdst,
+//!      reuse_rdy = 0, valid = 1}, tail += 1 (mod E). `push` without `ok` records
+//!      nothing and changes nothing (full, or offset out of range).
+//!    - A port may push and pop in one cycle (different slots: `ok` needs
+//!      `!full`, evaluated before the pop, so a full queue does not accept a push
+//!      in the cycle its head leaves).
+//! 4. Writebacks `wb{j}`: if entry `idx` of `warp` was valid at the start of the
+//!    cycle, its `reuse_rdy` is set. A writeback to an invalid entry, or with
+//!    `idx >= E`, is ignored (stale). A same-cycle push never targets a valid
+//!    slot, so it cannot collide with a writeback.
+//!
+//! Reset state: all queues empty, base 0.
+//!
+//! # Storage (default parameters)
+//!
+//! Per warp: 8 × 37 (entries, as a warps·E × 37 memory with the valid and
+//! `reuse_rdy` bits in flip-flops so an episode start clears a warp's row in
+//! one cycle) + 3 (head) + 3 (tail) + 32 (base) = **334 bits** — exactly the
+//! paper's figure (§5.3: "334 bits per warp including 3-bit head/tail pointers
+//! and a base pointer"). 48 warps: 16 032 bits. No difference: the valid bits
+//! already distinguish full from empty, so no extra pointer bit is needed.
+//! (§5.1's "total size of the P-queue is about 2 KB" is the same 16 032 bits.)
+
+use super::{idx_bits, ENTRIES, ISSUE_PORTS, OFFSET_BITS, PC_BITS, REGS, RENAME_REGS, WARPS, WB_PORTS};
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
+/// Parameters of `pqueue`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PqueueParams {
+    pub warps: u32,
+    pub entries: u32,
+    pub offset_bits: u32,
+    pub regs: u32,
+    pub rename_regs: u32,
+    pub pc_bits: u32,
+    pub issue_ports: u32,
+    pub wb_ports: u32,
+}
+
+impl Default for PqueueParams {
+    fn default() -> Self {
+        PqueueParams {
+            warps: 48,
+            entries: 8,
+            offset_bits: 10,
+            regs: 63,
+            rename_regs: 128,
+            pc_bits: 32,
+            issue_ports: 2,
+            wb_ports: 2,
+        }
+    }
+}
+
+impl BlockParams for PqueueParams {
+    const SPECS: &'static [ParamSpec] =
+        &[WARPS, ENTRIES, OFFSET_BITS, REGS, RENAME_REGS, PC_BITS, ISSUE_PORTS, WB_PORTS];
+
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        let q = PqueueParams {
+            warps: p.get_u32("warps"),
+            entries: p.get_u32("entries"),
+            offset_bits: p.get_u32("offset_bits"),
+            regs: p.get_u32("regs"),
+            rename_regs: p.get_u32("rename_regs"),
+            pc_bits: p.get_u32("pc_bits"),
+            issue_ports: p.get_u32("issue_ports"),
+            wb_ports: p.get_u32("wb_ports"),
+        };
+        if q.offset_bits > q.pc_bits {
+            return Err(p.invalid(format!(
+                "offset_bits ({}) must not exceed pc_bits ({})",
+                q.offset_bits, q.pc_bits
+            )));
+        }
+        Ok(q)
+    }
+}
+
+impl PqueueParams {
+    /// Warp id width W.
+    pub fn warp_bits(&self) -> u32 {
+        idx_bits(self.warps)
+    }
+    /// Architected register id width A.
+    pub fn reg_bits(&self) -> u32 {
+        idx_bits(self.regs)
+    }
+    /// Rename register id width R.
+    pub fn phys_bits(&self) -> u32 {
+        idx_bits(self.rename_regs)
+    }
+    /// Entry index width I.
+    pub fn idx_bits(&self) -> u32 {
+        idx_bits(self.entries)
+    }
+    /// Bits of one entry (Figure 9: 37).
+    pub fn entry_bits(&self) -> u64 {
+        (self.offset_bits + 3 * self.reg_bits() + self.phys_bits() + 2) as u64
+    }
+}
+
+/// The paper's storage figures for this parameter set (§5.3), scaled by the
+/// paper's own formula: E × 37 + 2 × clog2(E) pointers + a PC-wide base.
+pub fn paper_storage(p: &PqueueParams) -> Vec<(&'static str, u64)> {
+    let per_warp = p.entries as u64 * p.entry_bits() + 2 * p.idx_bits() as u64 + p.pc_bits as u64;
+    vec![
+        ("P-queue entry bits", p.entry_bits()),
+        ("P-queue bits per warp", per_warp),
+        ("P-queue bits per SM", per_warp * p.warps as u64),
+    ]
+}
+
+/// The flip-flop + memory bits this block's hardware is designed to have (to be
+/// cross-checked against the emitted netlist): equal to the paper's figure.
+pub fn planned_storage(p: &PqueueParams) -> Vec<(&'static str, u64)> {
+    let w = p.warps as u64;
+    let e = p.entries as u64;
+    vec![
+        ("entry fields (memory)", w * e * (p.entry_bits() - 2)),
+        ("valid + reuse_rdy (flops)", w * e * 2),
+        ("head + tail (flops)", w * 2 * p.idx_bits() as u64),
+        ("base PC (flops)", w * p.pc_bits as u64),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_paper() {
+        let p = Params::resolve("pqueue", PqueueParams::SPECS, &[]).unwrap();
+        assert_eq!(PqueueParams::from_params(&p).unwrap(), PqueueParams::default());
+        let d = PqueueParams::default();
+        assert_eq!(d.entry_bits(), 37);
+        assert_eq!(paper_storage(&d)[1], ("P-queue bits per warp", 334));
+        let planned: u64 = planned_storage(&d).iter().map(|x| x.1).sum();
+        assert_eq!(planned, 334 * 48);
+    }
+
+    #[test]
+    fn rejects_offset_wider_than_pc() {
+        let ov = vec![("offset_bits".to_string(), "20".to_string()), ("pc_bits".to_string(), "16".to_string())];
+        let p = Params::resolve("pqueue", PqueueParams::SPECS, &ov).unwrap();
+        assert!(matches!(PqueueParams::from_params(&p), Err(ParamError::Invalid { .. })));
+    }
+}
