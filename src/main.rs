@@ -138,6 +138,9 @@ enum Cmd {
         params: Vec<String>,
         #[arg(long, default_value = "out/lint")]
         work: PathBuf,
+        /// yosys: full generic synthesis (default) or the quick coarse flow.
+        #[arg(long)]
+        quick: bool,
     },
     /// First difference between two VCD files (signals present in both).
     Wavediff {
@@ -469,7 +472,8 @@ fn cmd_stim(b: BlockArgs, cycles: u64, seed: u64, out: PathBuf) -> Res<()> {
     Ok(())
 }
 
-fn cmd_lint(block: String, params: Vec<String>, work: PathBuf) -> Res<()> {
+fn cmd_lint(block: String, params: Vec<String>, work: PathBuf, quick: bool) -> Res<()> {
+    let flow = if quick { verif::lint::Flow::Coarse } else { verif::lint::Flow::Generic };
     let list: Vec<(&BlockInfo, Params)> = if block == "all" {
         if !params.is_empty() {
             return Err("--param needs a single --block".into());
@@ -483,7 +487,7 @@ fn cmd_lint(block: String, params: Vec<String>, work: PathBuf) -> Res<()> {
     for (info, p) in list {
         let m = info.elaborate(&p).map_err(|e| e.to_string())?;
         let files = hw::verilog::emit(&m);
-        let r = verif::lint::lint(&files, &m.name, &work.join(&m.name)).map_err(|e| e.to_string())?;
+        let r = verif::lint::lint(&files, &m.name, &work.join(&m.name), flow).map_err(|e| e.to_string())?;
         let show = |c: &verif::lint::Check| if c.passed() { "ok" } else { "FAIL" };
         println!("{:<28} {:>10} {:>9} {:>7} {:>8} {:>6}", m.name, show(&r.verilator), show(&r.iverilog), show(&r.yosys), r.synth.cells, r.synth.ffs);
         for (tool, c) in [("verilator", &r.verilator), ("iverilog", &r.iverilog), ("yosys", &r.yosys)] {
@@ -509,7 +513,7 @@ fn main() -> ExitCode {
         }
         Cmd::Cosim { block, stim, simulator, work } => cmd_cosim(block, stim, simulator, work),
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
-        Cmd::Lint { block, params, work } => cmd_lint(block, params, work),
+        Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Wavediff { a, b, scope } => match waves::diff_files(&a, &b, scope.as_deref()) {
             Ok(None) => {
                 println!("no difference");

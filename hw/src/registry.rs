@@ -40,6 +40,9 @@ pub struct BlockInfo {
     pub build: fn(&Params) -> Result<Arc<Module>, BlockError>,
     /// The paper's storage accounting for this parameter set (may be empty).
     pub paper_storage: fn(&Params) -> Vec<PaperFigure>,
+    /// A composition of other blocks (a unit): `make bench` reports its
+    /// yosys synthesis figures.
+    pub composed: bool,
 }
 
 impl BlockInfo {

@@ -449,6 +449,16 @@ impl<'a> Emitter<'a> {
                 unused.push(format!("{}[0]", mem.name));
             }
         }
+        // Clock and reset kept only for a uniform port list (keep_clock_and_reset).
+        let has_regs = m.signals.iter().any(|s| s.is_reg());
+        let clocked = has_regs || m.mems.iter().any(|x| !x.write_ports.is_empty()) || m.instances.iter().any(|i| i.module.uses_clock);
+        let reset = has_regs || m.mems.iter().any(|x| x.reset.is_some()) || m.instances.iter().any(|i| i.module.uses_reset);
+        if m.uses_clock && !clocked {
+            unused.push("clk".into());
+        }
+        if m.uses_reset && !reset {
+            unused.push("rst".into());
+        }
 
         // Assemble.
         let mut out = String::new();

@@ -72,13 +72,14 @@ fn main() {
             r_net / r_ref,
             instrs
         );
-        if std::env::var_os("WARPFORGE_BENCH_NO_SYNTH").is_some() {
+        // Synthesis of composed units (and of any block named on the command line).
+        if std::env::var_os("WARPFORGE_BENCH_NO_SYNTH").is_some() || !(info.composed || wanted.iter().any(|w| w == info.name)) {
             continue;
         }
         let dir = work.join(&m.name);
         let names = verif::lint::write_files(&files, &dir).expect("write");
-        let generic = verif::lint::synth(&dir, &names, &m.name, false).map(|r| r.1);
-        let ice40 = verif::lint::synth(&dir, &names, &m.name, true).map(|r| r.1);
+        let generic = verif::lint::synth(&dir, &names, &m.name, verif::lint::Flow::Generic).map(|r| r.1);
+        let ice40 = verif::lint::synth(&dir, &names, &m.name, verif::lint::Flow::Ice40).map(|r| r.1);
         synth_rows.push((m.name.clone(), generic, ice40));
     }
     println!();

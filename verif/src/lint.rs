@@ -99,10 +99,27 @@ fn parse_stat(log: &str) -> SynthStats {
     s
 }
 
-/// Synthesize with yosys (`synth` or `synth_ice40`), flattened; stats.
-pub fn synth(dir: &Path, names: &[String], top: &str, ice40: bool) -> Result<(Check, SynthStats), CosimError> {
+/// Which yosys flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Generic `synth -flatten`: gate-level cells.
+    Generic,
+    /// `synth_ice40`: LUT4, flip-flops, carries, block RAMs.
+    Ice40,
+    /// Generic synthesis up to (not including) technology mapping: every
+    /// process, memory and latch decision is made, in seconds instead of
+    /// minutes; what the test suite runs on every block.
+    Coarse,
+}
+
+/// Synthesize with yosys, flattened; stats.
+pub fn synth(dir: &Path, names: &[String], top: &str, flow: Flow) -> Result<(Check, SynthStats), CosimError> {
     let reads: Vec<String> = names.iter().map(|n| format!("read_verilog {n};")).collect();
-    let synth = if ice40 { format!("synth_ice40 -top {top}") } else { format!("synth -flatten -top {top}") };
+    let synth = match flow {
+        Flow::Generic => format!("synth -flatten -top {top}"),
+        Flow::Ice40 => format!("synth_ice40 -top {top}"),
+        Flow::Coarse => format!("synth -flatten -top {top} -run :fine"),
+    };
     let script = format!("{} {synth}; check -assert; stat", reads.join(" "));
     let (ok, log) = run(Command::new("yosys").current_dir(dir).args(["-q", "-p", &script, "-l", "yosys.log"]), "yosys")?;
     let full = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or(log.clone());
@@ -117,8 +134,9 @@ pub fn synth(dir: &Path, names: &[String], top: &str, ice40: bool) -> Result<(Ch
     Ok((check, stats))
 }
 
-/// Run all three tools on `files` (written to `dir`) with top module `top`.
-pub fn lint(files: &[VerilogFile], top: &str, dir: &Path) -> Result<LintReport, CosimError> {
+/// Run all three tools on `files` (written to `dir`) with top module `top`;
+/// yosys runs `flow`.
+pub fn lint(files: &[VerilogFile], top: &str, dir: &Path, flow: Flow) -> Result<LintReport, CosimError> {
     let names = write_files(files, dir)?;
     let (ok, log) = run(
         Command::new("verilator").current_dir(dir).args(["--lint-only", "-Wall", "--top-module", top]).args(&names),
@@ -133,7 +151,7 @@ pub fn lint(files: &[VerilogFile], top: &str, dir: &Path) -> Result<LintReport, 
     // is not a problem of the design.
     let iv_problems: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty() && !l.contains("timescale")).collect();
     let iverilog = if ok && iv_problems.is_empty() { Check::Pass } else { Check::Fail(iv_problems.join("\n")) };
-    let (yosys, synth) = synth(dir, &names, top, false)?;
+    let (yosys, synth) = synth(dir, &names, top, flow)?;
     Ok(LintReport { top: top.to_string(), verilator, iverilog, yosys, synth })
 }
 

@@ -109,7 +109,7 @@ fn kitchen_sink_matches_iverilog() {
 fn kitchen_sink_is_lint_clean() {
     let top = kitchen_sink();
     let files = hw::verilog::emit(&top);
-    let r = verif::lint::lint(&files, &top.name, &work("ks-lint")).unwrap();
+    let r = verif::lint::lint(&files, &top.name, &work("ks-lint"), verif::lint::Flow::Generic).unwrap();
     assert!(r.passed(), "{r:#?}");
     assert!(r.synth.ffs > 0);
 }

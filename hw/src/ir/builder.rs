@@ -89,6 +89,7 @@ struct State {
     /// Structurally identical nodes are built once (common subexpressions).
     cse: HashMap<(u32, Op), NodeId>,
     mem_reads: HashMap<(MemId, NodeId), NodeId>,
+    keep_reset: bool,
     errors: Vec<HwError>,
 }
 
@@ -1053,6 +1054,7 @@ impl ModuleBuilder {
             consts: HashMap::new(),
             cse: HashMap::new(),
             mem_reads: HashMap::new(),
+            keep_reset: false,
             errors: Vec::new(),
         };
         if !valid_name(name) {
@@ -1072,6 +1074,13 @@ impl ModuleBuilder {
     /// Documentation emitted above the Verilog module.
     pub fn doc(&self, text: &str) {
         self.on(|st| st.doc = text.to_string());
+    }
+
+    /// Give the module `clk` and `rst` ports even if this parameter set leaves
+    /// it without state, so a block's port list does not depend on its
+    /// parameters.
+    pub fn keep_clock_and_reset(&self) {
+        self.on(|st| st.keep_reset = true);
     }
 
     #[track_caller]
@@ -1223,6 +1232,7 @@ pub(crate) struct Parts {
     pub mems: Vec<Mem>,
     pub instances: Vec<Instance>,
     pub ports: Vec<SigId>,
+    pub keep_reset: bool,
     pub errors: Vec<HwError>,
 }
 
@@ -1239,6 +1249,7 @@ impl State {
             mems: self.mems,
             instances: self.instances,
             ports: self.ports,
+            keep_reset: self.keep_reset,
             errors: self.errors,
         }
     }

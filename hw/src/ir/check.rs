@@ -18,7 +18,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 pub(crate) fn finish(p: Parts) -> Result<Arc<Module>, HwError> {
-    let Parts { name, doc, mut nodes, mut signals, default_driver, cond_drivers, declared_at, mems, instances, ports, errors } = p;
+    let Parts { name, doc, mut nodes, mut signals, default_driver, cond_drivers, declared_at, mems, instances, ports, keep_reset, errors } = p;
     if let Some(e) = errors.into_iter().next() {
         return Err(e);
     }
@@ -164,8 +164,9 @@ pub(crate) fn finish(p: Parts) -> Result<Arc<Module>, HwError> {
         .collect();
 
     let has_regs = signals.iter().any(|s| s.is_reg());
-    let uses_clock = has_regs || mems.iter().any(|m| !m.write_ports.is_empty()) || instances.iter().any(|i| i.module.uses_clock);
-    let uses_reset = has_regs || mems.iter().any(|m| m.reset.is_some()) || instances.iter().any(|i| i.module.uses_reset);
+    let uses_clock =
+        keep_reset || has_regs || mems.iter().any(|m| !m.write_ports.is_empty()) || instances.iter().any(|i| i.module.uses_clock);
+    let uses_reset = keep_reset || has_regs || mems.iter().any(|m| m.reset.is_some()) || instances.iter().any(|i| i.module.uses_reset);
 
     let mut module =
         Module { name: name.clone(), doc, nodes, signals, mems, instances, ports, uses_clock, uses_reset, comb_deps, fingerprint: 0 };

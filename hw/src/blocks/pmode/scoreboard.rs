@@ -276,4 +276,5 @@ pub static BLOCK: BlockInfo = BlockInfo {
     params: ScoreboardParams::SPECS,
     build,
     paper_storage,
+    composed: false,
 };
