@@ -149,6 +149,9 @@ enum Cmd {
         /// Only compare paths starting with this.
         #[arg(long)]
         scope: Option<String>,
+        /// Ignore times before this (e.g. 10 skips the reset cycle).
+        #[arg(long, default_value_t = 0)]
+        from: u64,
     },
 }
 
@@ -514,7 +517,7 @@ fn main() -> ExitCode {
         Cmd::Cosim { block, stim, simulator, work } => cmd_cosim(block, stim, simulator, work),
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
-        Cmd::Wavediff { a, b, scope } => match waves::diff_files(&a, &b, scope.as_deref()) {
+        Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");
                 Ok(())

@@ -387,7 +387,11 @@ impl<'a> Emitter<'a> {
                         z = Bits::zero(mem.width).verilog()
                     );
                     if !writes.is_empty() {
-                        let _ = writeln!(seq, "    always @(posedge clk) begin\n{}    end", writes.replace("{IND}", "        "));
+                        let _ = writeln!(
+                            seq,
+                            "    always @(posedge clk) begin\n        if (!rst) begin\n{}        end\n    end",
+                            writes.replace("{IND}", "            ")
+                        );
                     }
                 }
             }
@@ -452,7 +456,9 @@ impl<'a> Emitter<'a> {
         // Clock and reset kept only for a uniform port list (keep_clock_and_reset).
         let has_regs = m.signals.iter().any(|s| s.is_reg());
         let clocked = has_regs || m.mems.iter().any(|x| !x.write_ports.is_empty()) || m.instances.iter().any(|i| i.module.uses_clock);
-        let reset = has_regs || m.mems.iter().any(|x| x.reset.is_some()) || m.instances.iter().any(|i| i.module.uses_reset);
+        let reset = has_regs
+            || m.mems.iter().any(|x| x.reset.is_some() || !x.write_ports.is_empty())
+            || m.instances.iter().any(|i| i.module.uses_reset);
         if m.uses_clock && !clocked {
             unused.push("clk".into());
         }

@@ -237,6 +237,6 @@ fn injected_verilog_fault_is_caught_with_waves() {
     assert!(m.mismatch.port.starts_with("iss0_"), "{m}");
     assert!(m.rust_vcd.exists() && m.rtl_vcd.exists());
     // The two traces disagree at the mismatch (on the inputs' shared paths they agree).
-    let d = waves::diff_files(&m.rust_vcd, &m.rtl_vcd, Some("TOP.")).unwrap().expect("waves differ");
+    let d = waves::diff_files(&m.rust_vcd, &m.rtl_vcd, Some("TOP."), 10).unwrap().expect("waves differ");
     assert!(d.time <= 10 * (m.mismatch.cycle as u64 + 1), "{d:?}");
 }

@@ -91,8 +91,9 @@ fn read(path: &Path) -> Result<Trace, DiffError> {
 }
 
 /// First difference between the common signals of two VCD files (restricted
-/// to paths starting with `prefix` when given), or `None` if they agree.
-pub fn diff_files(a: &Path, b: &Path, prefix: Option<&str>) -> Result<Option<Difference>, DiffError> {
+/// to paths starting with `prefix` when given, and to times from `from`),
+/// or `None` if they agree.
+pub fn diff_files(a: &Path, b: &Path, prefix: Option<&str>, from: u64) -> Result<Option<Difference>, DiffError> {
     let (ta, tb) = (read(a)?, read(b)?);
     let mut common: Vec<&String> =
         ta.changes.keys().filter(|k| tb.changes.contains_key(*k) && prefix.is_none_or(|p| k.starts_with(p))).collect();
@@ -113,7 +114,8 @@ pub fn diff_files(a: &Path, b: &Path, prefix: Option<&str>) -> Result<Option<Dif
                 i => list[i - 1].1.clone(),
             }
         };
-        for &t in times.keys() {
+        times.insert(from, ());
+        for &t in times.range(from..).map(|(t, _)| t) {
             if first.as_ref().is_some_and(|f| f.time <= t) {
                 break;
             }
@@ -154,10 +156,11 @@ mod tests {
         write(&a, "m", &[0, 1, 2, 3]);
         write(&b, "m", &[0, 1, 5, 3]);
         write(&c, "other", &[0]);
-        assert_eq!(diff_files(&a, &a, None).unwrap(), None);
-        let d = diff_files(&a, &b, None).unwrap().unwrap();
+        assert_eq!(diff_files(&a, &a, None, 0).unwrap(), None);
+        assert_eq!(diff_files(&a, &b, None, 30).unwrap(), None);
+        let d = diff_files(&a, &b, None, 0).unwrap().unwrap();
         assert_eq!((d.time, d.path.as_str(), d.a.as_str(), d.b.as_str()), (20, "TOP.m.count", "10", "101"));
-        assert!(matches!(diff_files(&a, &c, None), Err(DiffError::NothingInCommon { .. })));
+        assert!(matches!(diff_files(&a, &c, None, 0), Err(DiffError::NothingInCommon { .. })));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

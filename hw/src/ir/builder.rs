@@ -162,6 +162,14 @@ impl State {
         }
     }
 
+    /// Is node `n` the constant most negative (or, with `max`, most positive)
+    /// two's complement value of its width?
+    fn is_signed_extreme(&self, n: NodeId, max: bool) -> bool {
+        let Some(b) = self.konst(n) else { return false };
+        let top = b.width() - 1;
+        (0..b.width()).all(|i| b.bit(i) == if i == top { !max } else { max })
+    }
+
     /// Simplifications that need no analysis: identities with constant
     /// operands. Keeps generated Verilog and the simulator's program small.
     fn fold(&mut self, width: u32, op: &Op) -> Option<NodeId> {
@@ -181,6 +189,15 @@ impl State {
                     BinOp::Xor | BinOp::Sub if a == b => Some(self.constant(Bits::zero(width)).node),
                     BinOp::Eq | BinOp::Le | BinOp::Les if a == b => Some(self.constant(Bits::ones(1)).node),
                     BinOp::Ne | BinOp::Lt | BinOp::Lts if a == b => Some(self.constant(Bits::zero(1)).node),
+                    // Comparisons decided by the range alone (Verilator's CMPCONST).
+                    BinOp::Lt if zero(kb) || ones(ka) => Some(self.constant(Bits::zero(1)).node),
+                    BinOp::Le if zero(ka) || ones(kb) => Some(self.constant(Bits::ones(1)).node),
+                    BinOp::Lts if self.is_signed_extreme(b, false) || self.is_signed_extreme(a, true) => {
+                        Some(self.constant(Bits::zero(1)).node)
+                    }
+                    BinOp::Les if self.is_signed_extreme(a, false) || self.is_signed_extreme(b, true) => {
+                        Some(self.constant(Bits::ones(1)).node)
+                    }
                     _ => None,
                 }
             }

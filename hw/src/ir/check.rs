@@ -166,7 +166,10 @@ pub(crate) fn finish(p: Parts) -> Result<Arc<Module>, HwError> {
     let has_regs = signals.iter().any(|s| s.is_reg());
     let uses_clock =
         keep_reset || has_regs || mems.iter().any(|m| !m.write_ports.is_empty()) || instances.iter().any(|i| i.module.uses_clock);
-    let uses_reset = keep_reset || has_regs || mems.iter().any(|m| m.reset.is_some()) || instances.iter().any(|i| i.module.uses_reset);
+    let uses_reset = keep_reset
+        || has_regs
+        || mems.iter().any(|m| m.reset.is_some() || !m.write_ports.is_empty())
+        || instances.iter().any(|i| i.module.uses_reset);
 
     let mut module =
         Module { name: name.clone(), doc, nodes, signals, mems, instances, ports, uses_clock, uses_reset, comb_deps, fingerprint: 0 };

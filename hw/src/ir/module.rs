@@ -135,7 +135,9 @@ impl Signal {
 /// A memory: `depth` words of `width` bits. A memory with a `reset` value is a
 /// register array (every word is cleared by reset); one without is RAM whose
 /// words power up as zero (an `initial` block in Verilog, FPGA-style) and keep
-/// their contents through reset.
+/// their contents through reset. No memory is written while `rst` is high:
+/// the logic computing write enables is itself being reset then, and its
+/// value before the first reset edge is undefined in real hardware.
 ///
 /// Reads of an address at or beyond `depth` give 0; such writes are dropped.
 /// Write ports update at the clock edge in port order (a later port wins on the

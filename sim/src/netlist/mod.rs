@@ -498,7 +498,8 @@ impl Component for NetlistSim {
                         self.mem_words[o..o + m.stride].copy_from_slice(r);
                     }
                 }
-                _ => {
+                (None, true) => {} // no writes while in reset
+                (_, false) => {
                     for &(addr, data, en) in &m.writes {
                         if self.vals[en as usize] == 0 {
                             continue;
@@ -619,6 +620,8 @@ impl Compiler {
         let mut regs1 = Vec::new();
         let mut regsn = Vec::new();
         let mut resets = Vec::new();
+        // Slots holding register outputs (a narrow zero-extension aliases one).
+        let reg_slots: std::collections::HashSet<u32> = self.flat.regs.iter().map(|r| self.slot[r.node as usize]).collect();
         for k in 0..self.flat.regs.len() {
             let r = self.flat.regs[k].clone();
             let q = self.slot[r.node as usize];
@@ -629,7 +632,7 @@ impl Compiler {
                 continue; // holds forever
             }
             let mut src = self.slot[rn as usize];
-            if matches!(self.flat.nodes[rn as usize].op, FOp::Reg) {
+            if reg_slots.contains(&src) {
                 let staged = self.alloc(r.width);
                 self.copy(staged, src, r.width);
                 src = staged;

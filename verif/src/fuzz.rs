@@ -1,0 +1,149 @@
+//! Random netlists for testing the IR, the Verilog emitter and the simulator
+//! against each other, against Verilator/iverilog and against the bit-serial
+//! evaluator in [`crate::bitref`]: every operator, narrow and wide widths
+//! (word boundaries included), registers, a RAM and a register array.
+
+use hw::ir::{cat, lit, mux, HwError, Module, ModuleBuilder, Sig};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Shape of a random netlist.
+#[derive(Clone, Copy, Debug)]
+pub struct FuzzShape {
+    pub inputs: usize,
+    pub ops: usize,
+    pub regs: usize,
+    pub outputs: usize,
+    /// Include a RAM and a register array.
+    pub memories: bool,
+    /// Largest width drawn (widths cluster near 1, 8, 63..65, 127..129).
+    pub max_width: u32,
+}
+
+impl Default for FuzzShape {
+    fn default() -> Self {
+        FuzzShape { inputs: 6, ops: 120, regs: 6, outputs: 10, memories: true, max_width: 130 }
+    }
+}
+
+fn width(rng: &mut ChaCha8Rng, max: u32) -> u32 {
+    let w = match rng.random_range(0..8) {
+        0 => 1,
+        1 => rng.random_range(2..=8),
+        2 => rng.random_range(9..=40),
+        3 => rng.random_range(62..=66),
+        4 => rng.random_range(126..=130),
+        _ => rng.random_range(1..=max),
+    };
+    w.clamp(1, max)
+}
+
+/// A random module named `name`, deterministic in `seed`.
+pub fn random_module(name: &str, seed: u64, shape: FuzzShape) -> Result<Arc<Module>, HwError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let m = ModuleBuilder::new(name);
+    let mut pool: Vec<Sig> = (0..shape.inputs).map(|i| m.input(&format!("in{i}"), width(&mut rng, shape.max_width))).collect();
+    let regs: Vec<Sig> = (0..shape.regs)
+        .map(|i| {
+            let w = width(&mut rng, shape.max_width);
+            let reset = if w >= 64 { rng.random::<u64>() } else { rng.random::<u64>() & ((1u64 << w) - 1) };
+            m.reg(&format!("r{i}"), w, reset)
+        })
+        .collect();
+    pool.extend(regs.iter().copied());
+    let (ram, arr) = if shape.memories {
+        (Some(m.mem("ram", 5, width(&mut rng, shape.max_width))), Some(m.reg_array("arr", 8, width(&mut rng, shape.max_width).max(2), 3)))
+    } else {
+        (None, None)
+    };
+    let pick = |rng: &mut ChaCha8Rng, pool: &Vec<Sig>| pool[rng.random_range(0..pool.len())];
+    for k in 0..shape.ops {
+        let a = pick(&mut rng, &pool);
+        let b = pick(&mut rng, &pool).resize(a.width());
+        let v = match rng.random_range(0..30) {
+            0 => a & b,
+            1 => a | b,
+            2 => a ^ b,
+            3 => !a,
+            4 => a + b,
+            5 => a - b,
+            6 => {
+                let x = a.resize(a.width().min(70));
+                let y = pick(&mut rng, &pool);
+                let y = y.resize(y.width().min(70));
+                x * y
+            }
+            7 => a.eq(b),
+            8 => a.ne(b),
+            9 => a.lt(b),
+            10 => a.le(b),
+            11 => a.lt_s(b),
+            12 => a.ge_s(b),
+            13 => a.shl(pick(&mut rng, &pool).resize(rng.random_range(1..=9))),
+            14 => a.shr(pick(&mut rng, &pool).resize(rng.random_range(1..=9))),
+            15 => a.sra(pick(&mut rng, &pool).resize(rng.random_range(1..=9))),
+            16 => mux(pick(&mut rng, &pool).bit(0), a, b),
+            17 => cat(&[a, pick(&mut rng, &pool)]).resize(a.width() + 7),
+            18 => {
+                let lo = rng.random_range(0..a.width());
+                let w = rng.random_range(1..=a.width() - lo);
+                a.slice(lo, w)
+            }
+            19 => a.sext(a.width() + rng.random_range(1..70)),
+            20 => a.zext(a.width() + rng.random_range(1..70)),
+            21 => a.any(),
+            22 => a.all(),
+            23 => a.parity(),
+            24 => a.ffs(),
+            25 => a.count_ones(),
+            26 => a.bit_at(pick(&mut rng, &pool).resize(8)),
+            27 => a << rng.random_range(0..a.width() + 2),
+            28 => match (&ram, &arr) {
+                (Some(r), Some(t)) => {
+                    if rng.random_bool(0.5) {
+                        r.read(b.resize(r.addr_width()))
+                    } else {
+                        t.read(b.resize(t.addr_width()))
+                    }
+                }
+                _ => a >> 1,
+            },
+            _ => (a + lit(k as u64 % 2, 1).resize(a.width())) ^ b,
+        };
+        pool.push(v);
+    }
+    // Registers take random pool values; memories get two write ports each.
+    for r in &regs {
+        let v = pick(&mut rng, &pool).resize(r.width());
+        if rng.random_bool(0.5) {
+            r.set(v);
+        } else {
+            r.set_if(pick(&mut rng, &pool).bit(0), v);
+        }
+    }
+    if let (Some(ram), Some(arr)) = (ram, arr) {
+        for mem in [ram, arr] {
+            for _ in 0..2 {
+                let addr = pick(&mut rng, &pool).resize(mem.addr_width());
+                let data = pick(&mut rng, &pool).resize(mem.width());
+                let en = pick(&mut rng, &pool).bit(0);
+                mem.write(addr, data, en);
+            }
+        }
+        let q = ram.read_sync("ram_q", pick(&mut rng, &pool).resize(ram.addr_width()), pick(&mut rng, &pool).bit(0));
+        pool.push(q);
+    }
+    if shape.outputs == usize::MAX {
+        // Debugging aid: every value is an output, in creation order.
+        for (o, v) in pool.iter().enumerate() {
+            m.output(&format!("out{o}"), v.width()).set(*v);
+        }
+    } else {
+        for o in 0..shape.outputs {
+            let v = pool[pool.len() - 1 - (o * 7) % pool.len()];
+            m.output(&format!("out{o}"), v.width()).set(v);
+        }
+    }
+    m.finish()
+}
