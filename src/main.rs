@@ -170,7 +170,8 @@ fn create_dir(dir: &Path) -> Res<()> {
 
 fn parent_dir(path: &Path) -> Res<()> {
     match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => create_dir(d),
+        Some(d) if !d.as_os_str().is_empty() => std::fs::create_dir_all(d)
+            .map_err(|e| format!("cannot write {}: cannot create directory {}: {e}", path.display(), d.display())),
         _ => Ok(()),
     }
 }

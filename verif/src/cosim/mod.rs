@@ -253,19 +253,26 @@ pub fn cosim(
     let actual = rtl.run(stim, work, None)?;
     let mut report = CosimReport { simulator, cycles: stim.cycles(), outputs: expected.ports().len(), built: rtl.built, mismatch: None };
     if let Some(m) = first_mismatch(&expected, &actual) {
-        let from = m.cycle.saturating_sub(40);
-        let to = m.cycle + 2;
-        let rust_vcd = work.join(format!("{}.rust.vcd", top.name));
-        let rtl_vcd = work.join(format!("{}.{}.vcd", top.name, simulator.name()));
-        let mut sim = NetlistSim::new(top);
-        let opts = TraceOptions { memories: true, ..Default::default() };
-        let mut tracer = Tracer::create(&rust_vcd, &sim, opts).map_err(io_err(&rust_vcd))?;
-        crate::run::run_traced(&mut sim, stim, &mut tracer, from, to).map_err(CosimError::Setup)?;
-        tracer.finish().map_err(io_err(&rust_vcd))?;
-        rtl.run(stim, work, Some((&rtl_vcd, from, to)))?;
+        let (rust_vcd, rtl_vcd) = write_waves(top, &rtl, stim, work, m.cycle.saturating_sub(40), m.cycle + 2)?;
         report.mismatch = Some(CosimMismatch { mismatch: m, rust_vcd, rtl_vcd });
     }
     Ok(report)
+}
+
+/// Run `stim` through the Rust netlist simulation and through `rtl`, each
+/// writing a VCD of stimulus cycles `from..=to` into `work`; returns the two
+/// paths (Rust first). Both traces use the same scope names and times.
+pub fn write_waves(top: &Arc<Module>, rtl: &RtlBuild, stim: &Stimulus, work: &Path, from: usize, to: usize) -> Result<(PathBuf, PathBuf), CosimError> {
+    std::fs::create_dir_all(work).map_err(io_err(work))?;
+    let rust_vcd = work.join(format!("{}.rust.vcd", top.name));
+    let rtl_vcd = work.join(format!("{}.{}.vcd", top.name, rtl.simulator.name()));
+    let mut sim = NetlistSim::new(top);
+    let opts = TraceOptions { memories: true, ..Default::default() };
+    let mut tracer = Tracer::create(&rust_vcd, &sim, opts).map_err(io_err(&rust_vcd))?;
+    crate::run::run_traced(&mut sim, stim, &mut tracer, from, to).map_err(CosimError::Setup)?;
+    tracer.finish().map_err(io_err(&rust_vcd))?;
+    rtl.run(stim, work, Some((&rtl_vcd, from, to)))?;
+    Ok((rust_vcd, rtl_vcd))
 }
 
 /// Run a command, capturing output; `Err(ToolMissing)` if it cannot start.
