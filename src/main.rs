@@ -383,7 +383,7 @@ fn cmd_sim(
                 }
                 None => None,
             };
-            let window = |slot: u64| slot == 0 && vcd_from == 0 || slot >= 1 && slot - 1 >= vcd_from && vcd_to.is_none_or(|t| slot - 1 <= t);
+            let window = |slot: u64| verif::run::traced_slot(slot, vcd_from, vcd_to);
             let act = match tracer.as_mut() {
                 Some(t) => sim_loop(&mut netlist, source, cycles, window, |sim, slot, high| t.sample(sim, slot, high))?,
                 None => sim_loop(&mut netlist, source, cycles, |_| false, |_, _, _| Ok(()))?,

@@ -153,10 +153,8 @@ impl<'a> Emitter<'a> {
                 // `$signed(x) >>> n` is only arithmetic where the whole
                 // expression is signed: give it an assignment of its own.
                 Op::MemRead { .. } | Op::Shift(ShiftOp::Sra, ..) => need[n] = true,
-                Op::Slice { src, .. } | Op::Ext { src, signed: true } => {
-                    if !matches!(self.node(*src).op, Op::Sig(_)) {
-                        need[*src as usize] = true;
-                    }
+                Op::Slice { src, .. } | Op::Ext { src, signed: true } if !matches!(self.node(*src).op, Op::Sig(_)) => {
+                    need[*src as usize] = true;
                 }
                 _ => {}
             }

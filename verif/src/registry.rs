@@ -5,10 +5,15 @@ use crate::stimulus::Driver;
 use hw::params::{ParamError, Params};
 use sim::Component;
 
+/// Builds a block's reference model for a parameter set.
+pub type ModelFn = fn(&Params) -> Result<Box<dyn Component>, ParamError>;
+/// Builds a block's stimulus driver for a parameter set and seed.
+pub type DriverFn = fn(&Params, u64) -> Result<Box<dyn Driver>, ParamError>;
+
 pub struct VerifBlock {
     pub name: &'static str,
-    pub model: fn(&Params) -> Result<Box<dyn Component>, ParamError>,
-    pub driver: fn(&Params, u64) -> Result<Box<dyn Driver>, ParamError>,
+    pub model: ModelFn,
+    pub driver: DriverFn,
 }
 
 /// Every block's verification entry.

@@ -152,6 +152,16 @@ pub fn apply<C: Component + ?Sized>(comp: &mut C, words: &[u64]) {
     comp.set_inputs(words);
 }
 
+/// Is wave slot `slot` (0 = the reset cycle, `c + 1` = stimulus cycle `c`)
+/// inside the window of stimulus cycles `from..=to`? The reset cycle is
+/// traced when the window starts at 0.
+pub fn traced_slot(slot: u64, from: u64, to: Option<u64>) -> bool {
+    match slot {
+        0 => from == 0,
+        s => s > from && to.is_none_or(|t| s - 1 <= t),
+    }
+}
+
 /// Run a netlist simulation with a VCD trace of cycles `from..=to` (and the
 /// reset cycle when `from` is 0).
 pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, from: usize, to: usize) -> Result<OutputTrace, String> {
@@ -166,7 +176,7 @@ pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, fr
         sim.set_u64(r, 1);
     }
     sim.eval();
-    let dump = |k: usize| k == 0 && from == 0 || k >= 1 && k - 1 >= from && k - 1 <= to;
+    let dump = |k: usize| traced_slot(k as u64, from as u64, Some(to as u64));
     if dump(0) {
         tracer.sample(sim, 0, false).map_err(io)?;
     }

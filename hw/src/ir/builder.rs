@@ -638,11 +638,13 @@ impl Sig {
 
     /// Shift left by a runtime amount (width kept).
     #[track_caller]
+    #[allow(clippy::should_implement_trait)] // `<<`/`>>` by a u32 are the constant shifts
     pub fn shl(self, amount: Sig) -> Sig {
         self.shift(ShiftOp::Shl, amount)
     }
     /// Logical shift right by a runtime amount.
     #[track_caller]
+    #[allow(clippy::should_implement_trait)] // `<<`/`>>` by a u32 are the constant shifts
     pub fn shr(self, amount: Sig) -> Sig {
         self.shift(ShiftOp::Shr, amount)
     }

@@ -162,7 +162,7 @@ impl NetlistSim {
             *counts.entry(name).or_default() += 1;
         }
         let mut v: Vec<(String, usize)> = counts.into_iter().collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v.sort_by_key(|e| std::cmp::Reverse(e.1));
         v
     }
 

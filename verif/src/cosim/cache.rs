@@ -36,10 +36,8 @@ pub(crate) fn cached_build(
     let tmp = root.join(format!(".{top}-{}-{nanos}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(io_err(&tmp))?;
-    if let Err(e) = build(&tmp) {
-        // Keep the failed build's log where the error points.
-        return Err(e);
-    }
+    // On failure the private folder stays, with the log the error points to.
+    build(&tmp)?;
     std::fs::write(tmp.join("ok"), key.len().to_string()).map_err(io_err(&tmp))?;
     if std::fs::rename(&tmp, &dir).is_err() {
         // Someone else published first (or a stale unfinished dir is there).

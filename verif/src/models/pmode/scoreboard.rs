@@ -198,9 +198,9 @@ impl Component for ScoreboardModel {
             self.frame.set_bool(b, dst_pending);
             self.frame.set_bool(c, src_pending || dst_pending);
             self.frame.set_bool(d, long_dep);
-            for s in 0..self.iss[k].out_src_long.len() {
+            for (s, &long) in src_long.iter().enumerate().take(self.iss[k].out_src_long.len()) {
                 let id = self.iss[k].out_src_long[s];
-                self.frame.set_bool(id, src_long[s]);
+                self.frame.set_bool(id, long);
             }
         }
     }
@@ -463,10 +463,14 @@ pub mod props {
     use sim::ComponentExt;
     use std::collections::HashSet;
 
+    /// One issue port's inputs: warp, board, sources (reg, valid), dst,
+    /// dst_vld, fire, long, skip.
+    type Issue = (u64, usize, Vec<(u64, bool)>, u64, bool, bool, bool, bool);
+
     /// Per-cycle port values the properties need.
     struct Cycle {
         rst: bool,
-        iss: Vec<(u64, usize, Vec<(u64, bool)>, u64, bool, bool, bool, bool)>,
+        iss: Vec<Issue>,
         wbs: Vec<(bool, u64, u64, bool, bool)>,
         copy: Option<u64>,
     }
