@@ -142,6 +142,13 @@ enum Cmd {
         #[arg(long)]
         quick: bool,
     },
+    /// Synthesize a block with yosys (generic `synth` and `synth_ice40`) and print cell counts.
+    Synth {
+        #[command(flatten)]
+        block: BlockArgs,
+        #[arg(long, default_value = "out/synth")]
+        work: PathBuf,
+    },
     /// First difference between two VCD files (signals present in both).
     Wavediff {
         a: PathBuf,
@@ -507,6 +514,27 @@ fn cmd_lint(block: String, params: Vec<String>, work: PathBuf, quick: bool) -> R
     Ok(())
 }
 
+fn cmd_synth(b: BlockArgs, work: PathBuf) -> Res<()> {
+    let (info, p) = resolve(&b.block, &b.params)?;
+    let m = info.elaborate(&p).map_err(|e| e.to_string())?;
+    let dir = work.join(&m.name);
+    let files = hw::verilog::emit(&m);
+    let names = verif::lint::write_files(&files, &dir).map_err(|e| e.to_string())?;
+    println!("`{}` ({p})", m.name);
+    for (label, flow) in [("synth", verif::lint::Flow::Generic), ("synth_ice40", verif::lint::Flow::Ice40)] {
+        let (check, st) = verif::lint::synth(&dir, &names, &m.name, flow).map_err(|e| e.to_string())?;
+        if let verif::lint::Check::Fail(msg) = check {
+            return Err(format!("yosys {label} of `{}`: {msg}", m.name));
+        }
+        println!(
+            "  {label:<12} cells {:>8}  flip-flops {:>7}  LUT4 {:>7}  carry {:>5}  BRAM {:>3}  latches {}",
+            st.cells, st.ffs, st.luts, st.carries, st.brams, st.latches
+        );
+    }
+    println!("  yosys logs in {}", dir.display());
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
@@ -518,6 +546,7 @@ fn main() -> ExitCode {
         Cmd::Cosim { block, stim, simulator, work } => cmd_cosim(block, stim, simulator, work),
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
+        Cmd::Synth { block, work } => cmd_synth(block, work),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");
