@@ -40,6 +40,22 @@ fn range(width: u32) -> String {
     }
 }
 
+/// The reset of a register array. Verilator unrolls a `for` loop of
+/// non-blocking array assignments only up to 64 iterations (and a bounded
+/// number of statements in all; beyond that it reports BLKLOOPINIT), so a
+/// deeper array is reset by one statement per word. Returns the loop
+/// variables to declare and the statements.
+fn reset_loops(name: &str, depth: u32, value: &str) -> (Vec<String>, String) {
+    const IND: &str = "            ";
+    if depth <= 64 {
+        let v = format!("_i_{name}");
+        let text = format!("{IND}for ({v} = 0; {v} < {depth}; {v} = {v} + 1) {name}[{v}] <= {value};\n");
+        (vec![v], text)
+    } else {
+        (vec![], (0..depth).map(|k| format!("{IND}{name}[{k}] <= {value};\n")).collect())
+    }
+}
+
 struct Emitter<'a> {
     m: &'a Module,
     uses: Vec<u32>,
@@ -365,13 +381,13 @@ impl<'a> Emitter<'a> {
             }
             match &mem.reset {
                 Some(reset) => {
-                    let _ = writeln!(decls, "    integer {i};");
+                    let (vars, clear) = reset_loops(&mem.name, mem.depth, &reset.verilog());
+                    if !vars.is_empty() {
+                        let _ = writeln!(decls, "    integer {};", vars.join(", "));
+                    }
                     let _ = writeln!(
                         seq,
-                        "    always @(posedge clk) begin\n        if (rst) begin\n            for ({i} = 0; {i} < {d}; {i} = {i} + 1) {n}[{i}] <= {r};\n        end else begin\n{w}        end\n    end",
-                        d = mem.depth,
-                        n = mem.name,
-                        r = reset.verilog(),
+                        "    always @(posedge clk) begin\n        if (rst) begin\n{clear}        end else begin\n{w}        end\n    end",
                         w = writes.replace("{IND}", "            ")
                     );
                 }

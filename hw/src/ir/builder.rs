@@ -1154,8 +1154,10 @@ impl ModuleBuilder {
         self.on(|st| {
             let ok = st.check_width(at, &format!("memory `{name}`"), width);
             let width = if ok { width } else { 1 };
-            if depth == 0 || depth > 1 << 24 {
-                st.error(at, format!("memory `{name}`: depth {depth} is outside 1..=16777216"));
+            let max = if reset.is_some() { 1 << 16 } else { 1 << 24 };
+            if depth == 0 || depth > max {
+                let what = if reset.is_some() { "register array" } else { "memory" };
+                st.error(at, format!("{what} `{name}`: depth {depth} is outside 1..={max}"));
             }
             let reset = match reset.map(|r| Bits::from_u64(r, width)) {
                 Some(None) => {
