@@ -7,38 +7,17 @@
 //! that met a full table), idle-MSHR cycles (a free MSHR while hazard avoidance held a
 //! load back), refused picks, hit rate and mean MSHRs in use.
 //!
-//! Usage: cargo bench -p verif --bench replay_traffic [-- CYCLES]
+//! Usage: cargo bench -p verif --bench replay_traffic [-- CYCLES]   (default 20000)
 
-use hw::blocks::replay::replay_unit::ReplayUnitParams;
 use std::time::Instant;
-use verif::models::replay::traffic::{netlist_table, TrafficCfg};
+use verif::models::replay::traffic::print_netlist_table;
 
 fn main() {
     let cycles: u64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);
-    let p = ReplayUnitParams::default();
-    let cfg = TrafficCfg::default();
-    println!(
-        "replay unit tracker comparison: netlist simulation of the generated hardware, {} warps, {} slots, {} MSHRs, \
-         {cycles} cycles per configuration; traffic: hit rate {}, loads {:.0}% of instructions, {} cycles issue to memory \
-         stage, {} cycles memory latency, DIV rate {}",
-        p.warps,
-        p.slots,
-        p.mshrs,
-        cfg.hit_rate,
-        cfg.load_frac * 100.0,
-        cfg.pipe,
-        cfg.mem_lat,
-        cfg.div_rate
-    );
     let t = Instant::now();
-    match netlist_table(&p, cfg, cycles, &[0, 4]) {
-        Ok(table) => {
-            println!("{table}");
-            println!("({:.1} s)", t.elapsed().as_secs_f64());
-        }
-        Err(e) => {
-            eprintln!("replay_traffic: {e}");
-            std::process::exit(1);
-        }
+    if let Err(e) = print_netlist_table(cycles) {
+        eprintln!("replay_traffic: {e}");
+        std::process::exit(1);
     }
+    println!("({:.1} s)", t.elapsed().as_secs_f64());
 }

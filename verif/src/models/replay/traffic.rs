@@ -613,6 +613,29 @@ pub fn netlist_table(base: &ReplayUnitParams, cfg: TrafficCfg, cycles: u64, dela
     Ok(table(&rows))
 }
 
+/// Print the tracker comparison of the thesis-sized unit (64 warps, 8 slots, 32 MSHRs)
+/// run on the netlist simulation of the hardware: `cycles` cycles per configuration,
+/// default traffic, signalling delays 0 and 4 (what `make bench` shows).
+pub fn print_netlist_table(cycles: u64) -> Result<(), String> {
+    let p = ReplayUnitParams::default();
+    let cfg = TrafficCfg::default();
+    println!(
+        "replay unit tracker comparison: netlist simulation of the generated hardware, {} warps, {} slots, {} MSHRs, \
+         {cycles} cycles per configuration; traffic: hit rate {}, loads {:.0}% of instructions, {} cycles issue to memory \
+         stage, {} cycles memory latency, DIV rate {}",
+        p.warps,
+        p.slots,
+        p.mshrs,
+        cfg.hit_rate,
+        cfg.load_frac * 100.0,
+        cfg.pipe,
+        cfg.mem_lat,
+        cfg.div_rate
+    );
+    println!("{}", netlist_table(&p, cfg, cycles, &[0, 4])?);
+    Ok(())
+}
+
 /// A Markdown table of [`compare`] rows.
 pub fn table(rows: &[Row]) -> String {
     let mut s = String::new();
