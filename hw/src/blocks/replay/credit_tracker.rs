@@ -44,8 +44,10 @@
 //!
 //! # State and cycle semantics
 //!
-//! Registers: the `P`-bit `pool` (reset: `mshrs`) and three `delay`-stage shift registers
-//! `ret`, `virt`, `free` (reset: 0) carrying the memory-stage events
+//! Registers: the `P`-bit pool `credits` (reset: `mshrs`; the output `pool` is a wire of
+//! it) and, for `delay > 0`, three `delay`-bit shift registers `ret_line`, `virt_line`,
+//! `free_line` (reset: 0; bit 0 takes the new event, bit `delay - 1` is the oldest)
+//! carrying the memory-stage events
 //! `ret = mem_valid & mem_credited & !mem_alloc`, `virt = mem_valid & !mem_credited &
 //! mem_alloc`, `free = mshr_free`.
 //!
@@ -79,10 +81,14 @@
 //! §7.2.4): the per-instruction credit bit lives in the pipeline registers; no
 //! `paper_storage`.
 
+use super::typed_module_name;
+use crate::ir::{cat, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Block name.
-pub const BLOCK: &str = "credit_tracker";
+pub const NAME: &str = "credit_tracker";
 
 /// Parameters of the credit MSHR tracker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,13 +132,77 @@ pub fn storage_bits(p: &CreditTrackerParams) -> u64 {
     p.pool_bits() as u64 + 3 * p.delay as u64
 }
 
+/// Module name for a parameter set (`credit_tracker` at the defaults).
+pub fn module_name(p: &CreditTrackerParams) -> String {
+    typed_module_name(NAME, CreditTrackerParams::SPECS, &[p.mshrs as u64, p.delay as u64])
+}
+
+/// Generate the credit tracker.
+pub fn credit_tracker(p: &CreditTrackerParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Credit MSHR tracker (Turner, MASc thesis, UBC 2012, section 6.0.1, Figure 6.3): a pool of {} credits, \
+         one per MSHR; memory-stage events reach the pool {} cycle(s) after the edge that registers them.",
+        p.mshrs, p.delay
+    ));
+    let pb = p.pool_bits();
+    let iss_take = m.input("iss_take", 1);
+    let mem_valid = m.input("mem_valid", 1);
+    let mem_credited = m.input("mem_credited", 1);
+    let mem_alloc = m.input("mem_alloc", 1);
+    let mshr_free = m.input("mshr_free", 1);
+
+    let pool = m.reg("credits", pb, p.mshrs as u64);
+    // pool > 0, two's complement.
+    m.output("credit_avail", 1).set(!pool.msb() & pool.any());
+    m.output("pool", pb).set(pool);
+
+    let ret = (mem_valid & mem_credited & !mem_alloc).named("ret");
+    let virt = (mem_valid & !mem_credited & mem_alloc).named("virt");
+    // The delay lines: bit 0 takes this cycle's event, bit delay-1 is the oldest.
+    let delayed = |name: &str, now: Sig| -> Sig {
+        if p.delay == 0 {
+            return now;
+        }
+        let line = m.reg(name, p.delay, 0);
+        line.set(if p.delay == 1 { now } else { cat(&[line.trunc(p.delay - 1), now]) });
+        line.msb()
+    };
+    let ret_d = delayed("ret_line", ret);
+    let virt_d = delayed("virt_line", virt);
+    let free_d = delayed("free_line", mshr_free);
+    let up = |b: Sig| b.zext(pb);
+    pool.set(pool - up(iss_take) + up(ret_d) - up(virt_d) + up(free_d));
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = CreditTrackerParams::from_params(params)?;
+    Ok(credit_tracker(&p, &module_name(&p))?)
+}
+
+/// The thesis gives no bit figure ("a few bits of state", section 7.2.4).
+fn paper_storage(_: &Params) -> Vec<PaperFigure> {
+    Vec::new()
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: NAME,
+    summary: "credit MSHR tracker: a credit pool, one credit per MSHR, virtual credits, delayed returns",
+    source: "Turner, MASc thesis, UBC 2012, section 6.0.1, Figure 6.3",
+    params: CreditTrackerParams::SPECS,
+    build,
+    paper_storage,
+    composed: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(BLOCK, CreditTrackerParams::SPECS, &[]).unwrap();
+        let p = Params::resolve(NAME, CreditTrackerParams::SPECS, &[]).unwrap();
         let d = CreditTrackerParams::from_params(&p).unwrap();
         assert_eq!(d, CreditTrackerParams::default());
         assert_eq!(d.pool_bits(), 7);

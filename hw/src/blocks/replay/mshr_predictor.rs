@@ -42,7 +42,7 @@
 //!
 //! | port         | dir | width   | meaning |
 //! |--------------|-----|---------|---------|
-//! | `rst`        | in  | 1       | synchronous active-high reset |
+//! | `rst`        | in  | 1       | synchronous active-high reset (mode 2 only: modes 0 and 1 have no state, so no `clk`/`rst`) |
 //! | `pc`         | in  | pc_bits | PC of the load being considered for issue |
 //! | `known_miss` | in  | 1       | the load was squashed for an MSHR/COMQ/RSV hazard |
 //! | `upd_valid`  | in  | 1       | a load was resolved at the memory stage (training) |
@@ -67,11 +67,21 @@
 //! so **0 bits** at the defaults (mode 0). The counters are registers, not a memory, so
 //! that reset can clear them in one cycle. The thesis gives no figure ("would depend on
 //! the size of the saturating counter table", §7.2.4); no `paper_storage`.
+//!
+//! Known limitation of the emitted Verilog (a foundation issue, reported): the reset of a
+//! register array deeper than 64 words is a `for` loop of non-blocking assignments, which
+//! Verilator rejects (`BLKLOOPINIT`). So mode 2 with the default 256 entries passes
+//! iverilog and yosys but not Verilator; up to 64 entries it passes all three. The
+//! netlist simulation is unaffected.
 
+use super::typed_module_name;
+use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Block name.
-pub const BLOCK: &str = "mshr_predictor";
+pub const NAME: &str = "mshr_predictor";
 
 /// Predictor kinds (the `mode` parameter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,6 +170,13 @@ impl MshrPredictorParams {
     }
 }
 
+impl MshrPredictorParams {
+    /// Whether the block has registers (and therefore `clk` and `rst`): mode 2 only.
+    pub fn has_state(&self) -> bool {
+        self.mode == PredictorMode::Counter
+    }
+}
+
 /// Flip-flops of the hardware.
 pub fn storage_bits(p: &MshrPredictorParams) -> u64 {
     match p.mode {
@@ -168,13 +185,77 @@ pub fn storage_bits(p: &MshrPredictorParams) -> u64 {
     }
 }
 
+/// Module name for a parameter set (`mshr_predictor` at the defaults).
+pub fn module_name(p: &MshrPredictorParams) -> String {
+    let v = [p.mode as u64, p.entries as u64, p.counter_bits as u64, p.pc_bits as u64];
+    typed_module_name(NAME, MshrPredictorParams::SPECS, &v)
+}
+
+/// Generate the predictor.
+pub fn mshr_predictor(p: &MshrPredictorParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    let what = match p.mode {
+        PredictorMode::Counter => format!("{} saturating {}-bit counters indexed by the low PC bits", p.entries, p.counter_bits),
+        mode => format!("{} (no state)", mode.name()),
+    };
+    m.doc(&format!(
+        "MSHR-use predictor (Turner, MASc thesis, UBC 2012, section 6.1): known misses (squashed for an MSHR, \
+         COMQ or RSV hazard) need an MSHR; otherwise {what}."
+    ));
+    let pc = m.input("pc", p.pc_bits);
+    let known_miss = m.input("known_miss", 1);
+    let upd_valid = m.input("upd_valid", 1);
+    let upd_pc = m.input("upd_pc", p.pc_bits);
+    let upd_miss = m.input("upd_miss", 1);
+    let pred = m.output("pred_miss", 1);
+    match p.mode {
+        PredictorMode::AlwaysHit => pred.set(known_miss),
+        PredictorMode::AlwaysMiss => pred.set(lit(1, 1)),
+        PredictorMode::Counter => {
+            let (cb, ib) = (p.counter_bits, p.index_bits());
+            let ctr = m.reg_array("ctr", p.entries, cb, p.reset_count() as u64);
+            // Direct-mapped by the low PC bits (a single entry: always entry 0).
+            let index = |x: Sig| if p.entries == 1 { lit(0, ib) } else { x.resize(ib) };
+            let look = ctr.read(index(pc)).named("ctr_look");
+            pred.set(known_miss | look.msb());
+            let at = index(upd_pc);
+            let c = ctr.read(at).named("ctr_upd");
+            let max = p.max_count() as u64;
+            let inc = mux(c.eq(max), c, c + 1u64);
+            let dec = mux(c.eq(0u64), c, c - 1u64);
+            ctr.write(at, mux(upd_miss, inc, dec), upd_valid);
+        }
+    }
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = MshrPredictorParams::from_params(params)?;
+    Ok(mshr_predictor(&p, &module_name(&p))?)
+}
+
+/// The thesis gives no figure (section 7.2.4).
+fn paper_storage(_: &Params) -> Vec<PaperFigure> {
+    Vec::new()
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: NAME,
+    summary: "MSHR-use predictor: always-hit, always-miss or per-PC saturating counters, known misses first",
+    source: "Turner, MASc thesis, UBC 2012, section 6.1",
+    params: MshrPredictorParams::SPECS,
+    build,
+    paper_storage,
+    composed: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(BLOCK, MshrPredictorParams::SPECS, &[]).unwrap();
+        let p = Params::resolve(NAME, MshrPredictorParams::SPECS, &[]).unwrap();
         let d = MshrPredictorParams::from_params(&p).unwrap();
         assert_eq!(d, MshrPredictorParams::default());
         assert_eq!(storage_bits(&d), 0);
@@ -184,7 +265,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_entries() {
-        let p = Params::resolve(BLOCK, MshrPredictorParams::SPECS, &[("entries".into(), "100".into())]).unwrap();
+        let p = Params::resolve(NAME, MshrPredictorParams::SPECS, &[("entries".into(), "100".into())]).unwrap();
         assert!(MshrPredictorParams::from_params(&p).is_err());
     }
 }

@@ -50,13 +50,16 @@
 //!
 //! # State
 //!
-//! Per entry: `valid`, the line address `addr` (L bits) and `more` = requests - 1 (E_m =
-//! clog2(M) bits) as registers (the address is searched associatively every cycle); the
-//! request tags in `M` memories `tags_k` of `entries x I` bits, memory `k` holding request
-//! `k` of every entry (one write port each, used only by the one allocate/merge of a cycle;
+//! Per entry: `valid` (one `entries`-bit register, so the lowest free entry, the free count
+//! and `full` are a priority encoder, a population count and an AND over it), the line
+//! address in the register array `addr` (L bits; every word is compared with `req_addr`
+//! each cycle, the associative search) and `more` = requests - 1 in the register array
+//! `more` (E_m = clog2(M) bits; read at the probed and at the filled entry); the request
+//! tags in `M` RAMs `tags0 .. tags{M-1}` of `entries x I` bits, RAM `k` holding request `k`
+//! of every entry (one write port each, used only by the one allocate/merge of a cycle;
 //! one read port each, all read at `fill_entry`). Reset clears `valid` (and `addr`,
-//! `more`); the tag memories are not reset: a tag is always written before any read of it
-//! can be unmasked.
+//! `more`); the tag RAMs are not reset: a tag is always written before any read of it can
+//! be unmasked (the wake-up outputs AND each tag with its valid bit).
 //!
 //! # Cycle semantics
 //!
@@ -92,10 +95,14 @@
 //! 32 * 29 + 8 * 32 * 8 = 928 + 2048 = **2976 bits** at the defaults. The thesis gives only
 //! the number of MSHRs, no bit figure, so there is no `paper_storage` for this block.
 
+use super::{gate, typed_module_name};
+use crate::ir::{cat, lit, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Block name.
-pub const BLOCK: &str = "mshr_table";
+pub const NAME: &str = "mshr_table";
 
 /// Parameters of the MSHR table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,13 +164,116 @@ pub fn storage_bits(p: &MshrTableParams) -> u64 {
     e * (1 + p.line_bits as u64 + p.more_bits() as u64) + p.merge_limit as u64 * e * p.id_bits as u64
 }
 
+/// Module name for a parameter set (`mshr_table` at the defaults).
+pub fn module_name(p: &MshrTableParams) -> String {
+    let v = [p.entries, p.merge_limit, p.line_bits, p.id_bits].map(|x| x as u64);
+    typed_module_name(NAME, MshrTableParams::SPECS, &v)
+}
+
+/// Generate the MSHR table.
+pub fn mshr_table(p: &MshrTableParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "L1D miss status holding registers with request merging (Turner, MASc thesis, UBC 2012, section 1.1.7): \
+         {} entries of a {}-bit line address, up to {} merged {}-bit request tags each.",
+        p.entries, p.line_bits, p.merge_limit, p.id_bits
+    ));
+    let (ne, e, l, i, mm) = (p.entries, p.entry_bits(), p.line_bits, p.id_bits, p.merge_limit);
+
+    let req_valid = m.input("req_valid", 1);
+    let req_addr = m.input("req_addr", l);
+    let req_id = m.input("req_id", i);
+    let fill_valid = m.input("fill_valid", 1);
+    let fill_entry = m.input("fill_entry", e);
+
+    // Valid bits as one vector (free search, count, full); addresses and merge counts in
+    // register arrays; the request tags in one RAM per merge position.
+    let valid = m.reg("valid", ne, 0);
+    let addr = m.reg_array("addr", ne, l, 0);
+    let more = m.reg_array("more", ne, p.more_bits(), 0);
+    let tags: Vec<_> = (0..mm).map(|k| m.mem(&format!("tags{k}"), ne, i)).collect();
+
+    // Associative probe: every entry compares its line with the request's.
+    let hits: Vec<Sig> = (0..ne).rev().map(|x| valid.bit(x) & addr.at(x).eq(req_addr)).collect();
+    let hits = cat(&hits).named("probe_hits");
+    let probe_hit = hits.any();
+    let probe_entry = hits.ffs().resize(e).named("probe_entry_w");
+    m.output("probe_hit", 1).set(probe_hit);
+    m.output("probe_entry", e).set(probe_entry);
+
+    // Fill.
+    let fill_ok = (fill_valid & valid.bit_at(fill_entry)).named("fill_ok_w");
+    let fill_more = more.read(fill_entry);
+
+    // Request decision.
+    let free = !valid;
+    let any_free = free.any();
+    let free_entry = free.ffs().resize(e).named("free_entry");
+    let probe_more = more.read(probe_entry);
+    let filling = fill_ok & fill_entry.eq(probe_entry);
+    // Room for one more request (never with a merge limit of 1: no constant compare).
+    let room = if mm == 1 { lit(0, 1) } else { probe_more.lt((mm - 1) as u64) };
+    let merge = (req_valid & probe_hit & !filling & room).named("merge");
+    let alloc = (req_valid & !probe_hit & any_free).named("alloc");
+    let req_ok = merge | alloc;
+    m.output("req_ok", 1).set(req_ok);
+    m.output("req_merged", 1).set(merge);
+    m.output("req_entry", e).set(gate(merge, probe_entry) | gate(alloc, free_entry));
+    m.output("full", 1).set(!any_free);
+    m.output("free_count", p.count_bits()).set(free.count_ones().resize(p.count_bits()));
+
+    // Writes: an allocation fills tag 0 and resets the count, a merge appends its tag.
+    let slot = (probe_more + 1u64).named("merge_pos");
+    for (k, t) in tags.iter().enumerate() {
+        if k == 0 {
+            t.write(free_entry, req_id, alloc);
+        } else {
+            t.write(probe_entry, req_id, merge & slot.eq(k as u64));
+        }
+    }
+    addr.write(free_entry, req_addr, alloc);
+    more.write(free_entry, lit(0, p.more_bits()), alloc);
+    more.write(probe_entry, slot, merge);
+    valid.set((valid | gate(alloc, onehot(free_entry, ne))) & !gate(fill_ok, onehot(fill_entry, ne)));
+
+    // Fill outputs: the entry's line and its requests, oldest first.
+    m.output("fill_ok", 1).set(fill_ok);
+    m.output("fill_addr", l).set(gate(fill_ok, addr.read(fill_entry)));
+    let wake: Vec<Sig> = (0..mm).map(|k| if k == 0 { fill_ok } else { fill_ok & fill_more.ge(k as u64) }).collect();
+    let wake_rev: Vec<Sig> = wake.iter().rev().copied().collect();
+    m.output("wake_valid", mm).set(cat(&wake_rev));
+    let ids: Vec<Sig> = (0..mm as usize).rev().map(|k| gate(wake[k], tags[k].read(fill_entry))).collect();
+    m.output("wake_ids", mm * i).set(cat(&ids));
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = MshrTableParams::from_params(params)?;
+    Ok(mshr_table(&p, &module_name(&p))?)
+}
+
+/// The thesis gives the number of MSHRs (32) but no bit figure.
+fn paper_storage(_: &Params) -> Vec<PaperFigure> {
+    Vec::new()
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: NAME,
+    summary: "L1D MSHRs with request merging: probe, allocate / merge / reject, fill and wake-up",
+    source: "Turner, MASc thesis, UBC 2012, section 1.1.7 (MSHR hazard), Table 4.2",
+    params: MshrTableParams::SPECS,
+    build,
+    paper_storage,
+    composed: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(BLOCK, MshrTableParams::SPECS, &[]).unwrap();
+        let p = Params::resolve(NAME, MshrTableParams::SPECS, &[]).unwrap();
         let d = MshrTableParams::from_params(&p).unwrap();
         assert_eq!(d, MshrTableParams::default());
         assert_eq!(storage_bits(&d), 2976);

@@ -20,13 +20,17 @@
 //!
 //! | port            | dir | width | meaning |
 //! |-----------------|-----|-------|---------|
-//! | `rst`           | in  | 1     | synchronous active-high reset |
+//! | `rst`           | in  | 1     | synchronous active-high reset (only with `delay > 0`) |
 //! | `mshr_avail`    | in  | 1     | the memory stage currently shows a free MSHR |
 //! | `miss_issue_ok` | out | 1     | a load predicted to miss may issue |
 //!
 //! # Cycle semantics
 //!
 //! `delay = 0`: `miss_issue_ok = mshr_avail`, combinationally (the thesis's instant view).
+//! The block then has no state and, as every stateless module of the IR, no `clk` and no
+//! `rst` port. (`keep_clock_and_reset` would keep the port list parameter-independent, but
+//! the registry's storage check requires a clocked block to have storage; `replay_unit`
+//! does not care, its instances get `rst` only when they have state.)
 //! `delay = d > 0`: `miss_issue_ok` is `mshr_avail` of `d` cycles earlier, through a
 //! `d`-stage shift register whose reset value is 1 (after reset every MSHR is free), so
 //! for the first `d` cycles after reset `miss_issue_ok = 1`.
@@ -35,10 +39,14 @@
 //!
 //! `delay` flip-flops: **0 bits** at the default. No thesis figure; no `paper_storage`.
 
+use super::typed_module_name;
+use crate::ir::{cat, HwError, Module, ModuleBuilder};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Block name.
-pub const BLOCK: &str = "naive_tracker";
+pub const NAME: &str = "naive_tracker";
 
 /// Parameters of the naive MSHR tracker.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -60,10 +68,63 @@ impl BlockParams for NaiveTrackerParams {
     }
 }
 
+impl NaiveTrackerParams {
+    /// Whether the block has registers (and therefore `clk` and `rst`).
+    pub fn has_state(&self) -> bool {
+        self.delay > 0
+    }
+}
+
 /// Flip-flops of the hardware.
 pub fn storage_bits(p: &NaiveTrackerParams) -> u64 {
     p.delay as u64
 }
+
+/// Module name for a parameter set (`naive_tracker` at the defaults).
+pub fn module_name(p: &NaiveTrackerParams) -> String {
+    typed_module_name(NAME, NaiveTrackerParams::SPECS, &[p.delay as u64])
+}
+
+/// Generate the naive tracker.
+pub fn naive_tracker(p: &NaiveTrackerParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Naive MSHR tracker (Turner, MASc thesis, UBC 2012, section 6.0.1): the memory stage's \
+         MSHR-available bit, {} register stage(s) late.",
+        p.delay
+    ));
+    let avail = m.input("mshr_avail", 1);
+    let ok = m.output("miss_issue_ok", 1);
+    if p.delay == 0 {
+        ok.set(avail);
+    } else {
+        // Bit 0 takes this cycle's value, bit delay-1 is the oldest; reset: all free.
+        let line = m.reg("avail_line", p.delay, (1u64 << p.delay) - 1);
+        line.set(if p.delay == 1 { avail } else { cat(&[line.trunc(p.delay - 1), avail]) });
+        ok.set(line.msb());
+    }
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = NaiveTrackerParams::from_params(params)?;
+    Ok(naive_tracker(&p, &module_name(&p))?)
+}
+
+/// No thesis figure.
+fn paper_storage(_: &Params) -> Vec<PaperFigure> {
+    Vec::new()
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: NAME,
+    summary: "naive MSHR tracker: issue loads predicted to miss while the memory stage shows a free MSHR",
+    source: "Turner, MASc thesis, UBC 2012, section 6.0.1",
+    params: NaiveTrackerParams::SPECS,
+    build,
+    paper_storage,
+    composed: false,
+};
 
 #[cfg(test)]
 mod tests {
@@ -71,7 +132,7 @@ mod tests {
 
     #[test]
     fn defaults_match_specs() {
-        let p = Params::resolve(BLOCK, NaiveTrackerParams::SPECS, &[]).unwrap();
+        let p = Params::resolve(NAME, NaiveTrackerParams::SPECS, &[]).unwrap();
         assert_eq!(NaiveTrackerParams::from_params(&p).unwrap(), NaiveTrackerParams::default());
         assert_eq!(storage_bits(&NaiveTrackerParams::default()), 0);
     }

@@ -102,6 +102,14 @@
 //! the same cycle is therefore illegal (`R = 1`) and ignored; so is a completion for a free
 //! or unissued slot.
 //!
+//! # Hardware
+//!
+//! `valid` and `rdy` are `N`-bit registers (every slot's bit feeds the scans), the private
+//! active masks a register array `pam` (`N` x `W`) with two write ports (completion,
+//! first issue) and two read ports (offer, completion) plus one per slot for `slot_pam`.
+//! The oldest-ready scan and the tail advance are each a rotate by `TP` and a priority
+//! encoder; the fill mask is a thermometer code rotated to `FP`.
+//!
 //! # Figure 5.4 (golden test)
 //!
 //! The figure is missing from the text; the test in `verif` rebuilds its five snapshots
@@ -123,10 +131,14 @@
 //! IP) that V and R alone cannot tell apart. §5.2.5 suggests moving the PAMs to a table
 //! in the mask stage; that changes where the `N * W` bits sit, not how many there are.
 
+use super::{and_or, gate, low_mask, rotate_left, rotate_right, typed_module_name};
+use crate::ir::{cat, lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Block name.
-pub const BLOCK: &str = "warp_buffer";
+pub const NAME: &str = "warp_buffer";
 
 /// Parameters of one warp's replay warp buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,9 +203,134 @@ pub fn storage_bits(p: &WarpBufferParams) -> u64 {
 }
 
 /// The thesis's structure (§5.2.3-5.2.4): V, R and PAM per slot, three slot pointers.
-pub fn paper_storage(p: &WarpBufferParams) -> u64 {
+pub fn paper_storage_bits(p: &WarpBufferParams) -> u64 {
     p.slots as u64 * (p.simt_width as u64 + 2) + 3 * p.slot_bits() as u64
 }
+
+/// Module name for a parameter set (`warp_buffer` at the defaults).
+pub fn module_name(p: &WarpBufferParams) -> String {
+    typed_module_name(NAME, WarpBufferParams::SPECS, &[p.slots as u64, p.simt_width as u64])
+}
+
+/// Generate one warp's replay warp buffer.
+pub fn warp_buffer(p: &WarpBufferParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Replay warp buffer of one warp (Turner, MASc thesis, UBC 2012, sections 5.2-5.3): {} slots with \
+         valid / replay-ready bits and a {}-bit private active mask each; fill, issue and issue-tail pointers.",
+        p.slots, p.simt_width
+    ));
+    let (n, w, s, c, pw) = (p.slots, p.simt_width, p.slot_bits(), p.count_bits(), p.ptr_bits());
+
+    let fill_count = m.input("fill_count", c);
+    let issue = m.input("issue", 1);
+    let issue_replayable = m.input("issue_replayable", 1);
+    let issue_mask = m.input("issue_mask", w);
+    let cpl_valid = m.input("cpl_valid", 1);
+    let cpl_slot = m.input("cpl_slot", s);
+    let cpl_mask = m.input("cpl_mask", w);
+
+    // State: V and R as slot vectors (every slot's bit is visible to the scans), the
+    // private active masks as a register array, three pointers with wrap bits.
+    let valid = m.reg("valid", n, 0);
+    let rdy = m.reg("rdy", n, 0);
+    let pam = m.reg_array("pam", n, w, 0);
+    let ip = m.reg("ip", pw, 0);
+    let fp = m.reg("fp", pw, 0);
+    let itp = m.reg("itp", pw, 2 * n as u64 - 1);
+
+    let slot_of = |ptr: Sig| ptr.trunc(s);
+    let tp = (itp + 1u64).named("tp");
+    let tp_slot = slot_of(tp);
+    let issued = (ip - tp).named("issued");
+
+    // Offer: the oldest replay-ready slot (scan from TP), else the slot at IP.
+    let rdy_rot = rotate_right(rdy, tp_slot).named("rdy_from_tail");
+    let any_rdy = rdy.any();
+    let rdy_slot = (tp_slot + rdy_rot.ffs().resize(s)).named("rdy_slot");
+    let has_unissued = fp.ne(ip);
+    let offer_valid = (any_rdy | has_unissued).named("offer_valid_w");
+    let offer_slot = and_or(any_rdy, rdy_slot, gate(has_unissued, slot_of(ip))).named("offer_slot_w");
+    m.output("offer_valid", 1).set(offer_valid);
+    m.output("offer_slot", s).set(offer_slot);
+    m.output("offer_replay", 1).set(any_rdy);
+    m.output("offer_pam", w).set(gate(offer_valid, pam.read(offer_slot)));
+
+    // Free slots: FP ..= ITP.
+    let fill_free = (lit(n as u64, pw) - (fp - tp)).named("fill_free_w");
+    m.output("fill_free", c).set(fill_free.resize(c));
+    m.output("fill_ptr", s).set(slot_of(fp));
+    m.output("issue_ptr", s).set(slot_of(ip));
+    m.output("issue_tail_ptr", s).set(slot_of(itp));
+
+    // Completion: legal only for an in-flight slot (issued, valid, not replay-ready).
+    let cpl_onehot = onehot(cpl_slot, n);
+    let cpl_offset = (cpl_slot - tp_slot).zext(pw);
+    let cpl_accept = (cpl_valid & valid.bit_at(cpl_slot) & !rdy.bit_at(cpl_slot) & cpl_offset.lt(issued)).named("cpl_accept_w");
+    m.output("cpl_accept", 1).set(cpl_accept);
+    let remaining = (pam.read(cpl_slot) & !cpl_mask).named("cpl_remaining");
+    let cpl_done = cpl_accept & !remaining.any();
+    let cpl_replay = cpl_accept & remaining.any();
+    pam.write(cpl_slot, remaining, cpl_accept);
+
+    // Issue of the offered instruction.
+    let fire = issue & offer_valid;
+    let replay = fire & any_rdy;
+    let first = (fire & !any_rdy).named("first_issue");
+    let offer_onehot = onehot(offer_slot, n);
+    pam.write(offer_slot, mux(issue_replayable, issue_mask, lit(0, w)), first);
+    let ip_next = mux(first, ip + 1u64, ip).named("ip_next");
+    ip.set(ip_next);
+
+    // Fill at FP, all or nothing, never past ITP.
+    let fill_ok = (fill_count.ne(0u64) & fill_count.resize(pw).le(fill_free)).named("fill_ok");
+    let fill_mask = rotate_left(low_mask(fill_count, n), slot_of(fp));
+    fp.set_if(fill_ok, fp + fill_count.resize(pw));
+
+    let freed = gate(cpl_done, cpl_onehot) | gate(first & !issue_replayable, offer_onehot);
+    let valid_next = ((valid & !freed) | gate(fill_ok, fill_mask)).named("valid_next");
+    valid.set(valid_next);
+    // An accepted completion names a slot with R = 0, so only a replay clears R.
+    let rdy_next = (rdy & !gate(replay, offer_onehot)) | gate(cpl_replay, cpl_onehot);
+    rdy.set(rdy_next);
+
+    // Tail: the first slot in TP ..< IP' still valid after this edge, else IP'.
+    let window = low_mask(ip_next - tp, n);
+    let live = (rotate_right(valid_next, tp_slot) & window).named("live_from_tail");
+    let tp_next = and_or(live.any(), tp + live.ffs().resize(pw), ip_next);
+    itp.set(tp_next - 1u64);
+
+    m.output("slot_valid", n).set(valid);
+    m.output("slot_rdy", n).set(rdy);
+    let pams: Vec<Sig> = (0..n).rev().map(|i| pam.at(i)).collect();
+    m.output("slot_pam", n * w).set(cat(&pams));
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = WarpBufferParams::from_params(params)?;
+    Ok(warp_buffer(&p, &module_name(&p))?)
+}
+
+fn paper_storage(params: &Params) -> Vec<PaperFigure> {
+    match WarpBufferParams::from_params(params) {
+        Ok(p) => vec![PaperFigure::new(
+            "V, R and a private active mask per slot, three slot pointers (sections 5.2.3-5.2.4)",
+            paper_storage_bits(&p),
+        )],
+        Err(_) => Vec::new(),
+    }
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: NAME,
+    summary: "replay warp buffer of one warp: slot states, private active masks, fill / issue / issue-tail pointers",
+    source: "Turner, MASc thesis, UBC 2012, sections 5.2.3-5.3, Figure 5.4",
+    params: WarpBufferParams::SPECS,
+    build,
+    paper_storage,
+    composed: false,
+};
 
 #[cfg(test)]
 mod tests {
@@ -201,16 +338,16 @@ mod tests {
 
     #[test]
     fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(BLOCK, WarpBufferParams::SPECS, &[]).unwrap();
+        let p = Params::resolve(NAME, WarpBufferParams::SPECS, &[]).unwrap();
         let d = WarpBufferParams::from_params(&p).unwrap();
         assert_eq!(d, WarpBufferParams::default());
         assert_eq!(storage_bits(&d), 284);
-        assert_eq!(paper_storage(&d), 281);
+        assert_eq!(paper_storage_bits(&d), 281);
     }
 
     #[test]
     fn rejects_non_power_of_two() {
-        let p = Params::resolve(BLOCK, WarpBufferParams::SPECS, &[("slots".into(), "6".into())]).unwrap();
+        let p = Params::resolve(NAME, WarpBufferParams::SPECS, &[("slots".into(), "6".into())]).unwrap();
         assert!(matches!(WarpBufferParams::from_params(&p), Err(ParamError::Invalid { .. })));
     }
 }

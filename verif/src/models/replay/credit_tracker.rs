@@ -5,9 +5,10 @@
 
 use super::bits::{mask, port_ids};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot};
-use hw::blocks::replay::credit_tracker::{CreditTrackerParams, BLOCK};
+use hw::blocks::replay::credit_tracker::{CreditTrackerParams, NAME};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use hw::params::BlockParams;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -91,7 +92,7 @@ impl CreditTracker {
 
 impl Component for CreditTracker {
     fn name(&self) -> &str {
-        BLOCK
+        NAME
     }
     fn ports(&self) -> &[PortSpec] {
         self.io.specs()
@@ -375,6 +376,14 @@ pub fn check_credit_properties(
     }
     Ok(st)
 }
+
+
+/// Registry entry: the reference model and the driver for any parameter set.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: NAME,
+    model: |p| Ok(Box::new(CreditTracker::new(&CreditTrackerParams::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(CreditTrackerDriver::new(&CreditTrackerParams::from_params(p)?, seed))),
+};
 
 #[cfg(test)]
 mod tests {

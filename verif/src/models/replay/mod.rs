@@ -13,4 +13,11 @@ pub mod warp_buffer;
 use crate::registry::VerifBlock;
 
 /// Verification entries of this family, in registry order.
-pub static VERIF: &[&VerifBlock] = &[];
+pub static VERIF: &[&VerifBlock] = &[
+    &warp_buffer::VERIF,
+    &mshr_table::VERIF,
+    &credit_tracker::VERIF,
+    &naive_tracker::VERIF,
+    &mshr_predictor::VERIF,
+    &replay_unit::VERIF,
+];

@@ -5,32 +5,40 @@
 
 use super::bits::{mask, port_ids};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
-use hw::blocks::replay::mshr_predictor::{MshrPredictorParams, PredictorMode, BLOCK};
+use hw::blocks::replay::mshr_predictor::{MshrPredictorParams, PredictorMode, NAME};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use hw::params::BlockParams;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::sync::Arc;
 
+/// Input names (`rst` only in mode 2, the only mode with state).
 pub const INPUTS: [&str; 6] = ["rst", "pc", "known_miss", "upd_valid", "upd_pc", "upd_miss"];
 pub const OUTPUTS: [&str; 1] = ["pred_miss"];
 
+/// The ports; `rst` only when the mode has state (the IR gives a module `clk`/`rst`
+/// only when it has state).
 pub fn ports(p: &MshrPredictorParams) -> Vec<PortSpec> {
-    vec![
-        PortSpec::input("rst", 1),
+    let rst = p.has_state().then(|| PortSpec::input("rst", 1));
+    rst.into_iter()
+        .chain([
         PortSpec::input("pc", p.pc_bits),
         PortSpec::input("known_miss", 1),
         PortSpec::input("upd_valid", 1),
         PortSpec::input("upd_pc", p.pc_bits),
         PortSpec::input("upd_miss", 1),
         PortSpec::output("pred_miss", 1),
-    ]
+    ])
+    .collect()
 }
 
 /// The reference model.
 pub struct MshrPredictor {
     p: MshrPredictorParams,
     io: PortFrame,
-    i: [PortId; 6],
+    rst: Option<PortId>,
+    /// `pc`, `known_miss`, `upd_valid`, `upd_pc`, `upd_miss` (INPUTS[1..]).
+    i: [PortId; 5],
     o: PortId,
     ctr: Vec<u32>,
 }
@@ -38,10 +46,11 @@ pub struct MshrPredictor {
 impl MshrPredictor {
     pub fn new(p: &MshrPredictorParams) -> Self {
         let io = PortFrame::new(ports(p));
-        let i = INPUTS.map(|n| io.id(n));
+        let rst = p.has_state().then(|| io.id("rst"));
+        let i = ["pc", "known_miss", "upd_valid", "upd_pc", "upd_miss"].map(|n| io.id(n));
         let o = io.id("pred_miss");
         let n = if p.mode == PredictorMode::Counter { p.entries as usize } else { 0 };
-        MshrPredictor { p: p.clone(), io, i, o, ctr: vec![p.reset_count(); n] }
+        MshrPredictor { p: p.clone(), io, rst, i, o, ctr: vec![p.reset_count(); n] }
     }
 
     fn index(&self, pc: u64) -> usize {
@@ -51,7 +60,7 @@ impl MshrPredictor {
 
 impl Component for MshrPredictor {
     fn name(&self) -> &str {
-        BLOCK
+        NAME
     }
     fn ports(&self) -> &[PortSpec] {
         self.io.specs()
@@ -63,11 +72,11 @@ impl Component for MshrPredictor {
         self.io.get(port)
     }
     fn eval(&mut self) {
-        let known = self.io.get_bool(self.i[2]);
+        let known = self.io.get_bool(self.i[1]);
         let v = match self.p.mode {
             PredictorMode::AlwaysHit => known,
             PredictorMode::AlwaysMiss => true,
-            PredictorMode::Counter => known || self.ctr[self.index(self.io.get_u64(self.i[1]))] >= self.p.threshold(),
+            PredictorMode::Counter => known || self.ctr[self.index(self.io.get_u64(self.i[0]))] >= self.p.threshold(),
         };
         self.io.set_bool(self.o, v);
     }
@@ -75,14 +84,14 @@ impl Component for MshrPredictor {
         if self.p.mode != PredictorMode::Counter {
             return;
         }
-        if self.io.get_bool(self.i[0]) {
+        if self.rst.is_some_and(|r| self.io.get_bool(r)) {
             self.ctr.fill(self.p.reset_count());
             return;
         }
-        if self.io.get_bool(self.i[3]) {
-            let k = self.index(self.io.get_u64(self.i[4]));
+        if self.io.get_bool(self.i[2]) {
+            let k = self.index(self.io.get_u64(self.i[3]));
             let c = self.ctr[k];
-            self.ctr[k] = if self.io.get_bool(self.i[5]) { (c + 1).min(self.p.max_count()) } else { c.saturating_sub(1) };
+            self.ctr[k] = if self.io.get_bool(self.i[4]) { (c + 1).min(self.p.max_count()) } else { c.saturating_sub(1) };
         }
     }
 }
@@ -91,7 +100,8 @@ impl Component for MshrPredictor {
 /// own miss tendency, training updates most cycles, random known-miss bits, resets.
 pub struct MshrPredictorDriver {
     layout: Arc<InputLayout>,
-    slots: [Slot; 6],
+    /// Slots of INPUTS (`rst` absent in the stateless modes).
+    slots: [Option<Slot>; 6],
     rng: ChaCha8Rng,
     pcs: Vec<(u64, f64)>,
     first: bool,
@@ -100,7 +110,7 @@ pub struct MshrPredictorDriver {
 impl MshrPredictorDriver {
     pub fn new(p: &MshrPredictorParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
-        let slots = INPUTS.map(|n| layout.expect(n));
+        let slots = INPUTS.map(|n| layout.slot(n));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let k = (p.entries as usize + p.entries as usize / 2).clamp(1, 64);
         let pm = mask(p.pc_bits);
@@ -118,13 +128,20 @@ impl Driver for MshrPredictorDriver {
     fn next(&mut self, frame: &mut Frame) {
         let look = self.pcs[self.rng.random_range(0..self.pcs.len())].0;
         let (upc, bias) = self.pcs[self.rng.random_range(0..self.pcs.len())];
-        frame.set_bool(self.slots[0], self.first || self.rng.random_bool(0.002));
+        let v = [
+            (self.first || self.rng.random_bool(0.002)) as u64,
+            look,
+            self.rng.random_bool(0.2) as u64,
+            self.rng.random_bool(0.8) as u64,
+            upc,
+            self.rng.random_bool(bias) as u64,
+        ];
         self.first = false;
-        frame.set(self.slots[1], look);
-        frame.set_bool(self.slots[2], self.rng.random_bool(0.2));
-        frame.set_bool(self.slots[3], self.rng.random_bool(0.8));
-        frame.set(self.slots[4], upc);
-        frame.set_bool(self.slots[5], self.rng.random_bool(bias));
+        for (slot, x) in self.slots.iter().zip(v) {
+            if let Some(s) = slot {
+                frame.set(*s, x);
+            }
+        }
     }
 }
 
@@ -132,17 +149,25 @@ impl Driver for MshrPredictorDriver {
 /// counter of an index is the reset value moved by each update to that index since the
 /// last reset, clamped to `0..=max` after every step.
 pub fn check_predictions(dut: &mut dyn Component, p: &MshrPredictorParams, stim: &Stimulus) -> Result<(), String> {
-    let ids = port_ids(dut, ["rst", "pc", "known_miss", "upd_valid", "upd_pc", "upd_miss", "pred_miss"])?;
+    let ids = port_ids(dut, ["pc", "known_miss", "upd_valid", "upd_pc", "upd_miss", "pred_miss"])?;
+    let rst = super::naive_tracker::rst_port(dut);
     let layout = stim.layout();
-    let slots = INPUTS.map(|n| layout.expect(n));
+    let slots = INPUTS.map(|n| layout.slot(n));
+    if rst.is_some() != slots[0].is_some() || slots[1..].iter().any(|s| s.is_none()) {
+        return Err("the stimulus does not have the component's inputs".into());
+    }
     let idx = |pc: u64| pc % p.entries as u64;
     // History of (index, miss) since the last reset.
     let mut hist: Vec<(u64, bool)> = Vec::new();
     for c in 0..stim.cycles() {
         let w = stim.cycle(c);
-        let v: Vec<u64> = slots.iter().map(|s| w[layout.range(*s).start]).collect();
-        for k in 0..6 {
-            dut.set_u64(ids[k], v[k]);
+        // Values in INPUTS order (`rst` = 0 when there is none).
+        let v: Vec<u64> = slots.iter().map(|s| s.map_or(0, |s| w[layout.range(s).start])).collect();
+        if let Some(r) = rst {
+            dut.set_u64(r, v[0]);
+        }
+        for k in 1..6 {
+            dut.set_u64(ids[k - 1], v[k]);
         }
         dut.eval();
         let known = v[2] & 1 != 0;
@@ -157,7 +182,7 @@ pub fn check_predictions(dut: &mut dyn Component, p: &MshrPredictorParams, stim:
                 known || ctr >= p.threshold() as i64
             }
         };
-        if dut.get_bool(ids[6]) != want {
+        if dut.get_bool(ids[5]) != want {
             return Err(format!("cycle {c}: pred_miss = {}, expected {want} (pc {:#x}, known {known})", !want, v[1]));
         }
         dut.tick();
@@ -169,6 +194,14 @@ pub fn check_predictions(dut: &mut dyn Component, p: &MshrPredictorParams, stim:
     }
     Ok(())
 }
+
+
+/// Registry entry: the reference model and the driver for any parameter set.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: NAME,
+    model: |p| Ok(Box::new(MshrPredictor::new(&MshrPredictorParams::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(MshrPredictorDriver::new(&MshrPredictorParams::from_params(p)?, seed))),
+};
 
 #[cfg(test)]
 mod tests {
@@ -183,11 +216,11 @@ mod tests {
 
     /// (pc, known, upd (pc, miss)) -> pred_miss
     fn cyc(m: &mut MshrPredictor, pc: u64, known: bool, upd: Option<(u64, bool)>) -> bool {
-        m.set_u64(m.i[1], pc);
-        m.set_u64(m.i[2], known as u64);
-        m.set_u64(m.i[3], upd.is_some() as u64);
-        m.set_u64(m.i[4], upd.map(|u| u.0).unwrap_or(0));
-        m.set_u64(m.i[5], upd.map(|u| u.1 as u64).unwrap_or(0));
+        m.set_u64(m.i[0], pc);
+        m.set_u64(m.i[1], known as u64);
+        m.set_u64(m.i[2], upd.is_some() as u64);
+        m.set_u64(m.i[3], upd.map(|u| u.0).unwrap_or(0));
+        m.set_u64(m.i[4], upd.map(|u| u.1 as u64).unwrap_or(0));
         m.eval();
         let r = m.get_bool(m.o);
         m.tick();

@@ -8,9 +8,10 @@
 
 use super::bits::{get_field, mask, port_ids, put_field};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
-use hw::blocks::replay::mshr_table::{MshrTableParams, BLOCK};
+use hw::blocks::replay::mshr_table::{MshrTableParams, NAME};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use hw::params::BlockParams;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::sync::Arc;
 
@@ -163,7 +164,7 @@ impl MshrTable {
 
 impl Component for MshrTable {
     fn name(&self) -> &str {
-        BLOCK
+        NAME
     }
     fn ports(&self) -> &[PortSpec] {
         self.io.specs()
@@ -585,6 +586,14 @@ pub fn check_properties(dut: &mut dyn Component, p: &MshrTableParams, seed: u64,
     }
     Ok(st)
 }
+
+
+/// Registry entry: the reference model and the driver for any parameter set.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: NAME,
+    model: |p| Ok(Box::new(MshrTable::new(&MshrTableParams::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(MshrTableDriver::new(&MshrTableParams::from_params(p)?, seed))),
+};
 
 #[cfg(test)]
 mod tests {

@@ -2,26 +2,43 @@
 //! `hw::blocks::replay::naive_tracker`), its driver, and [`check_delay`], which checks
 //! any engine against a recorded stimulus: `miss_issue_ok` is `mshr_avail` of `delay`
 //! cycles earlier (1 while that reaches back before the last reset).
+//!
+//! With `delay = 0` the block has no state and therefore no `rst` port (the IR gives a
+//! module `clk`/`rst` only when it has state).
 
 use super::bits::port_ids;
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
-use hw::blocks::replay::naive_tracker::{NaiveTrackerParams, BLOCK};
+use hw::blocks::replay::naive_tracker::{NaiveTrackerParams, NAME};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use hw::params::BlockParams;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::sync::Arc;
 
+/// Input names (`rst` only with `delay > 0`).
 pub const INPUTS: [&str; 2] = ["rst", "mshr_avail"];
 pub const OUTPUTS: [&str; 1] = ["miss_issue_ok"];
 
-pub fn ports(_p: &NaiveTrackerParams) -> Vec<PortSpec> {
-    vec![PortSpec::input("rst", 1), PortSpec::input("mshr_avail", 1), PortSpec::output("miss_issue_ok", 1)]
+/// The ports: `rst` (only with `delay > 0`), `mshr_avail`, `miss_issue_ok`.
+pub fn ports(p: &NaiveTrackerParams) -> Vec<PortSpec> {
+    let mut v = Vec::new();
+    if p.has_state() {
+        v.push(PortSpec::input("rst", 1));
+    }
+    v.push(PortSpec::input("mshr_avail", 1));
+    v.push(PortSpec::output("miss_issue_ok", 1));
+    v
+}
+
+/// The `rst` port of a component, if it has one.
+pub(crate) fn rst_port(c: &dyn Component) -> Option<PortId> {
+    c.ports().iter().position(|p| p.name == "rst").map(|i| PortId(i as u32))
 }
 
 /// The reference model: a ring of `delay` bits, oldest at `head`.
 pub struct NaiveTracker {
     io: PortFrame,
-    rst: PortId,
+    rst: Option<PortId>,
     avail: PortId,
     ok: PortId,
     line: Vec<bool>,
@@ -31,14 +48,15 @@ pub struct NaiveTracker {
 impl NaiveTracker {
     pub fn new(p: &NaiveTrackerParams) -> Self {
         let io = PortFrame::new(ports(p));
-        let (rst, avail, ok) = (io.id("rst"), io.id("mshr_avail"), io.id("miss_issue_ok"));
+        let rst = p.has_state().then(|| io.id("rst"));
+        let (avail, ok) = (io.id("mshr_avail"), io.id("miss_issue_ok"));
         NaiveTracker { io, rst, avail, ok, line: vec![true; p.delay as usize], head: 0 }
     }
 }
 
 impl Component for NaiveTracker {
     fn name(&self) -> &str {
-        BLOCK
+        NAME
     }
     fn ports(&self) -> &[PortSpec] {
         self.io.specs()
@@ -57,7 +75,7 @@ impl Component for NaiveTracker {
         if self.line.is_empty() {
             return;
         }
-        if self.io.get_bool(self.rst) {
+        if self.rst.is_some_and(|r| self.io.get_bool(r)) {
             self.line.fill(true);
             self.head = 0;
             return;
@@ -70,7 +88,8 @@ impl Component for NaiveTracker {
 /// Runs of MSHR availability (as a memory stage shows them), with resets.
 pub struct NaiveTrackerDriver {
     layout: Arc<InputLayout>,
-    slots: [Slot; 2],
+    rst: Option<Slot>,
+    avail_slot: Slot,
     rng: ChaCha8Rng,
     avail: bool,
     first: bool,
@@ -79,8 +98,8 @@ pub struct NaiveTrackerDriver {
 impl NaiveTrackerDriver {
     pub fn new(p: &NaiveTrackerParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
-        let slots = INPUTS.map(|n| layout.expect(n));
-        NaiveTrackerDriver { layout, slots, rng: ChaCha8Rng::seed_from_u64(seed), avail: true, first: true }
+        let (rst, avail_slot) = (layout.slot("rst"), layout.expect("mshr_avail"));
+        NaiveTrackerDriver { layout, rst, avail_slot, rng: ChaCha8Rng::seed_from_u64(seed), avail: true, first: true }
     }
 }
 
@@ -92,24 +111,34 @@ impl Driver for NaiveTrackerDriver {
         if self.rng.random_bool(0.15) {
             self.avail = !self.avail;
         }
-        frame.set_bool(self.slots[0], self.first || self.rng.random_bool(0.01));
+        let reset = self.first || self.rng.random_bool(0.01);
+        if let Some(r) = self.rst {
+            frame.set_bool(r, reset);
+        }
         self.first = false;
-        frame.set_bool(self.slots[1], self.avail);
+        frame.set_bool(self.avail_slot, self.avail);
     }
 }
 
 /// `miss_issue_ok(t) == mshr_avail(t - delay)`, or 1 if no cycle since the last reset
 /// is that old (the edge of a reset cycle is the last one that clears the line).
 pub fn check_delay(dut: &mut dyn Component, p: &NaiveTrackerParams, stim: &Stimulus) -> Result<(), String> {
-    let [rst, avail, ok] = port_ids(dut, ["rst", "mshr_avail", "miss_issue_ok"])?;
+    let [avail, ok] = port_ids(dut, ["mshr_avail", "miss_issue_ok"])?;
+    let rst = rst_port(dut);
     let layout = stim.layout();
-    let (sr, sa) = (layout.expect("rst"), layout.expect("mshr_avail"));
+    let (sr, sa) = (layout.slot("rst"), layout.expect("mshr_avail"));
+    if rst.is_some() != sr.is_some() {
+        return Err("the component and the stimulus disagree on having `rst`".into());
+    }
     let d = p.delay as usize;
     let mut last_reset: Option<usize> = None;
     for c in 0..stim.cycles() {
         let w = stim.cycle(c);
-        let (r, a) = (w[layout.range(sr).start] & 1 != 0, w[layout.range(sa).start] & 1 != 0);
-        dut.set_bool(rst, r);
+        let r = sr.is_some_and(|sr| w[layout.range(sr).start] & 1 != 0);
+        let a = w[layout.range(sa).start] & 1 != 0;
+        if let Some(rst) = rst {
+            dut.set_bool(rst, r);
+        }
         dut.set_bool(avail, a);
         dut.eval();
         let want = if d == 0 {
@@ -131,6 +160,14 @@ pub fn check_delay(dut: &mut dyn Component, p: &NaiveTrackerParams, stim: &Stimu
     Ok(())
 }
 
+
+/// Registry entry: the reference model and the driver for any parameter set.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: NAME,
+    model: |p| Ok(Box::new(NaiveTracker::new(&NaiveTrackerParams::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(NaiveTrackerDriver::new(&NaiveTrackerParams::from_params(p)?, seed))),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,12 +177,13 @@ mod tests {
     fn delay_zero_is_a_wire() {
         let p = NaiveTrackerParams { delay: 0 };
         let mut m = NaiveTracker::new(&p);
-        m.set_u64(PortId(1), 0);
+        assert_eq!(m.ports().len(), 2, "no state, no rst");
+        m.set_u64(PortId(0), 0);
         m.eval();
-        assert!(!m.get_bool(PortId(2)));
-        m.set_u64(PortId(1), 1);
+        assert!(!m.get_bool(PortId(1)));
+        m.set_u64(PortId(0), 1);
         m.eval();
-        assert!(m.get_bool(PortId(2)));
+        assert!(m.get_bool(PortId(1)));
     }
 
     proptest! {

@@ -5,16 +5,18 @@
 //! Properties of the composed unit run through [`super::traffic`], on any [`Component`]
 //! with these ports.
 
-use super::bits::{get_field, mask, put_field};
+use super::bits::{get_field, mask, port_ids, put_field};
+use super::naive_tracker::rst_port;
 use super::credit_tracker::CreditTracker;
 use super::mshr_predictor::MshrPredictor;
 use super::naive_tracker::NaiveTracker;
 use super::traffic::{Traffic, TrafficCfg};
 use super::warp_buffer::WarpBuffer;
 use crate::stimulus::{Driver, Frame, InputLayout, Slot};
-use hw::blocks::replay::replay_unit::{ReplayUnitParams, TrackerKind, BLOCK};
+use hw::blocks::replay::replay_unit::{ReplayUnitParams, TrackerKind, NAME};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use hw::params::BlockParams;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::sync::Arc;
 
@@ -108,7 +110,8 @@ struct WbIds {
 
 enum Tracker {
     None,
-    Naive(NaiveTracker),
+    /// The naive tracker and its (`rst` if any, `mshr_avail`, `miss_issue_ok`) ports.
+    Naive(NaiveTracker, Option<PortId>, PortId, PortId),
     Credit(CreditTracker),
 }
 
@@ -132,7 +135,9 @@ pub struct ReplayUnit {
     km: Vec<Vec<bool>>,
     tracker: Tracker,
     pred: MshrPredictor,
-    pred_in: [PortId; 7],
+    /// `pc`, `known_miss`, `upd_valid`, `upd_pc`, `upd_miss`, `pred_miss`.
+    pred_in: [PortId; 6],
+    pred_rst: Option<PortId>,
     slot_vec: Vec<u64>,
     decided: Decided,
 }
@@ -157,12 +162,18 @@ impl ReplayUnit {
         };
         let tracker = match p.tracker {
             TrackerKind::None => Tracker::None,
-            TrackerKind::Naive => Tracker::Naive(NaiveTracker::new(&p.naive())),
+            TrackerKind::Naive => {
+                let t = NaiveTracker::new(&p.naive());
+                let [a, o] = port_ids(&t, ["mshr_avail", "miss_issue_ok"]).expect("naive tracker ports");
+                let r = rst_port(&t);
+                Tracker::Naive(t, r, a, o)
+            }
             TrackerKind::Credit => Tracker::Credit(CreditTracker::new(&p.credit())),
         };
         let pred = MshrPredictor::new(&p.predictor());
-        let pred_in = ["rst", "pc", "known_miss", "upd_valid", "upd_pc", "upd_miss", "pred_miss"]
+        let pred_in = ["pc", "known_miss", "upd_valid", "upd_pc", "upd_miss", "pred_miss"]
             .map(|n| PortId(pred.ports().iter().position(|x| x.name == n).unwrap() as u32));
+        let pred_rst = rst_port(&pred);
         let words = (p.warps as usize * p.warp_buffer().slot_bits() as usize).div_ceil(64).max(1);
         ReplayUnit {
             p: p.clone(),
@@ -175,6 +186,7 @@ impl ReplayUnit {
             tracker,
             pred,
             pred_in,
+            pred_rst,
             slot_vec: vec![0; words],
             decided: Decided::default(),
         }
@@ -193,7 +205,7 @@ impl ReplayUnit {
 
 impl Component for ReplayUnit {
     fn name(&self) -> &str {
-        BLOCK
+        NAME
     }
     fn ports(&self) -> &[PortSpec] {
         self.io.specs()
@@ -244,11 +256,13 @@ impl Component for ReplayUnit {
         // Tracker.
         let miss_issue_ok = match &mut self.tracker {
             Tracker::None => true,
-            Tracker::Naive(t) => {
-                t.set_u64(PortId(0), rst);
-                t.set_u64(PortId(1), self.io.get_u64(self.i[I_MSHR_AVAIL]));
+            Tracker::Naive(t, r, a, o) => {
+                if let Some(r) = r {
+                    t.set_u64(*r, rst);
+                }
+                t.set_u64(*a, self.io.get_u64(self.i[I_MSHR_AVAIL]));
                 t.eval();
-                t.get_bool(PortId(2))
+                t.get_bool(*o)
             }
             Tracker::Credit(t) => {
                 let vals = [
@@ -269,8 +283,10 @@ impl Component for ReplayUnit {
 
         // Predictor lookup for the picked warp's offer.
         let known = iss_warp.is_some_and(|w| okm >> w & 1 != 0);
+        if let Some(r) = self.pred_rst {
+            self.pred.set_u64(r, rst);
+        }
         let pv = [
-            rst,
             self.inp(I_ISS_PC),
             known as u64,
             self.inp(I_MEM_VALID),
@@ -281,7 +297,7 @@ impl Component for ReplayUnit {
             self.pred.set_u64(self.pred_in[k], *x);
         }
         self.pred.eval();
-        let need = self.inp(I_ISS_LOAD) & 1 != 0 && self.pred.get_bool(self.pred_in[6]);
+        let need = self.inp(I_ISS_LOAD) & 1 != 0 && self.pred.get_bool(self.pred_in[5]);
 
         // Issue decision.
         let iss_ok = iss_warp.is_some_and(|w| ov >> w & 1 != 0) && (!need || miss_issue_ok);
@@ -357,7 +373,7 @@ impl Component for ReplayUnit {
         }
         match &mut self.tracker {
             Tracker::None => {}
-            Tracker::Naive(t) => t.tick(),
+            Tracker::Naive(t, ..) => t.tick(),
             Tracker::Credit(t) => t.tick(),
         }
         self.pred.tick();
@@ -478,26 +494,109 @@ impl Driver for ReplayUnitDriver {
     }
 }
 
+
+/// Registry entry: the reference model and the driver for any parameter set.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: NAME,
+    model: |p| Ok(Box::new(ReplayUnit::new(&ReplayUnitParams::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(ReplayUnitDriver::new(&ReplayUnitParams::from_params(p)?, TrafficCfg { seed, ..TrafficCfg::default() }))),
+};
+
+/// Drive named inputs (others 0) for one cycle; the named outputs after `eval`.
+fn drive(m: &mut dyn Component, ins: &[(&str, u64)], outs: &[&str]) -> Result<Vec<u64>, String> {
+    for n in INPUTS {
+        let id = m.input(n).map_err(|e| e.to_string())?;
+        m.set_u64(id, 0);
+    }
+    for (n, v) in ins {
+        let id = m.input(n).map_err(|e| e.to_string())?;
+        m.set_u64(id, *v);
+    }
+    m.eval();
+    let mut r = Vec::with_capacity(outs.len());
+    for n in outs {
+        r.push(m.get_u64(m.output(n).map_err(|e| e.to_string())?));
+    }
+    m.tick();
+    Ok(r)
+}
+
+fn expect(cycle: &str, got: &[u64], want: &[u64]) -> Result<(), String> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("{cycle}: got {got:?}, expected {want:?}"))
+    }
+}
+
+/// Parameters of [`credit_scenario`].
+pub fn credit_scenario_params() -> ReplayUnitParams {
+    ReplayUnitParams {
+        warps: 2,
+        slots: 4,
+        simt_width: 4,
+        mshrs: 1,
+        tracker: TrackerKind::Credit,
+        pred_mode: hw::blocks::replay::mshr_predictor::PredictorMode::AlwaysHit,
+        ..ReplayUnitParams::default()
+    }
+}
+
+/// Directed scenario on a unit with [`credit_scenario_params`] (any engine): known-miss
+/// replays need a credit; with the pool empty they are refused while other instructions
+/// still issue; an MSHR free reopens issue. Expected values worked out by hand from the
+/// specification (one MSHR, always-hit predictor, credit tracker).
+pub fn credit_scenario(m: &mut dyn Component) -> Result<(), String> {
+    let outs = ["iss_ok", "iss_pred_miss", "iss_credited", "iss_replay", "iss_pam", "credit_pool", "offer_known_miss", "miss_issue_ok"];
+    let load = |w: u64| vec![("iss_valid", 1), ("iss_warp", w), ("iss_load", 1), ("iss_replayable", 1), ("iss_pc", 10), ("iss_mask", 0xf)];
+    let hazard = |w: u64| vec![("cpl_valid", 1), ("cpl_warp", w), ("cpl_slot", 0), ("cpl_mask", 0), ("cpl_miss", 1), ("mem_valid", 1), ("mem_miss", 1), ("mshr_avail", 0)];
+    drive(m, &[("rst", 1)], &[])?;
+    let r = drive(m, &[("fill_warp", 0), ("fill_count", 2)], &["fill_rdy", "fill_slot"])?;
+    expect("fill warp 0", &r, &[0b11, 0])?;
+    let mut i = load(0);
+    i.extend([("fill_warp", 1), ("fill_count", 2)]);
+    // Warp 0's load: predicted hit, issues uncredited.
+    expect("warp 0 load", &drive(m, &i, &outs)?, &[1, 0, 0, 0, 0xf, 1, 0, 1])?;
+    // It meets an MSHR hazard; warp 1's load issues uncredited meanwhile.
+    let mut i = hazard(0);
+    i.extend(load(1));
+    expect("warp 0 hazard, warp 1 load", &drive(m, &i, &outs)?[..3], &[1, 0, 0])?;
+    // Warp 0 replays, known to miss: it takes the only credit.
+    expect("warp 0 replay", &drive(m, &load(0), &outs)?, &[1, 1, 1, 1, 0xf, 1, 0b01, 1])?;
+    // Warp 1's load meets a hazard too.
+    drive(m, &hazard(1), &[])?;
+    // Pool empty: warp 1's known-miss replay is refused...
+    expect("warp 1 replay refused", &drive(m, &load(1), &outs)?, &[0, 1, 0, 0, 0, 0, 0b10, 0])?;
+    // ...but warp 0's next instruction (an ALU op) issues.
+    let alu = [("iss_valid", 1), ("iss_warp", 0), ("iss_mask", 0xf)];
+    expect("warp 0 ALU", &drive(m, &alu, &outs)?[..4], &[1, 0, 0, 0])?;
+    // Warp 0's credited load allocates: the credit stays with the MSHR.
+    let alloc = [("cpl_valid", 1), ("cpl_warp", 0), ("cpl_slot", 0), ("cpl_mask", 0xf), ("mem_valid", 1), ("mem_credited", 1), ("mem_alloc", 1), ("mem_miss", 1)];
+    expect("warp 0 allocates", &drive(m, &alloc, &["credit_pool", "cpl_accept"])?, &[0, 1])?;
+    expect("still refused", &drive(m, &load(1), &["iss_ok"])?, &[0])?;
+    // The MSHR frees: the credit returns and the replay issues, credited.
+    drive(m, &[("mshr_free", 1)], &[])?;
+    expect("warp 1 replay credited", &drive(m, &load(1), &outs)?, &[1, 1, 1, 1, 0xf, 1, 0b10, 1])
+}
+
+/// Parameters of [`out_of_range_scenario`]: three warps behind 2-bit selectors.
+pub fn out_of_range_params() -> ReplayUnitParams {
+    ReplayUnitParams { warps: 3, slots: 4, simt_width: 4, ..ReplayUnitParams::default() }
+}
+
+/// Warp selectors past `warps` select nothing (any engine, [`out_of_range_params`]).
+pub fn out_of_range_scenario(m: &mut dyn Component) -> Result<(), String> {
+    drive(m, &[("rst", 1)], &[])?;
+    expect("fill warp 3", &drive(m, &[("fill_warp", 3), ("fill_count", 2)], &["fill_slot", "fill_rdy"])?, &[0, 0b111])?;
+    expect("nothing filled", &drive(m, &[], &["offer_valid"])?, &[0])?;
+    drive(m, &[("fill_warp", 2), ("fill_count", 2)], &[])?;
+    expect("issue warp 3", &drive(m, &[("iss_valid", 1), ("iss_warp", 3)], &["iss_ok", "offer_valid"])?, &[0, 0b100])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use hw::blocks::replay::mshr_predictor::PredictorMode;
-
-    /// Drive named inputs (others 0) for one cycle, return named outputs after `eval`.
-    fn cyc(m: &mut ReplayUnit, ins: &[(&str, u64)], outs: &[&str]) -> Vec<u64> {
-        for n in INPUTS {
-            let id = m.input(n).unwrap();
-            m.set_u64(id, 0);
-        }
-        for (n, v) in ins {
-            let id = m.input(n).unwrap();
-            m.set_u64(id, *v);
-        }
-        m.eval();
-        let r = outs.iter().map(|n| m.get_u64(m.output(n).unwrap())).collect();
-        m.tick();
-        r
-    }
 
     #[test]
     fn ports_in_spec_order_with_widths() {
@@ -509,50 +608,9 @@ mod tests {
         assert_eq!((w("fill_warp"), w("offer_slot"), w("iss_pam"), w("credit_pool"), w("iss_pc")), (6, 192, 32, 7, 32));
     }
 
-    /// Known-miss replays need a credit; with the pool empty they are refused while
-    /// other instructions still issue; an MSHR free reopens issue.
     #[test]
     fn known_miss_replay_waits_for_a_credit() {
-        let p = ReplayUnitParams {
-            warps: 2,
-            slots: 4,
-            simt_width: 4,
-            mshrs: 1,
-            tracker: TrackerKind::Credit,
-            pred_mode: PredictorMode::AlwaysHit,
-            ..ReplayUnitParams::default()
-        };
-        let mut m = ReplayUnit::new(&p);
-        let outs = ["iss_ok", "iss_pred_miss", "iss_credited", "iss_replay", "iss_pam", "credit_pool", "offer_known_miss", "miss_issue_ok"];
-        let load = |w: u64| vec![("iss_valid", 1), ("iss_warp", w), ("iss_load", 1), ("iss_replayable", 1), ("iss_pc", 10), ("iss_mask", 0xf)];
-        let hazard = |w: u64| vec![("cpl_valid", 1), ("cpl_warp", w), ("cpl_slot", 0), ("cpl_mask", 0), ("cpl_miss", 1), ("mem_valid", 1), ("mem_miss", 1), ("mshr_avail", 0)];
-        cyc(&mut m, &[("rst", 1)], &[]);
-        let r = cyc(&mut m, &[("fill_warp", 0), ("fill_count", 2)], &["fill_rdy", "fill_slot"]);
-        assert_eq!(r, [0b11, 0]);
-        let mut i = load(0);
-        i.extend([("fill_warp", 1), ("fill_count", 2)]);
-        // Warp 0's load: predicted hit, issues uncredited.
-        assert_eq!(cyc(&mut m, &i, &outs), [1, 0, 0, 0, 0xf, 1, 0, 1]);
-        // It meets an MSHR hazard; warp 1's load issues uncredited meanwhile.
-        let mut i = hazard(0);
-        i.extend(load(1));
-        assert_eq!(cyc(&mut m, &i, &outs)[..3], [1, 0, 0]);
-        // Warp 0 replays, known to miss: it takes the only credit.
-        assert_eq!(cyc(&mut m, &load(0), &outs), [1, 1, 1, 1, 0xf, 1, 0b01, 1]);
-        // Warp 1's load meets a hazard too.
-        cyc(&mut m, &hazard(1), &[]);
-        // Pool empty: warp 1's known-miss replay is refused...
-        assert_eq!(cyc(&mut m, &load(1), &outs), [0, 1, 0, 0, 0, 0, 0b10, 0]);
-        // ...but warp 0's next instruction (an ALU op) issues.
-        let alu = [("iss_valid", 1), ("iss_warp", 0), ("iss_mask", 0xf)];
-        assert_eq!(cyc(&mut m, &alu, &outs)[..4], [1, 0, 0, 0]);
-        // Warp 0's credited load allocates: the credit stays with the MSHR.
-        let alloc = [("cpl_valid", 1), ("cpl_warp", 0), ("cpl_slot", 0), ("cpl_mask", 0xf), ("mem_valid", 1), ("mem_credited", 1), ("mem_alloc", 1), ("mem_miss", 1)];
-        assert_eq!(cyc(&mut m, &alloc, &["credit_pool", "cpl_accept"]), [0, 1]);
-        assert_eq!(cyc(&mut m, &load(1), &["iss_ok"]), [0]);
-        // The MSHR frees: the credit returns and the replay issues, credited.
-        cyc(&mut m, &[("mshr_free", 1)], &[]);
-        assert_eq!(cyc(&mut m, &load(1), &outs), [1, 1, 1, 1, 0xf, 1, 0b10, 1]);
+        credit_scenario(&mut ReplayUnit::new(&credit_scenario_params())).unwrap();
     }
 
     /// The driver's noise only touches inputs the specification ignores: replaying the
@@ -587,12 +645,6 @@ mod tests {
 
     #[test]
     fn out_of_range_warps_select_nothing() {
-        let p = ReplayUnitParams { warps: 3, slots: 4, simt_width: 4, ..ReplayUnitParams::default() };
-        let mut m = ReplayUnit::new(&p);
-        cyc(&mut m, &[("rst", 1)], &[]);
-        assert_eq!(cyc(&mut m, &[("fill_warp", 3), ("fill_count", 2)], &["fill_slot", "fill_rdy"]), [0, 0b111]);
-        assert_eq!(cyc(&mut m, &[], &["offer_valid"]), [0]);
-        cyc(&mut m, &[("fill_warp", 2), ("fill_count", 2)], &[]);
-        assert_eq!(cyc(&mut m, &[("iss_valid", 1), ("iss_warp", 3)], &["iss_ok", "offer_valid"]), [0, 0b100]);
+        out_of_range_scenario(&mut ReplayUnit::new(&out_of_range_params())).unwrap();
     }
 }

@@ -1,6 +1,8 @@
 //! Tracker traffic harness: random loads with a configurable hit rate over a fixed-latency
-//! memory, driving any [`Component`] with `replay_unit`'s ports (the reference model now,
-//! the netlist simulation later), and the naive / credit / predictor comparison table.
+//! memory, driving any [`Component`] with `replay_unit`'s ports (the reference model
+//! [`reference`] or the netlist simulation of the generated hardware [`netlist`]), and the
+//! naive / credit / predictor comparison table ([`netlist_table`] runs it on the
+//! hardware; `cargo bench -p verif --bench replay_traffic` prints it).
 //!
 //! The world around the unit, per cycle:
 //! * **Program**: every warp runs the same loop of `prog_len` static instructions; a
@@ -49,10 +51,10 @@ use super::mshr_table::MshrTable;
 use super::replay_unit::{ReplayUnit, INPUTS, OUTPUTS};
 use hw::blocks::replay::mshr_predictor::PredictorMode;
 use hw::blocks::replay::mshr_table::MshrTableParams;
-use hw::blocks::replay::replay_unit::{ReplayUnitParams, TrackerKind};
+use hw::blocks::replay::replay_unit::{self, ReplayUnitParams, TrackerKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::{Component, ComponentExt, PortId};
+use sim::{Component, ComponentExt, NetlistSim, PortId};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
@@ -551,6 +553,9 @@ pub fn run(dut: &mut dyn Component, p: &ReplayUnitParams, cfg: TrafficCfg, cycle
     Ok(t.stats)
 }
 
+/// Makes a `replay_unit` engine (reference model or netlist) for a parameter set.
+pub type UnitFactory = dyn Fn(&ReplayUnitParams) -> Result<Box<dyn Component>, String>;
+
 /// One row of the comparison.
 #[derive(Clone, Debug)]
 pub struct Row {
@@ -563,7 +568,7 @@ pub struct Row {
 /// Run every tracker / predictor combination (plus plain replay without a tracker) for
 /// each delay, on units made by `make` (e.g. the reference model), from `base` params.
 pub fn compare(
-    make: &dyn Fn(&ReplayUnitParams) -> Box<dyn Component>,
+    make: &UnitFactory,
     base: &ReplayUnitParams,
     cfg: TrafficCfg,
     cycles: u64,
@@ -580,7 +585,7 @@ pub fn compare(
     }
     for (tracker, pred, delay) in configs {
         let p = ReplayUnitParams { tracker, pred_mode: pred, delay, ..base.clone() };
-        let mut dut = make(&p);
+        let mut dut = make(&p)?;
         let stats = run(dut.as_mut(), &p, cfg, cycles).map_err(|e| format!("{}/{}/delay {delay}: {e}", tracker.name(), pred.name()))?;
         rows.push(Row { tracker, pred, delay, stats });
     }
@@ -588,8 +593,47 @@ pub fn compare(
 }
 
 /// The reference model as a factory for [`compare`].
-pub fn reference(p: &ReplayUnitParams) -> Box<dyn Component> {
-    Box::new(ReplayUnit::new(p))
+pub fn reference(p: &ReplayUnitParams) -> Result<Box<dyn Component>, String> {
+    Ok(Box::new(ReplayUnit::new(p)))
+}
+
+/// The netlist simulation of the generated `replay_unit` hardware (warp buffers,
+/// tracker and predictor as sub-module instances) as a factory for [`compare`].
+pub fn netlist(p: &ReplayUnitParams) -> Result<Box<dyn Component>, String> {
+    let top = replay_unit::replay_unit(p, &replay_unit::module_name(p)).map_err(|e| e.to_string())?;
+    Ok(Box::new(NetlistSim::new(&top)))
+}
+
+/// The tracker comparison, run on the netlist simulation of the hardware: plain replay,
+/// then naive and credit trackers with each predictor (always-hit, always-miss, per-PC
+/// counters) for each signalling delay, `cycles` cycles each, at `base` (e.g. the
+/// thesis's 64 warps and 32 MSHRs). Returns the Markdown table.
+pub fn netlist_table(base: &ReplayUnitParams, cfg: TrafficCfg, cycles: u64, delays: &[u32]) -> Result<String, String> {
+    let rows = compare(&netlist, base, cfg, cycles, delays)?;
+    Ok(table(&rows))
+}
+
+/// Print the tracker comparison of the thesis-sized unit (64 warps, 8 slots, 32 MSHRs)
+/// run on the netlist simulation of the hardware: `cycles` cycles per configuration,
+/// default traffic, signalling delays 0 and 4 (what `make bench` shows).
+pub fn print_netlist_table(cycles: u64) -> Result<(), String> {
+    let p = ReplayUnitParams::default();
+    let cfg = TrafficCfg::default();
+    println!(
+        "replay unit tracker comparison: netlist simulation of the generated hardware, {} warps, {} slots, {} MSHRs, \
+         {cycles} cycles per configuration; traffic: hit rate {}, loads {:.0}% of instructions, {} cycles issue to memory \
+         stage, {} cycles memory latency, DIV rate {}",
+        p.warps,
+        p.slots,
+        p.mshrs,
+        cfg.hit_rate,
+        cfg.load_frac * 100.0,
+        cfg.pipe,
+        cfg.mem_lat,
+        cfg.div_rate
+    );
+    println!("{}", netlist_table(&p, cfg, cycles, &[0, 4])?);
+    Ok(())
 }
 
 /// A Markdown table of [`compare`] rows.

@@ -12,9 +12,10 @@
 
 use super::bits::{get_field, mask, port_ids, put_field};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
-use hw::blocks::replay::warp_buffer::{WarpBufferParams, BLOCK};
+use hw::blocks::replay::warp_buffer::{WarpBufferParams, NAME};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use hw::params::BlockParams;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -263,7 +264,7 @@ impl WarpBuffer {
 
 impl Component for WarpBuffer {
     fn name(&self) -> &str {
-        BLOCK
+        NAME
     }
     fn ports(&self) -> &[PortSpec] {
         self.io.specs()
@@ -1093,6 +1094,14 @@ pub fn figure_5_4(dut: &mut dyn Component) -> Result<(), String> {
     step(dut, WbIn { fill_count: 2, ..Default::default() }); // D, E -> slots 0, 1
     check(dut, 4)
 }
+
+
+/// Registry entry: the reference model and the driver for any parameter set.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: NAME,
+    model: |p| Ok(Box::new(WarpBuffer::new(&WarpBufferParams::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(WarpBufferDriver::new(&WarpBufferParams::from_params(p)?, seed))),
+};
 
 #[cfg(test)]
 mod tests {
