@@ -138,9 +138,13 @@
 //! 11 total, 8 × 72 walk contexts (3 + 32 + 11 + 10 + 10 + 6), 4 lock, 32
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
-use super::{HwStorage, PaperStorage};
+use super::walk::{low_mask, CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
+use super::{record, tuple, HwStorage, PaperStorage};
 use crate::clog2;
+use crate::ir::{cat, lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the expansion unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,3 +206,133 @@ pub fn hw_storage(p: &AeuParams) -> HwStorage {
         + 32; // serial record builder mask
     HwStorage { flop_bits: flops, mem_bits: 0 }
 }
+
+/// Every `2^p`-th bit from bit 0 (`p` = 0..5): the mask shape of offset
+/// `+g * 2^p`; and the same from bit 31 downward for `-g * 2^p`.
+fn stride_patterns(p: u32) -> (u64, u64) {
+    let (mut up, mut down) = (0u64, 0u64);
+    for j in (0..32).step_by(1 << p) {
+        up |= 1 << j;
+        down |= 1 << (31 - j);
+    }
+    (up, down)
+}
+
+/// Generate the AEU (see the module documentation for the cycle behaviour).
+pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Address expansion unit (DAC, Wang and Lin, ISCA 2017, section 4.2): expands one affine address tuple \
+         at a time into warp address records for {} warps of up to {} CTAs, one record or one thread per cycle, \
+         with one multiply-add ALU.",
+        p.warps, p.ctas
+    ));
+    let (wb, cb) = (p.warp_bits(), p.cta_bits());
+    let in_valid = m.input("in_valid", 1);
+    let in_tuple = m.input("in_tuple", tuple::BITS);
+    let cta = CtaInputs::declare(&m, p.ctas, wb);
+    let pwaq_full = m.input("pwaq_full", p.warps);
+    let in_ready = m.output("in_ready", 1);
+    let push_o = m.output("push", 1);
+    let push_warp = m.output("push_warp", wb);
+    let push_rec = m.output("push_rec", record::BITS);
+    let push_data = m.output("push_data", 1);
+
+    let gl = m.reg("gl", 2, 0);
+    let data = m.reg("data", 1, 0);
+    let lock_v = m.reg("lock_v", 1, 0);
+    let lock_c = m.reg("lock_c", cb, 0);
+    let bld = m.reg("bld_mask", 32, 0);
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwaq_full, lock_v, lock_c);
+
+    // Accept: granularity (3 decodes as word), data flag; no lock.
+    let g = in_tuple.slice(tuple::OP, 2);
+    gl.set_if(w.accept, cat(&[g.bit(1), g.bit(0) & !g.bit(1)]));
+    data.set_if(w.accept, in_tuple.slice(tuple::KIND, 2).eq(tuple::KIND_DATA));
+    lock_v.set_if(w.accept, lit(0, 1));
+    bld.set_if(w.accept, lit(0, 32));
+
+    // RUN step of the picked context.
+    let pk = &w.p;
+    let acc = pk.acc;
+    let u0 = acc.shr(gl).trunc(5).named("u0");
+    let lim = pk.run_limit;
+    let s = w.off[0];
+    let is_zero = s.eq(0u64);
+    // Offset +-g * 2^p: after dropping the low gl (zero) bits, a power of
+    // two up to 32.
+    let pow_hits = |v: Sig| {
+        let sh = v.shr(gl);
+        let exact = sh.shl(gl).eq(v);
+        let hits: Vec<Sig> = (0..6u32).rev().map(|e| exact & sh.eq(1u64 << e)).collect();
+        cat(&hits)
+    };
+    let up_hits = pow_hits(s).named("up_hits");
+    let down_hits = pow_hits(lit(0, 32) - s).named("down_hits");
+    let up = up_hits.any();
+    let down = down_hits.any();
+    let serial = (!is_zero & !up & !down).named("serial");
+    let pexp = mux(up, up_hits.ffs(), down_hits.ffs()).named("stride_exp");
+    let pats: Vec<(u64, u64)> = (0..6).map(stride_patterns).collect();
+    let pat_up = pick(pexp, &pats.iter().map(|&(u, _)| lit(u, 32)).collect::<Vec<_>>());
+    let pat_down = pick(pexp, &pats.iter().map(|&(_, d)| lit(d, 32)).collect::<Vec<_>>());
+    let avail_up = (lit(31, 5) - u0).shr(pexp).zext(K_BITS) + 1u64;
+    let avail_down = u0.shr(pexp).zext(K_BITS) + 1u64;
+    let avail = mux(up, avail_up, avail_down);
+    let k_stride = mux(avail.lt(lim), avail, lim);
+    let k = mux(is_zero, lim, mux(serial, lit(1, K_BITS), k_stride)).named("k");
+    let span = (k - 1u64).shl(pexp);
+    let u0w = u0.zext(K_BITS);
+    let ones = lit(u32::MAX as u64, 32);
+    let bit = onehot(u0, 32);
+    let mask_up = pat_up.shl(u0) & low_mask(u0w + span + 1u64);
+    let mask_down = pat_down.shr(lit(31, 5) - u0) & ones.shl(u0w - span);
+    let mask_serial = bit | mux(lock_v, bld, lit(0, 32));
+    let mask = mux(is_zero, bit, mux(up, mask_up, mux(down, mask_down, mask_serial))).named("rec_mask");
+
+    let alu = w.alu(acc, lit(0, 1), s, k);
+    let next = alu.trunc(32).named("next_acc");
+    let region_shift = gl.zext(3) + 5u64;
+    let same_region = (next ^ acc).shr(region_shift).eq(0u64);
+    let emit = (!serial | lim.eq(1u64) | !same_region).named("emit");
+    let step_ok = !(emit & pk.blocked);
+    let take = (w.run & step_ok).named("take");
+    let adv = w.advance(k);
+    let warp_end = adv.warp_end;
+    w.commit(cta.valid, alu, RunCommit { write: step_ok, acc: next, adv });
+
+    // Serial records are built over several cycles under the lock.
+    lock_v.set_if(take, !emit);
+    lock_c.set_if(take & !emit, w.pick_idx);
+    bld.set_if(take, mux(emit, lit(0, 32), mask));
+
+    let sect = mux(gl.eq(0u64), acc.slice(5, 2), mux(gl.eq(1u64), cat(&[lit(0, 1), acc.bit(6)]), lit(0, 2)));
+    let rec = cat(&[warp_end, gl, sect, acc.slice(7, record::LINE_BITS), mask]);
+    let push = (take & emit & pk.in_range).named("do_push");
+    in_ready.set(w.top.eq(TOP_IDLE));
+    push_o.set(push);
+    push_warp.set(mux(push, pk.warp.trunc(wb), lit(0, wb)));
+    push_rec.set(mux(push, rec, lit(0, record::BITS)));
+    push_data.set(push & data);
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = AeuParams::from_params(params)?;
+    Ok(aeu(&p, &module_name("aeu", params, AeuParams::SPECS))?)
+}
+
+/// The paper has no storage figure for the AEU.
+fn paper_figures(_params: &Params) -> Vec<PaperFigure> {
+    vec![]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "aeu",
+    summary: "address expansion unit: affine tuples to per-warp address records (line, mask), one per cycle",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.2, Figure 11",
+    params: AeuParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};
