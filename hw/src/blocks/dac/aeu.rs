@@ -38,6 +38,9 @@
 //! 16 bits (a block index, a block dimension, or a thread count <= 32). The
 //! brief's "one adder" is this ALU's adder; the small multiplier in front of
 //! it is what computes `block_offset × block_index` in one step (§4.2 ①).
+//! The generator (`walk.rs`, shared with the PEU) builds it 38 bits wide for
+//! the PEU's last-value check; the AEU uses the low 32 bits. Its operands
+//! are multiplexed by the unit state and the picked context's state.
 //!
 //! # Registers
 //! Unit state `top` ∈ {IDLE, SETUP_Y, SETUP_Z, SETUP_T1, SETUP_T2, WORK};
@@ -118,6 +121,16 @@
 //! A misaligned access (address not a multiple of `g`) is recorded at its
 //! unit, as the memory system would treat it.
 //!
+//! # Hardware
+//! Every walk context is its own set of registers (`ctx{c}_st`, `_acc`,
+//! `_lin`, `_tx`, `_ty`, `_tz`): the pick needs every context's state and
+//! warp in parallel (8 comparators and 8 `pwaq_full` bit selects), then one
+//! set of multiplexers (`p_*`) brings the picked context to the one shared
+//! datapath, whose result is written back to that context only. The stride
+//! class comes from comparing `otx >> gl` (and `-otx >> gl`) with 1, 2, ...
+//! 32; a record's mask is a constant pattern (every `2^p`-th bit) shifted to
+//! `u0` and cut to `k` bits (`rec_mask`). No memory.
+//!
 //! # Not modelled here (outside this block)
 //! The L1 request and lock counters of `enq.data` (the records leave on
 //! `push` with `push_data`; `dac_unit` exposes them as `l1_req`), barrier
@@ -125,7 +138,7 @@
 //! active masks (§4.6: expansion is for all threads of every warp), and
 //! mod-type tuples (expanded on the SIMT lanes, §3).
 //!
-//! # Cycles (reference model, `cargo test -p verif cycles_per_warp -- --nocapture`)
+//! # Cycles (`cargo test -p verif --test dac aeu_cycles_per_warp -- --nocapture`, on the netlist)
 //! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
 //! 192 threads, word accesses: offset 4 line-aligned 1 cycle (61 cycles for
 //! 48 warps = 1.27/warp with overhead); offset 4 unaligned or offset 8: 2

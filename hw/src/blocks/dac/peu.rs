@@ -87,6 +87,14 @@
 //! The paper's numbers for these paths over its 29 benchmarks: scalar 64% of
 //! decoupled predicates, scalar + two-compare 93%, serial 7% (§4.3).
 //!
+//! # Hardware
+//! The walk (contexts, pick, shared 38-bit ALU) is the AEU's generator
+//! (`walk.rs`). Two comparators, each giving `x OP rhs` and `x < rhs` in the
+//! operation's domain: one on the picked context's `acc` (every path), one
+//! on the `last` register (DECIDE). The path of a RUN step is one of the
+//! named wires `case_scalar`, `case_last` (compute the last value and lock),
+//! `case_uniform` / `case_fallback` (DECIDE), `case_serial`.
+//!
 //! # Storage (default parameters)
 //! 1154 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
 //! rhs, op), 26 dims, 64 adjust, 11 total, 8 × 74 contexts (72 + `scal_v`,
