@@ -50,12 +50,13 @@
 //! context* per CTA slot: `cst` ∈ {DONE, START0, START1, START2, RUN, ADJY,
 //! ADJZ}, `acc` (32, §4.2 ⑥ "one accumulated address register for each
 //! concurrent CTA": the address of the CTA's next thread), `lin` (11: linear
-//! index of that thread), `tx ty tz` (10, 10, 6: its position); serial lock
-//! (valid + CB) and serial builder mask (32).
+//! index of that thread), `tx ty` (10, 10: its column and row; its plane
+//! is never needed: a plane ends where the row wraps to 0 and the CTA where
+//! `lin = total`); serial lock (valid + CB) and serial builder mask (32).
 //!
 //! # Cycle behaviour
 //! * IDLE: `in_ready` = 1. On `in_valid`: latch the tuple and dims; context
-//!   `c` ← START0 if `cta_valid[c]` else DONE, `lin = tx = ty = tz = 0`;
+//!   `c` ← START0 if `cta_valid[c]` else DONE, `lin = tx = ty = 0`;
 //!   lock cleared; → SETUP_Y.
 //! * SETUP_Y: `adj_y ← oty − dx·otx` (from virtual thread (dx, ty) to (0, ty+1): §4.2 ⑦
 //!   "an adjustment is added ... computed only once"). SETUP_Z: `adj_z ← otz − dy·oty`.
@@ -101,7 +102,7 @@
 //!   (half) / 0 (word), `gran = gl`, `last` = the step covers the warp's last
 //!   thread (`(lin + k) % 32 = 0` or `lin + k = total`). Then `lin += k`; for a
 //!   non-linear tuple `tx += k`, and at `tx = dx` (row end) `tx ← 0`, `ty += 1`,
-//!   and at `ty = dy` `ty ← 0`, `tz += 1`. Next `cst`: DONE if `lin = total`;
+//!   and at `ty = dy` `ty ← 0` (a plane end). Next `cst`: DONE if `lin = total`;
 //!   else at a row end ADJY if `adj_y ≠ 0`, else ADJZ if `ty = 0 && adj_z ≠ 0`;
 //!   else RUN.
 //!
@@ -123,7 +124,7 @@
 //!
 //! # Hardware
 //! Every walk context is its own set of registers (`ctx{c}_st`, `_acc`,
-//! `_lin`, `_tx`, `_ty`, `_tz`): the pick needs every context's state and
+//! `_lin`, `_tx`, `_ty`): the pick needs every context's state and
 //! warp in parallel (8 comparators and 8 `pwaq_full` bit selects), then one
 //! set of multiplexers (`p_*`) brings the picked context to the one shared
 //! datapath, whose result is written back to that context only. The stride
@@ -147,8 +148,8 @@
 //! not `32·otx`, +1 ADJY cycle per row.
 //!
 //! # Storage (default parameters)
-//! 943 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
-//! 11 total, 8 × 72 walk contexts (3 + 32 + 11 + 10 + 10 + 6), 4 lock, 32
+//! 895 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
+//! 11 total, 8 × 66 walk contexts (3 + 32 + 11 + 10 + 10), 4 lock, 32
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
 use super::walk::{low_mask, CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
@@ -208,7 +209,7 @@ pub fn paper_storage(_p: &AeuParams) -> Option<PaperStorage> {
 /// Registers of the AEU (no memories): see the storage table in the module
 /// documentation.
 pub fn hw_storage(p: &AeuParams) -> HwStorage {
-    let per_ctx = 3 + 32 + 11 + 10 + 10 + 6;
+    let per_ctx = 3 + 32 + 11 + 10 + 10;
     let flops = 3 // unit state
         + 7 * 32 + 2 + 1 // latched tuple: base, six offsets, granularity, data
         + 26 // latched block dimensions

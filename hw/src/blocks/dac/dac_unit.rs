@@ -50,12 +50,12 @@
 //! default parameters, with the non-default parameters appended otherwise).
 //!
 //! # Storage (default parameters)
-//! ATQ 6303 + AEU 943 + PEU 1154 + PWAQ 12192 + PWPQ 6432 = 27024 bits
-//! (24336 memory, 2688 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
+//! ATQ 6303 + AEU 895 + PEU 1106 + PWAQ 12192 + PWPQ 6432 = 26928 bits
+//! (24336 memory, 2592 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
 //! 768 bytes = 21768 bits; the differences are explained in each block
 //! (wider ATQ entries +3144, narrower PWAQ records −576, per-warp pointers
 //! and flags +576, ATQ pointers +15, and the expansion units' registers
-//! +2097, which the paper counts as "2 ALUs").
+//! +2001, which the paper counts as "2 ALUs").
 
 use super::aeu::{self, AeuParams};
 use super::atq::{self, AtqParams};

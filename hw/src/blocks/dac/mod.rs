@@ -25,9 +25,9 @@
 //! | `pwaq` | 192 entries, 1560 B = 12480 | 11904 memory + 288 regs | 62-bit record vs 65; per-warp pointers and flags counted |
 //! | `pwpq` | 192 entries, 768 B = 6144 | 6144 memory + 288 regs | equal; per-warp pointers and flags counted |
 //! | `affine_simt_stack` | 224 + 1536 B = 14080 | 14080 arrays + 69 regs | equal with 64-bit PC/RPC; depth, overflow, two counters |
-//! | `aeu` | — ("2 ALUs") | 943 regs | walk contexts, latched tuple |
-//! | `peu` | — | 1154 regs | as the AEU, plus 128 counter bits |
-//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24336 memory + 2688 regs | sum of the above |
+//! | `aeu` | — ("2 ALUs") | 895 regs | walk contexts, latched tuple |
+//! | `peu` | — | 1106 regs | as the AEU, plus 128 counter bits |
+//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24336 memory + 2592 regs | sum of the above |
 
 pub mod aeu;
 pub mod affine_simt_stack;
@@ -201,12 +201,12 @@ mod tests {
         let s = affine_simt_stack::AffineSimtStackParams::default();
         assert_eq!(affine_simt_stack::paper_storage(&s).unwrap().bits, bytes(224 + 1536));
         assert_eq!(affine_simt_stack::hw_storage(&s), HwStorage { flop_bits: 4 + 1 + 64, mem_bits: 1792 + 12288 });
-        assert_eq!(aeu::hw_storage(&aeu::AeuParams::default()).flop_bits, 943);
+        assert_eq!(aeu::hw_storage(&aeu::AeuParams::default()).flop_bits, 895);
         assert_eq!(aeu::paper_storage(&aeu::AeuParams::default()), None);
-        assert_eq!(peu::hw_storage(&peu::PeuParams::default()).flop_bits, 1154);
+        assert_eq!(peu::hw_storage(&peu::PeuParams::default()).flop_bits, 1106);
         let u = dac_unit::DacUnitParams::default();
         assert_eq!(dac_unit::paper_storage(&u).unwrap().bits, bytes(393 + 1560 + 768));
-        assert_eq!(dac_unit::hw_storage(&u), HwStorage { flop_bits: 2688, mem_bits: 24336 });
+        assert_eq!(dac_unit::hw_storage(&u), HwStorage { flop_bits: 2592, mem_bits: 24336 });
         assert_eq!(record::BITS, record::LAST + 1);
         assert_eq!(tuple::BITS, tuple::OP + 4);
     }

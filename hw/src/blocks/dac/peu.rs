@@ -31,7 +31,7 @@
 //!
 //! # Walk
 //! The same unit states, setup cycles (`adj_y`, `adj_z`, `total`), walk
-//! contexts (START0..2, ADJY, ADJZ, RUN, DONE with `acc`, `lin`, `tx ty tz`),
+//! contexts (START0..2, ADJY, ADJZ, RUN, DONE with `acc`, `lin`, `tx ty`),
 //! linearity rule, picking rule (lowest ready context, a RUN context only if
 //! its warp's `pwpq_full` bit is clear), stall rule and reset as the AEU — see
 //! `aeu.rs`. Here `acc` is the value of `A` for the context's next thread,
@@ -96,8 +96,8 @@
 //! `case_uniform` / `case_fallback` (DECIDE), `case_serial`.
 //!
 //! # Storage (default parameters)
-//! 1154 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
-//! rhs, op), 26 dims, 64 adjust, 11 total, 8 × 74 contexts (72 + `scal_v`,
+//! 1106 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
+//! rhs, op), 26 dims, 64 adjust, 11 total, 8 × 68 contexts (66 + `scal_v`,
 //! `scal_r`), 70 lock (valid, CB, mode, `last` 32, `wrap`, mask 32), 128
 //! counters. The paper gives no PEU figure.
 
@@ -158,7 +158,7 @@ pub fn paper_storage(_p: &PeuParams) -> Option<PaperStorage> {
 /// Registers of the PEU (no memories): see the storage table in the module
 /// documentation.
 pub fn hw_storage(p: &PeuParams) -> HwStorage {
-    let per_ctx = 3 + 32 + 11 + 10 + 10 + 6 + 2;
+    let per_ctx = 3 + 32 + 11 + 10 + 10 + 2;
     let flops = 3 // unit state
         + 7 * 32 + 32 + 4 // latched tuple: base, six offsets, rhs, op
         + 26 // latched block dimensions

@@ -36,7 +36,6 @@ pub const CST_ADJZ: u64 = 6;
 pub const LIN_BITS: u32 = 11;
 pub const TX_BITS: u32 = 10;
 pub const TY_BITS: u32 = 10;
-pub const TZ_BITS: u32 = 6;
 /// Width of a thread count within a warp (1..=32).
 pub const K_BITS: u32 = 6;
 /// The ALU computes 38 bits wide (the PEU's last-value check needs it).
@@ -73,7 +72,6 @@ pub struct Ctx {
     pub lin: Sig,
     pub tx: Sig,
     pub ty: Sig,
-    pub tz: Sig,
 }
 
 /// The picked context's values (and its CTA's inputs).
@@ -82,7 +80,6 @@ pub struct Picked {
     pub lin: Sig,
     pub tx: Sig,
     pub ty: Sig,
-    pub tz: Sig,
     /// Warp slot of the next thread (may be out of range).
     pub warp: Sig,
     /// That warp's queue is full.
@@ -104,7 +101,6 @@ pub struct Adv {
     pub lin: Sig,
     pub tx: Sig,
     pub ty: Sig,
-    pub tz: Sig,
     pub st: Sig,
     /// `(lin + k) % 32 == 0 || lin + k == total`: the warp's last thread.
     pub warp_end: Sig,
@@ -212,7 +208,6 @@ impl Walk {
                 lin: m.reg(&format!("ctx{k}_lin"), LIN_BITS, 0),
                 tx: m.reg(&format!("ctx{k}_tx"), TX_BITS, 0),
                 ty: m.reg(&format!("ctx{k}_ty"), TY_BITS, 0),
-                tz: m.reg(&format!("ctx{k}_tz"), TZ_BITS, 0),
             };
             let w0 = c.warp0.slice(wb * k, wb);
             let warp = w0.zext(ww) + x.lin.slice(5, LIN_BITS - 5).zext(ww);
@@ -233,7 +228,6 @@ impl Walk {
         let lin = field(&|x| x.lin).named("p_lin");
         let tx = field(&|x| x.tx).named("p_tx");
         let ty = field(&|x| x.ty).named("p_ty");
-        let tz = field(&|x| x.tz).named("p_tz");
         let warp = pick(pick_idx, &warp_v).named("p_warp");
         let blocked = pick(pick_idx, &blocked_v).named("p_blocked");
         let bids: Vec<Sig> = (0..ctas).map(|k| c.bidx.slice(cta::BIDX_BITS * k, cta::BIDX_BITS)).collect();
@@ -247,7 +241,7 @@ impl Walk {
         let to_row_end = dx - tx.zext(11);
         let fits_row = to_row_end.ge(warp_left.zext(11)).named("p_fits_row");
         let run_limit = mux(linear | fits_row, warp_left, to_row_end.trunc(K_BITS)).named("p_run_limit");
-        let p = Picked { acc, lin, tx, ty, tz, warp, blocked, in_range, bid, warp_left, run_limit, fits_row };
+        let p = Picked { acc, lin, tx, ty, warp, blocked, in_range, bid, warp_left, run_limit, fits_row };
 
         let run = (active & st.eq(CST_RUN)).named("p_run");
         let sel = Selectors {
@@ -330,7 +324,6 @@ impl Walk {
         let plane_end = row_end & ty_inc.eq(self.dy);
         let tx = mux(self.linear, p.tx, mux(row_end, lit(0, TX_BITS), tx_sum.trunc(TX_BITS)));
         let ty = mux(row_end, mux(plane_end, lit(0, TY_BITS), ty_inc.trunc(TY_BITS)), p.ty);
-        let tz = mux(plane_end, p.tz + 1u64, p.tz);
         let adj_y = self.adj_y.ne(0u64);
         let adj_z = self.adj_z.ne(0u64);
         let st = mux(
@@ -343,7 +336,7 @@ impl Walk {
             ),
         );
         let warp_end = lin.slice(0, 5).eq(0u64) | lin.eq(self.total);
-        Adv { lin, tx, ty, tz, st, warp_end }
+        Adv { lin, tx, ty, st, warp_end }
     }
 
     /// Next state of every context and of the unit: accept initialises the
@@ -384,7 +377,7 @@ impl Walk {
             let here = write & self.pick_idx.eq(k as u64);
             let valid = cta_valid.bit(k as u32);
             x.st.set_if(self.accept, mux(valid, lit(CST_START0, 3), lit(CST_DONE, 3)));
-            for r in [x.acc, x.lin, x.tx, x.ty, x.tz] {
+            for r in [x.acc, x.lin, x.tx, x.ty] {
                 r.set_if(self.accept, lit(0, r.width()));
             }
             x.st.set_if(here, st_next);
@@ -392,7 +385,6 @@ impl Walk {
             x.lin.set_if(here & self.run, run.adv.lin);
             x.tx.set_if(here & self.run, run.adv.tx);
             x.ty.set_if(here & self.run, run.adv.ty);
-            x.tz.set_if(here & self.run, run.adv.tz);
             all_done = all_done & mux(here, st_next, x.st).eq(CST_DONE);
         }
         let top = self.top;
