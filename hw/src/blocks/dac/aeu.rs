@@ -38,6 +38,9 @@
 //! 16 bits (a block index, a block dimension, or a thread count <= 32). The
 //! brief's "one adder" is this ALU's adder; the small multiplier in front of
 //! it is what computes `block_offset × block_index` in one step (§4.2 ①).
+//! The generator (`walk.rs`, shared with the PEU) builds it 38 bits wide for
+//! the PEU's last-value check; the AEU uses the low 32 bits. Its operands
+//! are multiplexed by the unit state and the picked context's state.
 //!
 //! # Registers
 //! Unit state `top` ∈ {IDLE, SETUP_Y, SETUP_Z, SETUP_T1, SETUP_T2, WORK};
@@ -47,12 +50,13 @@
 //! context* per CTA slot: `cst` ∈ {DONE, START0, START1, START2, RUN, ADJY,
 //! ADJZ}, `acc` (32, §4.2 ⑥ "one accumulated address register for each
 //! concurrent CTA": the address of the CTA's next thread), `lin` (11: linear
-//! index of that thread), `tx ty tz` (10, 10, 6: its position); serial lock
-//! (valid + CB) and serial builder mask (32).
+//! index of that thread), `tx ty` (10, 10: its column and row; its plane
+//! is never needed: a plane ends where the row wraps to 0 and the CTA where
+//! `lin = total`); serial lock (valid + CB) and serial builder mask (32).
 //!
 //! # Cycle behaviour
 //! * IDLE: `in_ready` = 1. On `in_valid`: latch the tuple and dims; context
-//!   `c` ← START0 if `cta_valid[c]` else DONE, `lin = tx = ty = tz = 0`;
+//!   `c` ← START0 if `cta_valid[c]` else DONE, `lin = tx = ty = 0`;
 //!   lock cleared; → SETUP_Y.
 //! * SETUP_Y: `adj_y ← oty − dx·otx` (from virtual thread (dx, ty) to (0, ty+1): §4.2 ⑦
 //!   "an adjustment is added ... computed only once"). SETUP_Z: `adj_z ← otz − dy·oty`.
@@ -98,7 +102,7 @@
 //!   (half) / 0 (word), `gran = gl`, `last` = the step covers the warp's last
 //!   thread (`(lin + k) % 32 = 0` or `lin + k = total`). Then `lin += k`; for a
 //!   non-linear tuple `tx += k`, and at `tx = dx` (row end) `tx ← 0`, `ty += 1`,
-//!   and at `ty = dy` `ty ← 0`, `tz += 1`. Next `cst`: DONE if `lin = total`;
+//!   and at `ty = dy` `ty ← 0` (a plane end). Next `cst`: DONE if `lin = total`;
 //!   else at a row end ADJY if `adj_y ≠ 0`, else ADJZ if `ty = 0 && adj_z ≠ 0`;
 //!   else RUN.
 //!
@@ -118,6 +122,16 @@
 //! A misaligned access (address not a multiple of `g`) is recorded at its
 //! unit, as the memory system would treat it.
 //!
+//! # Hardware
+//! Every walk context is its own set of registers (`ctx{c}_st`, `_acc`,
+//! `_lin`, `_tx`, `_ty`): the pick needs every context's state and
+//! warp in parallel (8 comparators and 8 `pwaq_full` bit selects), then one
+//! set of multiplexers (`p_*`) brings the picked context to the one shared
+//! datapath, whose result is written back to that context only. The stride
+//! class comes from comparing `otx >> gl` (and `-otx >> gl`) with 1, 2, ...
+//! 32; a record's mask is a constant pattern (every `2^p`-th bit) shifted to
+//! `u0` and cut to `k` bits (`rec_mask`). No memory.
+//!
 //! # Not modelled here (outside this block)
 //! The L1 request and lock counters of `enq.data` (the records leave on
 //! `push` with `push_data`; `dac_unit` exposes them as `l1_req`), barrier
@@ -125,7 +139,7 @@
 //! active masks (§4.6: expansion is for all threads of every warp), and
 //! mod-type tuples (expanded on the SIMT lanes, §3).
 //!
-//! # Cycles (reference model, `cargo test -p verif cycles_per_warp -- --nocapture`)
+//! # Cycles (`cargo test -p verif --test dac aeu_cycles_per_warp -- --nocapture`, on the netlist)
 //! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
 //! 192 threads, word accesses: offset 4 line-aligned 1 cycle (61 cycles for
 //! 48 warps = 1.27/warp with overhead); offset 4 unaligned or offset 8: 2
@@ -134,13 +148,17 @@
 //! not `32·otx`, +1 ADJY cycle per row.
 //!
 //! # Storage (default parameters)
-//! 943 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
-//! 11 total, 8 × 72 walk contexts (3 + 32 + 11 + 10 + 10 + 6), 4 lock, 32
+//! 895 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
+//! 11 total, 8 × 66 walk contexts (3 + 32 + 11 + 10 + 10), 4 lock, 32
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
-use super::{HwStorage, PaperStorage};
+use super::walk::{low_mask, CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
+use super::{record, tuple, HwStorage, PaperStorage};
 use crate::clog2;
+use crate::ir::{cat, lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the expansion unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,7 +209,7 @@ pub fn paper_storage(_p: &AeuParams) -> Option<PaperStorage> {
 /// Registers of the AEU (no memories): see the storage table in the module
 /// documentation.
 pub fn hw_storage(p: &AeuParams) -> HwStorage {
-    let per_ctx = 3 + 32 + 11 + 10 + 10 + 6;
+    let per_ctx = 3 + 32 + 11 + 10 + 10;
     let flops = 3 // unit state
         + 7 * 32 + 2 + 1 // latched tuple: base, six offsets, granularity, data
         + 26 // latched block dimensions
@@ -202,3 +220,133 @@ pub fn hw_storage(p: &AeuParams) -> HwStorage {
         + 32; // serial record builder mask
     HwStorage { flop_bits: flops, mem_bits: 0 }
 }
+
+/// Every `2^p`-th bit from bit 0 (`p` = 0..5): the mask shape of offset
+/// `+g * 2^p`; and the same from bit 31 downward for `-g * 2^p`.
+fn stride_patterns(p: u32) -> (u64, u64) {
+    let (mut up, mut down) = (0u64, 0u64);
+    for j in (0..32).step_by(1 << p) {
+        up |= 1 << j;
+        down |= 1 << (31 - j);
+    }
+    (up, down)
+}
+
+/// Generate the AEU (see the module documentation for the cycle behaviour).
+pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Address expansion unit (DAC, Wang and Lin, ISCA 2017, section 4.2): expands one affine address tuple \
+         at a time into warp address records for {} warps of up to {} CTAs, one record or one thread per cycle, \
+         with one multiply-add ALU.",
+        p.warps, p.ctas
+    ));
+    let (wb, cb) = (p.warp_bits(), p.cta_bits());
+    let in_valid = m.input("in_valid", 1);
+    let in_tuple = m.input("in_tuple", tuple::BITS);
+    let cta = CtaInputs::declare(&m, p.ctas, wb);
+    let pwaq_full = m.input("pwaq_full", p.warps);
+    let in_ready = m.output("in_ready", 1);
+    let push_o = m.output("push", 1);
+    let push_warp = m.output("push_warp", wb);
+    let push_rec = m.output("push_rec", record::BITS);
+    let push_data = m.output("push_data", 1);
+
+    let gl = m.reg("gl", 2, 0);
+    let data = m.reg("data", 1, 0);
+    let lock_v = m.reg("lock_v", 1, 0);
+    let lock_c = m.reg("lock_c", cb, 0);
+    let bld = m.reg("bld_mask", 32, 0);
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwaq_full, lock_v, lock_c);
+
+    // Accept: granularity (3 decodes as word), data flag; no lock.
+    let g = in_tuple.slice(tuple::OP, 2);
+    gl.set_if(w.accept, cat(&[g.bit(1), g.bit(0) & !g.bit(1)]));
+    data.set_if(w.accept, in_tuple.slice(tuple::KIND, 2).eq(tuple::KIND_DATA));
+    lock_v.set_if(w.accept, lit(0, 1));
+    bld.set_if(w.accept, lit(0, 32));
+
+    // RUN step of the picked context.
+    let pk = &w.p;
+    let acc = pk.acc;
+    let u0 = acc.shr(gl).trunc(5).named("u0");
+    let lim = pk.run_limit;
+    let s = w.off[0];
+    let is_zero = s.eq(0u64);
+    // Offset +-g * 2^p: after dropping the low gl (zero) bits, a power of
+    // two up to 32.
+    let pow_hits = |v: Sig| {
+        let sh = v.shr(gl);
+        let exact = sh.shl(gl).eq(v);
+        let hits: Vec<Sig> = (0..6u32).rev().map(|e| exact & sh.eq(1u64 << e)).collect();
+        cat(&hits)
+    };
+    let up_hits = pow_hits(s).named("up_hits");
+    let down_hits = pow_hits(lit(0, 32) - s).named("down_hits");
+    let up = up_hits.any();
+    let down = down_hits.any();
+    let serial = (!is_zero & !up & !down).named("serial");
+    let pexp = mux(up, up_hits.ffs(), down_hits.ffs()).named("stride_exp");
+    let pats: Vec<(u64, u64)> = (0..6).map(stride_patterns).collect();
+    let pat_up = pick(pexp, &pats.iter().map(|&(u, _)| lit(u, 32)).collect::<Vec<_>>());
+    let pat_down = pick(pexp, &pats.iter().map(|&(_, d)| lit(d, 32)).collect::<Vec<_>>());
+    let avail_up = (lit(31, 5) - u0).shr(pexp).zext(K_BITS) + 1u64;
+    let avail_down = u0.shr(pexp).zext(K_BITS) + 1u64;
+    let avail = mux(up, avail_up, avail_down);
+    let k_stride = mux(avail.lt(lim), avail, lim);
+    let k = mux(is_zero, lim, mux(serial, lit(1, K_BITS), k_stride)).named("k");
+    let span = (k - 1u64).shl(pexp);
+    let u0w = u0.zext(K_BITS);
+    let ones = lit(u32::MAX as u64, 32);
+    let bit = onehot(u0, 32);
+    let mask_up = pat_up.shl(u0) & low_mask(u0w + span + 1u64);
+    let mask_down = pat_down.shr(lit(31, 5) - u0) & ones.shl(u0w - span);
+    let mask_serial = bit | mux(lock_v, bld, lit(0, 32));
+    let mask = mux(is_zero, bit, mux(up, mask_up, mux(down, mask_down, mask_serial))).named("rec_mask");
+
+    let alu = w.alu(acc, lit(0, 1), s, k);
+    let next = alu.trunc(32).named("next_acc");
+    let region_shift = gl.zext(3) + 5u64;
+    let same_region = (next ^ acc).shr(region_shift).eq(0u64);
+    let emit = (!serial | lim.eq(1u64) | !same_region).named("emit");
+    let step_ok = !(emit & pk.blocked);
+    let take = (w.run & step_ok).named("take");
+    let adv = w.advance(k);
+    let warp_end = adv.warp_end;
+    w.commit(cta.valid, alu, RunCommit { write: step_ok, acc: next, adv });
+
+    // Serial records are built over several cycles under the lock.
+    lock_v.set_if(take, !emit);
+    lock_c.set_if(take & !emit, w.pick_idx);
+    bld.set_if(take, mux(emit, lit(0, 32), mask));
+
+    let sect = mux(gl.eq(0u64), acc.slice(5, 2), mux(gl.eq(1u64), cat(&[lit(0, 1), acc.bit(6)]), lit(0, 2)));
+    let rec = cat(&[warp_end, gl, sect, acc.slice(7, record::LINE_BITS), mask]);
+    let push = (take & emit & pk.in_range).named("do_push");
+    in_ready.set(w.top.eq(TOP_IDLE));
+    push_o.set(push);
+    push_warp.set(mux(push, pk.warp.trunc(wb), lit(0, wb)));
+    push_rec.set(mux(push, rec, lit(0, record::BITS)));
+    push_data.set(push & data);
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = AeuParams::from_params(params)?;
+    Ok(aeu(&p, &module_name("aeu", params, AeuParams::SPECS))?)
+}
+
+/// The paper has no storage figure for the AEU.
+fn paper_figures(_params: &Params) -> Vec<PaperFigure> {
+    vec![]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "aeu",
+    summary: "address expansion unit: affine tuples to per-warp address records (line, mask), one per cycle",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.2, Figure 11",
+    params: AeuParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};

@@ -54,21 +54,35 @@
 //!   deeper code). Else, unless `replace`, top PC ← `rpc`; the entries are
 //!   written at levels `t+1`, `t+2` (`t`, `t+1` with `replace`): PC, RPC and
 //!   codes into the WLS, masks of mixed warps into their PWSs (two writes per
-//!   warp at most: each PWS is a register array with two write ports).
+//!   warp at most: each PWS has two write ports).
 //! * op with depth 0 (other than init), nop: nothing. Codes `01` never occur.
 //!
+//! # Hardware
+//! The WLS is three arrays of `depth` words (PC, RPC, the `2·warps` code
+//! bits) with one asynchronous read port at the top and three write ports
+//! (the top's PC, and the two new entries). Each warp's PWS is its own array
+//! of `depth` 32-bit masks with one read port at the top — a branch splits
+//! every warp's active mask in parallel — and two write ports enabled only
+//! when that warp's new mask is mixed. The arrays are warpforge memories
+//! without reset (the `depth` register makes every stale entry invisible);
+//! with their many ports they synthesize to flip-flops.
+//!
 //! # Storage (default parameters)
-//! WLS 8 × (64 + 64 + 2 × 48) = 1792 bits and PWS 48 × 8 × 32 = 12288 bits,
-//! as register arrays, plus depth (4), overflow (1) and the two 32-bit
-//! counters: 14149 flip-flops. The paper: WLS 224 bytes = 1792 bits and PWS
+//! WLS 8 × (64 + 64 + 2 × 48) = 1792 bits and PWS 48 × 8 × 32 = 12288 bits
+//! (14080 array bits), plus depth (4), overflow (1) and the two 32-bit
+//! counters (69 flip-flops). The paper: WLS 224 bytes = 1792 bits and PWS
 //! 1536 bytes = 12288 bits — equal; 224 bytes for 8 entries with 96 code bits
 //! each implies 64-bit PC and RPC fields, hence `pc_bits` = 64 by default
 //! (32 suffices for a real instruction space: 1280 + 12288 bits). The paper
-//! does not count the depth register; the counters are observability only.
+//! does not count the depth register (+4) and the overflow flag (+1); the
+//! counters (+64) are observability only.
 
 use super::{HwStorage, PaperStorage, WARP_SIZE};
 use crate::clog2;
+use crate::ir::{cat, lit, mux, pick, HwError, MemHandle, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the two-level affine SIMT stack.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,14 +148,172 @@ pub fn paper_storage(p: &AffineSimtStackParams) -> Option<PaperStorage> {
     })
 }
 
-/// Warp-level stack and per-warp stacks are register arrays (two entries are
-/// written per cycle on a divergent branch), plus depth, overflow and the two
-/// 32-bit write counters.
+/// Warp-level stack and per-warp stacks are arrays (two entries are written
+/// per cycle on a divergent branch), plus depth, overflow and the two 32-bit
+/// write counters in flip-flops.
 pub fn hw_storage(p: &AffineSimtStackParams) -> HwStorage {
     let d = p.depth as u64;
     let w = p.warps as u64;
     HwStorage {
-        flop_bits: d * p.wls_entry_bits() as u64 + w * d * WARP_SIZE as u64 + p.depth_bits() as u64 + 1 + 2 * 32,
-        mem_bits: 0,
+        flop_bits: p.depth_bits() as u64 + 1 + 2 * 32,
+        mem_bits: d * p.wls_entry_bits() as u64 + w * d * WARP_SIZE as u64,
     }
 }
+
+/// Generate the two-level stack. The warp-level stack is three arrays (PC,
+/// RPC, codes) of `depth` entries; each warp's per-warp stack is its own
+/// array of `depth` 32-bit masks, read at the top level (every warp in
+/// parallel: a branch splits every warp's active mask) and written through
+/// two ports, only when that warp's new mask is mixed.
+pub fn affine_simt_stack(p: &AffineSimtStackParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Two-level affine SIMT stack (DAC, Wang and Lin, ISCA 2017, section 4.5, Figure 13): {} levels, \
+         warp-level stack of PC, RPC and 2-bit codes for {} warps, per-warp 32-bit mask stacks written only \
+         for mixed warps.",
+        p.depth, p.warps
+    ));
+    let (nw, pcw, db, lb) = (p.warps, p.pc_bits, p.depth_bits(), clog2(p.depth as u64));
+    let op = m.input("op", 2);
+    let pc = m.input("pc", pcw);
+    let pc_fall = m.input("pc_fall", pcw);
+    let rpc = m.input("rpc", pcw);
+    let cond = m.input("cond", WARP_SIZE * nw);
+    let rd_warp = m.input("rd_warp", p.warp_bits());
+    let depth_o = m.output("depth", db);
+    let top_pc_o = m.output("top_pc", pcw);
+    let top_rpc_o = m.output("top_rpc", pcw);
+    let codes_o = m.output("codes", 2 * nw);
+    let rd_mask = m.output("rd_mask", WARP_SIZE);
+    let overflow_o = m.output("overflow", 1);
+    let entry_writes_o = m.output("entry_writes", 32);
+    let pws_writes_o = m.output("pws_writes", 32);
+
+    let wls_pc = m.mem("wls_pc", p.depth, pcw);
+    let wls_rpc = m.mem("wls_rpc", p.depth, pcw);
+    let wls_codes = m.mem("wls_codes", p.depth, 2 * nw);
+    let pws: Vec<MemHandle> = (0..nw).map(|w| m.mem(&format!("pws{w}"), p.depth, WARP_SIZE)).collect();
+    let depth = m.reg("depth_q", db, 0);
+    let overflow = m.reg("overflow_q", 1, 0);
+    let entry_writes = m.reg("entry_writes_q", 32, 0);
+    let pws_writes = m.reg("pws_writes_q", 32, 0);
+
+    let nonempty = depth.ne(0u64).named("nonempty");
+    let t = (depth - 1u64).trunc(lb).named("top");
+    let top_pc = wls_pc.read(t);
+    let top_rpc = wls_rpc.read(t);
+    let top_codes = mux(nonempty, wls_codes.read(t), lit(0, 2 * nw)).named("top_codes");
+    let is_init = op.eq(1u64);
+    let is_adv = op.eq(2u64) & nonempty;
+    let is_branch = op.eq(3u64) & nonempty;
+
+    // Per warp: active mask at the top, its taken and fall-through parts.
+    let ones = lit(u32::MAX as u64, WARP_SIZE);
+    let zero = lit(0, WARP_SIZE);
+    let code = |mask: Sig| cat(&[mask.any(), mask.all()]);
+    let mixed = |mask: Sig| mask.any() & !mask.all();
+    let (mut act, mut taken, mut fall, mut cw) = (vec![], vec![], vec![], vec![]);
+    for (w, arr) in pws.iter().enumerate() {
+        let c = top_codes.slice(2 * w as u32, 2);
+        let a = mux(c.bit(0), ones, mux(c.bit(1), arr.read(t), zero));
+        let cond_w = cond.slice(WARP_SIZE * w as u32, WARP_SIZE);
+        taken.push(a & cond_w);
+        fall.push(a & !cond_w);
+        act.push(a);
+        cw.push(cond_w);
+    }
+    // Vectors are built most significant (last warp) first.
+    let rev = |v: &[Sig]| v.iter().rev().copied().collect::<Vec<_>>();
+    let taken_all = cat(&rev(&taken)).named("taken");
+    let fall_all = cat(&rev(&fall)).named("fall");
+    let any_t = taken_all.any();
+    let any_f = fall_all.any();
+    let codes_of = |v: &[Sig]| cat(&v.iter().rev().map(|&x| code(x)).collect::<Vec<_>>());
+
+    // Divergence: new entries at levels base (fall-through) and base + push_f (taken).
+    let divergent = (is_branch & any_t & any_f).named("divergent");
+    let replace = depth.ge(2u64) & rpc.eq(top_rpc);
+    let push_f = pc_fall.ne(rpc);
+    let push_t = pc.ne(rpc);
+    let wide = db + 1;
+    let top_w = (depth.zext(wide) - 1u64).named("top_level");
+    let base = mux(replace, top_w, top_w + 1u64);
+    let lvl_t = base + push_f.zext(wide);
+    let new_depth = (lvl_t + push_t.zext(wide)).named("new_depth");
+    let fits = new_depth.le(p.depth as u64);
+    let div_ok = (divergent & fits).named("div_ok");
+
+    // Warp-level stack writes: the top's PC, and up to two new entries.
+    let top_pc_next = mux(is_adv, pc, mux(!any_t, pc_fall, mux(!any_f, pc, rpc)));
+    let top_upd = is_adv | (is_branch & (!any_t | !any_f)) | (div_ok & !replace);
+    wls_pc.write(t, top_pc_next, top_upd);
+    let no_rpc = lit(if pcw >= 64 { u64::MAX } else { (1u64 << pcw) - 1 }, pcw);
+    let lvl_a = mux(is_init, lit(0, lb), base.trunc(lb));
+    let en_a = is_init | (div_ok & push_f);
+    wls_pc.write(lvl_a, mux(is_init, pc, pc_fall), en_a);
+    wls_rpc.write(lvl_a, mux(is_init, no_rpc, rpc), en_a);
+    wls_codes.write(lvl_a, mux(is_init, codes_of(&cw), codes_of(&fall)), en_a);
+    let lvl_b = lvl_t.trunc(lb);
+    let en_b = div_ok & push_t;
+    wls_pc.write(lvl_b, pc, en_b);
+    wls_rpc.write(lvl_b, rpc, en_b);
+    wls_codes.write(lvl_b, codes_of(&taken), en_b);
+    // Per-warp stacks: only mixed masks are written.
+    let (mut wr_a, mut wr_b) = (vec![], vec![]);
+    for (w, arr) in pws.iter().enumerate() {
+        let a_mask = mux(is_init, cw[w], fall[w]);
+        let (ea, eb) = (en_a & mixed(a_mask), en_b & mixed(taken[w]));
+        arr.write(lvl_a, a_mask, ea);
+        arr.write(lvl_b, taken[w], eb);
+        wr_a.push(ea);
+        wr_b.push(eb);
+    }
+
+    // Depth, overflow and the write counters.
+    let reconverge = is_adv & depth.ge(2u64) & pc.eq(top_rpc);
+    depth.set_if(reconverge, depth - 1u64);
+    depth.set_if(div_ok, new_depth.trunc(db));
+    depth.set_if(is_init, lit(1, db));
+    overflow.set_if(divergent & !fits, lit(1, 1));
+    overflow.set_if(is_init, lit(0, 1));
+    // The per-warp stack writes this cycle, counted from the write enables.
+    let cnt_w = clog2(nw as u64 + 1) + 1;
+    let writes_a = cat(&rev(&wr_a)).named("pws_wr_a").count_ones().zext(cnt_w);
+    let writes_b = cat(&rev(&wr_b)).named("pws_wr_b").count_ones().zext(cnt_w);
+    pws_writes.set(pws_writes + (writes_a + writes_b).zext(32));
+    entry_writes.set(entry_writes + en_a.zext(32) + en_b.zext(32));
+
+    depth_o.set(depth);
+    top_pc_o.set(mux(nonempty, top_pc, lit(0, pcw)));
+    top_rpc_o.set(mux(nonempty, top_rpc, lit(0, pcw)));
+    codes_o.set(top_codes);
+    rd_mask.set(pick(rd_warp, &act));
+    overflow_o.set(overflow);
+    entry_writes_o.set(entry_writes);
+    pws_writes_o.set(pws_writes);
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = AffineSimtStackParams::from_params(params)?;
+    Ok(affine_simt_stack(&p, &module_name("affine_simt_stack", params, AffineSimtStackParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    let Ok(p) = AffineSimtStackParams::from_params(params) else { return vec![] };
+    let (d, w) = (p.depth as u64, p.warps as u64);
+    vec![
+        PaperFigure::new("warp-level stack: 224 bytes (8 x (64 + 64 + 2 x 48) bits), scaled", d * (128 + 2 * w)),
+        PaperFigure::new("per-warp stacks: 1536 bytes (48 x 8 x 32 bits), scaled", w * d * WARP_SIZE as u64),
+    ]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "affine_simt_stack",
+    summary: "two-level SIMT stack of the affine warp: warp-level codes, per-warp masks only for mixed warps",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.5 and 4.8, Figure 13",
+    params: AffineSimtStackParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};

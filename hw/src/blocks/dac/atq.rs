@@ -53,7 +53,10 @@
 
 use super::{tuple, HwStorage, PaperStorage};
 use crate::clog2;
+use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the affine tuple queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,3 +108,75 @@ pub fn hw_storage(p: &AtqParams) -> HwStorage {
         mem_bits: p.entries as u64 * tuple::BITS as u64,
     }
 }
+
+/// Generate the ATQ: one RAM of packed tuples with a write port at the tail
+/// and an asynchronous read port at the head, head/tail/count registers.
+pub fn atq(p: &AtqParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Affine tuple queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of {}-bit affine tuples; \
+         enq is refused when full or when a per-warp queue of the tuple's kind is full.",
+        p.entries,
+        tuple::BITS
+    ));
+    let (pb, cb, n) = (p.ptr_bits(), p.count_bits(), p.entries as u64);
+    let enq_valid = m.input("enq_valid", 1);
+    let enq_tuple = m.input("enq_tuple", tuple::BITS);
+    let pwaq_any_full = m.input("pwaq_any_full", 1);
+    let pwpq_any_full = m.input("pwpq_any_full", 1);
+    let deq = m.input("deq", 1);
+    let enq_ready = m.output("enq_ready", 1);
+    let head_valid = m.output("head_valid", 1);
+    let head_tuple = m.output("head_tuple", tuple::BITS);
+    let count_o = m.output("count", cb);
+    let full_o = m.output("full", 1);
+
+    let tuples = m.mem("tuples", p.entries, tuple::BITS);
+    let head = m.reg("head", pb, 0);
+    let tail = m.reg("tail", pb, 0);
+    let count = m.reg("count_q", cb, 0);
+
+    let full = count.eq(n).named("is_full");
+    let nonempty = count.ne(0u64);
+    let kind = enq_tuple.slice(tuple::KIND, 2);
+    let backpressure = mux(kind.eq(tuple::KIND_PRED), pwpq_any_full, pwaq_any_full);
+    let ready = (!full & !backpressure).named("ready");
+    let do_enq = (enq_valid & ready).named("do_enq");
+    let do_deq = (deq & nonempty).named("do_deq");
+
+    enq_ready.set(ready);
+    head_valid.set(nonempty);
+    head_tuple.set(mux(nonempty, tuples.read(head), lit(0, tuple::BITS)));
+    count_o.set(count);
+    full_o.set(full);
+
+    let inc = |ptr: Sig| mux(ptr.eq(n - 1), lit(0, pb), ptr + 1u64);
+    tuples.write(tail, enq_tuple, do_enq);
+    tail.set_if(do_enq, inc(tail));
+    head.set_if(do_deq, inc(head));
+    count.set(count + do_enq.zext(cb) - do_deq.zext(cb));
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = AtqParams::from_params(params)?;
+    Ok(atq(&p, &module_name("atq", params, AtqParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    AtqParams::from_params(params)
+        .ok()
+        .and_then(|p| paper_storage(&p))
+        .map(|s| vec![PaperFigure::new("ATQ: 24 entries, 393 bytes (131 bits per entry), scaled", s.bits)])
+        .unwrap_or_default()
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "atq",
+    summary: "affine tuple queue: FIFO of affine tuples from the affine warp's enq to the expansion units",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8",
+    params: AtqParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};

@@ -44,21 +44,30 @@
 //!   ports. Since each queue has one producer and `full_vec` is registered,
 //!   a unit never pushes into a full partition.
 //!
+//! # Hierarchy
+//! The sub-blocks are instances `u_atq`, `u_aeu`, `u_peu`, `u_pwaq`,
+//! `u_pwpq` of the real generators (module names `atq`, `aeu`, ... at the
+//! default parameters, with the non-default parameters appended otherwise).
+//!
 //! # Storage (default parameters)
-//! ATQ 6303 + AEU 943 + PEU 1154 + PWAQ 12240 + PWPQ 6480 = 27120 bits
-//! (24336 memory, 2784 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
+//! ATQ 6303 + AEU 895 + PEU 1106 + PWAQ 12192 + PWPQ 6432 = 26928 bits
+//! (24336 memory, 2592 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
 //! 768 bytes = 21768 bits; the differences are explained in each block
-//! (wider ATQ entries, per-warp pointers, and the expansion units' registers,
-//! which the paper counts as "2 ALUs").
+//! (wider ATQ entries +3144, narrower PWAQ records −576, per-warp pointers
+//! and flags +576, ATQ pointers +15, and the expansion units' registers
+//! +2001, which the paper counts as "2 ALUs").
 
 use super::aeu::{self, AeuParams};
 use super::atq::{self, AtqParams};
 use super::peu::{self, PeuParams};
 use super::pwaq::{self, PwaqParams};
 use super::pwpq::{self, PwpqParams};
-use super::{HwStorage, PaperStorage};
+use super::{cta, record, tuple, HwStorage, PaperStorage, WARP_SIZE};
 use crate::clog2;
+use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the composed DAC unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,3 +172,167 @@ pub fn hw_storage(p: &DacUnitParams) -> HwStorage {
     ];
     HwStorage { flop_bits: parts.iter().map(|s| s.flop_bits).sum(), mem_bits: parts.iter().map(|s| s.mem_bits).sum() }
 }
+
+/// Module name of a sub-block: its name with the non-default parameters
+/// appended, as [`module_name`] names a top-level block.
+fn sub_name(base: &str, specs: &[ParamSpec], values: &[u64]) -> String {
+    let mut name = base.to_string();
+    for (spec, &v) in specs.iter().zip(values) {
+        if v != spec.default {
+            name.push_str(&format!("_{}{}", spec.name, v));
+        }
+    }
+    name
+}
+
+/// Generate the DAC unit: the five sub-blocks as instances, the in-order
+/// dispatcher of the ATQ head, and the queue wiring of Figure 9.
+pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let (w, c) = (p.warps as u64, p.ctas as u64);
+    let atq_m = atq::atq(&p.atq(), &sub_name("atq", AtqParams::SPECS, &[p.atq_entries as u64]))?;
+    let aeu_m = aeu::aeu(&p.aeu(), &sub_name("aeu", AeuParams::SPECS, &[w, c]))?;
+    let peu_m = peu::peu(&p.peu(), &sub_name("peu", PeuParams::SPECS, &[w, c]))?;
+    let pwaq_m = pwaq::pwaq(&p.pwaq(), &sub_name("pwaq", PwaqParams::SPECS, &[w, p.pwaq_entries as u64]))?;
+    let pwpq_m = pwpq::pwpq(&p.pwpq(), &sub_name("pwpq", PwpqParams::SPECS, &[w, p.pwpq_entries as u64]))?;
+
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "DAC unit (Wang and Lin, ISCA 2017, section 4.1, Figure 9): affine tuple queue ({} entries) dispatching \
+         in order to the address expansion unit (into the per-warp address queue, {} entries) and the predicate \
+         expansion unit (into the per-warp predicate queue, {} entries), {} warps, {} CTAs.",
+        p.atq_entries, p.pwaq_entries, p.pwpq_entries, p.warps, p.ctas
+    ));
+    let wb = p.warp_bits();
+    let enq_valid = m.input("enq_valid", 1);
+    let enq_tuple = m.input("enq_tuple", tuple::BITS);
+    let cfg_names = ["cta_valid", "cta_bidx", "cta_warp0", "blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"];
+    let cfg_widths = [
+        p.ctas,
+        cta::BIDX_BITS * p.ctas,
+        wb * p.ctas,
+        cta::DIM_X_M1_BITS,
+        cta::DIM_Y_M1_BITS,
+        cta::DIM_Z_M1_BITS,
+    ];
+    let cfg: Vec<Sig> = cfg_names.iter().zip(cfg_widths).map(|(n, wd)| m.input(n, wd)).collect();
+    let deq_addr = m.input("deq_addr", 1);
+    let deq_addr_warp = m.input("deq_addr_warp", wb);
+    let deq_pred = m.input("deq_pred", 1);
+    let deq_pred_warp = m.input("deq_pred_warp", wb);
+    let outs = [
+        ("enq_ready", 1),
+        ("atq_count", p.atq().count_bits()),
+        ("addr_rec", record::BITS),
+        ("addr_empty", 1),
+        ("pred_mask", WARP_SIZE),
+        ("pred_empty", 1),
+        ("pwaq_empty_vec", p.warps),
+        ("pwpq_empty_vec", p.warps),
+        ("l1_req", 1),
+        ("l1_req_line", record::LINE_BITS),
+        ("aeu_idle", 1),
+        ("peu_idle", 1),
+        ("peu_cnt_scalar", 32),
+        ("peu_cnt_uniform", 32),
+        ("peu_cnt_serial", 32),
+        ("peu_cnt_cmp", 32),
+    ];
+    let o: Vec<Sig> = outs.iter().map(|&(n, wd)| m.output(n, wd)).collect();
+
+    let q_atq = m.instance("u_atq", &atq_m);
+    let u_aeu = m.instance("u_aeu", &aeu_m);
+    let u_peu = m.instance("u_peu", &peu_m);
+    let q_pwaq = m.instance("u_pwaq", &pwaq_m);
+    let q_pwpq = m.instance("u_pwpq", &pwpq_m);
+
+    // ATQ: the affine warp's enq, backpressure from the per-warp queues.
+    q_atq.connect("enq_valid", enq_valid);
+    q_atq.connect("enq_tuple", enq_tuple);
+    q_atq.connect("pwaq_any_full", q_pwaq.output("any_full"));
+    q_atq.connect("pwpq_any_full", q_pwpq.output("any_full"));
+
+    // In-order dispatch of the head by kind; a reserved kind is dropped.
+    let head_valid = q_atq.output("head_valid");
+    let head = q_atq.output("head_tuple");
+    let kind = head.slice(tuple::KIND, 2);
+    let to_aeu = (head_valid & (kind.eq(tuple::KIND_ADDR) | kind.eq(tuple::KIND_DATA))).named("to_aeu");
+    let to_peu = (head_valid & kind.eq(tuple::KIND_PRED)).named("to_peu");
+    let drop = head_valid & kind.eq(tuple::KIND_RSVD);
+    for (u, valid, full) in [
+        (u_aeu, to_aeu, ("pwaq_full", q_pwaq.output("full_vec"))),
+        (u_peu, to_peu, ("pwpq_full", q_pwpq.output("full_vec"))),
+    ] {
+        u.connect("in_valid", valid);
+        u.connect("in_tuple", head);
+        for (n, s) in cfg_names.iter().zip(&cfg) {
+            u.connect(n, *s);
+        }
+        u.connect(full.0, full.1);
+    }
+    let aeu_ready = u_aeu.output("in_ready");
+    let peu_ready = u_peu.output("in_ready");
+    let pop = ((to_aeu & aeu_ready) | (to_peu & peu_ready) | drop).named("atq_pop");
+    q_atq.connect("deq", pop);
+
+    // Expansion results into the per-warp queues; the non-affine warps' deq.
+    for (q, u, val, dq, dw) in [
+        (q_pwaq, u_aeu, ("enq_rec", "push_rec"), deq_addr, deq_addr_warp),
+        (q_pwpq, u_peu, ("enq_mask", "push_mask"), deq_pred, deq_pred_warp),
+    ] {
+        q.connect("enq", u.output("push"));
+        q.connect("enq_warp", u.output("push_warp"));
+        q.connect(val.0, u.output(val.1));
+        q.connect("deq", dq);
+        q.connect("deq_warp", dw);
+    }
+
+    let l1 = (u_aeu.output("push") & u_aeu.output("push_data")).named("l1");
+    let line = u_aeu.output("push_rec").slice(record::LINE, record::LINE_BITS);
+    let vals = [
+        q_atq.output("enq_ready"),
+        q_atq.output("count"),
+        q_pwaq.output("deq_rec"),
+        q_pwaq.output("deq_empty"),
+        q_pwpq.output("deq_mask"),
+        q_pwpq.output("deq_empty"),
+        q_pwaq.output("empty_vec"),
+        q_pwpq.output("empty_vec"),
+        l1,
+        mux(l1, line, lit(0, record::LINE_BITS)),
+        aeu_ready,
+        peu_ready,
+        u_peu.output("cnt_scalar"),
+        u_peu.output("cnt_uniform"),
+        u_peu.output("cnt_serial"),
+        u_peu.output("cnt_cmp"),
+    ];
+    for (out, v) in o.iter().zip(vals) {
+        out.set(v);
+    }
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = DacUnitParams::from_params(params)?;
+    Ok(dac_unit(&p, &module_name("dac_unit", params, DacUnitParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    let Ok(p) = DacUnitParams::from_params(params) else { return vec![] };
+    let fig = |s: Option<PaperStorage>| s.map_or(0, |s| s.bits);
+    vec![
+        PaperFigure::new("ATQ: 24 entries, 393 bytes, scaled", fig(atq::paper_storage(&p.atq()))),
+        PaperFigure::new("PWAQ: 192 entries, 1560 bytes, scaled", fig(pwaq::paper_storage(&p.pwaq()))),
+        PaperFigure::new("PWPQ: 192 entries, 768 bytes, scaled", fig(pwpq::paper_storage(&p.pwpq()))),
+    ]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "dac_unit",
+    summary: "DAC unit: ATQ + AEU + PEU + PWAQ + PWPQ as one hierarchy (Figure 9)",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.1, Figure 9",
+    params: DacUnitParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: true,
+};

@@ -31,7 +31,7 @@
 //!
 //! # Walk
 //! The same unit states, setup cycles (`adj_y`, `adj_z`, `total`), walk
-//! contexts (START0..2, ADJY, ADJZ, RUN, DONE with `acc`, `lin`, `tx ty tz`),
+//! contexts (START0..2, ADJY, ADJZ, RUN, DONE with `acc`, `lin`, `tx ty`),
 //! linearity rule, picking rule (lowest ready context, a RUN context only if
 //! its warp's `pwpq_full` bit is clear), stall rule and reset as the AEU — see
 //! `aeu.rs`. Here `acc` is the value of `A` for the context's next thread,
@@ -87,15 +87,27 @@
 //! The paper's numbers for these paths over its 29 benchmarks: scalar 64% of
 //! decoupled predicates, scalar + two-compare 93%, serial 7% (§4.3).
 //!
+//! # Hardware
+//! The walk (contexts, pick, shared 38-bit ALU) is the AEU's generator
+//! (`walk.rs`). Two comparators, each giving `x OP rhs` and `x < rhs` in the
+//! operation's domain: one on the picked context's `acc` (every path), one
+//! on the `last` register (DECIDE). The path of a RUN step is one of the
+//! named wires `case_scalar`, `case_last` (compute the last value and lock),
+//! `case_uniform` / `case_fallback` (DECIDE), `case_serial`.
+//!
 //! # Storage (default parameters)
-//! 1154 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
-//! rhs, op), 26 dims, 64 adjust, 11 total, 8 × 74 contexts (72 + `scal_v`,
+//! 1106 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
+//! rhs, op), 26 dims, 64 adjust, 11 total, 8 × 68 contexts (66 + `scal_v`,
 //! `scal_r`), 70 lock (valid, CB, mode, `last` 32, `wrap`, mask 32), 128
 //! counters. The paper gives no PEU figure.
 
-use super::{HwStorage, PaperStorage};
+use super::walk::{low_mask, CtaInputs, RunCommit, Walk, ALU_BITS, K_BITS, TOP_IDLE};
+use super::{tuple, HwStorage, PaperStorage, WARP_SIZE};
 use crate::clog2;
+use crate::ir::{lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the expansion unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,7 +158,7 @@ pub fn paper_storage(_p: &PeuParams) -> Option<PaperStorage> {
 /// Registers of the PEU (no memories): see the storage table in the module
 /// documentation.
 pub fn hw_storage(p: &PeuParams) -> HwStorage {
-    let per_ctx = 3 + 32 + 11 + 10 + 10 + 6 + 2;
+    let per_ctx = 3 + 32 + 11 + 10 + 10 + 2;
     let flops = 3 // unit state
         + 7 * 32 + 32 + 4 // latched tuple: base, six offsets, rhs, op
         + 26 // latched block dimensions
@@ -157,3 +169,156 @@ pub fn hw_storage(p: &PeuParams) -> HwStorage {
         + 4 * 32; // path counters
     HwStorage { flop_bits: flops, mem_bits: 0 }
 }
+
+/// `x OP rhs` (`OP[2:0]`: lt le gt ge eq ne never always; `OP[3]` signed)
+/// and `x < rhs` in the comparison's domain: one comparator.
+fn comparator(x: Sig, rhs: Sig, op: Sig) -> (Sig, Sig) {
+    let lt = mux(op.bit(3), x.lt_s(rhs), x.lt(rhs));
+    let eq = x.eq(rhs);
+    let le = lt | eq;
+    let r = pick(op.slice(0, 3), &[lt, le, !le, !lt, eq, !eq, lit(0, 1), lit(1, 1)]);
+    (r, lt)
+}
+
+/// Generate the PEU (see the module documentation for the cycle behaviour).
+pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Predicate expansion unit (DAC, Wang and Lin, ISCA 2017, section 4.3): expands one affine comparison \
+         at a time into 32-bit predicate masks for {} warps of up to {} CTAs: one comparison per CTA for a \
+         scalar operand, two per warp when they decide it, else one per thread.",
+        p.warps, p.ctas
+    ));
+    let (wb, cb) = (p.warp_bits(), p.cta_bits());
+    let in_valid = m.input("in_valid", 1);
+    let in_tuple = m.input("in_tuple", tuple::BITS);
+    let cta = CtaInputs::declare(&m, p.ctas, wb);
+    let pwpq_full = m.input("pwpq_full", p.warps);
+    let in_ready = m.output("in_ready", 1);
+    let push_o = m.output("push", 1);
+    let push_warp = m.output("push_warp", wb);
+    let push_mask = m.output("push_mask", WARP_SIZE);
+    let cnt_names = ["cnt_scalar", "cnt_uniform", "cnt_serial", "cnt_cmp"];
+    let cnt_o = cnt_names.map(|n| m.output(n, 32));
+
+    let rhs = m.reg("rhs", 32, 0);
+    let op = m.reg("op", 4, 0);
+    let lock_v = m.reg("lock_v", 1, 0);
+    let lock_c = m.reg("lock_c", cb, 0);
+    let mode_serial = m.reg("lock_serial", 1, 0);
+    let last = m.reg("last", 32, 0);
+    let wrap = m.reg("wrap", 1, 0);
+    let mask = m.reg("mask", 32, 0);
+    let cnt = ["scalar_q", "uniform_q", "serial_q", "cmp_q"].map(|n| m.reg(&format!("cnt_{n}"), 32, 0));
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwpq_full, lock_v, lock_c);
+    let scal_v: Vec<Sig> = (0..p.ctas).map(|k| m.reg(&format!("ctx{k}_scal_v"), 1, 0)).collect();
+    let scal_r: Vec<Sig> = (0..p.ctas).map(|k| m.reg(&format!("ctx{k}_scal_r"), 1, 0)).collect();
+
+    rhs.set_if(w.accept, in_tuple.slice(tuple::RHS, 32));
+    op.set_if(w.accept, in_tuple.slice(tuple::OP, 4));
+    lock_v.set_if(w.accept, lit(0, 1));
+    mask.set_if(w.accept, lit(0, 32));
+
+    // The picked context's RUN step: which path, its comparisons.
+    let pk = &w.p;
+    let acc = pk.acc;
+    let n = pk.warp_left;
+    let s = w.off[0];
+    let scalar_tuple = (w.off[0].eq(0u64) & w.off[1].eq(0u64) & w.off[2].eq(0u64)).named("scalar_tuple");
+    let one_progression = w.linear | pk.fits_row;
+    let (cmp0, lt0) = comparator(acc, rhs, op);
+    let (cmp1, lt1) = comparator(last, rhs, op);
+    let (cmp0, cmp1) = (cmp0.named("cmp_first"), cmp1.named("cmp_last"));
+    let sv = pick(w.pick_idx, &scal_v);
+    let sr = pick(w.pick_idx, &scal_r);
+    let case_scalar = (!lock_v & scalar_tuple).named("case_scalar");
+    let case_last = (!lock_v & !scalar_tuple & one_progression).named("case_last");
+    let case_decide = (lock_v & !mode_serial).named("case_decide");
+    let case_serial = ((!lock_v & !scalar_tuple & !one_progression) | (lock_v & mode_serial)).named("case_serial");
+    let op3 = op.slice(0, 3);
+    let ordered = !(op3.eq(tuple::CMP_EQ) | op3.eq(tuple::CMP_NE));
+    let same_side = lt0.eq(lt1) & acc.ne(rhs) & last.ne(rhs);
+    let decided = !wrap & mux(ordered, cmp0.eq(cmp1), s.eq(0u64) | n.eq(1u64) | same_side);
+    let uniform = (case_decide & decided).named("case_uniform");
+    let fallback = (case_decide & !decided).named("case_fallback");
+
+    // The ALU: last value (n-1 steps, 38 bits), a whole warp, or one thread.
+    let whole_warp = case_scalar | uniform;
+    let one = lit(1, K_BITS);
+    let run_c = mux(case_last, n - 1u64, mux(whole_warp, n, one));
+    let alu = w.alu(acc, case_last & op.bit(3), s, run_c);
+    let alu_hi = alu.slice(31, ALU_BITS - 31);
+    let wraps = mux(op.bit(3), !(alu_hi.eq(0u64) | alu_hi.all()), alu.slice(32, ALU_BITS - 32).ne(0u64));
+
+    let r_scalar = mux(sv, sr, cmp0);
+    let lane = pk.lin.slice(0, 5);
+    let mask_serial = mux(lock_v, mask, lit(0, 32)) | mux(cmp0, onehot(lane, 32), lit(0, 32));
+    let ends = n.eq(1u64);
+    let uniform_mask = |r: Sig| mux(r, low_mask(n), lit(0, 32));
+    let value = mux(case_scalar, uniform_mask(r_scalar), mux(uniform, uniform_mask(cmp0), mask_serial));
+    let emit = (case_scalar | uniform | (case_serial & ends)).named("emit");
+    let step_ok = !(emit & pk.blocked);
+    let take = (w.run & step_ok).named("take");
+    let k = mux(whole_warp, n, one);
+    let adv = w.advance(k);
+    w.commit(cta.valid, alu, RunCommit { write: step_ok & !case_last, acc: alu.trunc(32), adv });
+
+    // Lock: DECIDE after the last value is known, SERIAL while comparing
+    // one thread per cycle; released when the warp's mask is pushed.
+    let t_last = take & case_last;
+    let t_fallback = take & fallback;
+    let t_serial = take & case_serial;
+    lock_v.set_if(take & (case_last | fallback | case_serial), !(case_serial & ends));
+    lock_v.set_if(take & uniform, lit(0, 1));
+    lock_c.set_if(t_last | (t_serial & !ends), w.pick_idx);
+    mode_serial.set_if(t_last, lit(0, 1));
+    mode_serial.set_if(t_fallback | t_serial, lit(1, 1));
+    last.set_if(t_last, alu.trunc(32));
+    wrap.set_if(t_last, wraps);
+    mask.set_if(t_fallback, cmp0.zext(32));
+    mask.set_if(t_serial, mux(ends, lit(0, 32), mask_serial));
+    for (k, (v, r)) in scal_v.iter().zip(&scal_r).enumerate() {
+        let here = take & case_scalar & w.pick_idx.eq(k as u64);
+        v.set_if(w.accept, lit(0, 1));
+        r.set_if(w.accept, lit(0, 1));
+        v.set_if(here, lit(1, 1));
+        r.set_if(here, r_scalar);
+    }
+
+    // Path counters (one increment per pushed mask) and comparisons made.
+    let cmp_inc = mux(case_scalar, (!sv).zext(2), mux(case_decide, lit(2, 2), mux(case_serial, lit(1, 2), lit(0, 2))));
+    cnt[0].set_if(take & case_scalar, cnt[0] + 1u64);
+    cnt[1].set_if(take & uniform, cnt[1] + 1u64);
+    cnt[2].set_if(take & case_serial & ends, cnt[2] + 1u64);
+    cnt[3].set_if(take, cnt[3] + cmp_inc.zext(32));
+
+    let push = (take & emit & pk.in_range).named("do_push");
+    in_ready.set(w.top.eq(TOP_IDLE));
+    push_o.set(push);
+    push_warp.set(mux(push, pk.warp.trunc(wb), lit(0, wb)));
+    push_mask.set(mux(push, value, lit(0, 32)));
+    for (o, c) in cnt_o.iter().zip(cnt) {
+        o.set(c);
+    }
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = PeuParams::from_params(params)?;
+    Ok(peu(&p, &module_name("peu", params, PeuParams::SPECS))?)
+}
+
+/// The paper has no storage figure for the PEU.
+fn paper_figures(_params: &Params) -> Vec<PaperFigure> {
+    vec![]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "peu",
+    summary: "predicate expansion unit: affine comparisons to per-warp predicate masks (scalar, two-compare, serial)",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.3",
+    params: PeuParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};

@@ -16,14 +16,17 @@
 //!
 //! # Storage
 //! Memory `entries × 32` = 6144 bits, exactly the paper's 768 bytes, plus
-//! per-warp head, tail and count (48 × 7 = 336 bits) which the paper does not
-//! count.
+//! per warp head, tail and the full and empty flags (48 × 6 = 288 bits)
+//! which the paper does not count. The hardware is the PWAQ's (`pwaq.rs`,
+//! "Hardware").
 
-#[allow(unused_imports)]
-use super::{record, WARP_SIZE};
+use super::pwaq::{per_warp_queue, QueueSpec};
 use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::ir::{HwError, Module};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of the per-warp queue: `entries` split evenly among `warps`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,10 +79,6 @@ impl PwpqParams {
     pub fn ptr_bits(&self) -> u32 {
         clog2(self.depth() as u64)
     }
-    /// Width of a per-warp count (0..=depth).
-    pub fn count_bits(&self) -> u32 {
-        clog2(self.depth() as u64 + 1)
-    }
     /// Width of one entry.
     pub fn entry_bits(&self) -> u32 {
         super::WARP_SIZE
@@ -91,10 +90,55 @@ pub fn paper_storage(p: &PwpqParams) -> Option<PaperStorage> {
     Some(PaperStorage { bits: 32 * p.entries as u64, source: "§4.8: 192 entries, 768 bytes" })
 }
 
-/// Memory `entries x entry_bits` plus, per warp, head, tail and count.
+/// Memory `entries x entry_bits` plus, per warp, head, tail and the full
+/// and empty flags.
 pub fn hw_storage(p: &PwpqParams) -> HwStorage {
     HwStorage {
-        flop_bits: p.warps as u64 * (2 * p.ptr_bits() + p.count_bits()) as u64,
+        flop_bits: p.warps as u64 * (2 * p.ptr_bits() + 2) as u64,
         mem_bits: p.entries as u64 * p.entry_bits() as u64,
     }
 }
+
+/// Generate the PWPQ (the per-warp queue of `pwaq.rs` with 32-bit masks).
+pub fn pwpq(p: &PwpqParams, name: &str) -> Result<Arc<Module>, HwError> {
+    per_warp_queue(
+        &QueueSpec {
+            warps: p.warps,
+            entries: p.entries,
+            width: p.entry_bits(),
+            enq_data: "enq_mask",
+            deq_data: "deq_mask",
+            doc: format!(
+                "Per-warp predicate queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of 32-bit \
+                 predicate masks, {} per warp for {} warps.",
+                p.entries,
+                p.depth(),
+                p.warps
+            ),
+        },
+        name,
+    )
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = PwpqParams::from_params(params)?;
+    Ok(pwpq(&p, &module_name("pwpq", params, PwpqParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    PwpqParams::from_params(params)
+        .ok()
+        .and_then(|p| paper_storage(&p))
+        .map(|s| vec![PaperFigure::new("PWPQ: 192 entries, 768 bytes (32 bits per entry), scaled", s.bits)])
+        .unwrap_or_default()
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "pwpq",
+    summary: "per-warp predicate queue: predicate masks from the PEU, one FIFO partition per warp",
+    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8",
+    params: PwpqParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};

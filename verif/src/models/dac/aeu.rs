@@ -497,55 +497,77 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
     Ok(rep)
 }
 
+/// Drive one tuple through `dut` (an AEU of parameters `p`, any engine) from
+/// reset with no backpressure; return the records pushed per warp slot and
+/// the cycles from accepting the tuple to being ready again.
+pub fn expand_one(dut: &mut dyn Component, p: &AeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Vec<Record>>, u64) {
+    let id = |d: &dyn Component, n: &str| d.input(n).unwrap();
+    let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
+    for (i, port) in dut.ports().to_vec().iter().enumerate() {
+        if port.dir == sim::Dir::In {
+            dut.set(PortId(i as u32), &vec![0; port.words()]);
+        }
+    }
+    let (rst, iv, it) = (id(dut, "rst"), id(dut, "in_valid"), id(dut, "in_tuple"));
+    dut.set_u64(id(dut, "cta_valid"), v);
+    let bi = id(dut, "cta_bidx");
+    dut.set(bi, &b);
+    let wi = id(dut, "cta_warp0");
+    dut.set(wi, &w0);
+    for (i, n) in ["blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"].iter().enumerate() {
+        let x = id(dut, n);
+        dut.set_u64(x, d[i]);
+    }
+    dut.set_bool(rst, true);
+    dut.step();
+    dut.set_bool(rst, false);
+    dut.set_bool(iv, true);
+    dut.set(it, &t.pack());
+    dut.step();
+    dut.set_bool(iv, false);
+    let (ready, push, pw, pr) = (
+        dut.output("in_ready").unwrap(),
+        dut.output("push").unwrap(),
+        dut.output("push_warp").unwrap(),
+        dut.output("push_rec").unwrap(),
+    );
+    let mut out = vec![Vec::new(); p.warps as usize];
+    let mut cycles = 1;
+    loop {
+        dut.eval();
+        if dut.get_bool(ready) {
+            break;
+        }
+        if dut.get_bool(push) {
+            out[dut.get_u64(pw) as usize].push(Record::unpack(dut.get_u64(pr)));
+        }
+        dut.tick();
+        cycles += 1;
+        assert!(cycles < 100_000, "the AEU does not finish");
+    }
+    (out, cycles)
+}
+
+/// Registry entry: the reference model and the driver of `aeu`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "aeu",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(Aeu::new(&AeuParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(AeuDriver::new(&AeuParams::from_params(p)?, seed)))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::models::dac::affine::Aff;
 
-    /// Drive one tuple through a fresh AEU with no backpressure; return the
-    /// records pushed per warp slot and the busy cycles.
     fn expand(p: &AeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Vec<Record>>, u64) {
-        let mut dut = Aeu::new(p);
-        let id = |d: &Aeu, n: &str| d.input(n).unwrap();
-        let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
-        let (rst, iv, it) = (id(&dut, "rst"), id(&dut, "in_valid"), id(&dut, "in_tuple"));
-        dut.set_u64(id(&dut, "cta_valid"), v);
-        let bi = id(&dut, "cta_bidx");
-        dut.set(bi, &b);
-        let wi = id(&dut, "cta_warp0");
-        dut.set(wi, &w0);
-        for (i, n) in ["blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"].iter().enumerate() {
-            let x = id(&dut, n);
-            dut.set_u64(x, d[i]);
-        }
-        dut.set_bool(rst, true);
-        dut.step();
-        dut.set_bool(rst, false);
-        dut.set_bool(iv, true);
-        dut.set(it, &t.pack());
-        dut.step();
-        dut.set_bool(iv, false);
-        let (ready, push, pw, pr) = (
-            dut.output("in_ready").unwrap(),
-            dut.output("push").unwrap(),
-            dut.output("push_warp").unwrap(),
-            dut.output("push_rec").unwrap(),
-        );
-        let mut out = vec![Vec::new(); p.warps as usize];
-        let mut cycles = 1;
-        loop {
-            dut.eval();
-            if dut.get_bool(ready) {
-                break;
-            }
-            if dut.get_bool(push) {
-                out[dut.get_u64(pw) as usize].push(Record::unpack(dut.get_u64(pr)));
-            }
-            dut.tick();
-            cycles += 1;
-            assert!(cycles < 100_000);
-        }
-        (out, cycles)
+        expand_one(&mut Aeu::new(p), p, cfg, t)
     }
 
     fn one_cta(dims: [u32; 3]) -> CtaConfig {

@@ -620,6 +620,19 @@ pub fn check_against_flat(
     Ok(rep)
 }
 
+/// Registry entry: the reference model and the driver of `affine_simt_stack`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "affine_simt_stack",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(AffineSimtStack::new(&AffineSimtStackParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(StackDriver::new(&AffineSimtStackParams::from_params(p)?, seed)))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -252,6 +252,19 @@ pub fn check_fifo(dut: &mut dyn Component, p: &AtqParams, stim: &Stimulus) -> Re
     Ok(rep)
 }
 
+/// Registry entry: the reference model and the driver of `atq`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "atq",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(Atq::new(&AtqParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(AtqDriver::new(&AtqParams::from_params(p)?, seed)))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

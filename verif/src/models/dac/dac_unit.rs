@@ -402,7 +402,7 @@ impl DacUnitDriver {
         let mut d = DacUnitDriver {
             p: p.clone(),
             layout,
-            gen: TupleGen::new(cfg.dims),
+            gen: TupleGen::for_config(&cfg),
             rng,
             sl,
             cycle: 0,
@@ -447,7 +447,7 @@ impl Driver for DacUnitDriver {
         let rst = self.cycle == 0 || (self.resets && self.rng.random_bool(0.0003));
         if rst && self.cycle != 0 {
             self.cfg = stim::random_config(&mut self.rng, self.p.ctas, self.p.warps);
-            self.gen = TupleGen::new(self.cfg.dims);
+            self.gen = TupleGen::for_config(&self.cfg);
             self.used();
         }
         if self.cycle.is_multiple_of(1024) {
@@ -660,6 +660,19 @@ pub fn check_end_to_end(
     }
     Ok(rep)
 }
+
+/// Registry entry: the reference model and the driver of `dac_unit`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "dac_unit",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(DacUnit::new(&DacUnitParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(DacUnitDriver::new(&DacUnitParams::from_params(p)?, seed)))
+    },
+};
 
 #[cfg(test)]
 mod tests {

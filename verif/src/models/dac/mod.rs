@@ -18,6 +18,8 @@ pub mod pwpq;
 pub mod stim;
 mod walk;
 
+pub use walk::encode_config as encode_cta_config;
+
 use affine::Aff;
 use hw::blocks::dac::{record, tuple};
 
@@ -298,4 +300,12 @@ mod mutation {
 use crate::registry::VerifBlock;
 
 /// Verification entries of this family, in registry order.
-pub static VERIF: &[&VerifBlock] = &[];
+pub static VERIF: &[&VerifBlock] = &[
+    &atq::VERIF,
+    &aeu::VERIF,
+    &peu::VERIF,
+    &pwaq::VERIF,
+    &pwpq::VERIF,
+    &affine_simt_stack::VERIF,
+    &dac_unit::VERIF,
+];

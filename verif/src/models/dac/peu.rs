@@ -386,7 +386,7 @@ impl PeuDriver {
         let sl = names.map(|n| layout.expect(n));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = stim::random_config(&mut rng, p.ctas, p.warps);
-        let gen = TupleGen::new(cfg.dims);
+        let gen = TupleGen::for_config(&cfg);
         PeuDriver { p: p.clone(), layout, rng, sl, cycle: 0, cfg, gen, offer: 0.5, full_p: 0.0, full: 0 }
     }
 }
@@ -401,7 +401,7 @@ impl Driver for PeuDriver {
         let rst = self.cycle == 0 || r.random_bool(0.0005);
         if rst && self.cycle != 0 {
             self.cfg = stim::random_config(r, self.p.ctas, self.p.warps);
-            self.gen = TupleGen::new(self.cfg.dims);
+            self.gen = TupleGen::for_config(&self.cfg);
         }
         if self.cycle.is_multiple_of(512) {
             self.offer = [0.05, 0.5, 1.0][r.random_range(0..3)];
@@ -559,52 +559,74 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
     Ok(rep)
 }
 
+/// Run one tuple through `dut` (a PEU of parameters `p`, any engine) from
+/// reset with no backpressure; the mask pushed per warp slot, the cycles
+/// from accepting the tuple to being ready again, and the counters
+/// (`cnt_scalar`, `cnt_uniform`, `cnt_serial`, `cnt_cmp`) at the end.
+pub fn expand_one(dut: &mut dyn Component, p: &PeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Option<u32>>, u64, [u64; 4]) {
+    let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
+    for (i, port) in dut.ports().to_vec().iter().enumerate() {
+        if port.dir == sim::Dir::In {
+            dut.set(PortId(i as u32), &vec![0; port.words()]);
+        }
+    }
+    let i = |n: &str| dut.input(n).unwrap();
+    let (rst, iv, it, cv, cb, cw) = (i("rst"), i("in_valid"), i("in_tuple"), i("cta_valid"), i("cta_bidx"), i("cta_warp0"));
+    let dims = [i("blk_dim_x_m1"), i("blk_dim_y_m1"), i("blk_dim_z_m1")];
+    dut.set_u64(cv, v);
+    dut.set(cb, &b);
+    dut.set(cw, &w0);
+    for k in 0..3 {
+        dut.set_u64(dims[k], d[k]);
+    }
+    dut.set_bool(rst, true);
+    dut.step();
+    dut.set_bool(rst, false);
+    dut.set_bool(iv, true);
+    dut.set(it, &t.pack());
+    dut.step();
+    dut.set_bool(iv, false);
+    let o = |n: &str| dut.output(n).unwrap();
+    let (ready, push, pw, pm) = (o("in_ready"), o("push"), o("push_warp"), o("push_mask"));
+    let cnt = ["cnt_scalar", "cnt_uniform", "cnt_serial", "cnt_cmp"].map(o);
+    let mut out = vec![None; p.warps as usize];
+    let mut cycles = 1;
+    loop {
+        dut.eval();
+        if dut.get_bool(ready) {
+            break;
+        }
+        if dut.get_bool(push) {
+            assert!(out[dut.get_u64(pw) as usize].replace(dut.get_u64(pm) as u32).is_none(), "two masks for one warp");
+        }
+        dut.tick();
+        cycles += 1;
+        assert!(cycles < 100_000, "the PEU does not finish");
+    }
+    (out, cycles, cnt.map(|id| dut.get_u64(id)))
+}
+
+/// Registry entry: the reference model and the driver of `peu`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "peu",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(Peu::new(&PeuParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(PeuDriver::new(&PeuParams::from_params(p)?, seed)))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::models::dac::affine::{Aff, CtaGeom};
     use hw::blocks::dac::tuple::*;
 
-    /// Run one tuple through a fresh PEU; masks per warp slot, cycles and
-    /// the counter values at the end.
     fn expand(p: &PeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Option<u32>>, u64, [u64; 4]) {
-        let mut dut = Peu::new(p);
-        let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
-        let i = |n: &str| dut.input(n).unwrap();
-        let (rst, iv, it, cv, cb, cw) =
-            (i("rst"), i("in_valid"), i("in_tuple"), i("cta_valid"), i("cta_bidx"), i("cta_warp0"));
-        let dims = [i("blk_dim_x_m1"), i("blk_dim_y_m1"), i("blk_dim_z_m1")];
-        dut.set_u64(cv, v);
-        dut.set(cb, &b);
-        dut.set(cw, &w0);
-        for k in 0..3 {
-            dut.set_u64(dims[k], d[k]);
-        }
-        dut.set_bool(rst, true);
-        dut.step();
-        dut.set_bool(rst, false);
-        dut.set_bool(iv, true);
-        dut.set(it, &t.pack());
-        dut.step();
-        dut.set_bool(iv, false);
-        let o = |n: &str| dut.output(n).unwrap();
-        let (ready, push, pw, pm) = (o("in_ready"), o("push"), o("push_warp"), o("push_mask"));
-        let cnt = ["cnt_scalar", "cnt_uniform", "cnt_serial", "cnt_cmp"].map(o);
-        let mut out = vec![None; p.warps as usize];
-        let mut cycles = 1;
-        loop {
-            dut.eval();
-            if dut.get_bool(ready) {
-                break;
-            }
-            if dut.get_bool(push) {
-                assert!(out[dut.get_u64(pw) as usize].replace(dut.get_u64(pm) as u32).is_none());
-            }
-            dut.tick();
-            cycles += 1;
-            assert!(cycles < 100_000);
-        }
-        (out, cycles, cnt.map(|id| dut.get_u64(id)))
+        expand_one(&mut Peu::new(p), p, cfg, t)
     }
 
     fn one_cta(dims: [u32; 3]) -> CtaConfig {

@@ -327,6 +327,19 @@ pub fn check_queues(dut: &mut dyn Component, q: &QueueShape, stim: &Stimulus) ->
     Ok(rep)
 }
 
+/// Registry entry: the reference model and the driver of `pwaq`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "pwaq",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(new(&PwaqParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(QueueDriver::new(shape(&PwaqParams::from_params(p)?), seed)))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,19 @@ pub fn new(p: &PwpqParams) -> PerWarpQueue {
     PerWarpQueue::new(shape(p))
 }
 
+/// Registry entry: the reference model and the driver of `pwpq`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "pwpq",
+    model: |p| {
+        use hw::params::BlockParams;
+        Ok(Box::new(new(&PwpqParams::from_params(p)?)))
+    },
+    driver: |p, seed| {
+        use hw::params::BlockParams;
+        Ok(Box::new(QueueDriver::new(shape(&PwpqParams::from_params(p)?), seed)))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,11 +80,20 @@ pub fn config_from_frame(f: &Frame, ctas: u32, warp_bits: u32) -> CtaConfig {
 #[derive(Clone, Debug)]
 pub struct TupleGen {
     dims: [u32; 3],
+    /// Block indices of the valid CTAs (thresholds are drawn from their
+    /// threads' values); empty: small made-up indices.
+    bids: Vec<[u32; 3]>,
 }
 
 impl TupleGen {
     pub fn new(dims: [u32; 3]) -> Self {
-        TupleGen { dims }
+        TupleGen { dims, bids: vec![] }
+    }
+
+    /// Tuples for the valid CTAs of `cfg`.
+    pub fn for_config(cfg: &CtaConfig) -> Self {
+        let bids = cfg.valid.iter().zip(&cfg.bid).filter(|(v, _)| **v).map(|(_, b)| *b).collect();
+        TupleGen { dims: cfg.dims, bids }
     }
 
     fn otx(&self, r: &mut ChaCha8Rng, g: u32) -> u32 {
@@ -162,7 +171,20 @@ impl TupleGen {
         let uniform = r.random_bool(0.4);
         let aff = self.aff(r, 4, uniform);
         let [dx, dy, dz] = self.dims;
-        let ids = [r.random_range(0..dx), r.random_range(0..dy), r.random_range(0..dz), r.random_range(0..4), 0, 0];
+        // A thread of a real CTA, often a warp's first or last one (where
+        // the two-compare shortcut is decided).
+        let threads = (dx * dy * dz).min(hw::blocks::dac::MAX_CTA_THREADS);
+        let lin = match r.random_range(0..4) {
+            0 => 32 * r.random_range(0..threads.div_ceil(32)),
+            1 => (32 * r.random_range(0..threads.div_ceil(32)) + 31).min(threads - 1),
+            _ => r.random_range(0..threads),
+        };
+        let bid = if self.bids.is_empty() || r.random_bool(0.2) {
+            [r.random_range(0..4), 0, 0]
+        } else {
+            self.bids[r.random_range(0..self.bids.len())]
+        };
+        let ids = [lin % dx, lin / dx % dy, lin / (dx * dy), bid[0], bid[1], bid[2]];
         let rhs = match r.random_range(0..100) {
             0..50 => aff.eval(&ids).wrapping_add(r.random_range(-2i32..=2) as u32),
             50..65 => [0, u32::MAX, 0x8000_0000, 0x7fff_ffff, aff.base][r.random_range(0..5)],

@@ -43,14 +43,15 @@ pub struct Ctx {
     pub acc: u32,
     /// Linear index of the next thread in the CTA.
     pub lin: u32,
-    /// Its position (kept only when the tuple is not linear).
+    /// Its column and row (kept only when the tuple is not linear); the
+    /// plane is not needed: a plane ends where the row wraps to 0, and the
+    /// CTA where `lin` reaches the thread count.
     pub tx: u32,
     pub ty: u32,
-    pub tz: u32,
 }
 
 impl Ctx {
-    pub const IDLE: Ctx = Ctx { st: Cst::Done, acc: 0, lin: 0, tx: 0, ty: 0, tz: 0 };
+    pub const IDLE: Ctx = Ctx { st: Cst::Done, acc: 0, lin: 0, tx: 0, ty: 0 };
 }
 
 /// The ALU: `a + b*c` or `a - b*c`, modulo 2^32 (`c` at most 16 bits).
@@ -72,10 +73,10 @@ pub struct WalkRegs {
     pub dx: u32,
     pub dy: u32,
     pub dz: u32,
-    /// Added after the last thread of a row: from virtual thread (dx, ty, tz)
-    /// to (0, ty+1, tz).
+    /// Added after the last thread of a row: from virtual thread (dx, ty, z)
+    /// to (0, ty+1, z).
     pub adj_y: u32,
-    /// Added after `adj_y` when a plane ends: from (0, dy, tz) to (0, 0, tz+1).
+    /// Added after `adj_y` when a plane ends: from (0, dy, z) to (0, 0, z+1).
     pub adj_z: u32,
     /// Threads per CTA, saturated at 1024.
     pub total: u32,
@@ -178,7 +179,6 @@ impl WalkRegs {
                 c.ty += 1;
                 if c.ty == self.dy {
                     c.ty = 0;
-                    c.tz += 1;
                 }
             }
         }
