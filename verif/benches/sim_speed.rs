@@ -17,7 +17,6 @@ const MIN_SECONDS: f64 = 1.0;
 /// Cycles per second of `comp` over `stim` (repeated for at least MIN_SECONDS).
 fn rate<C: Component + ?Sized>(comp: &mut C, stim: &Stimulus) -> f64 {
     check_inputs(comp, stim.layout()).expect("layout");
-    let layout = stim.layout().clone();
     reset_cycle(comp);
     let start = Instant::now();
     let mut total = 0u64;
