@@ -65,7 +65,7 @@
 //! | `halted` | out | warps | bit w = warp w is in P-mode and halted |
 //! | `iss{k}_pmode` | out | 1 | `mode[iss{k}_warp]` (board / table / stack select for the other blocks) |
 //! | `iss{k}_action` | out | 3 | decision, see above |
-//! | `iss{k}_sb_fire`, `iss{k}_sb_long`, `iss{k}_sb_skip` | out | 1 | scoreboard update: set pending[dst] (long[dst] = `sb_long`) / set long[dst] only |
+//! | `iss{k}_sb_fire`, `iss{k}_sb_long`, `iss{k}_sb_skip` | out | 1 | scoreboard update: set `pending[dst]` (`long[dst]` = `sb_long`) / set `long[dst]` only |
 //! | `iss{k}_pq_push`, `iss{k}_pq_pop` | out | 1 | P-queue commands |
 //! | `iss{k}_rn_alloc`, `iss{k}_rn_reuse`, `iss{k}_rn_write` | out | 1 | rename commands |
 //! | `iss{k}_st_adv`, `iss{k}_st_br` | out | 1 | SIMT stack commands |
@@ -113,7 +113,7 @@
 //!    This keeps every rename register owned by a P-queue entry (see
 //!    `rename`). An ALU without a destination has no effect and is SKIP.
 //! 8. GLOAD → PRELOAD (§5.1: "changed into a pre-load ... brings the data only
-//!    into the L1 cache"; marks long[dst], Figure 5 / slides).
+//!    into the L1 cache"; marks `long[dst]`, Figure 5 / slides).
 //! 9. BRANCH → PREEXEC (updates the P stack only).
 //!
 //! Why `waw` stalls in P-mode although renaming removes WAW hazards on the
@@ -165,6 +165,19 @@
 //! shared-load-skip flags and the triggering register are state its text
 //! implies (halt on a dependent branch, skip after a skipped store / barrier,
 //! exit on the triggering load's writeback) but does not count.
+//! Emitted: `mode_bits`, `halted_bits`, `sst`, `bar` (one `warps`-bit
+//! register each) + `trig_reg` (48 × 6 register array) = 480 bits; the
+//! registry's paper figure is the 48-bit mode vector.
+//!
+//! # Hardware
+//!
+//! The per-warp bit vectors are single registers updated through one-hot
+//! masks of the ports' and writebacks' warps (O(ports) logic on `warps`-bit
+//! words); `trig_reg` has one read port per issue port (the WAW exception)
+//! and per writeback port (the exit match) and one write port per issue port
+//! plus the launch. The decision is a priority mux per port; the only
+//! cross-port paths are the same-warp blocking and the one-trigger-per-cycle
+//! chain.
 
 use super::{idx_bits, warp_ok, ISSUE_PORTS, PC_BITS, REGS, WARPS, WB_PORTS};
 use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};

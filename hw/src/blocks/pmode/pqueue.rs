@@ -98,7 +98,7 @@
 //!    - `pop` and `hit & rdy`: head entry becomes invalid, head += 1 (mod E).
 //!      `pop` without `hit & rdy` does nothing; a match that is not yet ready
 //!      is the controller's cue to wait (the reused entry must be ready).
-//!    - `push` and `ok`: entry[tail] = {offset, src0, src1, dst, pdst,
+//!    - `push` and `ok`: `entry[tail]` = {offset, src0, src1, dst, pdst,
 //!      reuse_rdy = 0, valid = 1}, tail += 1 (mod E). `push` without `ok` records
 //!      nothing and changes nothing (full, or offset out of range).
 //!    - A port may push and pop in one cycle (different slots: `ok` needs

@@ -81,7 +81,7 @@
 //! output depends on a command input). `cand_k` = the lowest-numbered
 //! register of `avail_k` in bank `iss{k}_bank`; if that bank has none, the
 //! lowest-numbered register of `avail_k` (§5.1: "first search if an unused
-//! register [is] available in the same bank as the original destination
+//! register \[is\] available in the same bank as the original destination
 //! register", "the first unused register"). `iss{k}_free = avail_k != 0`.
 //! Hardware: per port one masked and one unmasked priority encoder over the
 //! vector. Frees of this cycle are not visible to this cycle's search.
