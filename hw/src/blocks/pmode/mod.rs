@@ -9,17 +9,28 @@
 //! | [`mode_ctrl`] | per-warp mode bits, trigger / exit / halt and the P-mode skip rules (§5, §5.1) |
 //! | [`pmode_unit`] | composition: dual-mode scoreboard + the four blocks above |
 //!
-//! The dual-mode scoreboard (`scoreboard`) is written separately; [`pmode_unit`]
-//! documents the interface it assumes.
+//! | [`scoreboard`] | dual-mode scoreboard: N and P boards of pending/long bits (§4, Fig. 8) |
 //!
 //! Shared conventions of the family:
 //! - Issue ports are numbered `iss0..iss{issue_ports-1}` (the paper's SM has two
 //!   warp schedulers, Table 1), writeback ports `wb0..wb{wb_ports-1}`.
-//! - Same-cycle operations on *different* warps never interact. Two ports
-//!   naming the *same* warp in one cycle is outside the protocol (a warp belongs
-//!   to one scheduler); every block defines it the same way: the lowest-numbered
-//!   port acts, a higher port naming a warp already commanded by a lower port is
-//!   ignored.
+//! - Same-cycle operations on *different* warps never interact. Two *issue*
+//!   ports naming the *same* warp in one cycle is outside the protocol (a warp
+//!   belongs to one scheduler). The P-queue, rename, SIMT stack and mode
+//!   controller define it the same way: the lowest-numbered port acts, a
+//!   higher port naming a warp already commanded by a lower port is ignored
+//!   (for the mode controller, "commanded" is "offered": `valid`; the higher
+//!   port's action is STALL). **Exception: the scoreboard** merges same-warp
+//!   updates from several issue ports (all writeback clears, then all issue
+//!   sets; see [`scoreboard`]). In [`pmode_unit`] the two rules never
+//!   disagree: the mode controller gives a higher port naming the warp of a
+//!   lower valid port STALL, so its scoreboard strobes (`fire`, `skip`) are 0
+//!   and the scoreboard sees at most one issue update per warp and cycle; the
+//!   unit needs no gating of the scoreboard's inputs.
+//! - Writeback ports all act, also on the same warp (they carry the results of
+//!   different instructions): the scoreboard clears every named register, the
+//!   P-queue marks every named entry ready, and the mode controller ends an
+//!   episode if any of them is the triggering load.
 //! - An episode start (`start_*` / `copy_*`) wins over every port operation on
 //!   the same warp in the same cycle.
 //! - A warp id `>= warps` (possible when `warps` is not a power of two) names
@@ -150,7 +161,49 @@ pub(crate) fn idx_bits(n: u32) -> u32 {
 
 pub mod scoreboard;
 
+use crate::ir::{lit, Sig};
 use crate::registry::BlockInfo;
 
 /// The blocks of this family, in registry order.
-pub static BLOCKS: &[&BlockInfo] = &[&scoreboard::BLOCK];
+pub static BLOCKS: &[&BlockInfo] =
+    &[&scoreboard::BLOCK, &pqueue::BLOCK, &rename::BLOCK, &simt_stack::BLOCK, &mode_ctrl::BLOCK, &pmode_unit::BLOCK];
+
+/// `warp < warps` (constant 1 when every id of the warp width names a warp).
+pub(crate) fn warp_ok(warp: Sig, warps: u32) -> Sig {
+    if warps as u64 == 1u64 << warp.width() {
+        lit(1, 1)
+    } else {
+        warp.lt(warps as u64)
+    }
+}
+
+/// `x < n` for an index `x` (constant 1 when every value of its width is below `n`).
+pub(crate) fn below(x: Sig, n: u32) -> Sig {
+    if n as u64 >= 1u64 << x.width() {
+        lit(1, 1)
+    } else {
+        x.lt(n as u64)
+    }
+}
+
+/// `(x + 1) mod n` for an index `x < n`.
+pub(crate) fn inc_mod(x: Sig, n: u32) -> Sig {
+    if n as u64 == 1u64 << x.width() {
+        x + 1u64
+    } else {
+        crate::ir::mux(x.eq((n - 1) as u64), lit(0, x.width()), x + 1u64)
+    }
+}
+
+/// Address of word `idx` of `warp`'s row in a memory of `warps x per` words
+/// (`warp * per + idx`, a shift when `per` is a power of two). Only meaningful
+/// for `warp < warps` and `idx < per`: callers gate writes and mask reads.
+pub(crate) fn row_addr(warp: Sig, idx: Sig, warps: u32, per: u32) -> Sig {
+    let aw = idx_bits(warps * per);
+    let base = if per.is_power_of_two() {
+        warp.zext(aw) << per.trailing_zeros()
+    } else {
+        (warp.zext(aw) * lit(per as u64, aw)).trunc(aw)
+    };
+    base + idx.resize(aw)
+}

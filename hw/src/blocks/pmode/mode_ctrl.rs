@@ -65,7 +65,7 @@
 //! | `halted` | out | warps | bit w = warp w is in P-mode and halted |
 //! | `iss{k}_pmode` | out | 1 | `mode[iss{k}_warp]` (board / table / stack select for the other blocks) |
 //! | `iss{k}_action` | out | 3 | decision, see above |
-//! | `iss{k}_sb_fire`, `iss{k}_sb_long`, `iss{k}_sb_skip` | out | 1 | scoreboard update: set pending[dst] (long[dst] = `sb_long`) / set long[dst] only |
+//! | `iss{k}_sb_fire`, `iss{k}_sb_long`, `iss{k}_sb_skip` | out | 1 | scoreboard update: set `pending[dst]` (`long[dst]` = `sb_long`) / set `long[dst]` only |
 //! | `iss{k}_pq_push`, `iss{k}_pq_pop` | out | 1 | P-queue commands |
 //! | `iss{k}_rn_alloc`, `iss{k}_rn_reuse`, `iss{k}_rn_write` | out | 1 | rename commands |
 //! | `iss{k}_st_adv`, `iss{k}_st_br` | out | 1 | SIMT stack commands |
@@ -113,7 +113,7 @@
 //!    This keeps every rename register owned by a P-queue entry (see
 //!    `rename`). An ALU without a destination has no effect and is SKIP.
 //! 8. GLOAD → PRELOAD (§5.1: "changed into a pre-load ... brings the data only
-//!    into the L1 cache"; marks long[dst], Figure 5 / slides).
+//!    into the L1 cache"; marks `long[dst]`, Figure 5 / slides).
 //! 9. BRANCH → PREEXEC (updates the P stack only).
 //!
 //! Why `waw` stalls in P-mode although renaming removes WAW hazards on the
@@ -165,9 +165,25 @@
 //! shared-load-skip flags and the triggering register are state its text
 //! implies (halt on a dependent branch, skip after a skipped store / barrier,
 //! exit on the triggering load's writeback) but does not count.
+//! Emitted: `mode_bits`, `halted_bits`, `sst`, `bar` (one `warps`-bit
+//! register each) + `trig_reg` (48 × 6 register array) = 480 bits; the
+//! registry's paper figure is the 48-bit mode vector.
+//!
+//! # Hardware
+//!
+//! The per-warp bit vectors are single registers updated through one-hot
+//! masks of the ports' and writebacks' warps (O(ports) logic on `warps`-bit
+//! words); `trig_reg` has one read port per issue port (the WAW exception)
+//! and per writeback port (the exit match) and one write port per issue port
+//! plus the launch. The decision is a priority mux per port; the only
+//! cross-port paths are the same-warp blocking and the one-trigger-per-cycle
+//! chain.
 
-use super::{idx_bits, ISSUE_PORTS, PC_BITS, REGS, WARPS, WB_PORTS};
+use super::{idx_bits, warp_ok, ISSUE_PORTS, PC_BITS, REGS, WARPS, WB_PORTS};
+use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Instruction classes on `iss{k}_op`.
 pub mod op {
@@ -251,6 +267,214 @@ pub fn planned_storage(p: &ModeCtrlParams) -> Vec<(&'static str, u64)> {
     ]
 }
 
+/// Generate the mode controller (see the module documentation).
+///
+/// State: `mode`, `halted`, `sst`, `bar` are `warps`-bit registers (one bit per
+/// warp, updated through one-hot masks of the ports' warps), `trig_reg` a
+/// register array of `warps` words read by every issue and writeback port.
+pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Mode controller of warp pre-execution (HPCA 2016, sections 4-5.2): per-warp N/P mode, trigger, exit, halt \\
+         and P-mode skip rules; {} warps, {} issue port(s), {} writeback port(s).",
+        p.warps, p.issue_ports, p.wb_ports
+    ));
+    let (ww, aw, pcw, nw) = (p.warp_bits(), p.reg_bits(), p.pc_bits, p.warps);
+    let launch_en = m.input("launch_en", 1);
+    let launch_warp = m.input("launch_warp", ww);
+    struct Port {
+        valid: Sig,
+        warp: Sig,
+        pc: Sig,
+        op: Sig,
+        src: [(Sig, Sig); 2],
+        dst: Sig,
+        dst_vld: Sig,
+        src_pending: Sig,
+        dst_pending: Sig,
+        src_long: [Sig; 2],
+        pq_empty: Sig,
+        pq_ok: Sig,
+        pq_hit: Sig,
+        pq_rdy: Sig,
+        rn_free: Sig,
+    }
+    let ports: Vec<Port> = (0..p.issue_ports)
+        .map(|k| {
+            let n = |s: &str| format!("iss{k}_{s}");
+            let valid = m.input(&n("valid"), 1);
+            let warp = m.input(&n("warp"), ww);
+            let pc = m.input(&n("pc"), pcw);
+            let op = m.input(&n("op"), 3);
+            let src0 = (m.input(&n("src0"), aw), m.input(&n("src0_vld"), 1));
+            let src1 = (m.input(&n("src1"), aw), m.input(&n("src1_vld"), 1));
+            let dst = m.input(&n("dst"), aw);
+            let dst_vld = m.input(&n("dst_vld"), 1);
+            let src_pending = m.input(&n("src_pending"), 1);
+            let dst_pending = m.input(&n("dst_pending"), 1);
+            let src_long = [m.input(&n("src0_long"), 1), m.input(&n("src1_long"), 1)];
+            Port {
+                valid,
+                warp,
+                pc,
+                op,
+                src: [src0, src1],
+                dst,
+                dst_vld,
+                src_pending,
+                dst_pending,
+                src_long,
+                pq_empty: m.input(&n("pq_empty"), 1),
+                pq_ok: m.input(&n("pq_ok"), 1),
+                pq_hit: m.input(&n("pq_hit"), 1),
+                pq_rdy: m.input(&n("pq_rdy"), 1),
+                rn_free: m.input(&n("rn_free"), 1),
+            }
+        })
+        .collect();
+    let wbs: Vec<[Sig; 4]> = (0..p.wb_ports)
+        .map(|j| {
+            let n = |s: &str| format!("wb{j}_{s}");
+            [m.input(&n("en"), 1), m.input(&n("warp"), ww), m.input(&n("reg"), aw), m.input(&n("pmode"), 1)]
+        })
+        .collect();
+
+    let mode = m.reg("mode_bits", nw, 0);
+    let halted = m.reg("halted_bits", nw, 0);
+    let sst = m.reg("sst", nw, 0);
+    let bar = m.reg("bar", nw, 0);
+    let trig_reg = m.reg_array("trig_reg", nw, aw, 0);
+    m.output("mode", nw).set(mode);
+    m.output("halted", nw).set(mode & halted);
+
+    let a = |v: u64| lit(v, 3);
+    let is = |o: Sig, v: u64| o.eq(v);
+    let zero_w = lit(0, nw);
+    let (mut trig_set, mut halt_set, mut sst_set, mut bar_set) = (zero_w, zero_w, zero_w, zero_w);
+    let mut lower_trigger = lit(0, 1);
+    let mut start = (lit(0, 1), lit(0, ww), lit(0, pcw));
+    let mut triggers = Vec::new();
+    for (k, pt) in ports.iter().enumerate() {
+        let n = |s: &str| format!("iss{k}_{s}");
+        let pm = mode.bit_at(pt.warp).named(&n("mode"));
+        m.output(&n("pmode"), 1).set(pm);
+        let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.valid & q.warp.eq(pt.warp)));
+        let long0 = pt.src[0].1 & pt.src_long[0];
+        let long_dep = (long0 | (pt.src[1].1 & pt.src_long[1])).named(&n("long_dep"));
+        // N-mode.
+        let act_n = mux(
+            long_dep,
+            mux(pt.pq_empty & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
+            mux(
+                pt.src_pending | pt.dst_pending,
+                a(action::STALL),
+                mux(pt.pq_hit, mux(pt.pq_rdy, a(action::REUSE), a(action::STALL)), a(action::ISSUE)),
+            ),
+        );
+        // P-mode.
+        let trig = trig_reg.read(pt.warp);
+        let waw = (pt.dst_vld & pt.dst_pending & pt.dst.ne(trig)).named(&n("waw"));
+        let forced = is(pt.op, op::SSTORE)
+            | is(pt.op, op::GSTORE)
+            | is(pt.op, op::BARRIER)
+            | (is(pt.op, op::SLOAD) & (sst.bit_at(pt.warp) | bar.bit_at(pt.warp)));
+        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & pt.dst_vld & pt.pq_ok;
+        let act_p = mux(
+            halted.bit_at(pt.warp) | !pt.rn_free,
+            a(action::STALL),
+            mux(
+                is(pt.op, op::EXIT) | (long_dep & is(pt.op, op::BRANCH)),
+                a(action::HALT),
+                mux(
+                    long_dep | forced,
+                    mux(waw, a(action::STALL), a(action::SKIP)),
+                    mux(
+                        pt.src_pending | waw,
+                        a(action::STALL),
+                        mux(
+                            is(pt.op, op::GLOAD),
+                            a(action::PRELOAD),
+                            mux(is(pt.op, op::BRANCH) | recordable, a(action::PREEXEC), a(action::SKIP)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+        let offered = pt.valid & warp_ok(pt.warp, nw) & !blocked;
+        let act = mux(offered, mux(pm, act_p, act_n), a(action::STALL)).named(&n("act"));
+        m.output(&n("action"), 3).set(act);
+        let (issue, reuse, preexec, skipish) =
+            (is(act, action::ISSUE), is(act, action::REUSE), is(act, action::PREEXEC), is(act, action::PRELOAD) | is(act, action::SKIP));
+        let branch = is(pt.op, op::BRANCH);
+        let pre_rec = preexec & !branch;
+        m.output(&n("sb_fire"), 1).set((issue & pt.dst_vld) | pre_rec);
+        m.output(&n("sb_long"), 1).set(issue & pt.dst_vld & is(pt.op, op::GLOAD));
+        m.output(&n("sb_skip"), 1).set(skipish & pt.dst_vld);
+        m.output(&n("pq_push"), 1).set(pre_rec);
+        m.output(&n("pq_pop"), 1).set(reuse);
+        m.output(&n("rn_alloc"), 1).set(pre_rec);
+        m.output(&n("rn_reuse"), 1).set(reuse & pt.dst_vld);
+        m.output(&n("rn_write"), 1).set(issue & pt.dst_vld);
+        m.output(&n("st_adv"), 1).set((issue & !branch) | reuse | pre_rec | skipish);
+        m.output(&n("st_br"), 1).set((issue | preexec) & branch);
+        let trigger = is(act, action::TRIGGER);
+        lower_trigger = lower_trigger | trigger;
+        start = (start.0 | trigger, mux(trigger, pt.warp, start.1), mux(trigger, pt.pc, start.2));
+        let me = onehot(pt.warp, nw);
+        let on = |c: Sig| mux(c, me, zero_w);
+        trig_set = trig_set | on(trigger);
+        halt_set = halt_set | on(is(act, action::HALT));
+        let skip = is(act, action::SKIP);
+        sst_set = sst_set | on(skip & is(pt.op, op::SSTORE));
+        bar_set = bar_set | on(skip & is(pt.op, op::BARRIER));
+        // The register the episode waits for: the first long source.
+        triggers.push((pt.warp, trigger, mux(long0, pt.src[0].0, pt.src[1].0)));
+    }
+    m.output("start_en", 1).set(start.0);
+    m.output("start_warp", ww).set(start.1);
+    m.output("start_pc", pcw).set(start.2);
+
+    // Exit: the N-mode writeback of a P-mode warp's triggering register.
+    let exit = wbs.iter().fold(zero_w, |acc, &[en, w, reg, pmode]| {
+        let hit = en & !pmode & mode.bit_at(w) & trig_reg.read(w).eq(reg);
+        acc | mux(hit, onehot(w, nw), zero_w)
+    });
+    let exit = exit.named("exit");
+    let launched = mux(launch_en, onehot(launch_warp, nw), zero_w).named("launched");
+    // Port effects apply to warps neither exiting nor launched this cycle.
+    let keep = !(exit | launched);
+    let trig_set = trig_set & keep;
+    mode.set((mode | trig_set) & keep);
+    halted.set(((halted & !trig_set) | halt_set) & keep);
+    sst.set(((sst & !trig_set) | (sst_set & keep)) & !launched);
+    bar.set(((bar & !trig_set) | (bar_set & keep)) & !launched);
+    for (w, trigger, reg) in triggers {
+        trig_reg.write(w, reg, trigger & keep.bit_at(w));
+    }
+    trig_reg.write(launch_warp, lit(0, aw), launch_en);
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = ModeCtrlParams::from_params(params)?;
+    Ok(mode_ctrl(&p, &module_name("mode_ctrl", params, ModeCtrlParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    let Ok(p) = ModeCtrlParams::from_params(params) else { return Vec::new() };
+    vec![PaperFigure::new("per-warp mode bit vector (not in the paper's 2236 bits per warp)", paper_storage(&p)[0].1)]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "mode_ctrl",
+    summary: "per-warp N/P mode: trigger on a long-latency dependence, exit on its writeback, halt and skip rules",
+    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 4, 5, 5.1, 5.2",
+    params: ModeCtrlParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,4 +487,13 @@ mod tests {
         assert_eq!(paper_storage(&d)[0].1, 48);
         assert_eq!(planned_storage(&d).iter().map(|x| x.1).sum::<u64>(), 480);
     }
+
+    #[test]
+    fn emitted_storage_is_the_planned() {
+        for d in [ModeCtrlParams::default(), ModeCtrlParams { warps: 5, regs: 9, ..ModeCtrlParams::default() }] {
+            let st = crate::stats::Storage::of(&mode_ctrl(&d, "mode_ctrl").unwrap());
+            assert_eq!(st.total_bits(), planned_storage(&d).iter().map(|x| x.1).sum::<u64>());
+        }
+    }
+
 }

@@ -77,41 +77,54 @@
 //! - Outputs: `iss{k}_pdst = action == REUSE ? head_pdst : alloc_phys`.
 //!
 //! Combinational paths run mode_ctrl (pmode) → scoreboard / pqueue / rename →
-//! mode_ctrl (action) → unit outputs; no sub-block status output depends on a
-//! command input, so the unit has no combinational loop at signal level
-//! (module-level, mode_ctrl feeds and is fed by the others: the simulator must
-//! levelize across instance boundaries).
+//! mode_ctrl (action) → sub-block commands and unit outputs. No sub-block
+//! status output depends on a command input (`fire`, `push`, `alloc`, `adv`,
+//! `copy`, `start`, ...), so the hierarchy has no combinational loop at port
+//! level; the builder checks this through the instances' port dependences.
 //!
-//! # Assumed scoreboard interface
+//! # The scoreboard
 //!
-//! As planned by the lead (`scoreboard.rs`), parameters `warps`, `regs`,
-//! `issue_ports`, `wb_ports`; inputs `iss{k}_warp`, `iss{k}_pmode`,
-//! `iss{k}_src{j}`, `iss{k}_src{j}_vld`, `iss{k}_dst`, `iss{k}_dst_vld`,
-//! `iss{k}_fire`, `iss{k}_long`, `iss{k}_skip`, `wb{j}_en`, `wb{j}_warp`,
-//! `wb{j}_reg`, `wb{j}_n`, `wb{j}_p`, `copy_en`, `copy_warp`; outputs
-//! `iss{k}_src_pending`, `iss{k}_dst_pending`, `iss{k}_stall`,
-//! `iss{k}_long_dep`, **plus one addition this unit needs:
-//! `iss{k}_src{j}_long`** (the `long` bit of source j on the selected board,
-//! after the writeback bypass), so that `mode_ctrl` can record which register
-//! the triggering instruction waits for. Semantics assumed: writeback clears
-//! before issue sets (an issue and a writeback of one register in one cycle
-//! leave it pending), a writeback bypasses into the same cycle's query, the copy
-//! takes the N board's next value and wins over same-cycle P-board updates.
+//! `sb` is the dual-mode scoreboard generator ([`super::scoreboard`]) with
+//! `srcs = 2`. The unit uses its per-source output `iss{k}_src{s}_long`
+//! (source s valid and long, after the writeback bypass) so that the mode
+//! controller records which load a trigger waits on. Same-warp issue updates
+//! from two ports, which the scoreboard would merge, never reach it (see the
+//! family's conventions in [`super`]).
+//!
+//! # Hierarchy, VCD
+//!
+//! One Verilog module per sub-block (`scoreboard`, `pqueue`, `rename`,
+//! `simt_stack`, `mode_ctrl`, each named after its own parameters when they
+//! differ from the paper's) instantiated as `sb`, `pq`, `rn`, `st`, `mc`;
+//! `warpforge sim --block pmode_unit --vcd` groups the trace by instance.
 //!
 //! # Storage (default parameters)
 //!
 //! Paper (§5.3), P-mode overhead per warp: SIMT stack copy 768 + scoreboard copy
 //! 126 + P-queue 334 + rename tables 1008 = **2236 bits**; availability vector
-//! **128 bits per SM**; 48 × 2236 + 128 = 107 456 bits = **13.1 KB per SM**.
+//! **128 bits per SM**; 48 × 2236 + 128 = 107 456 bits = **13.1 KB per SM**. §5
+//! also names the 48-bit mode vector, which the table leaves out.
 //!
-//! This hardware, P-mode overhead per warp: SIMT P stack 768 + 3-bit top
-//! pointer (the paper does not count stack pointers), scoreboard P board 126,
-//! P-queue 334, rename 1008, mode_ctrl 10 (mode bit, halted, two skip flags,
-//! 6-bit triggering register; the paper names only the 48-bit mode vector and
-//! leaves it out of the total) = **2249 bits**; per SM 128 (vector) + 1 (stack
-//! overflow flag): 48 × 2249 + 129 = 108 081 bits = 13.2 KB. The unit also
-//! instantiates the baseline N stack (771 bits per warp) and N board (126 bits
-//! per warp), which exist without P-mode and which the paper does not count.
+//! Emitted hardware (`warpforge blocks --block pmode_unit`), per SM:
+//!
+//! | structure | paper | emitted | why they differ |
+//! |---|---:|---:|---|
+//! | P stacks (`st.p_stack`, `st.p_top`) | 36 864 | 36 864 + 144 | a 3-bit top pointer per warp; the paper counts entries only |
+//! | P board (`sb.p_pending`, `sb.p_long`) | 6 048 | 6 048 | |
+//! | P-queue (`pq.*`) | 16 032 | 16 032 | 13 440 RAM + 2 592 flip-flops |
+//! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 RAM (ids) + 6 048 flip-flops (renamed bits) |
+//! | availability vector (`rn.avail_vec`) | 128 | 128 | |
+//! | mode control (`mc.*`) | 48 (mode vector) | 480 | + halted, two skip flags, 6-bit triggering register per warp (10 bits per warp) |
+//! | stack overflow flag (`st.overflow_flag`) | — | 1 | error flag the paper does not need |
+//! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 081 (13.2 KB)** | 2249 bits per warp + 129 per SM |
+//! | baseline N stacks (`st.n_stack`, `st.n_top`) | 36 864 | 36 864 + 144 | exist without P-mode; top pointer as above |
+//! | baseline N board (`sb.n_pending`, `sb.n_long`) | 6 048 | 6 048 | exists without P-mode |
+//! | **all storage** | | **151 137** | 95 361 flip-flops + 55 776 RAM bits |
+//!
+//! The registry's paper figures list the paper's rows (the P-mode table, the
+//! mode vector and the baseline N stack and board of the same sizes): 150 416
+//! bits; the emitted 151 137 exceed them by 721 = 2 × 144 top pointers + 432
+//! mode-control bits beyond the mode vector + 1 overflow flag.
 
 use super::mode_ctrl::ModeCtrlParams;
 use super::pqueue::PqueueParams;
@@ -121,7 +134,11 @@ use super::{
     idx_bits, BANKS, DEPTH, ENTRIES, INST_BYTES, ISSUE_PORTS, LANES, OFFSET_BITS, PC_BITS, REGS, RENAME_REGS, WARPS,
     WB_PORTS,
 };
+use super::scoreboard::ScoreboardParams;
+use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of `pmode_unit` (the union of its sub-blocks').
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -300,6 +317,257 @@ pub fn planned_storage(p: &PmodeUnitParams) -> Vec<(&'static str, u64)> {
     ]
 }
 
+impl PmodeUnitParams {
+    /// The dual-mode scoreboard's parameters (two sources per instruction).
+    pub fn scoreboard(&self) -> ScoreboardParams {
+        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2 }
+    }
+
+    /// This parameter set as a `Params` of block `name` (module naming).
+    fn as_params(&self, name: &str, specs: &[ParamSpec]) -> Params {
+        let all = [
+            ("warps", self.warps),
+            ("regs", self.regs),
+            ("rename_regs", self.rename_regs),
+            ("banks", self.banks),
+            ("entries", self.entries),
+            ("offset_bits", self.offset_bits),
+            ("pc_bits", self.pc_bits),
+            ("depth", self.depth),
+            ("lanes", self.lanes),
+            ("inst_bytes", self.inst_bytes),
+            ("issue_ports", self.issue_ports),
+            ("wb_ports", self.wb_ports),
+        ];
+        let ov: Vec<(String, String)> = all
+            .iter()
+            .filter(|(n, _)| specs.iter().any(|s| s.name == *n))
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        Params::resolve(name, specs, &ov).expect("sub-block parameters are within the unit's ranges")
+    }
+
+    fn sub_name(&self, name: &str, specs: &[ParamSpec]) -> String {
+        module_name(name, &self.as_params(name, specs), specs)
+    }
+}
+
+/// Generate the unit: the five sub-blocks as instances and the glue of the
+/// module documentation.
+pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
+    use super::{mode_ctrl, pqueue, rename, scoreboard, simt_stack};
+    let sb_p = p.scoreboard();
+    let sb_mod = scoreboard::scoreboard(&sb_p, &p.sub_name("scoreboard", ScoreboardParams::SPECS))?;
+    let pq_mod = pqueue::pqueue(&p.pqueue(), &p.sub_name("pqueue", PqueueParams::SPECS))?;
+    let rn_mod = rename::rename(&p.rename(), &p.sub_name("rename", RenameParams::SPECS))?;
+    let st_mod = simt_stack::simt_stack(&p.simt_stack(), &p.sub_name("simt_stack", SimtStackParams::SPECS))?;
+    let mc_mod = mode_ctrl::mode_ctrl(&p.mode_ctrl(), &p.sub_name("mode_ctrl", ModeCtrlParams::SPECS))?;
+
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Warp pre-execution (P-mode) unit of one SM (HPCA 2016, sections 4-5.3): dual-mode scoreboard, P-queue, \\
+         rename tables + availability vector, SIMT stacks with P copy, mode controller. {} warps, {} issue port(s), \\
+         {} writeback port(s).",
+        p.warps, p.issue_ports, p.wb_ports
+    ));
+    let (ww, aw, rw, iw, pcw, lanes) = (p.warp_bits(), p.reg_bits(), p.phys_bits(), p.idx_bits(), p.pc_bits, p.lanes);
+    let init_en = m.input("init_en", 1);
+    let init_used = m.input("init_used", p.rename_regs);
+    let launch_en = m.input("launch_en", 1);
+    let launch_warp = m.input("launch_warp", ww);
+    let launch_pc = m.input("launch_pc", pcw);
+    let launch_mask = m.input("launch_mask", lanes);
+    let rel_en = m.input("rel_en", 1);
+    let rel_warp = m.input("rel_warp", ww);
+    let rel_reg = m.input("rel_reg", aw);
+    let iss: Vec<Vec<(&str, Sig)>> = (0..p.issue_ports)
+        .map(|k| {
+            [
+                ("valid", 1),
+                ("warp", ww),
+                ("pc", pcw),
+                ("op", 3),
+                ("src0", aw),
+                ("src0_vld", 1),
+                ("src1", aw),
+                ("src1_vld", 1),
+                ("dst", aw),
+                ("dst_vld", 1),
+                ("taken", lanes),
+                ("target", pcw),
+                ("reconv", pcw),
+            ]
+            .into_iter()
+            .map(|(f, w)| (f, m.input(&format!("iss{k}_{f}"), w)))
+            .collect()
+        })
+        .collect();
+    let wbs: Vec<Vec<(&str, Sig)>> = (0..p.wb_ports)
+        .map(|j| {
+            [("en", 1), ("warp", ww), ("reg", aw), ("pmode", 1), ("idx", iw)]
+                .into_iter()
+                .map(|(f, w)| (f, m.input(&format!("wb{j}_{f}"), w)))
+                .collect()
+        })
+        .collect();
+    let get = |v: &[(&str, Sig)], f: &str| v.iter().find(|x| x.0 == f).map(|x| x.1).expect("port field");
+
+    let sb = m.instance("sb", &sb_mod);
+    let pq = m.instance("pq", &pq_mod);
+    let rn = m.instance("rn", &rn_mod);
+    let st = m.instance("st", &st_mod);
+    let mc = m.instance("mc", &mc_mod);
+
+    // Unit-level inputs.
+    for (n, v) in [("init_en", init_en), ("init_used", init_used), ("rel_en", rel_en), ("rel_warp", rel_warp), ("rel_reg", rel_reg)] {
+        rn.connect(n, v);
+    }
+    for (n, v) in [("launch_en", launch_en), ("launch_warp", launch_warp), ("launch_pc", launch_pc), ("launch_mask", launch_mask)] {
+        st.connect(n, v);
+    }
+    mc.connect("launch_en", launch_en);
+    mc.connect("launch_warp", launch_warp);
+    // Episode start: scoreboard copy, P-queue start, P-table clear, stack copy.
+    let (start_en, start_warp) = (mc.output("start_en"), mc.output("start_warp"));
+    sb.connect("copy_en", start_en);
+    sb.connect("copy_warp", start_warp);
+    st.connect("copy_en", start_en);
+    st.connect("copy_warp", start_warp);
+    pq.connect("start_en", start_en);
+    pq.connect("start_warp", start_warp);
+    pq.connect("start_pc", mc.output("start_pc"));
+    rn.connect("start_en", start_en);
+    rn.connect("start_warp", start_warp);
+
+    for (k, port) in iss.iter().enumerate() {
+        let f = |s: &str| format!("iss{k}_{s}");
+        let g = |s: &str| get(port, s);
+        // The instruction to the mode controller; its mode selects the board,
+        // table and stack of every other block.
+        for n in ["valid", "warp", "pc", "op", "src0", "src0_vld", "src1", "src1_vld", "dst", "dst_vld"] {
+            mc.connect(&f(n), g(n));
+        }
+        let pmode = mc.output(&f("pmode"));
+        for n in ["warp", "src0", "src0_vld", "src1", "src1_vld", "dst", "dst_vld"] {
+            sb.connect(&f(n), g(n));
+        }
+        sb.connect(&f("pmode"), pmode);
+        for n in ["warp", "pc", "src0", "src1", "dst"] {
+            pq.connect(&f(n), g(n));
+        }
+        for n in ["warp", "src0", "src1", "dst"] {
+            rn.connect(&f(n), g(n));
+        }
+        rn.connect(&f("pmode"), pmode);
+        // GPGPU-Sim's register bank of the original destination: (warp + reg) mod banks.
+        let bw = idx_bits(p.banks);
+        let bank = if p.banks == 1 { lit(0, bw) } else { g("warp").resize(bw) + g("dst").resize(bw) };
+        rn.connect(&f("bank"), bank.named(&f("bank")));
+        for n in ["warp", "taken", "target", "reconv"] {
+            st.connect(&f(n), g(n));
+        }
+        st.connect(&f("pmode"), pmode);
+        // Status into the mode controller.
+        for n in ["src_pending", "dst_pending", "src0_long", "src1_long"] {
+            mc.connect(&f(n), sb.output(&f(n)));
+        }
+        for (from, to) in [("empty", "pq_empty"), ("ok", "pq_ok"), ("hit", "pq_hit"), ("rdy", "pq_rdy")] {
+            mc.connect(&f(to), pq.output(&f(from)));
+        }
+        mc.connect(&f("rn_free"), rn.output(&f("free")));
+        // The renamed destination is recorded; a reuse maps the head's register.
+        let (alloc_phys, head_pdst) = (rn.output(&f("alloc_phys")), pq.output(&f("head_pdst")));
+        pq.connect(&f("pdst"), alloc_phys);
+        rn.connect(&f("reuse_phys"), head_pdst);
+        // Commands.
+        for (from, to) in [("sb_fire", "fire"), ("sb_long", "long"), ("sb_skip", "skip")] {
+            sb.connect(&f(to), mc.output(&f(from)));
+        }
+        for (from, to) in [("pq_push", "push"), ("pq_pop", "pop")] {
+            pq.connect(&f(to), mc.output(&f(from)));
+        }
+        for (from, to) in [("rn_alloc", "alloc"), ("rn_reuse", "reuse"), ("rn_write", "write")] {
+            rn.connect(&f(to), mc.output(&f(from)));
+        }
+        for (from, to) in [("st_adv", "adv"), ("st_br", "br")] {
+            st.connect(&f(to), mc.output(&f(from)));
+        }
+    }
+    for (j, wb) in wbs.iter().enumerate() {
+        let f = |s: &str| format!("wb{j}_{s}");
+        let g = |s: &str| get(wb, s);
+        // An N-mode result clears both boards (P-mode readers of the
+        // architected register need it), a P-mode result only the P board.
+        for n in ["en", "warp", "reg"] {
+            sb.connect(&f(n), g(n));
+        }
+        sb.connect(&f("n"), !g("pmode"));
+        sb.connect(&f("p"), lit(1, 1));
+        for n in ["en", "warp", "reg", "pmode"] {
+            mc.connect(&f(n), g(n));
+        }
+        pq.connect(&f("en"), g("en") & g("pmode"));
+        pq.connect(&f("warp"), g("warp"));
+        pq.connect(&f("idx"), g("idx"));
+    }
+
+    m.output("mode", p.warps).set(mc.output("mode"));
+    m.output("halted", p.warps).set(mc.output("halted"));
+    m.output("used", p.rename_regs).set(rn.output("used"));
+    m.output("overflow", 1).set(st.output("overflow"));
+    for k in 0..p.issue_ports {
+        let f = |s: &str| format!("iss{k}_{s}");
+        let action = mc.output(&f("action"));
+        m.output(&f("action"), 3).set(action);
+        for j in 0..2 {
+            let n = |s: &str| f(&format!("src{j}_{s}"));
+            m.output(&n("renamed"), 1).set(rn.output(&n("renamed")));
+            m.output(&n("phys"), rw).set(rn.output(&n("phys")));
+        }
+        let reuse = action.eq(super::mode_ctrl::action::REUSE);
+        m.output(&f("pdst"), rw).set(mux(reuse, pq.output(&f("head_pdst")), rn.output(&f("alloc_phys"))));
+        m.output(&f("pq_idx"), iw).set(pq.output(&f("idx")));
+        m.output(&f("stack_pc"), pcw).set(st.output(&f("pc")));
+        m.output(&f("stack_mask"), lanes).set(st.output(&f("mask")));
+    }
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = PmodeUnitParams::from_params(params)?;
+    Ok(pmode_unit(&p, &module_name("pmode_unit", params, PmodeUnitParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    let Ok(p) = PmodeUnitParams::from_params(params) else { return Vec::new() };
+    let t = paper_storage(&p);
+    let w = p.warps as u64;
+    let total = t[6].1;
+    vec![
+        PaperFigure::new(format!("SIMT stack copy, {} bits per warp x {w}", t[0].1), t[0].1 * w),
+        PaperFigure::new(format!("scoreboard copy, {} bits per warp x {w}", t[1].1), t[1].1 * w),
+        PaperFigure::new(format!("P-queue, {} bits per warp x {w}", t[2].1), t[2].1 * w),
+        PaperFigure::new(format!("rename tables, {} bits per warp x {w}", t[3].1), t[3].1 * w),
+        PaperFigure::new(
+            format!("availability vector per SM (P-mode total: {} bits per warp; {total} bits = {:.1} KB per SM)", t[4].1, total as f64 / 8192.0),
+            t[5].1,
+        ),
+        PaperFigure::new("mode bit vector (section 5; not in the 2236-bit table)", w),
+        PaperFigure::new(format!("baseline N stack (not P-mode overhead), {} bits per warp x {w}", t[0].1), t[0].1 * w),
+        PaperFigure::new(format!("baseline N scoreboard (not P-mode overhead), {} bits per warp x {w}", t[1].1), t[1].1 * w),
+    ]
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "pmode_unit",
+    summary: "warp pre-execution unit: dual-mode scoreboard + P-queue + rename + SIMT stacks + mode controller",
+    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 4-5.3, Figures 5, 6, 8, 9",
+    params: PmodeUnitParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: true,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,4 +599,25 @@ mod tests {
         assert_eq!(d.simt_stack(), SimtStackParams::default());
         assert_eq!(d.mode_ctrl(), ModeCtrlParams::default());
     }
+
+    /// The emitted hierarchy holds the planned P-mode overhead plus the
+    /// baseline N stacks and N board (the table in the module documentation).
+    #[test]
+    fn emitted_storage_is_the_planned() {
+        let d = PmodeUnitParams::default();
+        let st = crate::stats::Storage::of(&pmode_unit(&d, "pmode_unit").unwrap());
+        let per_warp_stack = 8 * 96 + 3;
+        let baseline = 48 * per_warp_stack + 48 * 126;
+        assert_eq!(st.bits_under("st.p_"), 48 * per_warp_stack);
+        assert_eq!(st.bits_under("sb.p_"), 48 * 126);
+        assert_eq!(st.bits_under("pq."), 48 * 334);
+        assert_eq!(st.bits_under("rn."), 48 * 1008 + 128);
+        assert_eq!(st.bits_under("mc."), 48 * 10);
+        assert_eq!(st.total_bits(), 108_081 + baseline);
+        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_361, 55_776, 151_137));
+        let figures = super::paper_figures(&d.as_params("pmode_unit", PmodeUnitParams::SPECS));
+        assert_eq!(figures.iter().map(|f| f.bits).sum::<u64>(), 150_416);
+        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 432 + 1);
+    }
+
 }

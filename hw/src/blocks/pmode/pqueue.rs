@@ -98,7 +98,7 @@
 //!    - `pop` and `hit & rdy`: head entry becomes invalid, head += 1 (mod E).
 //!      `pop` without `hit & rdy` does nothing; a match that is not yet ready
 //!      is the controller's cue to wait (the reused entry must be ready).
-//!    - `push` and `ok`: entry[tail] = {offset, src0, src1, dst, pdst,
+//!    - `push` and `ok`: `entry[tail]` = {offset, src0, src1, dst, pdst,
 //!      reuse_rdy = 0, valid = 1}, tail += 1 (mod E). `push` without `ok` records
 //!      nothing and changes nothing (full, or offset out of range).
 //!    - A port may push and pop in one cycle (different slots: `ok` needs
@@ -120,9 +120,27 @@
 //! and a base pointer"). 48 warps: 16 032 bits. No difference: the valid bits
 //! already distinguish full from empty, so no extra pointer bit is needed.
 //! (§5.1's "total size of the P-queue is about 2 KB" is the same 16 032 bits.)
+//! Emitted: `entry` RAM 384 × 35 (13 440 bits) + `valid`, `reuse_rdy` (48 × 8),
+//! `head`, `tail` (48 × 3), `base` (48 × 32) flip-flops = 16 032 bits.
+//!
+//! # Hardware
+//!
+//! Per issue port: one read of the warp's valid/ready rows, pointers and base,
+//! one `entry` RAM read (the head), one subtractor `pc - base` shared by the
+//! offset-fits test, the recorded offset and the head match. Pushes write the
+//! RAM at `warp·E + tail`; pointers are written by the acting port. The
+//! valid/ready rows of a warp touched by several ports (a push or pop and
+//! writebacks) are merged, every touching port writing the same merged row.
+//! A writeback to an invalid entry (step 4) is not filtered in hardware: the
+//! ready bit of an invalid entry is never visible (outputs read it through the
+//! head's valid bit) and a push clears it, so this is the specified behaviour
+//! at the ports.
 
-use super::{idx_bits, ENTRIES, ISSUE_PORTS, OFFSET_BITS, PC_BITS, REGS, RENAME_REGS, WARPS, WB_PORTS};
+use super::{below, idx_bits, inc_mod, row_addr, warp_ok, ENTRIES, ISSUE_PORTS, OFFSET_BITS, PC_BITS, REGS, RENAME_REGS, WARPS, WB_PORTS};
+use crate::ir::{cat, lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of `pqueue`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,6 +242,191 @@ pub fn planned_storage(p: &PqueueParams) -> Vec<(&'static str, u64)> {
     ]
 }
 
+/// Generate the P-queue (see the module documentation for ports and timing).
+///
+/// Storage: `entry` RAM (`warps x entries` words of offset + 3 architected
+/// ids + physical destination), `valid` and `reuse_rdy` flip-flop rows (one
+/// `entries`-bit row per warp, so an episode start clears a warp in one
+/// write), `head`, `tail`, `base` register arrays indexed by warp. Each issue
+/// port reads its warp's row, pointers and head entry; pushes and pops write
+/// through one port each; the valid/ready rows of a warp touched by several
+/// ports in one cycle are merged (every touch writes the same merged row).
+pub fn pqueue(p: &PqueueParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "P-queue of warp pre-execution (HPCA 2016, section 5.1, Figure 9): {} warps x {} entries of {} bits, \\
+         {} issue port(s), {} writeback port(s).",
+        p.warps,
+        p.entries,
+        p.entry_bits(),
+        p.issue_ports,
+        p.wb_ports
+    ));
+    let (ww, aw, rw, iw, pcw, ow, e) = (p.warp_bits(), p.reg_bits(), p.phys_bits(), p.idx_bits(), p.pc_bits, p.offset_bits, p.entries);
+    let start_en = m.input("start_en", 1);
+    let start_warp = m.input("start_warp", ww);
+    let start_pc = m.input("start_pc", pcw);
+    struct Port {
+        warp: Sig,
+        pc: Sig,
+        push: Sig,
+        fields: Sig,
+        pop: Sig,
+    }
+    let ports: Vec<Port> = (0..p.issue_ports)
+        .map(|k| {
+            let warp = m.input(&format!("iss{k}_warp"), ww);
+            let pc = m.input(&format!("iss{k}_pc"), pcw);
+            let push = m.input(&format!("iss{k}_push"), 1);
+            let src0 = m.input(&format!("iss{k}_src0"), aw);
+            let src1 = m.input(&format!("iss{k}_src1"), aw);
+            let dst = m.input(&format!("iss{k}_dst"), aw);
+            let pdst = m.input(&format!("iss{k}_pdst"), rw);
+            let pop = m.input(&format!("iss{k}_pop"), 1);
+            Port { warp, pc, push, fields: cat(&[src0, src1, dst, pdst]), pop }
+        })
+        .collect();
+    let wbs: Vec<(Sig, Sig, Sig)> = (0..p.wb_ports)
+        .map(|j| (m.input(&format!("wb{j}_en"), 1), m.input(&format!("wb{j}_warp"), ww), m.input(&format!("wb{j}_idx"), iw)))
+        .collect();
+
+    // Entry layout, most significant first: offset, src0, src1, dst, pdst.
+    let field_bits = 3 * aw + rw;
+    let entry = m.mem("entry", p.warps * e, ow + field_bits);
+    let valid = m.reg_array("valid", p.warps, e, 0);
+    let rdy = m.reg_array("reuse_rdy", p.warps, e, 0);
+    let head = m.reg_array("head", p.warps, iw, 0);
+    let tail = m.reg_array("tail", p.warps, iw, 0);
+    let base = m.reg_array("base", p.warps, pcw, 0);
+
+    let started = |w: Sig| start_en & start_warp.eq(w);
+    struct View {
+        h: Sig,
+        t: Sig,
+        d: Sig,
+        hit: Sig,
+        rdy: Sig,
+        ok: Sig,
+    }
+    let mut views = Vec::new();
+    for (k, pt) in ports.iter().enumerate() {
+        let n = |s: &str| format!("iss{k}_{s}");
+        let (vrow, h, t) = (valid.read(pt.warp), head.read(pt.warp), tail.read(pt.warp));
+        let head_valid = vrow.bit_at(h).named(&n("head_valid"));
+        let full = vrow.bit_at(t);
+        // Signed distance from the episode's base; it fits in `offset_bits`
+        // when the bits above the offset's sign bit are all copies of it.
+        let d = (pt.pc - base.read(pt.warp)).named(&n("dist"));
+        let fits = if ow == pcw {
+            lit(1, 1)
+        } else {
+            let top = d.bits(pcw - 1, ow - 1);
+            top.all() | !top.any()
+        };
+        let ok = !full & fits;
+        let ent = entry.read(row_addr(pt.warp, h, p.warps, e));
+        let hit = head_valid & d.eq(ent.slice(field_bits, ow).sext(pcw));
+        let ready = head_valid & rdy.read(pt.warp).bit_at(h);
+        m.output(&n("empty"), 1).set(!head_valid);
+        m.output(&n("full"), 1).set(full);
+        m.output(&n("ok"), 1).set(ok);
+        m.output(&n("idx"), iw).set(t);
+        m.output(&n("hit"), 1).set(hit);
+        m.output(&n("rdy"), 1).set(ready);
+        let zero_if_empty = |x: Sig| mux(head_valid, x, lit(0, x.width()));
+        m.output(&n("head_src0"), aw).set(zero_if_empty(ent.slice(2 * aw + rw, aw)));
+        m.output(&n("head_src1"), aw).set(zero_if_empty(ent.slice(aw + rw, aw)));
+        m.output(&n("head_dst"), aw).set(zero_if_empty(ent.slice(rw, aw)));
+        m.output(&n("head_pdst"), rw).set(zero_if_empty(ent.slice(0, rw)));
+        views.push(View { h, t, d, hit, rdy: ready, ok });
+    }
+
+    // Which ports act: a port naming the warp of a lower port that pushes or
+    // pops is ignored; an episode start on the warp wins.
+    let mut pops = Vec::new();
+    let mut pushes = Vec::new();
+    for (k, pt) in ports.iter().enumerate() {
+        let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & (q.push | q.pop)));
+        let live = warp_ok(pt.warp, p.warps) & !started(pt.warp) & !blocked;
+        let v = &views[k];
+        let pop = (live & pt.pop & v.hit & v.rdy).named(&format!("iss{k}_do_pop"));
+        let push = (live & pt.push & v.ok).named(&format!("iss{k}_do_push"));
+        entry.write(row_addr(pt.warp, v.t, p.warps, e), cat(&[v.d.trunc(ow), pt.fields]), push);
+        head.write(pt.warp, inc_mod(v.h, e), pop);
+        tail.write(pt.warp, inc_mod(v.t, e), push);
+        pops.push(pop);
+        pushes.push(push);
+    }
+    // Writebacks mark their entries ready. The hardware does not check that
+    // the entry is valid: the ready bit of an invalid entry is never seen
+    // (outputs read it through the head's valid bit) and is cleared when the
+    // slot is pushed, so marking it is the same as ignoring the writeback.
+    let wb_live: Vec<Sig> = wbs
+        .iter()
+        .enumerate()
+        .map(|(j, &(en, w, idx))| (en & warp_ok(w, p.warps) & !started(w) & below(idx, e)).named(&format!("wb{j}_do_mark")))
+        .collect();
+    // Merged next rows of warp `x`: pushes validate the tail slot, pops
+    // invalidate the head slot; ready bits are set by writebacks and cleared
+    // for slots that are pushed or popped.
+    let zero = lit(0, e);
+    let next_rows = |x: Sig| {
+        let (mut vset, mut vclr, mut rset) = (zero, zero, zero);
+        for (k, pt) in ports.iter().enumerate() {
+            let here = pt.warp.eq(x);
+            vset = vset | mux(pushes[k] & here, onehot(views[k].t, e), zero);
+            vclr = vclr | mux(pops[k] & here, onehot(views[k].h, e), zero);
+        }
+        for (j, &(_, w, idx)) in wbs.iter().enumerate() {
+            rset = rset | mux(wb_live[j] & w.eq(x), onehot(idx, e), zero);
+        }
+        ((valid.read(x) & !vclr) | vset, (rdy.read(x) | rset) & !(vset | vclr))
+    };
+    let mut touches: Vec<(Sig, Sig)> = ports.iter().enumerate().map(|(k, pt)| (pt.warp, pushes[k] | pops[k])).collect();
+    touches.extend(wbs.iter().enumerate().map(|(j, w)| (w.1, wb_live[j])));
+    for (x, en) in touches {
+        let (v, r) = next_rows(x);
+        valid.write(x, v, en);
+        rdy.write(x, r, en);
+    }
+    // An episode start empties the warp's queue and sets its base; declared
+    // last, so it wins over every other write to the warp.
+    valid.write(start_warp, zero, start_en);
+    rdy.write(start_warp, zero, start_en);
+    head.write(start_warp, lit(0, iw), start_en);
+    tail.write(start_warp, lit(0, iw), start_en);
+    base.write(start_warp, start_pc, start_en);
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = PqueueParams::from_params(params)?;
+    Ok(pqueue(&p, &module_name("pqueue", params, PqueueParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    match PqueueParams::from_params(params) {
+        Ok(p) => {
+            let per_warp = paper_storage(&p)[1].1;
+            vec![PaperFigure::new(
+                format!("P-queue, {per_warp} bits per warp ({} x {}-bit entries + pointers + base) x {} warps", p.entries, p.entry_bits(), p.warps),
+                per_warp * p.warps as u64,
+            )]
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "pqueue",
+    summary: "per-warp P-queue of pre-executed instructions (PC offset, operands, renamed destination, reuse-ready)",
+    source: "Kim et al., Warped-Preexecution, HPCA 2016, section 5.1, Figure 9",
+    params: PqueueParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,4 +448,15 @@ mod tests {
         let p = Params::resolve("pqueue", PqueueParams::SPECS, &ov).unwrap();
         assert!(matches!(PqueueParams::from_params(&p), Err(ParamError::Invalid { .. })));
     }
+
+    #[test]
+    fn emitted_storage_is_the_planned() {
+        for d in [PqueueParams::default(), PqueueParams { warps: 5, entries: 3, offset_bits: 6, pc_bits: 12, ..PqueueParams::default() }] {
+            let st = crate::stats::Storage::of(&pqueue(&d, "pqueue").unwrap());
+            let planned = planned_storage(&d);
+            assert_eq!(st.mem_bits(), planned[0].1);
+            assert_eq!(st.total_bits(), planned.iter().map(|x| x.1).sum::<u64>());
+        }
+    }
+
 }

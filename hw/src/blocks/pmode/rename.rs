@@ -40,7 +40,7 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `rst` | in | 1 | synchronous reset |
-//! | `init_en` | in | 1 | kernel start: load `used` and clear every table |
+//! | `init_en` | in | 1 | kernel start: load `used` (the tables are not touched, see below) |
 //! | `init_used` | in | rename_regs | registers the compiler uses (set = unavailable) |
 //! | `start_en` | in | 1 | P-mode episode start for `start_warp`: clear its P table |
 //! | `start_warp` | in | W | |
@@ -81,7 +81,7 @@
 //! output depends on a command input). `cand_k` = the lowest-numbered
 //! register of `avail_k` in bank `iss{k}_bank`; if that bank has none, the
 //! lowest-numbered register of `avail_k` (§5.1: "first search if an unused
-//! register [is] available in the same bank as the original destination
+//! register \[is\] available in the same bank as the original destination
 //! register", "the first unused register"). `iss{k}_free = avail_k != 0`.
 //! Hardware: per port one masked and one unmasked priority encoder over the
 //! vector. Frees of this cycle are not visible to this cycle's search.
@@ -103,7 +103,16 @@
 //!    warp-exit sequence releases every architected register of the warp before
 //!    the slot is reused (the N table outlives episodes, so without this a
 //!    finished warp's reused registers would leak).
-//! 5. `init_en` (kernel start): `used = init_used`, all tables cleared.
+//! 5. `init_en` (kernel start): `used = init_used`. The tables are not
+//!    cleared: at a kernel start they hold no live mapping — every warp of the
+//!    previous kernel released its N mappings on exit (4.), and a P table is
+//!    cleared at every episode start and read only in P-mode. (The phase-1
+//!    specification also cleared every table here; a flash clear of all
+//!    `2 x warps` rows is not a register-array operation, it would need one
+//!    register per row with its own next-state logic, and the exit protocol
+//!    makes it redundant. Starting a kernel while a warp still holds an N
+//!    mapping is a protocol error of the SM: that register may be handed out
+//!    again.) Reset clears the renamed bits.
 //!
 //! An episode start clears only the P table's renamed bits (its registers are
 //! owned by P-queue entries). Entries are never dropped unreused while they
@@ -120,8 +129,9 @@
 //!
 //! # Edge order
 //!
-//! 1. `rst`: `used = 0`, all renamed bits 0, ids 0. 2. else `init_en`: as above,
-//!    nothing else happens. 3. else ports k = 0..K-1 in order (a port whose warp
+//! 1. `rst`: `used = 0`, all renamed bits 0 (the ids are RAM, not reset; an id
+//!    is only read through its renamed bit). 2. else `init_en`: as above,
+//!    nothing else happens (port commands, `start_en` and `rel_en` are ignored). 3. else ports k = 0..K-1 in order (a port whose warp
 //!    equals that of a lower port with any command is ignored; a port whose warp
 //!    is `start_warp` under `start_en` ignores `alloc`):
 //!    - `pmode = 1`: `alloc` acts if `free_k` and `dst < regs`; `reuse`, `write`
@@ -131,19 +141,32 @@
 //! 4. `start_en`: clear the P renamed bits of `start_warp`.
 //! 5. `rel_en` (after the ports, so it wins): release `rel_warp.rel_reg`.
 //!
-//! Frees and allocations commute within a cycle: a register freed this cycle
-//! was in use at its start and so is no candidate.
+//! The vector is updated as `used' = (used & !frees) | allocations`. Under the
+//! protocol frees and allocations are disjoint (a register freed this cycle
+//! was in use at its start and so is no candidate); off the protocol (an N
+//! mapping naming a register the vector shows free, e.g. an arbitrary
+//! `reuse_phys`) the allocation wins.
 //!
 //! # Storage (default parameters)
 //!
 //! Per warp 2 tables × 63 × (7 + 1) = **1008 bits** (paper §5.3: 1008), plus the
-//! **128-bit** vector per SM (paper: 128). Ids are memories (warps·63 × 7, per
-//! table); the renamed bits are flip-flops (one 63-bit row per warp and table)
-//! so an episode start or `init_en` clears them in one cycle. Equal to the
-//! paper.
+//! **128-bit** vector per SM (paper: 128). Ids are RAMs (`warps·63` words of 7
+//! bits per table, address `warp·63 + reg`); the renamed bits are flip-flop
+//! rows (one 63-bit row per warp and table) so an episode start clears a warp's
+//! P table in one write. Equal to the paper.
+//!
+//! Hardware per issue port: the N and P renamed rows of its warp, two source
+//! lookups in each id RAM and one N-id lookup of the destination (the mapping
+//! a reuse or write replaces), a same-bank and an any-bank priority encoder
+//! over the vector; one write port per id RAM and renamed-row array. The N
+//! id RAM has `3K + 1` read ports (sources, destinations, the release), the P
+//! id RAM `2K`.
 
-use super::{idx_bits, BANKS, ISSUE_PORTS, REGS, RENAME_REGS, WARPS};
+use super::{below, idx_bits, row_addr, warp_ok, BANKS, ISSUE_PORTS, REGS, RENAME_REGS, WARPS};
+use crate::ir::{lit, lit_bits, mux, onehot, Bits, HwError, Module, ModuleBuilder, Sig};
 use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use std::sync::Arc;
 
 /// Parameters of `rename`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,6 +248,205 @@ pub fn planned_storage(p: &RenameParams) -> Vec<(&'static str, u64)> {
     ]
 }
 
+/// Generate the rename tables and the availability vector (see the module
+/// documentation).
+pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "N/P rename tables and register availability vector of warp pre-execution (HPCA 2016, sections 5.1-5.3): \\
+         {} warps x {} registers, {} rename registers in {} bank(s), {} issue port(s).",
+        p.warps, p.regs, p.rename_regs, p.banks, p.issue_ports
+    ));
+    let (ww, aw, rw, bw, nr) = (p.warp_bits(), p.reg_bits(), p.phys_bits(), p.bank_bits(), p.rename_regs);
+    let init_en = m.input("init_en", 1);
+    let init_used = m.input("init_used", nr);
+    let start_en = m.input("start_en", 1);
+    let start_warp = m.input("start_warp", ww);
+    let rel_en = m.input("rel_en", 1);
+    let rel_warp = m.input("rel_warp", ww);
+    let rel_reg = m.input("rel_reg", aw);
+    struct Port {
+        warp: Sig,
+        pmode: Sig,
+        src: [Sig; 2],
+        dst: Sig,
+        bank: Sig,
+        alloc: Sig,
+        reuse: Sig,
+        reuse_phys: Sig,
+        write: Sig,
+    }
+    let ports: Vec<Port> = (0..p.issue_ports)
+        .map(|k| {
+            let n = |s: &str| format!("iss{k}_{s}");
+            Port {
+                warp: m.input(&n("warp"), ww),
+                pmode: m.input(&n("pmode"), 1),
+                src: [m.input(&n("src0"), aw), m.input(&n("src1"), aw)],
+                dst: m.input(&n("dst"), aw),
+                bank: m.input(&n("bank"), bw),
+                alloc: m.input(&n("alloc"), 1),
+                reuse: m.input(&n("reuse"), 1),
+                reuse_phys: m.input(&n("reuse_phys"), rw),
+                write: m.input(&n("write"), 1),
+            }
+        })
+        .collect();
+
+    let n_id = m.mem("n_id", p.warps * p.regs, rw);
+    let p_id = m.mem("p_id", p.warps * p.regs, rw);
+    let n_ren = m.reg_array("n_renamed", p.warps, p.regs, 0);
+    let p_ren = m.reg_array("p_renamed", p.warps, p.regs, 0);
+    let used = m.reg("avail_vec", nr, 0);
+    m.output("used", nr).set(used);
+    // Outputs in port order: per port, the two lookups, then the search.
+    let outs: Vec<[Sig; 6]> = (0..p.issue_ports)
+        .map(|k| {
+            let n = |s: &str| format!("iss{k}_{s}");
+            [
+                m.output(&n("src0_renamed"), 1),
+                m.output(&n("src0_phys"), rw),
+                m.output(&n("src1_renamed"), 1),
+                m.output(&n("src1_phys"), rw),
+                m.output(&n("free"), 1),
+                m.output(&n("alloc_phys"), rw),
+            ]
+        })
+        .collect();
+    let addr = |w: Sig, r: Sig| row_addr(w, r, p.warps, p.regs);
+
+    // Lookups: P-mode reads its P table first, then the N table.
+    for (k, pt) in ports.iter().enumerate() {
+        let (nrow, prow) = (n_ren.read(pt.warp), p_ren.read(pt.warp));
+        for (j, &r) in pt.src.iter().enumerate() {
+            let use_p = pt.pmode & prow.bit_at(r);
+            let use_n = nrow.bit_at(r);
+            let phys = mux(use_p, p_id.read(addr(pt.warp, r)), mux(use_n, n_id.read(addr(pt.warp, r)), lit(0, rw)));
+            outs[k][2 * j].set(use_p | use_n);
+            outs[k][2 * j + 1].set(phys);
+        }
+    }
+
+    // Free-register search: per port, the lowest available register of the
+    // requested bank, else the lowest available one; a port does not see the
+    // candidates of lower ports.
+    let bank_masks: Vec<Sig> = (0..p.banks)
+        .map(|b| {
+            let mut words = vec![0u64; nr.div_ceil(64) as usize];
+            for i in (b..nr).step_by(p.banks as usize) {
+                words[(i / 64) as usize] |= 1 << (i % 64);
+            }
+            lit_bits(&Bits::from_words(&words, nr).expect("mask fits"))
+        })
+        .collect();
+    let mut avail = (!used).named("avail");
+    let mut cands = Vec::new();
+    let mut frees_k = Vec::new();
+    for (k, pt) in ports.iter().enumerate() {
+        let in_bank = if p.banks == 1 { avail } else { avail & crate::ir::pick(pt.bank, &bank_masks) };
+        let cand = mux(in_bank.any(), in_bank.ffs(), avail.ffs()).named(&format!("iss{k}_cand"));
+        let free = avail.any();
+        outs[k][4].set(free);
+        outs[k][5].set(cand);
+        avail = (avail & !onehot(cand, nr)).named(&format!("avail{}", k + 1));
+        cands.push(cand);
+        frees_k.push(free);
+    }
+
+    // Commands. A port naming the warp of a lower port with a command is
+    // ignored; `init_en` blocks everything.
+    let zero_r = lit(0, nr);
+    let zero_a = lit(0, p.regs);
+    let mut frees = zero_r;
+    let mut allocs = zero_r;
+    struct Act {
+        reuse: Sig,
+        write: Sig,
+    }
+    let mut acts = Vec::new();
+    for (k, pt) in ports.iter().enumerate() {
+        let n = |s: &str| format!("iss{k}_{s}");
+        let cmd = |q: &Port| q.alloc | q.reuse | q.write;
+        let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & cmd(q)));
+        let live = !init_en & warp_ok(pt.warp, p.warps) & below(pt.dst, p.regs) & !blocked;
+        let alloc = (live & pt.pmode & pt.alloc & frees_k[k] & !(start_en & start_warp.eq(pt.warp))).named(&n("do_alloc"));
+        let reuse = (live & !pt.pmode & pt.reuse).named(&n("do_reuse"));
+        let write = (live & !pt.pmode & !pt.reuse & pt.write).named(&n("do_write"));
+        // The N mapping the destination had (a reuse or write replaces it).
+        let old_ren = n_ren.read(pt.warp).bit_at(pt.dst);
+        let old_id = n_id.read(addr(pt.warp, pt.dst));
+        let freed = (reuse & old_ren & old_id.ne(pt.reuse_phys)) | (write & old_ren);
+        frees = frees | mux(freed, onehot(old_id, nr), zero_r);
+        allocs = allocs | mux(alloc, onehot(cands[k], nr), zero_r);
+        p_id.write(addr(pt.warp, pt.dst), cands[k], alloc);
+        p_ren.write(pt.warp, p_ren.read(pt.warp) | onehot(pt.dst, p.regs), alloc);
+        n_id.write(addr(pt.warp, pt.dst), pt.reuse_phys, reuse);
+        acts.push(Act { reuse, write });
+    }
+    // Warp-exit release, after the ports: it sees a same-cycle port update of
+    // its register.
+    let rel = (rel_en & !init_en & warp_ok(rel_warp, p.warps) & below(rel_reg, p.regs)).named("do_rel");
+    let (mut rel_ren, mut rel_id) = (n_ren.read(rel_warp).bit_at(rel_reg), n_id.read(addr(rel_warp, rel_reg)));
+    for (k, pt) in ports.iter().enumerate() {
+        let same = pt.warp.eq(rel_warp) & pt.dst.eq(rel_reg);
+        rel_id = mux(same & acts[k].reuse, pt.reuse_phys, rel_id);
+        rel_ren = mux(same & (acts[k].reuse | acts[k].write), acts[k].reuse, rel_ren);
+    }
+    frees = frees | mux(rel & rel_ren, onehot(rel_id, nr), zero_r);
+    // N renamed rows: ports set (reuse) or clear (write) a bit, the release
+    // clears one; rows touched by a port and the release in one cycle merge.
+    let n_next = |x: Sig| {
+        let (mut set, mut clr) = (zero_a, zero_a);
+        for (k, pt) in ports.iter().enumerate() {
+            let here = pt.warp.eq(x);
+            set = set | mux(acts[k].reuse & here, onehot(pt.dst, p.regs), zero_a);
+            clr = clr | mux(acts[k].write & here, onehot(pt.dst, p.regs), zero_a);
+        }
+        let rel_clr = mux(rel & rel_warp.eq(x), onehot(rel_reg, p.regs), zero_a);
+        ((n_ren.read(x) & !clr) | set) & !rel_clr
+    };
+    let mut touches: Vec<(Sig, Sig)> = ports.iter().enumerate().map(|(k, pt)| (pt.warp, acts[k].reuse | acts[k].write)).collect();
+    touches.push((rel_warp, rel));
+    for (x, en) in touches {
+        n_ren.write(x, n_next(x), en);
+    }
+    // An episode start clears the warp's P table (declared last: it wins).
+    p_ren.write(start_warp, zero_a, start_en & !init_en);
+    used.set(mux(init_en, init_used, (used & !frees.named("frees")) | allocs.named("allocs")));
+    m.finish()
+}
+
+fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
+    let p = RenameParams::from_params(params)?;
+    Ok(rename(&p, &module_name("rename", params, RenameParams::SPECS))?)
+}
+
+fn paper_figures(params: &Params) -> Vec<PaperFigure> {
+    match RenameParams::from_params(params) {
+        Ok(p) => {
+            let t = paper_storage(&p);
+            vec![
+                PaperFigure::new(
+                    format!("N + P rename tables, {} bits per warp ({} x {} bits each) x {} warps", t[0].1, p.regs, p.phys_bits() + 1, p.warps),
+                    t[0].1 * p.warps as u64,
+                ),
+                PaperFigure::new("register availability vector per SM", t[1].1),
+            ]
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+pub static BLOCK: BlockInfo = BlockInfo {
+    name: "rename",
+    summary: "N and P rename tables per warp and the SM-wide register availability vector (same-bank-first search)",
+    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 5.1-5.3",
+    params: RenameParams::SPECS,
+    build,
+    paper_storage: paper_figures,
+    composed: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,4 +470,15 @@ mod tests {
             assert!(matches!(RenameParams::from_params(&p), Err(ParamError::Invalid { .. })), "{b} {r}");
         }
     }
+
+    #[test]
+    fn emitted_storage_is_the_planned() {
+        for d in [RenameParams::default(), RenameParams { warps: 5, regs: 7, rename_regs: 24, banks: 8, issue_ports: 3 }] {
+            let st = crate::stats::Storage::of(&rename(&d, "rename").unwrap());
+            let planned = planned_storage(&d);
+            assert_eq!(st.mem_bits(), planned[0].1);
+            assert_eq!(st.total_bits(), planned.iter().map(|x| x.1).sum::<u64>());
+        }
+    }
+
 }

@@ -13,4 +13,5 @@ pub mod scoreboard;
 use crate::registry::VerifBlock;
 
 /// Verification entries of this family, in registry order.
-pub static VERIF: &[&VerifBlock] = &[&scoreboard::VERIF];
+pub static VERIF: &[&VerifBlock] =
+    &[&scoreboard::VERIF, &pqueue::VERIF, &rename::VERIF, &simt_stack::VERIF, &mode_ctrl::VERIF, &pmode_unit::VERIF];

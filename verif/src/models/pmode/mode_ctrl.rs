@@ -363,6 +363,13 @@ impl Component for ModeCtrlModel {
     }
 }
 
+/// Registry entry: reference model and driver of `mode_ctrl`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "mode_ctrl",
+    model: |p| Ok(Box::new(ModeCtrlModel::new(&<ModeCtrlParams as hw::BlockParams>::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(ModeCtrlDriver::new(&<ModeCtrlParams as hw::BlockParams>::from_params(p)?, seed))),
+};
+
 // ---------------------------------------------------------------------------
 // Driver
 
@@ -711,22 +718,33 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
+/// Directed tests at the default parameters, written against the ports only:
+/// run on the reference model here and on the generated hardware in
+/// `verif/tests/pmode.rs`.
+pub mod golden {
     use super::*;
 
-    struct T {
-        m: ModeCtrlModel,
+    /// Named-port access to a component under test.
+    struct T<'a> {
+        m: &'a mut dyn Component,
     }
 
-    impl T {
-        fn new() -> Self {
-            let p = ModeCtrlParams::default();
-            let mut t = T { m: ModeCtrlModel::new(&p) };
-            t.m.set_u64(t.m.input("rst").unwrap(), 1);
+    impl<'a> T<'a> {
+        fn new(m: &'a mut dyn Component) -> Self {
+            let mut t = T { m };
+            t.clear();
+            t.set("rst", 1);
             t.step();
             t
         }
+        fn clear(&mut self) {
+            let ins: Vec<PortId> =
+                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
+            for id in ins {
+                self.m.set(id, &[0; 16]);
+            }
+        }
+
         fn set(&mut self, n: &str, v: u64) {
             let id = self.m.input(n).unwrap();
             self.m.set_u64(id, v);
@@ -737,10 +755,7 @@ mod tests {
         }
         fn step(&mut self) {
             self.m.step();
-            for s in ports(&self.m.p).iter().filter(|s| s.dir == sim::Dir::In) {
-                let id = self.m.input(&s.name).unwrap();
-                self.m.set_u64(id, 0);
-            }
+            self.clear();
         }
         /// Offer an instruction on port k with healthy status (nothing
         /// pending, queue empty and accepting, a free register).
@@ -770,9 +785,8 @@ mod tests {
 
     /// §5.1's skip rules in one episode, and a second episode that starts
     /// clean.
-    #[test]
-    fn skip_rules() {
-        let mut t = T::new();
+    pub fn skip_rules(m: &mut dyn Component) {
+        let mut t = T::new(m);
         // N-mode: mul $r3, $r0(long) triggers; $r0 becomes the triggering register.
         t.offer(0, 5, op::ALU, &[(2, false), (0, true)], Some(3));
         assert_eq!(t.action(0), "trigger");
@@ -829,9 +843,8 @@ mod tests {
         assert_eq!(t.action(0), "skip");
     }
 
-    #[test]
-    fn one_trigger_per_cycle_and_exit_wins() {
-        let mut t = T::new();
+    pub fn one_trigger_per_cycle_and_exit_wins(m: &mut dyn Component) {
+        let mut t = T::new(m);
         t.offer(0, 1, op::ALU, &[(0, true)], Some(3));
         t.offer(1, 2, op::ALU, &[(4, true)], Some(3));
         assert_eq!((t.action(0), t.action(1)), ("trigger", "stall"));
@@ -860,6 +873,22 @@ mod tests {
         t.offer(0, 3, op::ALU, &[], Some(1));
         t.offer(1, 3, op::ALU, &[], Some(2));
         assert_eq!((t.action(0), t.action(1)), ("issue", "stall"));
+    }
+
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_rules() {
+        golden::skip_rules(&mut ModeCtrlModel::new(&ModeCtrlParams::default()));
+    }
+
+    #[test]
+    fn one_trigger_per_cycle_and_exit_wins() {
+        golden::one_trigger_per_cycle_and_exit_wins(&mut ModeCtrlModel::new(&ModeCtrlParams::default()));
     }
 
     #[test]

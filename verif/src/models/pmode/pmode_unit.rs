@@ -1,16 +1,13 @@
 //! Reference model of `pmode_unit` (specification:
 //! `hw::blocks::pmode::pmode_unit`): the composition of the sub-block
-//! reference models, wired exactly as the hardware is, plus an SM-like driver
-//! and the unit's property checks.
-//!
-//! The dual-mode scoreboard is a separate block written by the lead. Until its
-//! model (`verif::models::pmode::scoreboard::ScoreboardModel`) exists, the
-//! unit uses [`sb_standin::DualScoreboardStandIn`], a minimal model of the
-//! *planned* interface (see the hardware spec). Any component with those port
-//! names can be plugged in with [`PmodeUnitModel::with_scoreboard`].
+//! reference models — the dual-mode scoreboard's
+//! ([`ScoreboardModel`]), the P-queue's, the rename block's, the SIMT
+//! stack's and the mode controller's — wired through their ports exactly as
+//! the hardware is, plus an SM-like driver and the unit's property checks.
 
 use super::common::{bit, mask, out, slot, Feeder, InView};
 use super::mode_ctrl::ModeCtrlModel;
+use super::scoreboard::ScoreboardModel;
 use super::pqueue::PqueueModel;
 use super::rename::RenameModel;
 use super::simt_stack::{Node, Program};
@@ -87,198 +84,6 @@ pub fn ports(p: &PmodeUnitParams) -> Vec<PortSpec> {
 }
 
 // ---------------------------------------------------------------------------
-// Scoreboard stand-in
-
-/// **Stand-in** for the lead's dual-mode scoreboard model, written only from
-/// the planned interface so the unit can be composed and tested now. Replace
-/// it by `ScoreboardModel` through [`PmodeUnitModel::with_scoreboard`].
-pub mod sb_standin {
-    use sim::{Component, PortFrame, PortId, PortSpec};
-
-    /// Ports of the planned scoreboard (plus `iss{k}_src{j}_long`, the one
-    /// output the unit needs beyond the plan).
-    pub fn ports(warps: u32, regs: u32, issue_ports: u32, wb_ports: u32) -> Vec<PortSpec> {
-        let (w, a) = (hw::clog2(warps as u64), hw::clog2(regs as u64));
-        let mut v = vec![PortSpec::input("rst", 1)];
-        for k in 0..issue_ports {
-            for (f, width) in [
-                ("warp", w),
-                ("pmode", 1),
-                ("src0", a),
-                ("src0_vld", 1),
-                ("src1", a),
-                ("src1_vld", 1),
-                ("dst", a),
-                ("dst_vld", 1),
-                ("fire", 1),
-                ("long", 1),
-                ("skip", 1),
-            ] {
-                v.push(PortSpec::input(format!("iss{k}_{f}"), width));
-            }
-        }
-        for j in 0..wb_ports {
-            for (f, width) in [("en", 1), ("warp", w), ("reg", a), ("n", 1), ("p", 1)] {
-                v.push(PortSpec::input(format!("wb{j}_{f}"), width));
-            }
-        }
-        v.push(PortSpec::input("copy_en", 1));
-        v.push(PortSpec::input("copy_warp", w));
-        for k in 0..issue_ports {
-            for f in ["src_pending", "dst_pending", "stall", "long_dep", "src0_long", "src1_long"] {
-                v.push(PortSpec::output(format!("iss{k}_{f}"), 1));
-            }
-        }
-        v
-    }
-
-    /// One board: pending and long bit per register.
-    #[derive(Clone, Debug)]
-    struct Board {
-        pending: Vec<bool>,
-        long: Vec<bool>,
-    }
-
-    /// Planned semantics: writeback clears both bits of the register on the
-    /// selected boards and bypasses into the same cycle's query; issue `fire`
-    /// sets pending[dst] and long[dst] = `long` (after the writeback, so an
-    /// issue wins over a same-cycle writeback of its destination); `skip` sets
-    /// long[dst] only; `copy` sets the P board of a warp to the N board's next
-    /// value and wins over same-cycle P-board updates.
-    pub struct DualScoreboardStandIn {
-        io: PortFrame,
-        regs: usize,
-        iss: Vec<[PortId; 17]>,
-        wb: Vec<[PortId; 5]>,
-        copy: [PortId; 2],
-        rst: PortId,
-        n: Vec<Board>,
-        p: Vec<Board>,
-    }
-
-    impl DualScoreboardStandIn {
-        pub fn new(warps: u32, regs: u32, issue_ports: u32, wb_ports: u32) -> Self {
-            let io = PortFrame::new(ports(warps, regs, issue_ports, wb_ports));
-            let iss = (0..issue_ports)
-                .map(|k| {
-                    [
-                        "warp", "pmode", "src0", "src0_vld", "src1", "src1_vld", "dst", "dst_vld", "fire", "long", "skip",
-                        "src_pending", "dst_pending", "stall", "long_dep", "src0_long", "src1_long",
-                    ]
-                    .map(|f| io.id(&format!("iss{k}_{f}")))
-                })
-                .collect();
-            let wb = (0..wb_ports).map(|j| ["en", "warp", "reg", "n", "p"].map(|f| io.id(&format!("wb{j}_{f}")))).collect();
-            let b = Board { pending: vec![false; regs as usize], long: vec![false; regs as usize] };
-            DualScoreboardStandIn {
-                copy: [io.id("copy_en"), io.id("copy_warp")],
-                rst: io.id("rst"),
-                iss,
-                wb,
-                n: vec![b.clone(); warps as usize],
-                p: vec![b; warps as usize],
-                regs: regs as usize,
-                io,
-            }
-        }
-
-        /// Is `reg` of `warp` on board `pm` being written back this cycle?
-        fn bypass(&self, warp: u64, pm: bool, reg: u64) -> bool {
-            self.wb.iter().any(|w| {
-                self.io.get_bool(w[0])
-                    && self.io.get_u64(w[1]) == warp
-                    && self.io.get_u64(w[2]) == reg
-                    && self.io.get_bool(if pm { w[4] } else { w[3] })
-            })
-        }
-
-        fn bits(&self, warp: u64, pm: bool, reg: u64) -> (bool, bool) {
-            let boards = if pm { &self.p } else { &self.n };
-            match boards.get(warp as usize) {
-                Some(b) if (reg as usize) < self.regs && !self.bypass(warp, pm, reg) => {
-                    (b.pending[reg as usize], b.long[reg as usize])
-                }
-                _ => (false, false),
-            }
-        }
-    }
-
-    impl Component for DualScoreboardStandIn {
-        fn name(&self) -> &str {
-            "scoreboard"
-        }
-        fn ports(&self) -> &[PortSpec] {
-            self.io.specs()
-        }
-        fn set(&mut self, port: PortId, value: &[u64]) {
-            self.io.set(port, value);
-        }
-        fn get(&self, port: PortId) -> &[u64] {
-            self.io.get(port)
-        }
-        fn eval(&mut self) {
-            for k in 0..self.iss.len() {
-                let i = self.iss[k];
-                let (w, pm) = (self.io.get_u64(i[0]), self.io.get_bool(i[1]));
-                let s0 = self.bits(w, pm, self.io.get_u64(i[2]));
-                let s1 = self.bits(w, pm, self.io.get_u64(i[4]));
-                let d = self.bits(w, pm, self.io.get_u64(i[6]));
-                let (v0, v1, vd) = (self.io.get_bool(i[3]), self.io.get_bool(i[5]), self.io.get_bool(i[7]));
-                let src_pending = (v0 && s0.0) || (v1 && s1.0);
-                let dst_pending = vd && d.0;
-                self.io.set_bool(i[11], src_pending);
-                self.io.set_bool(i[12], dst_pending);
-                self.io.set_bool(i[13], src_pending || dst_pending);
-                self.io.set_bool(i[14], (v0 && s0.1) || (v1 && s1.1));
-                self.io.set_bool(i[15], s0.1);
-                self.io.set_bool(i[16], s1.1);
-            }
-        }
-        fn tick(&mut self) {
-            if self.io.get_bool(self.rst) {
-                for b in self.n.iter_mut().chain(self.p.iter_mut()) {
-                    b.pending.fill(false);
-                    b.long.fill(false);
-                }
-                return;
-            }
-            let nw = self.n.len() as u64;
-            for w in &self.wb {
-                let (warp, reg) = (self.io.get_u64(w[1]), self.io.get_u64(w[2]) as usize);
-                if !self.io.get_bool(w[0]) || warp >= nw || reg >= self.regs {
-                    continue;
-                }
-                for (sel, boards) in [(w[3], &mut self.n), (w[4], &mut self.p)] {
-                    if self.io.get_bool(sel) {
-                        boards[warp as usize].pending[reg] = false;
-                        boards[warp as usize].long[reg] = false;
-                    }
-                }
-            }
-            for i in &self.iss {
-                let (warp, dst) = (self.io.get_u64(i[0]), self.io.get_u64(i[6]) as usize);
-                if warp >= nw || dst >= self.regs || !self.io.get_bool(i[7]) {
-                    continue;
-                }
-                let b = if self.io.get_bool(i[1]) { &mut self.p[warp as usize] } else { &mut self.n[warp as usize] };
-                if self.io.get_bool(i[8]) {
-                    b.pending[dst] = true;
-                    b.long[dst] = self.io.get_bool(i[9]);
-                } else if self.io.get_bool(i[10]) {
-                    b.long[dst] = true;
-                }
-            }
-            let cw = self.io.get_u64(self.copy[1]);
-            if self.io.get_bool(self.copy[0]) && cw < nw {
-                let (n, p) = (&self.n[cw as usize], &mut self.p[cw as usize]);
-                p.pending.copy_from_slice(&n.pending);
-                p.long.copy_from_slice(&n.long);
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------
 // The composed unit
 
 const SB: usize = 0;
@@ -347,12 +152,13 @@ fn sid(c: &dyn Component, name: &str, dir: sim::Dir) -> PortId {
 }
 
 impl PmodeUnitModel {
-    /// The unit with the scoreboard stand-in.
+    /// The unit of the sub-blocks' reference models.
     pub fn new(p: &PmodeUnitParams) -> Self {
-        Self::with_scoreboard(p, Box::new(sb_standin::DualScoreboardStandIn::new(p.warps, p.regs, p.issue_ports, p.wb_ports)))
+        Self::with_scoreboard(p, Box::new(ScoreboardModel::new(&p.scoreboard())))
     }
 
-    /// The unit with any scoreboard component that has the planned ports.
+    /// The unit with another scoreboard component of the same ports (e.g. a
+    /// deliberately broken one, or the netlist simulation of the generator).
     pub fn with_scoreboard(p: &PmodeUnitParams, sb: Box<dyn Component>) -> Self {
         use sim::Dir::{In, Out};
         let io = PortFrame::new(ports(p));
@@ -591,6 +397,13 @@ impl Component for PmodeUnitModel {
         }
     }
 }
+
+/// Registry entry: reference model and driver of `pmode_unit`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "pmode_unit",
+    model: |p| Ok(Box::new(PmodeUnitModel::new(&<PmodeUnitParams as hw::BlockParams>::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(PmodeUnitDriver::new(&<PmodeUnitParams as hw::BlockParams>::from_params(p)?, seed))),
+};
 
 // ---------------------------------------------------------------------------
 // SM-like driver
@@ -1193,22 +1006,33 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
+/// The Figure 5 walk-through written against the unit's ports only: run on
+/// the reference model here and on the generated hardware in
+/// `verif/tests/pmode.rs`.
+pub mod golden {
     use super::*;
 
     /// Drives the unit one instruction at a time on port 0, warp 0.
-    struct T {
-        m: PmodeUnitModel,
+    struct T<'a> {
+        m: &'a mut dyn Component,
     }
 
-    impl T {
-        fn new(p: &PmodeUnitParams) -> Self {
-            let mut t = T { m: PmodeUnitModel::new(p) };
+    impl<'a> T<'a> {
+        fn new(m: &'a mut dyn Component) -> Self {
+            let mut t = T { m };
+            t.clear();
             t.set("rst", 1);
             t.step();
             t
         }
+        fn clear(&mut self) {
+            let ins: Vec<PortId> =
+                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
+            for id in ins {
+                self.m.set(id, &[0; 16]);
+            }
+        }
+
         fn set(&mut self, n: &str, v: u64) {
             let id = self.m.input(n).unwrap();
             self.m.set_u64(id, v);
@@ -1219,10 +1043,7 @@ mod tests {
         }
         fn step(&mut self) {
             self.m.step();
-            for s in ports(&self.m.p).iter().filter(|s| s.dir == sim::Dir::In) {
-                let id = self.m.input(&s.name).unwrap();
-                self.m.set(id, &[0, 0, 0, 0]);
-            }
+            self.clear();
         }
         /// Offer `pc: op dst, srcs` of warp 0 on port 0.
         fn offer(&mut self, pc: u64, opc: u64, dst: Option<u64>, srcs: &[u64]) {
@@ -1264,10 +1085,9 @@ mod tests {
     /// second `add` once its result is back, and triggers again at `mul`.
     /// Rename registers: the compiler uses 0–3; bank = (warp + reg) mod 4 and the
     /// first free register of that bank is taken.
-    #[test]
-    fn figure5_single_warp() {
-        let p = PmodeUnitParams::default();
-        let mut t = T::new(&p);
+    /// At the default parameters.
+    pub fn figure5_single_warp(m: &mut dyn Component) {
+        let mut t = T::new(m);
         let id = t.m.input("init_used").unwrap();
         t.m.set(id, &[0b1111, 0]);
         t.set("init_en", 1);
@@ -1360,6 +1180,17 @@ mod tests {
         let id = t.m.output("used").unwrap();
         t.m.eval();
         assert_eq!(t.m.get(id), &[0b111_1111, 0]);
+    }
+
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figure5_single_warp() {
+        golden::figure5_single_warp(&mut PmodeUnitModel::new(&PmodeUnitParams::default()));
     }
 
     #[test]

@@ -327,6 +327,13 @@ impl Component for PqueueModel {
     }
 }
 
+/// Registry entry: reference model and driver of `pqueue`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "pqueue",
+    model: |p| Ok(Box::new(PqueueModel::new(&<PqueueParams as hw::BlockParams>::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(PqueueDriver::new(&<PqueueParams as hw::BlockParams>::from_params(p)?, seed))),
+};
+
 // ---------------------------------------------------------------------------
 // Driver
 
@@ -420,7 +427,7 @@ impl Driver for PqueueDriver {
                 let d = &mut self.warps[w as usize];
                 if d.queue.is_empty() || self.rng.random_range(0..8) == 0 {
                     let base = if self.rng.random_bool(0.1) {
-                        pcm - self.rng.random_range(0..64u64) * 8
+                        pcm.wrapping_sub(self.rng.random_range(0..64u64) * 8) & pcm
                     } else {
                         (self.rng.random_range(0..0x4000u64) * 8) & pcm
                     };
@@ -726,30 +733,43 @@ pub fn check(p: &PqueueParams, dut: &mut dyn Component, st: &Stimulus) -> Result
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
+/// Directed tests written against the ports only, run on the reference model
+/// here and on the generated hardware in `verif/tests/pmode.rs`.
+pub mod golden {
     use super::*;
     use sim::ComponentExt;
 
-    fn small() -> PqueueParams {
+    /// Small parameters of the directed tests: 6 warps, 4 entries, 6-bit
+    /// offsets, 12-bit PCs.
+    pub fn small() -> PqueueParams {
         PqueueParams { warps: 6, entries: 4, offset_bits: 6, pc_bits: 12, ..PqueueParams::default() }
+    }
+
+    /// One reset cycle, every input 0 afterwards.
+    fn reset(m: &mut dyn Component) {
+        let ins: Vec<_> = m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
+        for &id in &ins {
+            m.set(id, &[0; 2]);
+        }
+        let rst = m.input("rst").unwrap();
+        m.set_bool(rst, true);
+        m.step();
+        m.set_bool(rst, false);
     }
 
     /// Figure 5 of the paper: the trigger is `mul` at 0x90; P-mode records
     /// `sub` (0x98), `set.lt` (0xA0) and, after the loop branch, the second
     /// `add` (0x88). N-mode then skips 0x90, reuses 0x98 and 0xA0, skips
     /// 0xA8 and 0x80, and reuses 0x88.
-    #[test]
-    fn figure5_queue() {
-        let p = PqueueParams::default();
-        let mut m = PqueueModel::new(&p);
-        let i = |m: &PqueueModel, n: &str| m.input(n).unwrap();
-        let o = |m: &PqueueModel, n: &str| m.output(n).unwrap();
-        let (sen, spc) = (i(&m, "start_en"), i(&m, "start_pc"));
-        let (pc, push, pop, dst, pdst) = (i(&m, "iss0_pc"), i(&m, "iss0_push"), i(&m, "iss0_pop"), i(&m, "iss0_dst"), i(&m, "iss0_pdst"));
+    pub fn figure5_queue(m: &mut dyn Component) {
+        reset(m);
+        let i = |m: &dyn Component, n: &str| m.input(n).unwrap();
+        let o = |m: &dyn Component, n: &str| m.output(n).unwrap();
+        let (sen, spc) = (i(m, "start_en"), i(m, "start_pc"));
+        let (pc, push, pop, dst, pdst) = (i(m, "iss0_pc"), i(m, "iss0_push"), i(m, "iss0_pop"), i(m, "iss0_dst"), i(m, "iss0_pdst"));
         let (hit, rdy, ok, idx, hpdst, empty) =
-            (o(&m, "iss0_hit"), o(&m, "iss0_rdy"), o(&m, "iss0_ok"), o(&m, "iss0_idx"), o(&m, "iss0_head_pdst"), o(&m, "iss0_empty"));
-        let (wben, wbidx) = (i(&m, "wb0_en"), i(&m, "wb0_idx"));
+            (o(m, "iss0_hit"), o(m, "iss0_rdy"), o(m, "iss0_ok"), o(m, "iss0_idx"), o(m, "iss0_head_pdst"), o(m, "iss0_empty"));
+        let (wben, wbidx) = (i(m, "wb0_en"), i(m, "wb0_idx"));
         m.set_bool(sen, true);
         m.set_u64(spc, 0x90);
         m.step();
@@ -799,10 +819,10 @@ mod tests {
         assert!(m.get_bool(empty));
     }
 
-    #[test]
-    fn full_and_out_of_range_record_nothing() {
-        let p = small();
-        let mut m = PqueueModel::new(&p);
+    /// At [`small`] parameters: offsets -32..=31 fit; pushes past 4 entries
+    /// are refused.
+    pub fn full_and_out_of_range(m: &mut dyn Component) {
+        reset(m);
         let (sen, spc, pc, push) =
             (m.input("start_en").unwrap(), m.input("start_pc").unwrap(), m.input("iss0_pc").unwrap(), m.input("iss0_push").unwrap());
         let (ok, full, idx) = (m.output("iss0_ok").unwrap(), m.output("iss0_full").unwrap(), m.output("iss0_idx").unwrap());
@@ -824,6 +844,27 @@ mod tests {
             assert_eq!(m.get_u64(idx), n.min(4) % 4);
             m.tick();
         }
+    }
+
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim::ComponentExt;
+
+    fn small() -> PqueueParams {
+        PqueueParams { warps: 6, entries: 4, offset_bits: 6, pc_bits: 12, ..PqueueParams::default() }
+    }
+
+    #[test]
+    fn figure5_queue() {
+        golden::figure5_queue(&mut PqueueModel::new(&PqueueParams::default()));
+    }
+
+    #[test]
+    fn full_and_out_of_range_record_nothing() {
+        golden::full_and_out_of_range(&mut PqueueModel::new(&golden::small()));
     }
 
     #[test]

@@ -235,17 +235,17 @@ impl Component for RenameModel {
             return;
         }
         if self.io.get_bool(self.init_en) {
+            // Kernel start: the vector only (the tables hold no live mapping
+            // under the exit protocol).
             for i in 0..self.used.len() {
                 self.used[i] = self.io.get(self.init_used)[i];
-            }
-            for t in &mut self.t {
-                for m in t.n.iter_mut().chain(t.p.iter_mut()) {
-                    m.renamed = false;
-                }
             }
             return;
         }
         self.candidates();
+        // Frees of this cycle are applied before its allocations (they are
+        // disjoint under the protocol; off it, an allocation wins).
+        let mut allocs: Vec<u64> = Vec::new();
         let warps = self.t.len() as u64;
         let (start, sw) = (self.io.get_bool(self.start_en), self.io.get_u64(self.start_warp));
         for k in 0..self.iss.len() {
@@ -261,7 +261,7 @@ impl Component for RenameModel {
             if self.io.get_bool(ids.pmode) {
                 if self.io.get_bool(ids.alloc) && !(start && sw == w) {
                     if let Some(c) = self.cand[k] {
-                        self.set_used(c, true);
+                        allocs.push(c);
                         self.t[wi].p[dst] = Map { id: c, renamed: true };
                     }
                 }
@@ -293,8 +293,18 @@ impl Component for RenameModel {
                 self.t[rw as usize].n[rr].renamed = false;
             }
         }
+        for c in allocs {
+            self.set_used(c, true);
+        }
     }
 }
+
+/// Registry entry: reference model and driver of `rename`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "rename",
+    model: |p| Ok(Box::new(RenameModel::new(&<RenameParams as hw::BlockParams>::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(RenameDriver::new(&<RenameParams as hw::BlockParams>::from_params(p)?, seed))),
+};
 
 // ---------------------------------------------------------------------------
 // Driver
@@ -327,6 +337,7 @@ pub struct RenameDriver {
     s: BTreeMap<String, Slot>,
     warps: Vec<DrvWarp>,
     cycle: u64,
+    need_init: bool,
 }
 
 impl RenameDriver {
@@ -348,6 +359,7 @@ impl RenameDriver {
             s,
             warps: vec![DrvWarp::default(); p.warps as usize],
             cycle: 0,
+            need_init: false,
             layout,
         }
     }
@@ -390,16 +402,19 @@ impl Driver for RenameDriver {
         self.cycle += 1;
         let p = self.p.clone();
         let nw = p.warps as u64;
-        if c == 0 || self.rng.random_range(0..20_000) == 0 {
+        if c == 0 || self.rng.random_range(0..3000) == 0 {
             f.set_bool(self.sl("rst"), true);
             for w in &mut self.warps {
                 *w = DrvWarp::default();
             }
+            self.need_init = true;
             self.push_to_shadow(f);
             self.shadow.tick();
             return;
         }
-        if c == 1 || self.rng.random_range(0..3000) == 0 {
+        // A kernel starts after a reset (no live mapping; see the spec).
+        if self.need_init {
+            self.need_init = false;
             self.init_frame(f);
             self.push_to_shadow(f);
             self.shadow.tick();
@@ -599,12 +614,12 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             n_map.clear();
             p_map.clear();
         } else if iv.b(init_en) {
+            // Kernel start loads the vector; the tables are kept.
             used = (0..nr).filter(|&i| bit(iv.slot(init_used), i as usize)).collect();
-            n_map.clear();
-            p_map.clear();
         } else {
             let start = iv.b(sen).then(|| iv.u(sw));
             let mut busy = Vec::new();
+            let mut new_regs = Vec::new();
             for (k, (i, _)) in ks.iter().enumerate() {
                 let (w, pm, dst) = (iv.u(i[0]), iv.b(i[1]), iv.u(i[4]));
                 let (alloc, reuse, write) = (iv.b(i[6]), iv.b(i[7]), iv.b(i[9]));
@@ -620,7 +635,7 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
                         if used.contains(&x) || n_map.values().any(|&v| v == x) {
                             return err(format!("port {k}: register {x} handed out while live"));
                         }
-                        used.insert(x);
+                        new_regs.push(x);
                         p_map.insert((w, dst), x);
                     }
                 } else if reuse {
@@ -644,23 +659,32 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
                     used.remove(&old);
                 }
             }
+            used.extend(new_regs);
         }
         dut.tick();
     }
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
+/// Directed tests at the default parameters, written against the ports only:
+/// run on the reference model here and on the generated hardware in
+/// `verif/tests/pmode.rs`.
+pub mod golden {
     use super::*;
 
-    struct T {
-        m: RenameModel,
+    /// Named-port access to a component under test.
+    struct T<'a> {
+        m: &'a mut dyn Component,
     }
 
-    impl T {
-        fn new(p: &RenameParams) -> Self {
-            T { m: RenameModel::new(p) }
+    impl<'a> T<'a> {
+        /// Resets the component; every input 0 afterwards.
+        fn new(m: &'a mut dyn Component) -> Self {
+            let mut t = T { m };
+            t.clear();
+            t.set("rst", 1);
+            t.step();
+            t
         }
         fn set(&mut self, n: &str, v: u64) {
             let id = self.m.input(n).unwrap();
@@ -672,9 +696,10 @@ mod tests {
             self.m.get_u64(id)
         }
         fn clear(&mut self) {
-            for s in ports(&self.m.p).iter().filter(|s| s.dir == sim::Dir::In) {
-                let id = self.m.input(&s.name).unwrap();
-                self.m.set(id, &[0, 0, 0, 0]);
+            let ins: Vec<PortId> =
+                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
+            for id in ins {
+                self.m.set(id, &[0; 16]);
             }
         }
         fn step(&mut self) {
@@ -684,15 +709,14 @@ mod tests {
         fn used(&mut self) -> Vec<u64> {
             self.m.eval();
             let id = self.m.output("used").unwrap();
-            (0..self.m.p.rename_regs as u64).filter(|&i| bit(self.m.get(id), i as usize)).collect()
+            let n = self.m.ports()[id.0 as usize].width as u64;
+            (0..n).filter(|&i| bit(self.m.get(id), i as usize)).collect()
         }
     }
 
     /// Same-bank-first search with the compiler's registers pre-marked.
-    #[test]
-    fn same_bank_first_and_compiler_registers() {
-        let p = RenameParams::default();
-        let mut t = T::new(&p);
+    pub fn same_bank_first_and_compiler_registers(m: &mut dyn Component) {
+        let mut t = T::new(m);
         // Compiler uses rename registers 0..=5 and 9.
         t.set("init_en", 1);
         let idinit = t.m.input("init_used").unwrap();
@@ -737,11 +761,8 @@ mod tests {
     /// episode end and a P-table overwrite, reused into the N table, freed
     /// when the N mapping is overwritten or the register is written
     /// normally, or at warp release.
-    #[test]
-    fn when_a_register_returns_to_the_vector() {
-        let p = RenameParams::default();
-        let mut t = T::new(&p);
-        t.step();
+    pub fn when_a_register_returns_to_the_vector(m: &mut dyn Component) {
+        let mut t = T::new(m);
         // Episode of warp 3: $r1 <- p0, then $r1 <- p1 (P-table overwrite), $r2 <- p2.
         t.set("start_en", 1);
         t.set("start_warp", 3);
@@ -804,6 +825,103 @@ mod tests {
         t.set("rel_reg", 2);
         t.step();
         assert_eq!(t.used(), Vec::<u64>::new());
+    }
+
+    /// Same-cycle corners: a reuse of the register the mapping already holds
+    /// frees nothing; a release sees a same-cycle reuse or write of its
+    /// register; a kernel start keeps the tables; off the protocol, an
+    /// allocation wins over a free of the same register.
+    pub fn same_cycle_corners(m: &mut dyn Component) {
+        let mut t = T::new(m);
+        let alloc = |t: &mut T, warp: u64, dst: u64, bank: u64| {
+            t.set("iss0_warp", warp);
+            t.set("iss0_pmode", 1);
+            t.set("iss0_dst", dst);
+            t.set("iss0_bank", bank);
+            t.set("iss0_alloc", 1);
+            t.step();
+        };
+        let reuse = |t: &mut T, k: u32, warp: u64, dst: u64, phys: u64| {
+            t.set(&format!("iss{k}_warp"), warp);
+            t.set(&format!("iss{k}_dst"), dst);
+            t.set(&format!("iss{k}_reuse"), 1);
+            t.set(&format!("iss{k}_reuse_phys"), phys);
+        };
+        let release = |t: &mut T, warp: u64, reg: u64| {
+            t.set("rel_en", 1);
+            t.set("rel_warp", warp);
+            t.set("rel_reg", reg);
+        };
+        t.set("start_en", 1);
+        t.set("start_warp", 1);
+        t.step();
+        alloc(&mut t, 1, 2, 0);
+        alloc(&mut t, 1, 3, 1);
+        assert_eq!(t.used(), vec![0, 1]);
+        for _ in 0..2 {
+            reuse(&mut t, 0, 1, 2, 0);
+            t.step();
+            assert_eq!(t.used(), vec![0, 1]);
+        }
+        // Reuse of $r3 and its release in one cycle: freed at once.
+        reuse(&mut t, 0, 1, 3, 1);
+        release(&mut t, 1, 3);
+        t.step();
+        assert_eq!(t.used(), vec![0]);
+        t.set("iss0_warp", 1);
+        t.set("iss0_src0", 3);
+        t.set("iss0_src1", 2);
+        assert_eq!((t.get("iss0_src0_renamed"), t.get("iss0_src1_renamed"), t.get("iss0_src1_phys")), (0, 1, 0));
+        t.clear();
+        // A normal write of $r2 and its release in one cycle: freed once.
+        t.set("iss1_warp", 1);
+        t.set("iss1_dst", 2);
+        t.set("iss1_write", 1);
+        release(&mut t, 1, 2);
+        t.step();
+        assert_eq!(t.used(), Vec::<u64>::new());
+        // Off the protocol: warp 2's $r4 maps register 5, which the vector
+        // shows free. A kernel start keeps the mapping.
+        reuse(&mut t, 0, 2, 4, 5);
+        t.step();
+        let id = t.m.input("init_used").unwrap();
+        t.m.set(id, &[0b1_1111, 0]);
+        t.set("init_en", 1);
+        t.step();
+        t.set("iss0_warp", 2);
+        t.set("iss0_src0", 4);
+        assert_eq!((t.get("iss0_src0_renamed"), t.get("iss0_src0_phys")), (1, 5));
+        // Port 0 writes $r4 (frees 5) while port 1 allocates 5: allocated.
+        t.set("iss0_dst", 4);
+        t.set("iss0_write", 1);
+        t.set("iss1_warp", 3);
+        t.set("iss1_pmode", 1);
+        t.set("iss1_dst", 0);
+        t.set("iss1_bank", 1);
+        t.set("iss1_alloc", 1);
+        assert_eq!(t.get("iss1_alloc_phys"), 5);
+        t.step();
+        assert_eq!(t.used(), vec![0, 1, 2, 3, 4, 5]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_bank_first_and_compiler_registers() {
+        golden::same_bank_first_and_compiler_registers(&mut RenameModel::new(&RenameParams::default()));
+    }
+
+    #[test]
+    fn when_a_register_returns_to_the_vector() {
+        golden::when_a_register_returns_to_the_vector(&mut RenameModel::new(&RenameParams::default()));
+    }
+
+    #[test]
+    fn same_cycle_corners() {
+        golden::same_cycle_corners(&mut RenameModel::new(&RenameParams::default()));
     }
 
     #[test]

@@ -266,6 +266,13 @@ impl Component for SimtStackModel {
     }
 }
 
+/// Registry entry: reference model and driver of `simt_stack`.
+pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
+    name: "simt_stack",
+    model: |p| Ok(Box::new(SimtStackModel::new(&<SimtStackParams as hw::BlockParams>::from_params(p)?))),
+    driver: |p, seed| Ok(Box::new(SimtStackDriver::new(&<SimtStackParams as hw::BlockParams>::from_params(p)?, seed))),
+};
+
 // ---------------------------------------------------------------------------
 // Structured programs and the recursive IPDOM reference
 
@@ -703,17 +710,30 @@ pub fn check_ipdom(p: &SimtStackParams, dut: &mut dyn Component, st: &Stimulus, 
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
+/// Directed tests written against the ports only: run on the reference model
+/// here and on the generated hardware in `verif/tests/pmode.rs`.
+pub mod golden {
     use super::*;
     use sim::ComponentExt;
 
-    struct T {
-        m: SimtStackModel,
+    /// Parameters of the slides' walk-through: 4 threads per warp.
+    pub fn slides_params() -> SimtStackParams {
+        SimtStackParams { lanes: 4, ..SimtStackParams::default() }
     }
-    impl T {
-        fn new(p: &SimtStackParams) -> Self {
-            let mut t = T { m: SimtStackModel::new(p) };
+
+    /// A 2-entry stack of 4 threads.
+    pub fn overflow_params() -> SimtStackParams {
+        SimtStackParams { depth: 2, lanes: 4, ..SimtStackParams::default() }
+    }
+
+    /// Named-port access to a component under test.
+    struct T<'a> {
+        m: &'a mut dyn Component,
+    }
+    impl<'a> T<'a> {
+        fn new(m: &'a mut dyn Component) -> Self {
+            let mut t = T { m };
+            t.clear();
             t.set("rst", 1);
             t.step();
             t
@@ -722,20 +742,24 @@ mod tests {
             let id = self.m.input(n).unwrap();
             self.m.set_u64(id, v);
         }
+        fn clear(&mut self) {
+            let ins: Vec<PortId> =
+                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
+            for id in ins {
+                self.m.set(id, &[0; 2]);
+            }
+        }
         fn step(&mut self) {
             self.m.step();
-            for s in ports(&self.m.p).iter().filter(|s| s.dir == sim::Dir::In) {
-                let id = self.m.input(&s.name).unwrap();
-                self.m.set_u64(id, 0);
-            }
+            self.clear();
         }
         /// (pc, rpc, mask) of port 0's view of `warp` in a mode.
         fn top(&mut self, warp: u64, pmode: bool) -> (u64, u64, u64) {
             self.set("iss0_warp", warp);
             self.set("iss0_pmode", pmode as u64);
             self.m.eval();
-            let g = |m: &SimtStackModel, n: &str| m.get_u64(m.output(n).unwrap());
-            let r = (g(&self.m, "iss0_pc"), g(&self.m, "iss0_rpc"), g(&self.m, "iss0_mask"));
+            let g = |m: &dyn Component, n: &str| m.get_u64(m.output(n).unwrap());
+            let r = (g(self.m, "iss0_pc"), g(self.m, "iss0_rpc"), g(self.m, "iss0_mask"));
             self.set("iss0_warp", 0);
             self.set("iss0_pmode", 0);
             r
@@ -755,11 +779,9 @@ mod tests {
     /// P stack as 1111 / 1100 / 0011 (reconvergence entry, not-taken, taken on
     /// top) and the N stack untouched; back in N-mode the same branch gives the
     /// N stack the same three entries.
-    #[test]
-    fn slides_p_stack() {
-        let p = SimtStackParams { lanes: 4, ..SimtStackParams::default() };
+    pub fn slides_p_stack(m: &mut dyn Component, p: &SimtStackParams) {
         let none = p.rpc_none();
-        let mut t = T::new(&p);
+        let mut t = T::new(m);
         t.set("launch_en", 1);
         t.set("launch_warp", 2);
         t.set("launch_pc", 0x80);
@@ -794,10 +816,8 @@ mod tests {
         assert_eq!(t.top(2, false), (0xC0, 0xE0, 0b0011));
     }
 
-    #[test]
-    fn overflow_leaves_the_stack_unchanged() {
-        let p = SimtStackParams { depth: 2, lanes: 4, ..SimtStackParams::default() };
-        let mut t = T::new(&p);
+    pub fn overflow_leaves_the_stack_unchanged(m: &mut dyn Component, p: &SimtStackParams) {
+        let mut t = T::new(m);
         t.set("launch_en", 1);
         t.set("launch_pc", 0x100);
         t.set("launch_mask", 0xF);
@@ -822,10 +842,8 @@ mod tests {
     /// GPGPU-Sim's rule for unstructured code: a path whose PC is the top
     /// entry's own reconvergence PC is dropped (its threads wait in the entry
     /// below), even when the branch's reconvergence PC is elsewhere.
-    #[test]
-    fn path_to_the_enclosing_reconvergence_pc_is_dropped() {
-        let p = SimtStackParams { lanes: 4, ..SimtStackParams::default() };
-        let mut t = T::new(&p);
+    pub fn path_to_the_enclosing_reconvergence_pc_is_dropped(m: &mut dyn Component, _p: &SimtStackParams) {
+        let mut t = T::new(m);
         t.set("launch_en", 1);
         t.set("launch_pc", 0x000);
         t.set("launch_mask", 0xF);
@@ -846,10 +864,8 @@ mod tests {
         assert_eq!(t.top(0, false), (0x200, 0x100, 0b1010));
     }
 
-    #[test]
-    fn same_cycle_conflicts() {
-        let p = SimtStackParams::default();
-        let mut t = T::new(&p);
+    pub fn same_cycle_conflicts(m: &mut dyn Component, p: &SimtStackParams) {
+        let mut t = T::new(m);
         for w in [1, 2] {
             t.set("launch_en", 1);
             t.set("launch_warp", w);
@@ -885,6 +901,36 @@ mod tests {
         t.set("iss1_adv", 1);
         t.step();
         assert_eq!(t.top(2, false).0, 0x50);
+    }
+
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slides_p_stack() {
+        let p = golden::slides_params();
+        golden::slides_p_stack(&mut SimtStackModel::new(&p), &p);
+    }
+
+    #[test]
+    fn overflow_leaves_the_stack_unchanged() {
+        let p = golden::overflow_params();
+        golden::overflow_leaves_the_stack_unchanged(&mut SimtStackModel::new(&p), &p);
+    }
+
+    #[test]
+    fn path_to_the_enclosing_reconvergence_pc_is_dropped() {
+        let p = golden::slides_params();
+        golden::path_to_the_enclosing_reconvergence_pc_is_dropped(&mut SimtStackModel::new(&p), &p);
+    }
+
+    #[test]
+    fn same_cycle_conflicts() {
+        let p = SimtStackParams::default();
+        golden::same_cycle_conflicts(&mut SimtStackModel::new(&p), &p);
     }
 
     /// Checks the recursive reference itself against plain per-thread
