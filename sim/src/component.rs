@@ -237,6 +237,23 @@ impl PortFrame {
     }
 }
 
+/// Inside `impl Component for T`: the `ports`, `set` and `get` of a model
+/// whose ports live in the [`PortFrame`] field `$frame`.
+#[macro_export]
+macro_rules! frame_ports {
+    ($frame:ident) => {
+        fn ports(&self) -> &[$crate::PortSpec] {
+            self.$frame.specs()
+        }
+        fn set(&mut self, port: $crate::PortId, value: &[u64]) {
+            self.$frame.set(port, value);
+        }
+        fn get(&self, port: $crate::PortId) -> &[u64] {
+            self.$frame.get(port)
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -231,15 +231,7 @@ impl Component for BitRef {
     fn name(&self) -> &str {
         &self.m.name
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.frame.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.frame.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.frame.get(port)
-    }
+    sim::frame_ports!(frame);
     fn eval(&mut self) {
         self.vals.fill(None);
         let m = self.m.clone();

@@ -149,15 +149,7 @@ impl Component for AffineSimtStack {
     fn name(&self) -> &str {
         "affine_simt_stack"
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
 
     fn eval(&mut self) {
         let (pc, rpc, codes) = if self.depth > 0 {

@@ -77,15 +77,7 @@ impl Component for Atq {
     fn name(&self) -> &str {
         "atq"
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
     fn eval(&mut self) {
         let kind = super::get_bits(self.io.get(self.id[2]), tuple::KIND, 2);
         let full = self.count == self.p.entries;

@@ -113,15 +113,7 @@ impl Component for PerWarpQueue {
     fn name(&self) -> &str {
         self.q.name
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
     fn eval(&mut self) {
         let d = self.q.depth();
         let dw = self.io.get_u64(self.id[5]) as u32;

@@ -231,15 +231,7 @@ impl Component for PqueueModel {
     fn name(&self) -> &str {
         "pqueue"
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
 
     fn eval(&mut self) {
         for k in 0..self.iss.len() {

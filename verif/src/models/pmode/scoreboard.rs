@@ -164,17 +164,7 @@ impl Component for ScoreboardModel {
         "scoreboard"
     }
 
-    fn ports(&self) -> &[PortSpec] {
-        self.frame.specs()
-    }
-
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.frame.set(port, value);
-    }
-
-    fn get(&self, port: PortId) -> &[u64] {
-        self.frame.get(port)
-    }
+    sim::frame_ports!(frame);
 
     fn eval(&mut self) {
         for k in 0..self.iss.len() {

@@ -191,15 +191,7 @@ impl Component for SimtStackModel {
     fn name(&self) -> &str {
         "simt_stack"
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
 
     fn eval(&mut self) {
         for ids in &self.iss {

@@ -94,15 +94,7 @@ impl Component for CreditTracker {
     fn name(&self) -> &str {
         NAME
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
     fn eval(&mut self) {
         let (o, pool) = (self.o, self.pool);
         self.io.set_bool(o[0], pool > 0);

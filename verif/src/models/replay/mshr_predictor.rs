@@ -62,15 +62,7 @@ impl Component for MshrPredictor {
     fn name(&self) -> &str {
         NAME
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
     fn eval(&mut self) {
         let known = self.io.get_bool(self.i[1]);
         let v = match self.p.mode {

@@ -58,15 +58,7 @@ impl Component for NaiveTracker {
     fn name(&self) -> &str {
         NAME
     }
-    fn ports(&self) -> &[PortSpec] {
-        self.io.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.io.set(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.io.get(port)
-    }
+    sim::frame_ports!(io);
     fn eval(&mut self) {
         let v = if self.line.is_empty() { self.io.get_bool(self.avail) } else { self.line[self.head] };
         self.io.set_bool(self.ok, v);
