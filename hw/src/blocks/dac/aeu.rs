@@ -154,51 +154,13 @@
 
 use super::walk::{low_mask, CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
 use super::{record, tuple, HwStorage, PaperStorage};
-use crate::clog2;
 use crate::ir::{cat, lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::params::{BlockParams, Params};
 use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
 use std::sync::Arc;
 
-/// Parameters of the expansion unit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AeuParams {
-    /// Non-affine warp slots of the SM (Table 1: 48); one PWAQ partition each.
-    pub warps: u32,
-    /// Concurrent CTAs per SM (Fermi: 8); one walk context each.
-    pub ctas: u32,
-}
-
-impl Default for AeuParams {
-    fn default() -> Self {
-        AeuParams { warps: 48, ctas: 8 }
-    }
-}
-
-impl BlockParams for AeuParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
-        ParamSpec {
-            name: "ctas",
-            default: 8,
-            min: 1,
-            max: 16,
-            doc: "concurrent CTAs per SM (Fermi: 8), one accumulated-address context each",
-        },
-    ];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(AeuParams { warps: p.get_u32("warps"), ctas: p.get_u32("ctas") })
-    }
-}
-
-impl AeuParams {
-    pub fn warp_bits(&self) -> u32 {
-        clog2(self.warps as u64)
-    }
-    pub fn cta_bits(&self) -> u32 {
-        clog2(self.ctas as u64)
-    }
-}
+/// Parameters of the AEU: the walk shape shared with the PEU.
+pub type AeuParams = super::ExpansionParams;
 
 /// The paper gives no storage figure for the expansion units (§4.8 counts
 /// them as "2 ALUs per SM").

@@ -45,6 +45,50 @@ pub const LINE_BYTES: u32 = 128;
 /// Fermi's limit on threads per CTA; the walk counters are sized for it.
 pub const MAX_CTA_THREADS: u32 = 1024;
 
+use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
+/// Parameters of the two expansion units (AEU, PEU): what their walk over
+/// the warps of the concurrent CTAs is sized by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExpansionParams {
+    /// Non-affine warp slots of the SM (Table 1: 48); one PWAQ / PWPQ partition each.
+    pub warps: u32,
+    /// Concurrent CTAs per SM (Fermi: 8); one walk context each.
+    pub ctas: u32,
+}
+
+impl Default for ExpansionParams {
+    fn default() -> Self {
+        ExpansionParams { warps: 48, ctas: 8 }
+    }
+}
+
+impl BlockParams for ExpansionParams {
+    const SPECS: &'static [ParamSpec] = &[
+        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
+        ParamSpec {
+            name: "ctas",
+            default: 8,
+            min: 1,
+            max: 16,
+            doc: "concurrent CTAs per SM (Fermi: 8), one walk context each",
+        },
+    ];
+    fn from_params(p: &Params) -> Result<Self, ParamError> {
+        Ok(ExpansionParams { warps: p.get_u32("warps"), ctas: p.get_u32("ctas") })
+    }
+}
+
+impl ExpansionParams {
+    pub fn warp_bits(&self) -> u32 {
+        clog2(self.warps as u64)
+    }
+    pub fn cta_bits(&self) -> u32 {
+        clog2(self.ctas as u64)
+    }
+}
+
 /// The packed affine tuple: one ATQ entry, and the `tuple` ports of the AEU
 /// and PEU. Little-endian bit positions; ports carry it as 5 u64 words.
 ///

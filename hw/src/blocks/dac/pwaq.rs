@@ -71,22 +71,23 @@ use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
 use std::sync::Arc;
 
-/// Parameters of the per-warp queue: `entries` split evenly among `warps`.
+/// Parameters of a per-warp queue (the PWAQ and the PWPQ): `entries` split
+/// evenly among `warps`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PwaqParams {
+pub struct PerWarpQueueParams {
     /// Warp slots of the SM (paper: 48).
     pub warps: u32,
     /// Entries per SM (paper: 192), partitioned among the warps.
     pub entries: u32,
 }
 
-impl Default for PwaqParams {
+impl Default for PerWarpQueueParams {
     fn default() -> Self {
-        PwaqParams { warps: 48, entries: 192 }
+        PerWarpQueueParams { warps: 48, entries: 192 }
     }
 }
 
-impl BlockParams for PwaqParams {
+impl BlockParams for PerWarpQueueParams {
     const SPECS: &'static [ParamSpec] = &[
         ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
         ParamSpec {
@@ -98,7 +99,7 @@ impl BlockParams for PwaqParams {
         },
     ];
     fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let q = PwaqParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
+        let q = PerWarpQueueParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
         if q.entries < q.warps || !q.entries.is_multiple_of(q.warps) {
             return Err(p.invalid(format!(
                 "entries ({}) must be a non-zero multiple of warps ({}): each warp gets entries/warps slots",
@@ -109,7 +110,7 @@ impl BlockParams for PwaqParams {
     }
 }
 
-impl PwaqParams {
+impl PerWarpQueueParams {
     /// Entries of one warp's partition.
     pub fn depth(&self) -> u32 {
         self.entries / self.warps
@@ -122,24 +123,30 @@ impl PwaqParams {
     pub fn ptr_bits(&self) -> u32 {
         clog2(self.depth() as u64)
     }
-    /// Width of one entry.
-    pub fn entry_bits(&self) -> u32 {
-        record::BITS
+    /// Memory `entries x entry_bits` plus, per warp, head, tail and the full
+    /// and empty flags.
+    pub fn storage(&self, entry_bits: u32) -> HwStorage {
+        HwStorage {
+            flop_bits: self.warps as u64 * (2 * self.ptr_bits() + 2) as u64,
+            mem_bits: self.entries as u64 * entry_bits as u64,
+        }
     }
 }
+
+/// Parameters of the PWAQ.
+pub type PwaqParams = PerWarpQueueParams;
+
+/// Width of a PWAQ entry: one warp address record.
+pub const ENTRY_BITS: u32 = record::BITS;
 
 /// The paper's figure, 65 bits per entry, scaled by `entries`.
 pub fn paper_storage(p: &PwaqParams) -> Option<PaperStorage> {
     Some(PaperStorage { bits: 65 * p.entries as u64, source: "§4.8 and Table 1: 192 entries, 1560 bytes" })
 }
 
-/// Memory `entries x entry_bits` plus, per warp, head, tail and the full
-/// and empty flags.
+/// See [`PerWarpQueueParams::storage`].
 pub fn hw_storage(p: &PwaqParams) -> HwStorage {
-    HwStorage {
-        flop_bits: p.warps as u64 * (2 * p.ptr_bits() + 2) as u64,
-        mem_bits: p.entries as u64 * p.entry_bits() as u64,
-    }
+    p.storage(ENTRY_BITS)
 }
 
 /// Shape of a per-warp queue generator (the PWAQ and the PWPQ differ only
@@ -248,14 +255,14 @@ pub fn pwaq(p: &PwaqParams, name: &str) -> Result<Arc<Module>, HwError> {
         &QueueSpec {
             warps: p.warps,
             entries: p.entries,
-            width: p.entry_bits(),
+            width: ENTRY_BITS,
             enq_data: "enq_rec",
             deq_data: "deq_rec",
             doc: format!(
                 "Per-warp address queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of {}-bit warp \
                  address records, {} per warp for {} warps.",
                 p.entries,
-                p.entry_bits(),
+                ENTRY_BITS,
                 p.depth(),
                 p.warps
             ),

@@ -20,83 +20,27 @@
 //! which the paper does not count. The hardware is the PWAQ's (`pwaq.rs`,
 //! "Hardware").
 
-use super::pwaq::{per_warp_queue, QueueSpec};
+use super::pwaq::{per_warp_queue, PerWarpQueueParams, QueueSpec};
 use super::{HwStorage, PaperStorage};
-use crate::clog2;
 use crate::ir::{HwError, Module};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::params::{BlockParams, Params};
 use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
 use std::sync::Arc;
 
-/// Parameters of the per-warp queue: `entries` split evenly among `warps`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PwpqParams {
-    /// Warp slots of the SM (paper: 48).
-    pub warps: u32,
-    /// Entries per SM (paper: 192), partitioned among the warps.
-    pub entries: u32,
-}
+/// Parameters of the PWPQ: the per-warp queue shape of `pwaq.rs`.
+pub type PwpqParams = PerWarpQueueParams;
 
-impl Default for PwpqParams {
-    fn default() -> Self {
-        PwpqParams { warps: 48, entries: 192 }
-    }
-}
-
-impl BlockParams for PwpqParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
-        ParamSpec {
-            name: "entries",
-            default: 192,
-            min: 1,
-            max: 4096,
-            doc: "entries per SM, split evenly among the warps (paper: 192 = 4 per warp)",
-        },
-    ];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let q = PwpqParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
-        if q.entries < q.warps || !q.entries.is_multiple_of(q.warps) {
-            return Err(p.invalid(format!(
-                "entries ({}) must be a non-zero multiple of warps ({}): each warp gets entries/warps slots",
-                q.entries, q.warps
-            )));
-        }
-        Ok(q)
-    }
-}
-
-impl PwpqParams {
-    /// Entries of one warp's partition.
-    pub fn depth(&self) -> u32 {
-        self.entries / self.warps
-    }
-    /// Width of a warp index.
-    pub fn warp_bits(&self) -> u32 {
-        clog2(self.warps as u64)
-    }
-    /// Width of a per-warp head/tail pointer.
-    pub fn ptr_bits(&self) -> u32 {
-        clog2(self.depth() as u64)
-    }
-    /// Width of one entry.
-    pub fn entry_bits(&self) -> u32 {
-        super::WARP_SIZE
-    }
-}
+/// Width of a PWPQ entry: one predicate mask.
+pub const ENTRY_BITS: u32 = super::WARP_SIZE;
 
 /// The paper's figure, 32 bits per entry, scaled by `entries`.
 pub fn paper_storage(p: &PwpqParams) -> Option<PaperStorage> {
     Some(PaperStorage { bits: 32 * p.entries as u64, source: "§4.8: 192 entries, 768 bytes" })
 }
 
-/// Memory `entries x entry_bits` plus, per warp, head, tail and the full
-/// and empty flags.
+/// See [`PerWarpQueueParams::storage`].
 pub fn hw_storage(p: &PwpqParams) -> HwStorage {
-    HwStorage {
-        flop_bits: p.warps as u64 * (2 * p.ptr_bits() + 2) as u64,
-        mem_bits: p.entries as u64 * p.entry_bits() as u64,
-    }
+    p.storage(ENTRY_BITS)
 }
 
 /// Generate the PWPQ (the per-warp queue of `pwaq.rs` with 32-bit masks).
@@ -105,7 +49,7 @@ pub fn pwpq(p: &PwpqParams, name: &str) -> Result<Arc<Module>, HwError> {
         &QueueSpec {
             warps: p.warps,
             entries: p.entries,
-            width: p.entry_bits(),
+            width: ENTRY_BITS,
             enq_data: "enq_mask",
             deq_data: "deq_mask",
             doc: format!(

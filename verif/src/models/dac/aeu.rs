@@ -1,17 +1,14 @@
 //! Reference model of the address expansion unit (AEU), written from the
 //! specification in `hw/src/blocks/dac/aeu.rs` (paper §4.2, Figure 11).
 
-use super::stim::{self, TupleGen};
+use super::stim::{self, Expansion, ExpansionDriver};
 use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, Record, TupleCmd};
-use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
+use crate::stimulus::{Frame, Slot, Stimulus};
 use hw::blocks::dac::aeu::AeuParams;
 use hw::blocks::dac::{record, tuple, WARP_SIZE};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 /// Ports of the AEU, inputs then outputs.
 pub fn ports(p: &AeuParams) -> Vec<PortSpec> {
@@ -282,89 +279,9 @@ impl Component for Aeu {
 // Stimulus
 // ---------------------------------------------------------------------------
 
-/// Constrained-random AEU traffic: a CTA configuration per reset epoch,
-/// address tuples from [`TupleGen`] offered with random gaps, and phases of
-/// random per-warp backpressure on `pwaq_full`.
-pub struct AeuDriver {
-    p: AeuParams,
-    layout: Arc<InputLayout>,
-    rng: ChaCha8Rng,
-    sl: [Slot; 10],
-    cycle: u64,
-    cfg: CtaConfig,
-    gen: TupleGen,
-    offer: f64,
-    full_p: f64,
-    full: u64,
-}
-
-impl AeuDriver {
-    pub fn new(p: &AeuParams, seed: u64) -> Self {
-        let layout = InputLayout::of(&ports(p));
-        let names = [
-            "rst",
-            "in_valid",
-            "in_tuple",
-            "cta_valid",
-            "cta_bidx",
-            "cta_warp0",
-            "blk_dim_x_m1",
-            "blk_dim_y_m1",
-            "blk_dim_z_m1",
-            "pwaq_full",
-        ];
-        let sl = names.map(|n| layout.expect(n));
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let cfg = stim::random_config(&mut rng, p.ctas, p.warps);
-        let gen = TupleGen::new(cfg.dims);
-        AeuDriver { p: p.clone(), layout, rng, sl, cycle: 0, cfg, gen, offer: 0.5, full_p: 0.0, full: 0 }
-    }
-}
-
-impl Driver for AeuDriver {
-    fn layout(&self) -> &Arc<InputLayout> {
-        &self.layout
-    }
-
-    fn next(&mut self, f: &mut Frame) {
-        let r = &mut self.rng;
-        let rst = self.cycle == 0 || r.random_bool(0.0005);
-        if rst && self.cycle != 0 {
-            self.cfg = stim::random_config(r, self.p.ctas, self.p.warps);
-            self.gen = TupleGen::new(self.cfg.dims);
-        }
-        if self.cycle.is_multiple_of(512) {
-            self.offer = [0.05, 0.5, 1.0][r.random_range(0..3)];
-            self.full_p = [0.0, 0.0, 0.02, 0.3][r.random_range(0..4)];
-        }
-        self.cycle += 1;
-        f.set_bool(self.sl[0], rst);
-        let valid = r.random_bool(self.offer);
-        f.set_bool(self.sl[1], valid);
-        let mut t = self.gen.addr(r);
-        if r.random_bool(0.02) {
-            t.kind = r.random_range(0..4);
-        }
-        f.set_wide(self.sl[2], &t.pack());
-        let (v, b, w0, d) = encode_config(&self.cfg, self.p.warp_bits());
-        f.set(self.sl[3], v);
-        f.set_wide(self.sl[4], &b);
-        f.set_wide(self.sl[5], &w0);
-        for i in 0..3 {
-            f.set(self.sl[6 + i], d[i]);
-        }
-        // Backpressure: each warp's full flag flips now and then.
-        if self.full_p == 0.0 {
-            self.full = 0;
-        } else {
-            for wi in 0..self.p.warps {
-                if r.random_bool(self.full_p / 4.0) {
-                    self.full ^= 1 << wi;
-                }
-            }
-        }
-        f.set(self.sl[9], self.full);
-    }
+/// Constrained-random AEU traffic: address tuples (see [`ExpansionDriver`]).
+pub fn driver(p: &AeuParams, seed: u64) -> ExpansionDriver {
+    ExpansionDriver::new(Expansion::Addr, &ports(p), p, seed)
 }
 
 // ---------------------------------------------------------------------------
@@ -549,7 +466,7 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
     },
     driver: |p, seed| {
         use hw::params::BlockParams;
-        Ok(Box::new(AeuDriver::new(&AeuParams::from_params(p)?, seed)))
+        Ok(Box::new(driver(&AeuParams::from_params(p)?, seed)))
     },
 };
 
@@ -724,7 +641,7 @@ mod tests {
             (AeuParams { warps: 12, ctas: 3 }, 2, 40_000),
             (AeuParams { warps: 1, ctas: 1 }, 3, 20_000),
         ] {
-            let mut d = AeuDriver::new(&p, seed);
+            let mut d = driver(&p, seed);
             let stim = Stimulus::record(&mut d, cycles);
             let mut dut = Aeu::new(&p);
             let rep = check_expansion(&mut dut, &p, &stim).unwrap();
@@ -764,7 +681,7 @@ mod tests {
         #[test]
         fn prop_records_cover_exactly(warps in 1u32..=64, ctas in 1u32..=16, seed in proptest::prelude::any::<u64>()) {
             let p = AeuParams { warps, ctas };
-            let stim = Stimulus::record(&mut AeuDriver::new(&p, seed), 8_000);
+            let stim = Stimulus::record(&mut driver(&p, seed), 8_000);
             let r = check_expansion(&mut Aeu::new(&p), &p, &stim);
             proptest::prop_assert!(r.is_ok(), "{:?}", r);
         }

@@ -215,7 +215,7 @@ mod mutation {
     fn aeu_property_rejects_a_dropped_unit_and_a_wrong_line() {
         use hw::blocks::dac::aeu::AeuParams;
         let p = AeuParams::default();
-        let stim = Stimulus::record(&mut aeu::AeuDriver::new(&p, 1), 20_000);
+        let stim = Stimulus::record(&mut aeu::driver(&p, 1), 20_000);
         let drop_bit = Corrupt::new(aeu::Aeu::new(&p), "push_rec", 300, |a: &aeu::Aeu| {
             let r = out(a, "push_rec");
             (out(a, "push") == 1 && (r as u32).count_ones() >= 2)
@@ -236,7 +236,7 @@ mod mutation {
     fn peu_property_rejects_a_flipped_thread() {
         use hw::blocks::dac::peu::PeuParams;
         let p = PeuParams::default();
-        let stim = Stimulus::record(&mut peu::PeuDriver::new(&p, 1), 20_000);
+        let stim = Stimulus::record(&mut peu::driver(&p, 1), 20_000);
         let mut d = Corrupt::new(peu::Peu::new(&p), "push_mask", 300, |a: &peu::Peu| {
             (out(a, "push") == 1).then(|| vec![out(a, "push_mask") ^ 1])
         });

@@ -57,7 +57,7 @@ pub fn shape(p: &PwaqParams) -> QueueShape {
         name: "pwaq",
         warps: p.warps,
         entries: p.entries,
-        width: p.entry_bits(),
+        width: hw::blocks::dac::pwaq::ENTRY_BITS,
         enq_data: "enq_rec",
         deq_data: "deq_rec",
     }

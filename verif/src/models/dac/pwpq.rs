@@ -13,7 +13,7 @@ pub fn shape(p: &PwpqParams) -> QueueShape {
         name: "pwpq",
         warps: p.warps,
         entries: p.entries,
-        width: p.entry_bits(),
+        width: hw::blocks::dac::pwpq::ENTRY_BITS,
         enq_data: "enq_mask",
         deq_data: "deq_mask",
     }

@@ -5,10 +5,13 @@
 
 use super::affine::Aff;
 use super::{get_bits, CtaConfig, TupleCmd};
-use crate::stimulus::Frame;
-use hw::blocks::dac::{cta, tuple};
-use rand::RngExt;
+use super::walk::encode_config;
+use crate::stimulus::{Driver, Frame, InputLayout, Slot};
+use hw::blocks::dac::{cta, tuple, ExpansionParams};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sim::PortSpec;
+use std::sync::Arc;
 
 /// Block shapes seen in real kernels, plus odd ones.
 const SHAPES: &[[u32; 3]] = &[
@@ -191,5 +194,110 @@ impl TupleGen {
             _ => r.random(),
         };
         TupleCmd { aff, rhs, kind: tuple::KIND_PRED, op: r.random_range(0..16) }
+    }
+}
+
+/// Which expansion unit a driver feeds, and so which tuples and which
+/// queue's full flags it drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// The AEU: `enq.addr` / `enq.data` tuples, backpressure on `pwaq_full`.
+    Addr,
+    /// The PEU: `enq.pred` tuples (every operator, signed and unsigned,
+    /// thresholds next to the tuple's values), backpressure on `pwpq_full`.
+    Pred,
+}
+
+/// Constrained-random traffic for an expansion unit: a CTA configuration per
+/// reset epoch, tuples from [`TupleGen`] offered with random gaps (2% with a
+/// random kind, which the unit must ignore), and phases of random per-warp
+/// backpressure on the queue's full flags.
+pub struct ExpansionDriver {
+    unit: Expansion,
+    p: ExpansionParams,
+    layout: Arc<InputLayout>,
+    rng: ChaCha8Rng,
+    sl: [Slot; 10],
+    cycle: u64,
+    cfg: CtaConfig,
+    gen: TupleGen,
+    offer: f64,
+    full_p: f64,
+    full: u64,
+}
+
+impl ExpansionDriver {
+    /// `ports`: the unit's ports (the AEU's or the PEU's).
+    pub fn new(unit: Expansion, ports: &[PortSpec], p: &ExpansionParams, seed: u64) -> Self {
+        let layout = InputLayout::of(ports);
+        let full = match unit {
+            Expansion::Addr => "pwaq_full",
+            Expansion::Pred => "pwpq_full",
+        };
+        let names = [
+            "rst",
+            "in_valid",
+            "in_tuple",
+            "cta_valid",
+            "cta_bidx",
+            "cta_warp0",
+            "blk_dim_x_m1",
+            "blk_dim_y_m1",
+            "blk_dim_z_m1",
+            full,
+        ];
+        let sl = names.map(|n| layout.expect(n));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let cfg = random_config(&mut rng, p.ctas, p.warps);
+        let gen = TupleGen::for_config(&cfg);
+        ExpansionDriver { unit, p: p.clone(), layout, rng, sl, cycle: 0, cfg, gen, offer: 0.5, full_p: 0.0, full: 0 }
+    }
+}
+
+impl Driver for ExpansionDriver {
+    fn layout(&self) -> &Arc<InputLayout> {
+        &self.layout
+    }
+
+    fn next(&mut self, f: &mut Frame) {
+        let r = &mut self.rng;
+        let rst = self.cycle == 0 || r.random_bool(0.0005);
+        if rst && self.cycle != 0 {
+            self.cfg = random_config(r, self.p.ctas, self.p.warps);
+            self.gen = TupleGen::for_config(&self.cfg);
+        }
+        if self.cycle.is_multiple_of(512) {
+            self.offer = [0.05, 0.5, 1.0][r.random_range(0..3)];
+            self.full_p = [0.0, 0.0, 0.02, 0.3][r.random_range(0..4)];
+        }
+        self.cycle += 1;
+        f.set_bool(self.sl[0], rst);
+        f.set_bool(self.sl[1], r.random_bool(self.offer));
+        let mut t = match self.unit {
+            Expansion::Addr => self.gen.addr(r),
+            Expansion::Pred => self.gen.pred(r),
+        };
+        if r.random_bool(0.02) {
+            t.kind = r.random_range(0..4);
+        }
+        f.set_wide(self.sl[2], &t.pack());
+        let (v, b, w0, d) = encode_config(&self.cfg, self.p.warp_bits());
+        f.set(self.sl[3], v);
+        f.set_wide(self.sl[4], &b);
+        f.set_wide(self.sl[5], &w0);
+        for i in 0..3 {
+            f.set(self.sl[6 + i], d[i]);
+        }
+        // Backpressure: each warp's full flag flips now and then.
+        if self.full_p == 0.0 {
+            self.full = 0;
+        } else {
+            for wi in 0..self.p.warps {
+                if r.random_bool(self.full_p / 4.0) {
+                    self.full ^= 1 << wi;
+                }
+            }
+        }
+        f.set(self.sl[9], self.full);
     }
 }
