@@ -9,3 +9,4 @@ pub mod registry;
 pub mod run;
 pub mod stimulus;
 pub mod models;
+pub mod poke;

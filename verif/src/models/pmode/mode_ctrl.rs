@@ -716,39 +716,9 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
 pub mod golden {
     use super::*;
 
-    /// Named-port access to a component under test.
-    struct T<'a> {
-        m: &'a mut dyn Component,
-    }
+    crate::poke_harness!(T);
 
     impl<'a> T<'a> {
-        fn new(m: &'a mut dyn Component) -> Self {
-            let mut t = T { m };
-            t.clear();
-            t.set("rst", 1);
-            t.step();
-            t
-        }
-        fn clear(&mut self) {
-            let ins: Vec<PortId> =
-                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
-            for id in ins {
-                self.m.set(id, &[0; 16]);
-            }
-        }
-
-        fn set(&mut self, n: &str, v: u64) {
-            let id = self.m.input(n).unwrap();
-            self.m.set_u64(id, v);
-        }
-        fn get(&mut self, n: &str) -> u64 {
-            self.m.eval();
-            self.m.get_u64(self.m.output(n).unwrap())
-        }
-        fn step(&mut self) {
-            self.m.step();
-            self.clear();
-        }
         /// Offer an instruction on port k with healthy status (nothing
         /// pending, queue empty and accepting, a free register).
         fn offer(&mut self, k: usize, warp: u64, opc: u64, srcs: &[(u64, bool)], dst: Option<u64>) {

@@ -1004,39 +1004,9 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
 pub mod golden {
     use super::*;
 
-    /// Drives the unit one instruction at a time on port 0, warp 0.
-    struct T<'a> {
-        m: &'a mut dyn Component,
-    }
+    crate::poke_harness!(T);
 
     impl<'a> T<'a> {
-        fn new(m: &'a mut dyn Component) -> Self {
-            let mut t = T { m };
-            t.clear();
-            t.set("rst", 1);
-            t.step();
-            t
-        }
-        fn clear(&mut self) {
-            let ins: Vec<PortId> =
-                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
-            for id in ins {
-                self.m.set(id, &[0; 16]);
-            }
-        }
-
-        fn set(&mut self, n: &str, v: u64) {
-            let id = self.m.input(n).unwrap();
-            self.m.set_u64(id, v);
-        }
-        fn get(&mut self, n: &str) -> u64 {
-            self.m.eval();
-            self.m.get_u64(self.m.output(n).unwrap())
-        }
-        fn step(&mut self) {
-            self.m.step();
-            self.clear();
-        }
         /// Offer `pc: op dst, srcs` of warp 0 on port 0.
         fn offer(&mut self, pc: u64, opc: u64, dst: Option<u64>, srcs: &[u64]) {
             self.set("iss0_valid", 1);

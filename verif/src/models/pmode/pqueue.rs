@@ -729,24 +729,13 @@ pub fn check(p: &PqueueParams, dut: &mut dyn Component, st: &Stimulus) -> Result
 /// here and on the generated hardware in `verif/tests/pmode.rs`.
 pub mod golden {
     use super::*;
+    use crate::poke::reset;
     use sim::ComponentExt;
 
     /// Small parameters of the directed tests: 6 warps, 4 entries, 6-bit
     /// offsets, 12-bit PCs.
     pub fn small() -> PqueueParams {
         PqueueParams { warps: 6, entries: 4, offset_bits: 6, pc_bits: 12, ..PqueueParams::default() }
-    }
-
-    /// One reset cycle, every input 0 afterwards.
-    fn reset(m: &mut dyn Component) {
-        let ins: Vec<_> = m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
-        for &id in &ins {
-            m.set(id, &[0; 2]);
-        }
-        let rst = m.input("rst").unwrap();
-        m.set_bool(rst, true);
-        m.step();
-        m.set_bool(rst, false);
     }
 
     /// Figure 5 of the paper: the trigger is `mul` at 0x90; P-mode records

@@ -718,33 +718,9 @@ pub mod golden {
         SimtStackParams { depth: 2, lanes: 4, ..SimtStackParams::default() }
     }
 
-    /// Named-port access to a component under test.
-    struct T<'a> {
-        m: &'a mut dyn Component,
-    }
+    crate::poke_harness!(T);
+
     impl<'a> T<'a> {
-        fn new(m: &'a mut dyn Component) -> Self {
-            let mut t = T { m };
-            t.clear();
-            t.set("rst", 1);
-            t.step();
-            t
-        }
-        fn set(&mut self, n: &str, v: u64) {
-            let id = self.m.input(n).unwrap();
-            self.m.set_u64(id, v);
-        }
-        fn clear(&mut self) {
-            let ins: Vec<PortId> =
-                self.m.ports().iter().enumerate().filter(|x| x.1.dir == sim::Dir::In).map(|x| PortId(x.0 as u32)).collect();
-            for id in ins {
-                self.m.set(id, &[0; 2]);
-            }
-        }
-        fn step(&mut self) {
-            self.m.step();
-            self.clear();
-        }
         /// (pc, rpc, mask) of port 0's view of `warp` in a mode.
         fn top(&mut self, warp: u64, pmode: bool) -> (u64, u64, u64) {
             self.set("iss0_warp", warp);

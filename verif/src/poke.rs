@@ -1,0 +1,85 @@
+//! Named-port driving of a component for directed (golden) tests, which are
+//! written against the ports only and run on every engine: every input is 0
+//! except what the test sets for the current cycle.
+
+use sim::{Component, ComponentExt, Dir, PortId};
+
+/// Set every input of `m` to 0.
+pub fn clear_inputs(m: &mut dyn Component) {
+    const ZERO: [u64; 16] = [0; 16];
+    let ins: Vec<(PortId, usize)> = m
+        .ports()
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| q.dir == Dir::In)
+        .map(|(i, q)| (PortId(i as u32), q.words()))
+        .collect();
+    for (id, words) in ins {
+        m.set(id, &ZERO[..words]);
+    }
+}
+
+/// One reset cycle (`rst` high, every other input 0); every input 0 afterwards.
+pub fn reset(m: &mut dyn Component) {
+    clear_inputs(m);
+    let rst = m.input("rst").expect("a resettable component has an `rst` input");
+    m.set_u64(rst, 1);
+    m.step();
+    clear_inputs(m);
+}
+
+/// A component under a directed test, its ports reached by name.
+pub struct Poke<'a> {
+    pub m: &'a mut dyn Component,
+}
+
+impl<'a> Poke<'a> {
+    /// Resets `m` (see [`reset`]).
+    pub fn new(m: &'a mut dyn Component) -> Self {
+        reset(m);
+        Poke { m }
+    }
+    pub fn set(&mut self, name: &str, v: u64) {
+        let id = self.m.input(name).unwrap();
+        self.m.set_u64(id, v);
+    }
+    /// Output `name` after settling this cycle's inputs.
+    pub fn get(&mut self, name: &str) -> u64 {
+        self.m.eval();
+        self.m.get_u64(self.m.output(name).unwrap())
+    }
+    /// Every input back to 0.
+    pub fn clear(&mut self) {
+        clear_inputs(self.m);
+    }
+    /// One clock edge, then every input back to 0.
+    pub fn step(&mut self) {
+        self.m.step();
+        self.clear();
+    }
+}
+
+/// `poke_harness!(T)` declares `struct T<'a>(Poke<'a>)` dereferencing to
+/// [`Poke`], so a golden test module can add its block's own helpers to `T`.
+#[macro_export]
+macro_rules! poke_harness {
+    ($t:ident) => {
+        struct $t<'a>($crate::poke::Poke<'a>);
+        impl<'a> $t<'a> {
+            fn new(m: &'a mut dyn sim::Component) -> Self {
+                $t($crate::poke::Poke::new(m))
+            }
+        }
+        impl<'a> std::ops::Deref for $t<'a> {
+            type Target = $crate::poke::Poke<'a>;
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+        impl<'a> std::ops::DerefMut for $t<'a> {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.0
+            }
+        }
+    };
+}
