@@ -4,7 +4,7 @@
 use super::stim::{self, Expansion, ExpansionDriver};
 use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, Record, TupleCmd};
-use crate::stimulus::{Frame, Slot, Stimulus};
+use crate::stimulus::{Frame, Stimulus};
 use hw::blocks::dac::aeu::AeuParams;
 use hw::blocks::dac::{record, tuple, WARP_SIZE};
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
@@ -311,7 +311,7 @@ pub struct AeuReport {
 /// The CTA configuration inputs must change only in reset cycles.
 pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) -> Result<AeuReport, String> {
     let layout = stim.layout().clone();
-    let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
+    crate::run::check_inputs(dut, &layout)?;
     let o = |n: &str| dut.output(n).unwrap();
     let (in_ready, push, push_warp, push_rec, push_data) =
         (o("in_ready"), o("push"), o("push_warp"), o("push_rec"), o("push_data"));
@@ -329,9 +329,7 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
     let mut cur: Option<Cur> = None;
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
-        for (i, id) in inputs.iter().enumerate() {
-            dut.set(*id, frame.get(Slot(i)));
-        }
+        dut.set_inputs(stim.cycle(c));
         dut.eval();
         let rst = frame.get(s_rst)[0] & 1 != 0;
         let ready = dut.get_bool(in_ready);
@@ -412,11 +410,7 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
 pub fn expand_one(dut: &mut dyn Component, p: &AeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Vec<Record>>, u64) {
     let id = |d: &dyn Component, n: &str| d.input(n).unwrap();
     let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
-    for (i, port) in dut.ports().to_vec().iter().enumerate() {
-        if port.dir == sim::Dir::In {
-            dut.set(PortId(i as u32), &vec![0; port.words()]);
-        }
-    }
+    crate::poke::clear_inputs(dut);
     let (rst, iv, it) = (id(dut, "rst"), id(dut, "in_valid"), id(dut, "in_tuple"));
     dut.set_u64(id(dut, "cta_valid"), v);
     let bi = id(dut, "cta_bidx");

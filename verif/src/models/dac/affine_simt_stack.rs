@@ -533,7 +533,7 @@ pub fn check_against_flat(
     stim: &Stimulus,
 ) -> Result<StackReport, String> {
     let layout = stim.layout().clone();
-    let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
+    crate::run::check_inputs(dut, &layout)?;
     let o = |n: &str| dut.output(n).unwrap();
     let outs = ["depth", "top_pc", "top_rpc", "codes", "rd_mask", "overflow", "entry_writes", "pws_writes"].map(o);
     let sl = |n: &str| layout.expect(n);
@@ -544,9 +544,7 @@ pub fn check_against_flat(
     let nw = p.warps as usize;
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
-        for (i, id) in inputs.iter().enumerate() {
-            dut.set(*id, frame.get(Slot(i)));
-        }
+        dut.set_inputs(stim.cycle(c));
         dut.eval();
         let g = |i: usize| dut.get_u64(outs[i]);
         let (pc, rpc, m) = match flat.top() {

@@ -183,7 +183,7 @@ pub struct AtqReport {
 /// `enq_ready` and a `deq` of an empty queue do nothing.
 pub fn check_fifo(dut: &mut dyn Component, p: &AtqParams, stim: &Stimulus) -> Result<AtqReport, String> {
     let layout = stim.layout().clone();
-    let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
+    crate::run::check_inputs(dut, &layout)?;
     let o = |n: &str| dut.output(n).unwrap();
     let (ready, hv, ht, count, full) = (o("enq_ready"), o("head_valid"), o("head_tuple"), o("count"), o("full"));
     let sl = |n: &str| layout.expect(n);
@@ -194,9 +194,7 @@ pub fn check_fifo(dut: &mut dyn Component, p: &AtqParams, stim: &Stimulus) -> Re
     let mut rep = AtqReport::default();
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
-        for (i, id) in inputs.iter().enumerate() {
-            dut.set(*id, frame.get(Slot(i)));
-        }
+        dut.set_inputs(stim.cycle(c));
         dut.eval();
         let bit = |s: Slot| frame.get(s)[0] & 1 != 0;
         let t = TupleCmd::unpack(frame.get(s_et));

@@ -516,7 +516,7 @@ pub fn check_end_to_end(
     complete: bool,
 ) -> Result<DacReport, String> {
     let layout = stim.layout().clone();
-    let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
+    crate::run::check_inputs(dut, &layout)?;
     let o = |n: &str| dut.output(n).unwrap();
     let (enq_ready, addr_rec, addr_empty, pred_mask, pred_empty, l1, l1_line) = (
         o("enq_ready"),
@@ -542,9 +542,7 @@ pub fn check_end_to_end(
     let mut last_cnt = [0u64; 3];
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
-        for (i, id) in inputs.iter().enumerate() {
-            dut.set(*id, frame.get(Slot(i)));
-        }
+        dut.set_inputs(stim.cycle(c));
         dut.eval();
         let v = |i: usize| frame.get(s[i])[0];
         let err = |m: String| Err(format!("cycle {c}: {m}"));

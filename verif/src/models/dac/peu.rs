@@ -5,7 +5,7 @@ use super::affine::compare;
 use super::stim::{self, Expansion, ExpansionDriver};
 use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, TupleCmd};
-use crate::stimulus::{Frame, Slot, Stimulus};
+use crate::stimulus::{Frame, Stimulus};
 use hw::blocks::dac::peu::PeuParams;
 use hw::blocks::dac::{tuple, WARP_SIZE};
 use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
@@ -370,7 +370,7 @@ pub struct PeuReport {
 /// change only in reset cycles.
 pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> Result<PeuReport, String> {
     let layout = stim.layout().clone();
-    let inputs: Vec<PortId> = layout.ports().iter().map(|q| dut.input(&q.name).unwrap()).collect();
+    crate::run::check_inputs(dut, &layout)?;
     let o = |n: &str| dut.output(n).unwrap();
     let (in_ready, push, push_warp, push_mask) = (o("in_ready"), o("push"), o("push_warp"), o("push_mask"));
     let cnt = ["cnt_scalar", "cnt_uniform", "cnt_serial", "cnt_cmp"].map(o);
@@ -391,9 +391,7 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
     let mut after_rst = false;
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
-        for (i, id) in inputs.iter().enumerate() {
-            dut.set(*id, frame.get(Slot(i)));
-        }
+        dut.set_inputs(stim.cycle(c));
         dut.eval();
         let err = |m: String| Err(format!("cycle {c}: {m}"));
         let counts = cnt.map(|id| dut.get_u64(id) as u32);
@@ -475,11 +473,7 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
 /// (`cnt_scalar`, `cnt_uniform`, `cnt_serial`, `cnt_cmp`) at the end.
 pub fn expand_one(dut: &mut dyn Component, p: &PeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Option<u32>>, u64, [u64; 4]) {
     let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
-    for (i, port) in dut.ports().to_vec().iter().enumerate() {
-        if port.dir == sim::Dir::In {
-            dut.set(PortId(i as u32), &vec![0; port.words()]);
-        }
-    }
+    crate::poke::clear_inputs(dut);
     let i = |n: &str| dut.input(n).unwrap();
     let (rst, iv, it, cv, cb, cw) = (i("rst"), i("in_valid"), i("in_tuple"), i("cta_valid"), i("cta_bidx"), i("cta_warp0"));
     let dims = [i("blk_dim_x_m1"), i("blk_dim_y_m1"), i("blk_dim_z_m1")];

@@ -248,7 +248,7 @@ pub struct QueueReport {
 /// out-of-range warp is dropped, a deq of an empty one does nothing.
 pub fn check_queues(dut: &mut dyn Component, q: &QueueShape, stim: &Stimulus) -> Result<QueueReport, String> {
     let layout = stim.layout().clone();
-    let inputs: Vec<PortId> = layout.ports().iter().map(|p| dut.input(&p.name).unwrap()).collect();
+    crate::run::check_inputs(dut, &layout)?;
     let o = |n: &str| dut.output(n).unwrap();
     let (data, empty, fullv, emptyv, anyf) =
         (o(q.deq_data), o("deq_empty"), o("full_vec"), o("empty_vec"), o("any_full"));
@@ -261,9 +261,7 @@ pub fn check_queues(dut: &mut dyn Component, q: &QueueShape, stim: &Stimulus) ->
     let mut rep = QueueReport::default();
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
-        for (i, id) in inputs.iter().enumerate() {
-            dut.set(*id, frame.get(Slot(i)));
-        }
+        dut.set_inputs(stim.cycle(c));
         dut.eval();
         let v = |s: Slot| frame.get(s)[0];
         let err = |m: String| Err(format!("cycle {c}: {m}"));

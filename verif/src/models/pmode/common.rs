@@ -2,7 +2,6 @@
 
 use crate::stimulus::{InputLayout, Slot, Stimulus};
 use sim::{Component, ComponentExt, PortId};
-use std::ops::Range;
 
 /// Low `bits` bits set.
 pub fn mask(bits: u32) -> u64 {
@@ -22,32 +21,6 @@ pub fn bit(words: &[u64], i: usize) -> bool {
 /// not a panic: the property checks run against generated hardware too).
 pub fn out(dut: &dyn Component, name: &str) -> Result<PortId, String> {
     dut.output(name).map_err(|e| e.to_string())
-}
-
-/// Applies recorded stimulus frames to a component by port name.
-pub struct Feeder {
-    pairs: Vec<(Range<usize>, PortId)>,
-}
-
-impl Feeder {
-    pub fn new(layout: &InputLayout, dut: &dyn Component) -> Result<Self, String> {
-        let mut pairs = Vec::new();
-        for (i, p) in layout.ports().iter().enumerate() {
-            let id = dut.input(&p.name).map_err(|e| e.to_string())?;
-            let w = dut.ports()[id.0 as usize].width;
-            if w != p.width {
-                return Err(format!("input `{}` is {} bits in the stimulus, {} in `{}`", p.name, p.width, w, dut.name()));
-            }
-            pairs.push((layout.range(Slot(i)), id));
-        }
-        Ok(Feeder { pairs })
-    }
-
-    pub fn apply(&self, words: &[u64], dut: &mut dyn Component) {
-        for (r, id) in &self.pairs {
-            dut.set(*id, &words[r.clone()]);
-        }
-    }
 }
 
 /// Reads input values of one recorded cycle by name (for property checks).

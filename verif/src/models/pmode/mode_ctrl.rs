@@ -2,12 +2,12 @@
 //! `hw::blocks::pmode::mode_ctrl`), its constrained-random driver and its
 //! property checks.
 
-use super::common::{mask, out, slot, Feeder, InView};
+use super::common::{mask, out, slot, InView};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::pmode::mode_ctrl::{action as act, op, ModeCtrlParams};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
+use sim::{Component, PortFrame, PortId, PortSpec};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -378,7 +378,6 @@ pub struct ModeCtrlDriver {
     layout: Arc<InputLayout>,
     rng: ChaCha8Rng,
     shadow: ModeCtrlModel,
-    sh_in: Vec<(Slot, PortId)>,
     s: HashMap<String, Slot>,
     cycle: u64,
 }
@@ -387,14 +386,8 @@ impl ModeCtrlDriver {
     pub fn new(p: &ModeCtrlParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
         let shadow = ModeCtrlModel::new(p);
-        let sh_in = layout
-            .ports()
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (Slot(i), shadow.input(&q.name).unwrap_or_else(|e| panic!("internal: {e}"))))
-            .collect();
         let s = layout.ports().iter().enumerate().map(|(i, q)| (q.name.clone(), Slot(i))).collect();
-        ModeCtrlDriver { p: p.clone(), rng: ChaCha8Rng::seed_from_u64(seed), shadow, sh_in, s, cycle: 0, layout }
+        ModeCtrlDriver { p: p.clone(), rng: ChaCha8Rng::seed_from_u64(seed), shadow, s, cycle: 0, layout }
     }
 }
 
@@ -508,9 +501,7 @@ impl ModeCtrlDriver {
     }
 
     fn feed_shadow(&mut self, f: &Frame) {
-        for (s, id) in &self.sh_in {
-            self.shadow.set(*id, f.get(*s));
-        }
+        self.shadow.set_inputs(f.words());
         self.shadow.eval();
         self.shadow.tick();
     }
@@ -537,7 +528,7 @@ impl ModeCtrlDriver {
 ///   strobes follow the action.
 pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
     let layout = st.layout().clone();
-    let feed = Feeder::new(&layout, dut)?;
+    crate::run::check_inputs(dut, &layout)?;
     let li = |n: &str| slot(&layout, n);
     let (rst, len, lw) = (li("rst")?, li("launch_en")?, li("launch_warp")?);
     let mut ki = Vec::new();
@@ -562,7 +553,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     let mut bar = vec![false; nw];
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
-        feed.apply(st.cycle(c), dut);
+        dut.set_inputs(st.cycle(c));
         dut.eval();
         let err = |m: String| Err(format!("cycle {c}: {m}"));
         let want_mode: u64 = (0..nw).filter(|&w| trig[w].is_some()).map(|w| 1u64 << w).sum();
@@ -842,6 +833,7 @@ pub mod golden {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim::ComponentExt;
 
     #[test]
     fn skip_rules() {
@@ -871,11 +863,11 @@ mod tests {
         let p = ModeCtrlParams::default();
         let st = Stimulus::record(&mut ModeCtrlDriver::new(&p, 4), 20_000);
         let mut m = ModeCtrlModel::new(&p);
-        let feed = Feeder::new(st.layout(), &m).unwrap();
+        crate::run::check_inputs(&m, st.layout()).unwrap();
         let a = m.output("iss0_action").unwrap();
         let mut n = [0u32; 8];
         for c in 0..st.cycles() {
-            feed.apply(st.cycle(c), &mut m);
+            m.set_inputs(st.cycle(c));
             m.eval();
             n[m.get_u64(a) as usize] += 1;
             m.tick();

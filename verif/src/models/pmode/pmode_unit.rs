@@ -5,7 +5,7 @@
 //! stack's and the mode controller's — wired through their ports exactly as
 //! the hardware is, plus an SM-like driver and the unit's property checks.
 
-use super::common::{bit, mask, out, slot, Feeder, InView};
+use super::common::{bit, mask, out, slot, InView};
 use super::mode_ctrl::ModeCtrlModel;
 use super::scoreboard::ScoreboardModel;
 use super::pqueue::PqueueModel;
@@ -510,7 +510,6 @@ pub struct PmodeUnitDriver {
     layout: Arc<InputLayout>,
     rng: ChaCha8Rng,
     shadow: PmodeUnitModel,
-    sh_in: Vec<(Slot, PortId)>,
     s: HashMap<String, Slot>,
     o: HashMap<String, PortId>,
     warps: Vec<DWarp>,
@@ -529,12 +528,6 @@ impl PmodeUnitDriver {
     pub fn new(p: &PmodeUnitParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
         let shadow = PmodeUnitModel::new(p);
-        let sh_in = layout
-            .ports()
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (Slot(i), shadow.input(&q.name).unwrap_or_else(|e| panic!("internal: {e}"))))
-            .collect();
         let s = layout.ports().iter().enumerate().map(|(i, q)| (q.name.clone(), Slot(i))).collect();
         let o = ports(p)
             .into_iter()
@@ -553,7 +546,6 @@ impl PmodeUnitDriver {
             p: p.clone(),
             rng,
             shadow,
-            sh_in,
             s,
             o,
             layout,
@@ -563,9 +555,7 @@ impl PmodeUnitDriver {
     }
 
     fn feed_shadow(&mut self, f: &Frame) {
-        for (s, id) in &self.sh_in {
-            self.shadow.set(*id, f.get(*s));
-        }
+        self.shadow.set_inputs(f.words());
         self.shadow.eval();
     }
 
@@ -794,7 +784,7 @@ impl Driver for PmodeUnitDriver {
 ///   launch; actions match the mode; a halted warp only stalls.
 pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
     let layout = st.layout().clone();
-    let feed = Feeder::new(&layout, dut)?;
+    crate::run::check_inputs(dut, &layout)?;
     let li = |n: &str| slot(&layout, n);
     let (rst, len, lw) = (li("rst")?, li("launch_en")?, li("launch_warp")?);
     let mut ki = Vec::new();
@@ -824,7 +814,7 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
     let mut prev_mode = 0u64;
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
-        feed.apply(st.cycle(c), dut);
+        dut.set_inputs(st.cycle(c));
         dut.eval();
         let err = |m: String| Err(format!("cycle {c}: {m}"));
         let mode = dut.get(o_mode)[0];
@@ -1174,11 +1164,11 @@ mod tests {
         let p = PmodeUnitParams { warps: 8, rename_regs: 32, ..PmodeUnitParams::default() };
         let st = Stimulus::record(&mut PmodeUnitDriver::new(&p, 11), 30_000);
         let mut m = PmodeUnitModel::new(&p);
-        let feed = Feeder::new(st.layout(), &m).unwrap();
+        crate::run::check_inputs(&m, st.layout()).unwrap();
         let a: Vec<PortId> = (0..2).map(|k| m.output(&format!("iss{k}_action")).unwrap()).collect();
         let mut n = [0u32; 8];
         for c in 0..st.cycles() {
-            feed.apply(st.cycle(c), &mut m);
+            m.set_inputs(st.cycle(c));
             m.eval();
             for id in &a {
                 n[m.get_u64(*id) as usize] += 1;

@@ -1,7 +1,7 @@
 //! Reference model of `pqueue` (specification: `hw::blocks::pmode::pqueue`),
 //! its constrained-random driver and its property checks.
 
-use super::common::{mask, out, slot, Feeder, InView};
+use super::common::{mask, out, slot, InView};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::pmode::pqueue::PqueueParams;
 use rand::{RngExt, SeedableRng};
@@ -574,7 +574,7 @@ struct Rec {
 /// ring buffer), written from the specification.
 pub fn check(p: &PqueueParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
     let layout = st.layout().clone();
-    let feed = Feeder::new(&layout, dut)?;
+    crate::run::check_inputs(dut, &layout)?;
     let li = |n: &str| slot(&layout, n);
     let (rst, sen, sw, spc) = (li("rst")?, li("start_en")?, li("start_warp")?, li("start_pc")?);
     struct K {
@@ -613,7 +613,7 @@ pub fn check(p: &PqueueParams, dut: &mut dyn Component, st: &Stimulus) -> Result
     };
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
-        feed.apply(st.cycle(c), dut);
+        dut.set_inputs(st.cycle(c));
         dut.eval();
         let err = |m: String| Err(format!("cycle {c}: {m}"));
         // Outputs against the checker's queues.
@@ -862,13 +862,13 @@ mod tests {
         let p = small();
         let st = Stimulus::record(&mut PqueueDriver::new(&p, 7), 20_000);
         let mut m = PqueueModel::new(&p);
-        let feed = Feeder::new(st.layout(), &m).unwrap();
+        crate::run::check_inputs(&m, st.layout()).unwrap();
         let ids: Vec<_> = ["iss0_push", "iss0_pop"].iter().map(|n| st.layout().expect(n)).collect();
         let (ok, full, hit, rdy) =
             (m.output("iss0_ok").unwrap(), m.output("iss0_full").unwrap(), m.output("iss0_hit").unwrap(), m.output("iss0_rdy").unwrap());
         let mut n = [0u32; 5];
         for c in 0..st.cycles() {
-            feed.apply(st.cycle(c), &mut m);
+            m.set_inputs(st.cycle(c));
             m.eval();
             let iv = InView::new(&st, c);
             let (push, pop) = (iv.b(ids[0]), iv.b(ids[1]));

@@ -1,7 +1,7 @@
 //! Reference model of `rename` (specification: `hw::blocks::pmode::rename`),
 //! its constrained-random driver and its property checks.
 
-use super::common::{bit, mask, out, slot, Feeder, InView};
+use super::common::{bit, mask, out, slot, InView};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::pmode::rename::RenameParams;
 use rand::{RngExt, SeedableRng};
@@ -325,7 +325,6 @@ pub struct RenameDriver {
     layout: Arc<InputLayout>,
     rng: ChaCha8Rng,
     shadow: RenameModel,
-    sh_in: Vec<(Slot, PortId)>,
     s: BTreeMap<String, Slot>,
     warps: Vec<DrvWarp>,
     cycle: u64,
@@ -336,18 +335,11 @@ impl RenameDriver {
     pub fn new(p: &RenameParams, seed: u64) -> Self {
         let layout = InputLayout::of(&ports(p));
         let shadow = RenameModel::new(p);
-        let sh_in = layout
-            .ports()
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (Slot(i), shadow.input(&q.name).unwrap_or_else(|e| panic!("internal: {e}"))))
-            .collect();
         let s = layout.ports().iter().enumerate().map(|(i, q)| (q.name.clone(), Slot(i))).collect();
         RenameDriver {
             p: p.clone(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             shadow,
-            sh_in,
             s,
             warps: vec![DrvWarp::default(); p.warps as usize],
             cycle: 0,
@@ -377,9 +369,7 @@ impl RenameDriver {
     }
 
     fn push_to_shadow(&mut self, f: &Frame) {
-        for (s, id) in &self.sh_in {
-            self.shadow.set(*id, f.get(*s));
-        }
+        self.shadow.set_inputs(f.words());
         self.shadow.eval();
     }
 }
@@ -546,7 +536,7 @@ impl Driver for RenameDriver {
 ///   overwrite or episode start).
 pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
     let layout = st.layout().clone();
-    let feed = Feeder::new(&layout, dut)?;
+    crate::run::check_inputs(dut, &layout)?;
     let li = |n: &str| slot(&layout, n);
     let (rst, init_en, init_used, sen, sw) = (li("rst")?, li("init_en")?, li("init_used")?, li("start_en")?, li("start_warp")?);
     let rel = [li("rel_en")?, li("rel_warp")?, li("rel_reg")?];
@@ -566,7 +556,7 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
     let mut p_map: BTreeMap<(u64, u64), u64> = BTreeMap::new();
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
-        feed.apply(st.cycle(c), dut);
+        dut.set_inputs(st.cycle(c));
         dut.eval();
         let err = |m: String| Err(format!("cycle {c}: {m}"));
         let got: BTreeSet<u64> = (0..nr).filter(|&i| bit(dut.get(o_used), i as usize)).collect();
@@ -900,12 +890,12 @@ mod tests {
         let p = RenameParams { warps: 5, regs: 8, rename_regs: 16, banks: 4, issue_ports: 2 };
         let st = Stimulus::record(&mut RenameDriver::new(&p, 9), 20_000);
         let mut m = RenameModel::new(&p);
-        let feed = Feeder::new(st.layout(), &m).unwrap();
+        crate::run::check_inputs(&m, st.layout()).unwrap();
         let (alloc, pm, reuse, write) = (st.layout().expect("iss0_alloc"), st.layout().expect("iss0_pmode"), st.layout().expect("iss0_reuse"), st.layout().expect("iss0_write"));
         let (free, used) = (m.output("iss0_free").unwrap(), m.output("used").unwrap());
         let mut n = [0u32; 5];
         for c in 0..st.cycles() {
-            feed.apply(st.cycle(c), &mut m);
+            m.set_inputs(st.cycle(c));
             m.eval();
             let iv = InView::new(&st, c);
             let before = m.get(used)[0].count_ones();

@@ -2,7 +2,7 @@
 //! `hw::blocks::pmode::simt_stack`), a structured-program IPDOM reference,
 //! the constrained-random driver and the property check.
 
-use super::common::{mask, out, slot, Feeder, InView};
+use super::common::{mask, out, slot, InView};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::pmode::simt_stack::SimtStackParams;
 use rand::{RngExt, SeedableRng};
@@ -670,14 +670,14 @@ impl Driver for SimtStackDriver {
 /// the N stack exactly, every construct reconverges, and a finished program
 /// is back at its end with the launch mask.
 pub fn check_ipdom(p: &SimtStackParams, dut: &mut dyn Component, st: &Stimulus, expect: &[Expect]) -> Result<(), String> {
-    let feed = Feeder::new(st.layout(), dut)?;
+    crate::run::check_inputs(dut, st.layout())?;
     let pcs: Vec<PortId> = (0..p.issue_ports).map(|k| out(dut, &format!("iss{k}_pc"))).collect::<Result<_, _>>()?;
     let masks: Vec<PortId> = (0..p.issue_ports).map(|k| out(dut, &format!("iss{k}_mask"))).collect::<Result<_, _>>()?;
     let warp: Vec<Slot> = (0..p.issue_ports).map(|k| slot(st.layout(), &format!("iss{k}_warp"))).collect::<Result<_, _>>()?;
     let pmode: Vec<Slot> = (0..p.issue_ports).map(|k| slot(st.layout(), &format!("iss{k}_pmode"))).collect::<Result<_, _>>()?;
     let mut e = 0;
     for c in 0..st.cycles() {
-        feed.apply(st.cycle(c), dut);
+        dut.set_inputs(st.cycle(c));
         dut.eval();
         let iv = InView::new(st, c);
         while e < expect.len() && expect[e].cycle == c {

@@ -468,12 +468,10 @@ mod tests {
         let p = CreditTrackerParams::default();
         let stim = Stimulus::record(&mut CreditTrackerDriver::new(&p, 5), 20_000);
         let mut m = CreditTracker::new(&p);
-        let ii = port_ids(&m, INPUTS).unwrap();
+        crate::run::check_inputs(&m, stim.layout()).unwrap();
         let mut lo = i64::MAX;
         for c in 0..stim.cycles() {
-            for (k, id) in ii.iter().enumerate() {
-                m.set(*id, &stim.cycle(c)[k..k + 1]);
-            }
+            m.set_inputs(stim.cycle(c));
             m.eval();
             lo = lo.min(signed(m.get_u64(m.o[1]), p.pool_bits()));
             m.tick();

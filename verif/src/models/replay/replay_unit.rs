@@ -616,13 +616,10 @@ mod tests {
             let clean = crate::stimulus::Stimulus::record(&mut ReplayUnitDriver::new(&p, cfg).with_noise(false), 3000);
             assert_ne!(noisy, clean);
             let (mut a, mut b) = (ReplayUnit::new(&p), ReplayUnit::new(&p));
-            let ids: Vec<PortId> = INPUTS.iter().map(|n| a.input(n).unwrap()).collect();
             let watch = ["offer_valid", "offer_replay", "offer_known_miss", "offer_slot", "fill_rdy", "miss_issue_ok", "iss_ok", "iss_slot", "iss_credited", "cpl_accept", "credit_pool"];
             for c in 0..noisy.cycles() {
                 for (m, st) in [(&mut a, &noisy), (&mut b, &clean)] {
-                    for (k, id) in ids.iter().enumerate() {
-                        m.set(*id, &st.cycle(c)[st.layout().range(crate::stimulus::Slot(k))]);
-                    }
+                    m.set_inputs(st.cycle(c));
                     m.eval();
                 }
                 for n in watch {

@@ -725,14 +725,11 @@ mod tests {
         // harness saw (the harness checks would have panicked otherwise); here: the
         // replay is deterministic and the unit does something.
         let mut m = ReplayUnit::new(&p);
-        let ids: Vec<PortId> = INPUTS.iter().map(|n| m.input(n).unwrap()).collect();
+        crate::run::check_inputs(&m, stim.layout()).unwrap();
         let ok = m.output("iss_ok").unwrap();
         let mut issued = 0;
         for c in 0..stim.cycles() {
-            for (k, id) in ids.iter().enumerate() {
-                let r = stim.layout().range(crate::stimulus::Slot(k));
-                m.set(*id, &stim.cycle(c)[r]);
-            }
+            m.set_inputs(stim.cycle(c));
             m.eval();
             issued += m.get_bool(ok) as u64;
             m.tick();
