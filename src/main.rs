@@ -54,6 +54,16 @@ enum Engine {
     Reference,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FlowArg {
+    /// Generic gates (`synth -flatten`).
+    Generic,
+    /// iCE40 LUT4 mapping (`synth_ice40`).
+    Ice40,
+    /// Both, generic first.
+    Both,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum SimulatorArg {
     Verilator,
@@ -146,6 +156,9 @@ enum Cmd {
     Synth {
         #[command(flatten)]
         block: BlockArgs,
+        /// Which yosys flow(s) to run.
+        #[arg(long, value_enum, default_value_t = FlowArg::Both)]
+        flow: FlowArg,
         #[arg(long, default_value = "out/synth")]
         work: PathBuf,
     },
@@ -514,14 +527,15 @@ fn cmd_lint(block: String, params: Vec<String>, work: PathBuf, quick: bool) -> R
     Ok(())
 }
 
-fn cmd_synth(b: BlockArgs, work: PathBuf) -> Res<()> {
+fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     let (info, p) = resolve(&b.block, &b.params)?;
     let m = info.elaborate(&p).map_err(|e| e.to_string())?;
     let dir = work.join(&m.name);
     let files = hw::verilog::emit(&m);
     let names = verif::lint::write_files(&files, &dir).map_err(|e| e.to_string())?;
     println!("`{}` ({p})", m.name);
-    for (label, flow) in [("synth", verif::lint::Flow::Generic), ("synth_ice40", verif::lint::Flow::Ice40)] {
+    let flows = [(FlowArg::Generic, "synth", verif::lint::Flow::Generic), (FlowArg::Ice40, "synth_ice40", verif::lint::Flow::Ice40)];
+    for (_, label, flow) in flows.into_iter().filter(|f| flow == FlowArg::Both || flow == f.0) {
         let (check, st) = verif::lint::synth(&dir, &names, &m.name, flow).map_err(|e| e.to_string())?;
         if let verif::lint::Check::Fail(msg) = check {
             return Err(format!("yosys {label} of `{}`: {msg}", m.name));
@@ -546,7 +560,7 @@ fn main() -> ExitCode {
         Cmd::Cosim { block, stim, simulator, work } => cmd_cosim(block, stim, simulator, work),
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
-        Cmd::Synth { block, work } => cmd_synth(block, work),
+        Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");

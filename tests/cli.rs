@@ -113,3 +113,19 @@ fn cosim_reports_a_match() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.starts_with("match: `scoreboard_warps4`") && out.contains("3000 cycles"), "{out}");
 }
+
+#[test]
+fn synth_runs_only_the_chosen_flow() {
+    let d = tmp("synth");
+    let o = wf(&["synth", "--block", "credit_tracker", "--flow", "ice40", "--work", d.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!out.lines().any(|l| l.trim_start().starts_with("synth ")), "generic flow ran:\n{out}");
+    let ice = out.lines().find(|l| l.trim_start().starts_with("synth_ice40")).expect("synth_ice40 line");
+    let f: Vec<&str> = ice.split_whitespace().collect();
+    let ffs = f.iter().position(|w| *w == "flip-flops").map(|i| f[i + 1]);
+    // The 7-bit credit pool: 32 MSHRs, signed, the only state at delay 0.
+    assert_eq!(ffs, Some("7"), "{out}");
+    let bad = wf(&["synth", "--block", "credit_tracker", "--flow", "asic"]);
+    assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("invalid value 'asic'"));
+}
