@@ -392,14 +392,23 @@ fn cmd_sim(
         Source::File(f) => f.cycles() as u64,
         Source::Driver(_) => s.cycles,
     };
+    let opts = TraceOptions { scope: vcd_scope, memories: vcd_memories };
+    if vcd.is_some() {
+        if let Some(to) = vcd_to.filter(|&to| to < vcd_from) {
+            return Err(format!("--vcd-from {vcd_from} is after --vcd-to {to}: the wave window would be empty"));
+        }
+        if vcd_from > 0 && vcd_from >= cycles {
+            return Err(format!("--vcd-from {vcd_from} is past the last cycle of the run ({})", cycles.saturating_sub(1)));
+        }
+        opts.check(&netlist).map_err(|e| format!("--vcd-scope: {e}"))?;
+    }
     let start = Instant::now();
     let (act, ports) = match engine {
         Engine::Netlist => {
             let mut tracer = match &vcd {
                 Some(path) => {
                     parent_dir(path)?;
-                    let opts = TraceOptions { scope: vcd_scope.clone(), memories: vcd_memories };
-                    Some(Tracer::create(path, &netlist, opts).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
+                    Some(Tracer::create(path, &netlist, opts.clone()).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
                 }
                 None => None,
             };

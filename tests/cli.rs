@@ -39,6 +39,11 @@ fn bad_input_is_one_clear_error_line() {
     std::fs::write(&stim, "ports rst:1\n1\n").unwrap();
     fails_with(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap()], "bad.stim:1: ports");
     fails_with(&["sim", "--block", "scoreboard", "--cycles", "10", "--vcd", "/proc/x/y.vcd"], "/proc/x/y.vcd");
+    let vcd = d.join("w.vcd");
+    let vcd = vcd.to_str().unwrap();
+    fails_with(&["sim", "--block", "scoreboard", "--cycles", "10", "--vcd", vcd, "--vcd-from", "5", "--vcd-to", "2"], "--vcd-from 5 is after --vcd-to 2");
+    fails_with(&["sim", "--block", "scoreboard", "--cycles", "10", "--vcd", vcd, "--vcd-from", "10"], "past the last cycle of the run (9)");
+    fails_with(&["sim", "--block", "pmode_unit", "--param", "warps=2", "--cycles", "10", "--vcd", vcd, "--vcd-scope", "sbx"], "`sbx` matches no signal of `pmode_unit_warps2` (instances: sb, pq, rn, st, mc)");
 }
 
 #[test]

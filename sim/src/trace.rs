@@ -24,6 +24,29 @@ pub struct TraceOptions {
     pub memories: bool,
 }
 
+impl TraceOptions {
+    /// A scope filter that matches nothing would silently leave only the top
+    /// ports in the trace: an error naming the instances instead.
+    pub fn check(&self, sim: &NetlistSim) -> Result<(), String> {
+        let Some(prefix) = self.scope.as_deref() else { return Ok(()) };
+        let mem_paths = sim.memories().iter().map(|m| {
+            let sp = sim.scope_path(m.scope);
+            if sp.is_empty() {
+                m.name.clone()
+            } else {
+                format!("{sp}.{}", m.name)
+            }
+        });
+        let mut paths = sim.signals().iter().map(|s| sim.path(s)).chain(mem_paths);
+        if paths.any(|p| p.starts_with(prefix)) {
+            return Ok(());
+        }
+        let inst: Vec<String> = (1..sim.scopes().len() as u32).map(|c| sim.scope_path(c)).collect();
+        let inst = if inst.is_empty() { "none".to_string() } else { inst.join(", ") };
+        Err(format!("scope filter `{prefix}` matches no signal of `{}` (instances: {inst})", sim.scopes()[0].module))
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Src {
     Slot(u32),
