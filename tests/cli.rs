@@ -38,6 +38,8 @@ fn bad_input_is_one_clear_error_line() {
     let stim = d.join("bad.stim");
     std::fs::write(&stim, "ports rst:1\n1\n").unwrap();
     fails_with(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap()], "bad.stim:1: ports");
+    std::fs::write(&stim, "# a comment only\n").unwrap();
+    fails_with(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap()], "bad.stim:1: end of file before the `ports` line");
     fails_with(&["sim", "--block", "scoreboard", "--cycles", "10", "--vcd", "/proc/x/y.vcd"], "/proc/x/y.vcd");
     let vcd = d.join("w.vcd");
     let vcd = vcd.to_str().unwrap();

@@ -255,8 +255,9 @@ impl Stimulus {
         let mut s = Stimulus::new(expected.clone());
         let mut have_ports = false;
         let mut frame = Frame::new(expected.clone());
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let lineno = i + 1;
+        let mut lineno = 0;
+        for line in BufReader::new(file).lines() {
+            lineno += 1;
             let line = line.map_err(|e| StimulusError::Io { path: p.clone(), source: e })?;
             let text = line.split('#').next().unwrap_or("").trim();
             if text.is_empty() {
@@ -290,7 +291,7 @@ impl Stimulus {
             s.push(&frame);
         }
         if !have_ports {
-            return Err(err(0, "no `ports` line: not a warpforge stimulus file".into()));
+            return Err(err(lineno.max(1), "end of file before the `ports` line: not a warpforge stimulus file".into()));
         }
         Ok(s)
     }
