@@ -15,7 +15,7 @@ use hw::blocks::dac::tuple::*;
 use hw::ir::Module;
 use hw::params::{BlockParams, Params};
 use proptest::prelude::*;
-use sim::{Component, ComponentExt, Dir, NetlistSim, PortId};
+use sim::{Component, ComponentExt, NetlistSim};
 use std::sync::Arc;
 use verif::cosim::{cosim, Simulator};
 use verif::models::dac::affine::{Aff, CtaGeom};
@@ -704,22 +704,9 @@ fn unit_figure_9_flow() {
     for mut u in engines("dac_unit", &[]) {
         let u = u.as_mut();
         let p = DacUnitParams::default();
-        for (k, port) in u.ports().to_vec().iter().enumerate() {
-            if port.dir == Dir::In {
-                u.set(PortId(k as u32), &vec![0; port.words()]);
-            }
-        }
+        verif::poke::clear_inputs(u);
         let i = |u: &dyn Component, n: &str| u.input(n).unwrap();
-        let cfg = one_cta([256, 1, 1]);
-        let (v, b, w0, d) = verif::models::dac::encode_cta_config(&cfg, p.warp_bits());
-        u.set_u64(i(u, "cta_valid"), v);
-        let (bi, wi) = (i(u, "cta_bidx"), i(u, "cta_warp0"));
-        u.set(bi, &b);
-        u.set(wi, &w0);
-        for (k, n) in ["blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"].iter().enumerate() {
-            let x = i(u, n);
-            u.set_u64(x, d[k]);
-        }
+        verif::models::dac::set_cta_config(u, &one_cta([256, 1, 1]), p.warp_bits());
         u.set_bool(i(u, "rst"), true);
         u.step();
         u.set_bool(i(u, "rst"), false);

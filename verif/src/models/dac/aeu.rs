@@ -2,7 +2,7 @@
 //! specification in `hw/src/blocks/dac/aeu.rs` (paper §4.2, Figure 11).
 
 use super::stim::{self, Expansion, ExpansionDriver};
-use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::walk::{mac, set_config, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, Record, TupleCmd};
 use crate::stimulus::{Frame, Stimulus};
 use hw::blocks::dac::aeu::AeuParams;
@@ -409,18 +409,9 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
 /// the cycles from accepting the tuple to being ready again.
 pub fn expand_one(dut: &mut dyn Component, p: &AeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Vec<Record>>, u64) {
     let id = |d: &dyn Component, n: &str| d.input(n).unwrap();
-    let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
     crate::poke::clear_inputs(dut);
+    set_config(dut, cfg, p.warp_bits());
     let (rst, iv, it) = (id(dut, "rst"), id(dut, "in_valid"), id(dut, "in_tuple"));
-    dut.set_u64(id(dut, "cta_valid"), v);
-    let bi = id(dut, "cta_bidx");
-    dut.set(bi, &b);
-    let wi = id(dut, "cta_warp0");
-    dut.set(wi, &w0);
-    for (i, n) in ["blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"].iter().enumerate() {
-        let x = id(dut, n);
-        dut.set_u64(x, d[i]);
-    }
     dut.set_bool(rst, true);
     dut.step();
     dut.set_bool(rst, false);

@@ -8,7 +8,7 @@ use super::peu::Peu;
 use super::pwaq::{self, PerWarpQueue};
 use super::pwpq;
 use super::stim::{self, TupleGen};
-use super::walk::{encode_config, CtaPorts};
+use super::walk::{config_inputs, CtaPorts, CONFIG_INPUTS};
 use super::{get_bits, CtaConfig, Record, TupleCmd};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot, Stimulus};
 use hw::blocks::dac::dac_unit::DacUnitParams;
@@ -121,7 +121,7 @@ impl UPorts {
             rst: g("rst"),
             in_valid: g("in_valid"),
             in_tuple: g("in_tuple"),
-            cfg: CFG.map(g),
+            cfg: CONFIG_INPUTS.map(g),
             full: g(full),
             in_ready: g("in_ready"),
             push: g("push"),
@@ -130,8 +130,6 @@ impl UPorts {
         }
     }
 }
-
-const CFG: [&str; 6] = ["cta_valid", "cta_bidx", "cta_warp0", "blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"];
 
 /// Input and output ports of the unit itself.
 struct Own {
@@ -190,7 +188,7 @@ impl DacUnit {
             rst: io.id("rst"),
             enq_valid: io.id("enq_valid"),
             enq_tuple: io.id("enq_tuple"),
-            cfg: CFG.map(|n| io.id(n)),
+            cfg: CONFIG_INPUTS.map(|n| io.id(n)),
             deq_addr: io.id("deq_addr"),
             deq_addr_warp: io.id("deq_addr_warp"),
             deq_pred: io.id("deq_pred"),
@@ -373,21 +371,8 @@ impl DacUnitDriver {
 
     fn build(p: &DacUnitParams, seed: u64, drain_after: Option<u64>, resets: bool) -> Self {
         let layout = InputLayout::of(&ports(p));
-        let names = [
-            "rst",
-            "enq_valid",
-            "enq_tuple",
-            "cta_valid",
-            "cta_bidx",
-            "cta_warp0",
-            "blk_dim_x_m1",
-            "blk_dim_y_m1",
-            "blk_dim_z_m1",
-            "deq_addr",
-            "deq_addr_warp",
-            "deq_pred",
-            "deq_pred_warp",
-        ];
+        let [c0, c1, c2, c3, c4, c5] = CONFIG_INPUTS;
+        let names = ["rst", "enq_valid", "enq_tuple", c0, c1, c2, c3, c4, c5, "deq_addr", "deq_addr_warp", "deq_pred", "deq_pred_warp"];
         let sl = names.map(|n| layout.expect(n));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = stim::random_config(&mut rng, p.ctas, p.warps);
@@ -457,12 +442,8 @@ impl Driver for DacUnitDriver {
             _ => TupleCmd { kind: tuple::KIND_RSVD, ..self.gen.addr(r) },
         };
         f.set_wide(self.sl[2], &t.pack());
-        let (v, b, w0, d) = encode_config(&self.cfg, self.p.warp_bits());
-        f.set(self.sl[3], v);
-        f.set_wide(self.sl[4], &b);
-        f.set_wide(self.sl[5], &w0);
-        for i in 0..3 {
-            f.set(self.sl[6 + i], d[i]);
+        for (s, v) in self.sl[3..9].iter().zip(config_inputs(&self.cfg, self.p.warp_bits())) {
+            f.set_wide(*s, &v);
         }
         let (da, dp, wa, wp) = if draining && !self.warps_used.is_empty() {
             self.rr = (self.rr + 1) % self.warps_used.len();

@@ -18,7 +18,7 @@ pub mod pwpq;
 pub mod stim;
 mod walk;
 
-pub use walk::encode_config as encode_cta_config;
+pub use walk::set_config as set_cta_config;
 
 use affine::Aff;
 use hw::blocks::dac::{record, tuple};

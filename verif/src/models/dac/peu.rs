@@ -3,7 +3,7 @@
 
 use super::affine::compare;
 use super::stim::{self, Expansion, ExpansionDriver};
-use super::walk::{encode_config, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::walk::{mac, set_config, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{CtaConfig, TupleCmd};
 use crate::stimulus::{Frame, Stimulus};
 use hw::blocks::dac::peu::PeuParams;
@@ -472,17 +472,10 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
 /// from accepting the tuple to being ready again, and the counters
 /// (`cnt_scalar`, `cnt_uniform`, `cnt_serial`, `cnt_cmp`) at the end.
 pub fn expand_one(dut: &mut dyn Component, p: &PeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Option<u32>>, u64, [u64; 4]) {
-    let (v, b, w0, d) = encode_config(cfg, p.warp_bits());
     crate::poke::clear_inputs(dut);
+    set_config(dut, cfg, p.warp_bits());
     let i = |n: &str| dut.input(n).unwrap();
-    let (rst, iv, it, cv, cb, cw) = (i("rst"), i("in_valid"), i("in_tuple"), i("cta_valid"), i("cta_bidx"), i("cta_warp0"));
-    let dims = [i("blk_dim_x_m1"), i("blk_dim_y_m1"), i("blk_dim_z_m1")];
-    dut.set_u64(cv, v);
-    dut.set(cb, &b);
-    dut.set(cw, &w0);
-    for k in 0..3 {
-        dut.set_u64(dims[k], d[k]);
-    }
+    let (rst, iv, it) = (i("rst"), i("in_valid"), i("in_tuple"));
     dut.set_bool(rst, true);
     dut.step();
     dut.set_bool(rst, false);

@@ -5,7 +5,7 @@
 
 use super::affine::Aff;
 use super::{get_bits, CtaConfig, TupleCmd};
-use super::walk::encode_config;
+use super::walk::{config_inputs, CONFIG_INPUTS};
 use crate::stimulus::{Driver, Frame, InputLayout, Slot};
 use hw::blocks::dac::{cta, tuple, ExpansionParams};
 use rand::{RngExt, SeedableRng};
@@ -234,19 +234,8 @@ impl ExpansionDriver {
             Expansion::Addr => "pwaq_full",
             Expansion::Pred => "pwpq_full",
         };
-        let names = [
-            "rst",
-            "in_valid",
-            "in_tuple",
-            "cta_valid",
-            "cta_bidx",
-            "cta_warp0",
-            "blk_dim_x_m1",
-            "blk_dim_y_m1",
-            "blk_dim_z_m1",
-            full,
-        ];
-        let sl = names.map(|n| layout.expect(n));
+        let [c0, c1, c2, c3, c4, c5] = CONFIG_INPUTS;
+        let sl = ["rst", "in_valid", "in_tuple", c0, c1, c2, c3, c4, c5, full].map(|n| layout.expect(n));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = random_config(&mut rng, p.ctas, p.warps);
         let gen = TupleGen::for_config(&cfg);
@@ -281,12 +270,8 @@ impl Driver for ExpansionDriver {
             t.kind = r.random_range(0..4);
         }
         f.set_wide(self.sl[2], &t.pack());
-        let (v, b, w0, d) = encode_config(&self.cfg, self.p.warp_bits());
-        f.set(self.sl[3], v);
-        f.set_wide(self.sl[4], &b);
-        f.set_wide(self.sl[5], &w0);
-        for i in 0..3 {
-            f.set(self.sl[6 + i], d[i]);
+        for (s, v) in self.sl[3..9].iter().zip(config_inputs(&self.cfg, self.p.warp_bits())) {
+            f.set_wide(*s, &v);
         }
         // Backpressure: each warp's full flag flips now and then.
         if self.full_p == 0.0 {

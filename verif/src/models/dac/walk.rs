@@ -6,7 +6,7 @@
 use super::affine::Aff;
 use super::{get_bits, CtaConfig};
 use hw::blocks::dac::{cta, MAX_CTA_THREADS, WARP_SIZE};
-use sim::{PortFrame, PortId, PortSpec};
+use sim::{Component, ComponentExt, PortFrame, PortId, PortSpec};
 
 /// Walk contexts a model holds (the `ctas` parameter's maximum); contexts
 /// past `ctas` stay DONE.
@@ -251,9 +251,12 @@ impl CtaPorts {
     }
 }
 
-/// Encode a CTA configuration into port values: (cta_valid, cta_bidx words,
-/// cta_warp0 words, dim_x_m1, dim_y_m1, dim_z_m1).
-pub fn encode_config(cfg: &CtaConfig, warp_bits: u32) -> (u64, Vec<u64>, Vec<u64>, [u64; 3]) {
+/// The CTA configuration inputs of the AEU, PEU and DAC unit, in the order
+/// of [`config_inputs`].
+pub const CONFIG_INPUTS: [&str; 6] = ["cta_valid", "cta_bidx", "cta_warp0", "blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"];
+
+/// A CTA configuration as the values of the [`CONFIG_INPUTS`] ports.
+pub fn config_inputs(cfg: &CtaConfig, warp_bits: u32) -> [Vec<u64>; 6] {
     let n = cfg.valid.len();
     let mut valid = 0u64;
     let mut bidx = vec![0u64; (cta::BIDX_BITS as usize * n).div_ceil(64).max(1)];
@@ -265,6 +268,14 @@ pub fn encode_config(cfg: &CtaConfig, warp_bits: u32) -> (u64, Vec<u64>, Vec<u64
         }
         super::set_bits(&mut warp0, warp_bits * c as u32, warp_bits, cfg.warp0[c] as u64);
     }
-    let dims = [cfg.dims[0] as u64 - 1, cfg.dims[1] as u64 - 1, cfg.dims[2] as u64 - 1];
-    (valid, bidx, warp0, dims)
+    let dim = |d: usize| vec![cfg.dims[d] as u64 - 1];
+    [vec![valid], bidx, warp0, dim(0), dim(1), dim(2)]
+}
+
+/// Drive a CTA configuration on `dut`'s configuration inputs.
+pub fn set_config(dut: &mut dyn Component, cfg: &CtaConfig, warp_bits: u32) {
+    for (name, v) in CONFIG_INPUTS.iter().zip(config_inputs(cfg, warp_bits)) {
+        let id = dut.input(name).unwrap_or_else(|e| panic!("a CTA-configured unit: {e}"));
+        dut.set(id, &v);
+    }
 }
