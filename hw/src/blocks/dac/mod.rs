@@ -29,6 +29,9 @@
 //! | `peu` | — | 1106 regs | as the AEU, plus 128 counter bits |
 //! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24336 memory + 2592 regs | sum of the above |
 
+use crate::clog2;
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+
 pub mod aeu;
 pub mod affine_simt_stack;
 pub mod atq;
@@ -44,9 +47,6 @@ pub const WARP_SIZE: u32 = 32;
 pub const LINE_BYTES: u32 = 128;
 /// Fermi's limit on threads per CTA; the walk counters are sized for it.
 pub const MAX_CTA_THREADS: u32 = 1024;
-
-use crate::clog2;
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 
 /// Parameters of the two expansion units (AEU, PEU): what their walk over
 /// the warps of the concurrent CTAs is sized by.

@@ -210,8 +210,8 @@ pub enum Expansion {
 
 /// Constrained-random traffic for an expansion unit: a CTA configuration per
 /// reset epoch, tuples from [`TupleGen`] offered with random gaps (2% with a
-/// random kind, which the unit must ignore), and phases of random per-warp
-/// backpressure on the queue's full flags.
+/// random kind, so tuples meant for the other unit arrive too), and phases
+/// of random per-warp backpressure on the queue's full flags.
 pub struct ExpansionDriver {
     unit: Expansion,
     p: ExpansionParams,
