@@ -559,6 +559,13 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
 }
 
 fn main() -> ExitCode {
+    // A closed pipe (`warpforge blocks | head`) ends the program quietly, as
+    // for any Unix filter, instead of a panic in `println!`.
+    #[cfg(unix)]
+    // SAFETY: called first in main, before any thread exists; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Blocks { block, params } => cmd_blocks(block, params),

@@ -49,6 +49,23 @@ fn bad_input_is_one_clear_error_line() {
 }
 
 #[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpforge"))
+        .arg("blocks")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run warpforge");
+    drop(child.stdout.take()); // the reader goes away before the first line
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn blocks_reports_storage_from_the_ir_and_the_paper() {
     let o = wf(&["blocks", "--block", "scoreboard"]);
     let out = String::from_utf8_lossy(&o.stdout);
