@@ -123,6 +123,9 @@ pub struct NetlistSim {
     vals: Vec<u64>,
     mem_words: Vec<u64>,
     prog: Vec<Ins>,
+    /// `prog` cut into maximal runs of one instruction kind, `(start, end)`:
+    /// `run` dispatches once per run and loops over the run's operands.
+    runs: Vec<(u32, u32)>,
     wide: Vec<WideIns>,
     cat_parts: Vec<(u32, u32)>,
     mems: Vec<CMem>,
@@ -235,6 +238,14 @@ impl NetlistSim {
     fn validate(&self) {
         let n = self.vals.len() as u32;
         let ok = |x: u32| assert!(x < n, "internal: netlist program slot {x} outside {n}");
+        let mut next = 0;
+        for &(s, e) in &self.runs {
+            assert!(s == next && e > s, "internal: netlist runs do not partition the program");
+            let kind = std::mem::discriminant(&self.prog[s as usize]);
+            assert!(self.prog[s as usize..e as usize].iter().all(|i| std::mem::discriminant(i) == kind), "internal: mixed run");
+            next = e;
+        }
+        assert_eq!(next as usize, self.prog.len(), "internal: netlist runs do not cover the program");
         for ins in &self.prog {
             match *ins {
                 Ins::And { d, a, b }
@@ -296,66 +307,86 @@ impl NetlistSim {
                 unsafe { *v.get_unchecked_mut($x as usize) = val }
             }};
         }
-        for ins in &self.prog {
-            match *ins {
-                Ins::And { d, a, b } => w!(d, r!(a) & r!(b)),
-                Ins::Or { d, a, b } => w!(d, r!(a) | r!(b)),
-                Ins::Xor { d, a, b } => w!(d, r!(a) ^ r!(b)),
-                Ins::Not { d, a, m } => w!(d, !r!(a) & m),
-                Ins::Add { d, a, b, m } => w!(d, r!(a).wrapping_add(r!(b)) & m),
-                Ins::Sub { d, a, b, m } => w!(d, r!(a).wrapping_sub(r!(b)) & m),
-                Ins::Mul { d, a, b, m } => w!(d, r!(a).wrapping_mul(r!(b)) & m),
-                Ins::Eq { d, a, b } => w!(d, (r!(a) == r!(b)) as u64),
-                Ins::Ne { d, a, b } => w!(d, (r!(a) != r!(b)) as u64),
-                Ins::Lt { d, a, b } => w!(d, (r!(a) < r!(b)) as u64),
-                Ins::Le { d, a, b } => w!(d, (r!(a) <= r!(b)) as u64),
-                Ins::Lts { d, a, b, sh } => w!(d, (((r!(a) << sh) as i64) < ((r!(b) << sh) as i64)) as u64),
-                Ins::Les { d, a, b, sh } => w!(d, (((r!(a) << sh) as i64) <= ((r!(b) << sh) as i64)) as u64),
-                Ins::Shl { d, a, b, w } => {
+        for &(start, end) in &self.runs {
+            // SAFETY: `validate` checked that the runs partition `prog`.
+            let seg = unsafe { self.prog.get_unchecked(start as usize..end as usize) };
+            // One dispatch per run; inside it every instruction has the kind
+            // of the first (checked by `validate`), so the loop body is
+            // straight-line code.
+            macro_rules! each {
+                ($p:pat => $body:expr) => {
+                    for ins in seg {
+                        match *ins {
+                            $p => $body,
+                            // SAFETY: a run holds one instruction kind (`validate`).
+                            _ => unsafe { std::hint::unreachable_unchecked() },
+                        }
+                    }
+                };
+            }
+            match seg[0] {
+                Ins::And { .. } => each!(Ins::And { d, a, b } => w!(d, r!(a) & r!(b))),
+                Ins::Or { .. } => each!(Ins::Or { d, a, b } => w!(d, r!(a) | r!(b))),
+                Ins::Xor { .. } => each!(Ins::Xor { d, a, b } => w!(d, r!(a) ^ r!(b))),
+                Ins::Not { .. } => each!(Ins::Not { d, a, m } => w!(d, !r!(a) & m)),
+                Ins::Add { .. } => each!(Ins::Add { d, a, b, m } => w!(d, r!(a).wrapping_add(r!(b)) & m)),
+                Ins::Sub { .. } => each!(Ins::Sub { d, a, b, m } => w!(d, r!(a).wrapping_sub(r!(b)) & m)),
+                Ins::Mul { .. } => each!(Ins::Mul { d, a, b, m } => w!(d, r!(a).wrapping_mul(r!(b)) & m)),
+                Ins::Eq { .. } => each!(Ins::Eq { d, a, b } => w!(d, (r!(a) == r!(b)) as u64)),
+                Ins::Ne { .. } => each!(Ins::Ne { d, a, b } => w!(d, (r!(a) != r!(b)) as u64)),
+                Ins::Lt { .. } => each!(Ins::Lt { d, a, b } => w!(d, (r!(a) < r!(b)) as u64)),
+                Ins::Le { .. } => each!(Ins::Le { d, a, b } => w!(d, (r!(a) <= r!(b)) as u64)),
+                Ins::Lts { .. } => each!(Ins::Lts { d, a, b, sh } => w!(d, (((r!(a) << sh) as i64) < ((r!(b) << sh) as i64)) as u64)),
+                Ins::Les { .. } => each!(Ins::Les { d, a, b, sh } => w!(d, (((r!(a) << sh) as i64) <= ((r!(b) << sh) as i64)) as u64)),
+                Ins::Shl { .. } => each!(Ins::Shl { d, a, b, w } => {
                     let s = r!(b);
                     w!(d, if s >= w as u64 { 0 } else { (r!(a) << s) & top_mask(w) });
-                }
-                Ins::Shr { d, a, b, w } => {
+                }),
+                Ins::Shr { .. } => each!(Ins::Shr { d, a, b, w } => {
                     let s = r!(b);
                     w!(d, if s >= w as u64 { 0 } else { r!(a) >> s });
-                }
-                Ins::Sra { d, a, b, w } => {
+                }),
+                Ins::Sra { .. } => each!(Ins::Sra { d, a, b, w } => {
                     let s = r!(b).min(w as u64 - 1) as u32;
                     let x = ((r!(a) << (64 - w)) as i64) >> (64 - w);
                     w!(d, ((x >> s) as u64) & top_mask(w));
-                }
-                Ins::Mux { d, s, t, f } => w!(d, if r!(s) != 0 { r!(t) } else { r!(f) }),
-                Ins::Slice { d, a, lo, m } => w!(d, (r!(a) >> lo) & m),
-                Ins::Sext { d, a, sh, m } => w!(d, ((((r!(a) << sh) as i64) >> sh) as u64) & m),
-                Ins::RedOr { d, a } => w!(d, (r!(a) != 0) as u64),
-                Ins::RedAnd { d, a, m } => w!(d, (r!(a) == m) as u64),
-                Ins::RedXor { d, a } => w!(d, (r!(a).count_ones() & 1) as u64),
-                Ins::Ffs { d, a } => {
+                }),
+                Ins::Mux { .. } => each!(Ins::Mux { d, s, t, f } => {
+                    // Branch-free: a select is data-dependent and would mispredict.
+                    let m = ((r!(s) != 0) as u64).wrapping_neg();
+                    w!(d, (r!(t) & m) | (r!(f) & !m));
+                }),
+                Ins::Slice { .. } => each!(Ins::Slice { d, a, lo, m } => w!(d, (r!(a) >> lo) & m)),
+                Ins::Sext { .. } => each!(Ins::Sext { d, a, sh, m } => w!(d, ((((r!(a) << sh) as i64) >> sh) as u64) & m)),
+                Ins::RedOr { .. } => each!(Ins::RedOr { d, a } => w!(d, (r!(a) != 0) as u64)),
+                Ins::RedAnd { .. } => each!(Ins::RedAnd { d, a, m } => w!(d, (r!(a) == m) as u64)),
+                Ins::RedXor { .. } => each!(Ins::RedXor { d, a } => w!(d, (r!(a).count_ones() & 1) as u64)),
+                Ins::Ffs { .. } => each!(Ins::Ffs { d, a } => {
                     let x = r!(a);
                     w!(d, if x == 0 { 0 } else { x.trailing_zeros() as u64 });
-                }
-                Ins::Pop { d, a } => w!(d, r!(a).count_ones() as u64),
-                Ins::Cat { d, start, len } => {
+                }),
+                Ins::Pop { .. } => each!(Ins::Pop { d, a } => w!(d, r!(a).count_ones() as u64)),
+                Ins::Cat { .. } => each!(Ins::Cat { d, start, len } => {
                     let mut x = 0u64;
                     for &(slot, shift) in &self.cat_parts[start as usize..(start + len) as usize] {
                         x |= r!(slot) << shift;
                     }
                     w!(d, x);
-                }
-                Ins::AndNot { d, a, b } => w!(d, r!(a) & !r!(b)),
-                Ins::And3 { d, a, b, c } => w!(d, r!(a) & r!(b) & r!(c)),
-                Ins::OrIf { d, a, c, t } => w!(d, r!(a) | if r!(c) != 0 { r!(t) } else { 0 }),
-                Ins::BitAt { d, a, b, w } => {
+                }),
+                Ins::AndNot { .. } => each!(Ins::AndNot { d, a, b } => w!(d, r!(a) & !r!(b))),
+                Ins::And3 { .. } => each!(Ins::And3 { d, a, b, c } => w!(d, r!(a) & r!(b) & r!(c))),
+                Ins::OrIf { .. } => each!(Ins::OrIf { d, a, c, t } => w!(d, r!(a) | if r!(c) != 0 { r!(t) } else { 0 })),
+                Ins::BitAt { .. } => each!(Ins::BitAt { d, a, b, w } => {
                     let s = r!(b);
                     w!(d, if s >= w as u64 { 0 } else { (r!(a) >> s) & 1 });
-                }
-                Ins::MemRd { d, addr, base, depth } => {
+                }),
+                Ins::MemRd { .. } => each!(Ins::MemRd { d, addr, base, depth } => {
                     let a = r!(addr);
                     // SAFETY: `validate` checked base + depth <= mem_words.len().
                     w!(d, if a < depth as u64 { unsafe { *self.mem_words.get_unchecked(base as usize + a as usize) } } else { 0 });
-                }
-                Ins::Copy { d, a } => w!(d, r!(a)),
-                Ins::Wide(i) => exec_wide(&self.wide[i as usize], v, &self.mems, &self.mem_words),
+                }),
+                Ins::Copy { .. } => each!(Ins::Copy { d, a } => w!(d, r!(a))),
+                Ins::Wide(_) => each!(Ins::Wide(i) => exec_wide(&self.wide[i as usize], v, &self.mems, &self.mem_words)),
             }
         }
     }
@@ -531,7 +562,6 @@ impl Component for NetlistSim {
     }
 }
 
-/// Turns a flat graph into slots and instructions.
 /// A fused instruction chosen for a node (operands are flat nodes).
 #[derive(Clone, Copy, Debug)]
 enum Fuse {
@@ -541,6 +571,19 @@ enum Fuse {
     BitAt(FlatId, FlatId),
 }
 
+impl Fuse {
+    /// Which fused instruction, for grouping a level's instructions by kind.
+    fn kind(self) -> u32 {
+        match self {
+            Fuse::AndNot(..) => 0,
+            Fuse::And3(..) => 1,
+            Fuse::OrIf(..) => 2,
+            Fuse::BitAt(..) => 3,
+        }
+    }
+}
+
+/// Turns a flat graph into slots and instructions.
 struct Compiler {
     flat: Flat,
     mem_base: Vec<usize>,
@@ -609,8 +652,11 @@ impl Compiler {
                 roots.extend([a, d, e]);
             }
         }
-        let order = self.schedule(self.topo(&roots));
+        // Fusion decisions are the same in any topological order; planned
+        // first, they let the schedule group fused instructions too.
+        let order = self.topo(&roots);
         self.plan_fusion(&order, &roots);
+        let order = self.schedule(order);
         for node in order {
             self.emit(node);
         }
@@ -716,6 +762,7 @@ impl Compiler {
             locs,
             vals,
             mem_words,
+            runs: runs_of(&self.prog),
             prog: self.prog,
             wide: self.wide,
             cat_parts: self.cat_parts,
@@ -808,6 +855,12 @@ impl Compiler {
             level[n as usize] = l;
         }
         let kind = |n: FlatId| -> u32 {
+            if let Some(f) = self.fuse[n as usize] {
+                return 60 + f.kind();
+            }
+            if self.flat.nodes[n as usize].width > 64 || self.deps(n).iter().any(|&d| self.width(d) > 64) {
+                return 70; // a wide instruction
+            }
             match &self.flat.nodes[n as usize].op {
                 FOp::Binary(o, ..) => 10 + *o as u32,
                 FOp::Unary(o, _) => 30 + *o as u32,
@@ -1041,4 +1094,17 @@ impl Compiler {
             }
         }
     }
+}
+
+/// Maximal runs of one instruction kind in `prog`, as `(start, end)`.
+fn runs_of(prog: &[Ins]) -> Vec<(u32, u32)> {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for (i, ins) in prog.iter().enumerate() {
+        let i = i as u32;
+        match runs.last_mut() {
+            Some((s, e)) if std::mem::discriminant(&prog[*s as usize]) == std::mem::discriminant(ins) => *e = i + 1,
+            _ => runs.push((i, i + 1)),
+        }
+    }
+    runs
 }
