@@ -494,8 +494,8 @@ fn aeu_paper_figures() {
             assert_eq!(recs[0], vec![full_line(6)]);
             // Figure 10: consecutive lines for consecutive warps.
             let (recs, _) = aeu::expand_one(dut, &p, &one_cta([128, 1, 1]), word(0x80000, 4));
-            for w in 0..4 {
-                assert_eq!(recs[w], vec![full_line((0x80000 >> 7) + w as u32)]);
+            for (w, rec) in recs.iter().enumerate().take(4) {
+                assert_eq!(*rec, vec![full_line((0x80000 >> 7) + w as u32)]);
             }
             // §4.2: offset 8 is every other word, two lines per warp.
             let (recs, _) = aeu::expand_one(dut, &p, &one_cta([32, 1, 1]), word(0x1000, 8));

@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(get_bits(&src, 60, 8), 0xfd);
         let mut d = [0u64; 2];
         copy_bits(&mut d, 4, &src, 0, 100);
-        assert_eq!(d[0], 0xead_beef_0123_4567_0);
+        assert_eq!(d[0], 0xeadb_eef0_1234_5670);
         assert_eq!(get_bits(&d, 64, 36), (src[1] << 4 | src[0] >> 60) & 0xf_ffff_ffff);
     }
 

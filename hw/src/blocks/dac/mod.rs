@@ -193,6 +193,11 @@ impl HwStorage {
     }
 }
 
+use crate::registry::BlockInfo;
+
+/// The blocks of this family, in registry order.
+pub static BLOCKS: &[&BlockInfo] = &[&atq::BLOCK, &aeu::BLOCK, &peu::BLOCK, &pwaq::BLOCK, &pwpq::BLOCK, &affine_simt_stack::BLOCK, &dac_unit::BLOCK];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,8 +294,3 @@ mod tests {
         }
     }
 }
-
-use crate::registry::BlockInfo;
-
-/// The blocks of this family, in registry order.
-pub static BLOCKS: &[&BlockInfo] = &[&atq::BLOCK, &aeu::BLOCK, &peu::BLOCK, &pwaq::BLOCK, &pwpq::BLOCK, &affine_simt_stack::BLOCK, &dac_unit::BLOCK];

@@ -147,6 +147,19 @@ impl CtaConfig {
     }
 }
 
+use crate::registry::VerifBlock;
+
+/// Verification entries of this family, in registry order.
+pub static VERIF: &[&VerifBlock] = &[
+    &atq::VERIF,
+    &aeu::VERIF,
+    &peu::VERIF,
+    &pwaq::VERIF,
+    &pwpq::VERIF,
+    &affine_simt_stack::VERIF,
+    &dac_unit::VERIF,
+];
+
 /// Mutation checks: each property must reject an engine whose output is
 /// corrupted once, or it could not catch a wrong netlist either.
 #[cfg(test)]
@@ -296,16 +309,3 @@ mod mutation {
         assert!(dac_unit::check_end_to_end(&mut d, &p, &stim, false).unwrap_err().contains("without an l1_req"));
     }
 }
-
-use crate::registry::VerifBlock;
-
-/// Verification entries of this family, in registry order.
-pub static VERIF: &[&VerifBlock] = &[
-    &atq::VERIF,
-    &aeu::VERIF,
-    &peu::VERIF,
-    &pwaq::VERIF,
-    &pwpq::VERIF,
-    &affine_simt_stack::VERIF,
-    &dac_unit::VERIF,
-];
