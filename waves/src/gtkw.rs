@@ -15,6 +15,13 @@ const TR_CLOSED: u32 = 0x0040_0000;
 const TR_GRP_BEGIN: u32 = 0x0080_0000;
 const TR_GRP_END: u32 = 0x0100_0000;
 
+/// GTKWave's zoom (a power of two; 0 shows about 4 ns in a 1400-pixel
+/// window): -6 opens on about 28 clock periods of [`crate::PERIOD`], so
+/// single cycles are readable without zooming in from a near-empty view.
+const ZOOM: i32 = -6;
+/// Named markers GTKWave keeps in a save file (none set: -1).
+const NAMED_MARKERS: usize = 26;
+
 /// A named group of signals (a collapsible block in GTKWave).
 #[derive(Clone, Debug, Default)]
 pub struct GtkwGroup {
@@ -52,6 +59,7 @@ impl Gtkw {
         let _ = writeln!(out, "[*] warpforge GTKWave save file");
         let _ = writeln!(out, "[dumpfile] \"{}\"", self.dumpfile);
         let _ = writeln!(out, "[timestart] 0");
+        let _ = writeln!(out, "*{ZOOM}.000000 -1{}", " -1".repeat(NAMED_MARKERS));
         let _ = writeln!(out, "[size] 1400 800");
         let _ = writeln!(out, "[sst_expanded] 1");
         let _ = writeln!(out, "[signals_width] 260");
@@ -90,6 +98,7 @@ mod tests {
             groups: vec![GtkwGroup { name: "issue".into(), signals: vec![("TOP.sb.iss0_warp".into(), 6)], closed: false }],
         };
         let text = g.render();
+        assert!(text.contains("\n*-6.000000 -1 -1 "), "{text}");
         assert!(text.contains("@28\nTOP.clk\n@800200\n-issue\n@22\nTOP.sb.iss0_warp[5:0]\n@1000200\n-issue\n"), "{text}");
     }
 }
