@@ -52,7 +52,7 @@ fn main() {
     let wanted: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let work = std::env::temp_dir().join(format!("warpforge-bench-{}", std::process::id()));
     println!("simulation speed, {CYCLES} cycles of recorded stimulus, default parameters (cycles/s)");
-    println!("{:<18} {:>12} {:>12} {:>12} {:>10} {:>10} {:>8}", "block", "netlist", "reference", "verilator", "net/veri", "net/ref", "instrs");
+    println!("{:<18} {:>12} {:>12} {:>12} {:>10} {:>10} {:>8} {:>6}", "block", "netlist", "reference", "verilator", "net/veri", "net/ref", "instrs", "runs");
     let mut synth_blocks = Vec::new();
     for info in hw::registry::blocks() {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == info.name) {
@@ -64,7 +64,7 @@ fn main() {
         let mut driver = (v.driver)(&p, 42).expect("driver");
         let stim = Stimulus::record(driver.as_mut(), CYCLES);
         let mut netlist = NetlistSim::new(&m);
-        let instrs = netlist.program_len();
+        let (instrs, runs) = (netlist.program_len(), netlist.program_runs());
         let r_net = rate(&mut netlist, &stim);
         let mut model = (v.model)(&p).expect("model");
         let r_ref = rate(model.as_mut(), &stim);
@@ -76,14 +76,15 @@ fn main() {
                 f64::NAN
             });
         println!(
-            "{:<18} {:>12.0} {:>12.0} {:>12.0} {:>10.2} {:>10.2} {:>8}",
+            "{:<18} {:>12.0} {:>12.0} {:>12.0} {:>10.2} {:>10.2} {:>8} {:>6}",
             info.name,
             r_net,
             r_ref,
             r_ver,
             r_net / r_ver,
             r_net / r_ref,
-            instrs
+            instrs,
+            runs
         );
         if info.composed || wanted.iter().any(|w| w == info.name) {
             synth_blocks.push(info);

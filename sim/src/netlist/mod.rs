@@ -174,6 +174,11 @@ impl NetlistSim {
         self.prog.len()
     }
 
+    /// Dispatches per `eval`: the program's runs of one instruction kind.
+    pub fn program_runs(&self) -> usize {
+        self.runs.len()
+    }
+
     pub fn scopes(&self) -> &[Scope] {
         &self.scopes
     }
@@ -573,7 +578,7 @@ enum Fuse {
 
 impl Fuse {
     /// Which fused instruction, for grouping a level's instructions by kind.
-    fn kind(self) -> u32 {
+    fn kind(self) -> usize {
         match self {
             Fuse::AndNot(..) => 0,
             Fuse::And3(..) => 1,
@@ -846,36 +851,46 @@ impl Compiler {
 
     /// Levelize: a node's level is one more than its deepest operand's.
     /// Nodes of one level are independent, so within a level they are grouped
-    /// by operation: long runs of one instruction keep the interpreter's
-    /// dispatch branch predictable.
+    /// by the instruction they become: long runs of one kind mean few
+    /// dispatches (`NetlistSim::run` dispatches once per run), and the
+    /// independent instructions of a level keep the processor busy.
     fn schedule(&self, order: Vec<FlatId>) -> Vec<FlatId> {
         let mut level = vec![0u32; self.flat.nodes.len()];
         for &n in &order {
             let l = self.deps(n).iter().map(|&d| level[self.flat.resolve(d) as usize] + 1).max().unwrap_or(0);
             level[n as usize] = l;
         }
-        let kind = |n: FlatId| -> u32 {
-            if let Some(f) = self.fuse[n as usize] {
-                return 60 + f.kind();
-            }
-            if self.flat.nodes[n as usize].width > 64 || self.deps(n).iter().any(|&d| self.width(d) > 64) {
-                return 70; // a wide instruction
-            }
-            match &self.flat.nodes[n as usize].op {
-                FOp::Binary(o, ..) => 10 + *o as u32,
-                FOp::Unary(o, _) => 30 + *o as u32,
-                FOp::Shift(o, ..) => 40 + *o as u32,
-                FOp::Mux(..) => 50,
-                FOp::Cat(_) => 51,
-                FOp::Slice(..) => 52,
-                FOp::Ext(..) => 53,
-                FOp::MemRead { .. } => 54,
-                _ => 0,
-            }
-        };
         let mut sorted = order;
-        sorted.sort_by_key(|&n| (level[n as usize], kind(n)));
+        sorted.sort_by_key(|&n| (level[n as usize], self.kind(n)));
         sorted
+    }
+
+    /// The kind of instruction `emit` gives a node, or `None` when it gives
+    /// none (a source, an operand fused into its reader, a narrow zero
+    /// extension).
+    fn kind(&self, x: FlatId) -> Option<usize> {
+        let i = x as usize;
+        let node = &self.flat.nodes[i];
+        if self.slot[i] != u32::MAX || self.skip[i] || (matches!(node.op, FOp::Ext(_, false)) && node.width <= 64) {
+            return None;
+        }
+        if let Some(f) = self.fuse[i] {
+            return Some(60 + f.kind());
+        }
+        if node.width > 64 || self.deps(x).iter().any(|&d| self.width(d) > 64) {
+            return Some(70); // a wide instruction
+        }
+        Some(match &node.op {
+            FOp::Binary(o, ..) => 10 + *o as usize,
+            FOp::Unary(o, _) => 30 + *o as usize,
+            FOp::Shift(o, ..) => 40 + *o as usize,
+            FOp::Mux(..) => 50,
+            FOp::Cat(_) => 51,
+            FOp::Slice(..) => 52,
+            FOp::Ext(..) => 53,
+            FOp::MemRead { .. } => 54,
+            FOp::Input | FOp::Reg | FOp::Const(_) | FOp::Alias(_) => 0,
+        })
     }
 
     /// Post-order over combinational dependencies of the roots.
