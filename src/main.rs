@@ -35,9 +35,10 @@ struct BlockArgs {
 
 #[derive(clap::Args, Clone)]
 struct StimArgs {
-    /// Cycles of random stimulus (ignored with --stim).
-    #[arg(long, default_value_t = 10_000)]
-    cycles: u64,
+    /// Cycles to run after the reset cycle: of random stimulus (default
+    /// 10000), or with --stim the file's first N (default: all of it).
+    #[arg(long)]
+    cycles: Option<u64>,
     /// Seed of the block's constrained-random stimulus driver.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -196,13 +197,25 @@ fn parent_dir(path: &Path) -> Res<()> {
     }
 }
 
+/// Cycles of random stimulus when `--cycles` is not given.
+const DEFAULT_CYCLES: u64 = 10_000;
+
 fn stimulus(info: &BlockInfo, p: &Params, args: &StimArgs, layout_of: &dyn Component) -> Res<Stimulus> {
     let layout = verif::stimulus::InputLayout::of(layout_of.ports());
     match &args.stim {
-        Some(path) => Stimulus::read_text(path, &layout).map_err(|e| e.to_string()),
+        Some(path) => {
+            let mut st = Stimulus::read_text(path, &layout).map_err(|e| e.to_string())?;
+            if let Some(n) = args.cycles {
+                if n > st.cycles() as u64 {
+                    return Err(format!("--cycles {n}: {} holds {} cycles", path.display(), st.cycles()));
+                }
+                st.truncate(n as usize);
+            }
+            Ok(st)
+        }
         None => {
             let mut d = driver(info, p, args.seed)?;
-            Ok(Stimulus::record(d.as_mut(), args.cycles))
+            Ok(Stimulus::record(d.as_mut(), args.cycles.unwrap_or(DEFAULT_CYCLES)))
         }
     }
 }
@@ -390,7 +403,7 @@ fn cmd_sim(
     };
     let cycles = match &source {
         Source::File(f) => f.cycles() as u64,
-        Source::Driver(_) => s.cycles,
+        Source::Driver(_) => s.cycles.unwrap_or(DEFAULT_CYCLES),
     };
     let opts = TraceOptions { scope: vcd_scope, memories: vcd_memories };
     if vcd.is_some() {

@@ -127,6 +127,13 @@ fn recorded_stimulus_replays_identically_on_both_engines() {
     assert!(!direct.is_empty());
     assert_eq!(direct, replay);
     assert_eq!(direct, reference);
+    // --cycles with a file runs its first N cycles, the same as recording N.
+    let prefix = table(wf(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--cycles", "700"]));
+    assert_eq!(prefix, table(wf(&["sim", "--block", "scoreboard", "--cycles", "700", "--seed", "4"])));
+    assert_ne!(prefix, direct);
+    // ... and asking for more than the file holds is an error, not a shorter run.
+    fails_with(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--cycles", "2001"], "--cycles 2001: ");
+    fails_with(&["cosim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--cycles", "2001"], "sb.stim holds 2000 cycles");
 }
 
 #[test]

@@ -216,6 +216,11 @@ impl Stimulus {
         self.data.len().checked_div(self.layout.words()).unwrap_or(0)
     }
 
+    /// Keep the first `cycles` frames (no-op if there are fewer).
+    pub fn truncate(&mut self, cycles: usize) {
+        self.data.truncate(cycles * self.layout.words());
+    }
+
     /// Words of cycle `c`.
     pub fn cycle(&self, c: usize) -> &[u64] {
         let n = self.layout.words();
