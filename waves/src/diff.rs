@@ -56,13 +56,35 @@ fn walk(items: &[ScopeItem], prefix: &str, codes: &mut HashMap<String, Vec<Strin
     }
 }
 
-fn read(path: &Path) -> Result<Trace, DiffError> {
-    let err = |message: String| DiffError::Read { path: path.display().to_string(), message };
+type Parser = vcd::Parser<BufReader<std::fs::File>>;
+
+fn read_err(path: &Path) -> impl Fn(String) -> DiffError + '_ {
+    move |message| DiffError::Read { path: path.display().to_string(), message }
+}
+
+/// Open a VCD file and read its header: the parser, now at the first value
+/// change, and the full dotted paths of each identifier code.
+fn open(path: &Path) -> Result<(Parser, HashMap<String, Vec<String>>), DiffError> {
+    let err = read_err(path);
     let f = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
     let mut p = vcd::Parser::new(BufReader::new(f));
     let header = p.parse_header().map_err(|e| err(e.to_string()))?;
     let mut codes: HashMap<String, Vec<String>> = HashMap::new();
     walk(&header.items, "", &mut codes);
+    Ok((p, codes))
+}
+
+/// Every signal path a VCD file declares (`TOP.inst.name`), sorted.
+pub fn signal_paths(path: &Path) -> Result<Vec<String>, DiffError> {
+    let (_, codes) = open(path)?;
+    let mut all: Vec<String> = codes.into_values().flatten().collect();
+    all.sort();
+    Ok(all)
+}
+
+fn read(path: &Path) -> Result<Trace, DiffError> {
+    let err = read_err(path);
+    let (p, codes) = open(path)?;
     let mut changes: HashMap<String, Vec<(u64, String)>> = HashMap::new();
     let mut time = 0u64;
     for cmd in p {

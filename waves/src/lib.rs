@@ -12,7 +12,7 @@ mod diff;
 mod gtkw;
 mod writer;
 
-pub use diff::{diff_files, DiffError, Difference};
+pub use diff::{diff_files, signal_paths, DiffError, Difference};
 pub use gtkw::{Gtkw, GtkwGroup};
 pub use writer::{VarId, VcdWriter};
 
