@@ -4,8 +4,8 @@
 //! `eval` runs the program once in topological order (every combinational
 //! value settles in one pass; loops were rejected at elaboration), as runs of
 //! one instruction kind: one dispatch per run, then a straight-line loop over
-//! the run's operands, which is what keeps an interpreter's indirect branch
-//! from dominating (1.7x on the scoreboard). `tick`
+//! the run's operands, so the interpreter's indirect branch does not
+//! dominate. `tick`
 //! applies memory writes in port order, then copies every register's settled
 //! next value (or its reset value while `rst` is high). Values of up to 64
 //! bits take one word and run on a specialised instruction; wider values use
