@@ -44,13 +44,67 @@ impl fmt::Display for Engine {
     }
 }
 
+/// A block on its engine.
+pub enum Engined {
+    Netlist(Box<sim::NetlistSim>),
+    Model(Box<dyn Component>),
+}
+
+impl Component for Engined {
+    fn name(&self) -> &str {
+        match self {
+            Engined::Netlist(n) => n.name(),
+            Engined::Model(m) => m.name(),
+        }
+    }
+    fn ports(&self) -> &[sim::PortSpec] {
+        match self {
+            Engined::Netlist(n) => n.ports(),
+            Engined::Model(m) => m.ports(),
+        }
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        match self {
+            Engined::Netlist(n) => n.set(port, value),
+            Engined::Model(m) => m.set(port, value),
+        }
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        match self {
+            Engined::Netlist(n) => n.get(port),
+            Engined::Model(m) => m.get(port),
+        }
+    }
+    fn eval(&mut self) {
+        match self {
+            Engined::Netlist(n) => n.eval(),
+            Engined::Model(m) => m.eval(),
+        }
+    }
+    fn tick(&mut self) {
+        match self {
+            Engined::Netlist(n) => n.tick(),
+            Engined::Model(m) => m.tick(),
+        }
+    }
+}
+
 /// A block instance of the SM: its component and parameters.
 pub struct BlockInst {
     pub name: &'static str,
     pub params: Params,
-    pub comp: Box<dyn Component>,
-    /// The netlist, when the engine is a netlist (for VCD of internals).
-    pub netlist: Option<std::sync::Arc<hw::ir::Module>>,
+    pub comp: Engined,
+}
+
+impl BlockInst {
+    /// The netlist simulation, on the netlist engine (the VCD shows its
+    /// internals).
+    pub fn netlist_sim(&self) -> Option<&sim::NetlistSim> {
+        match &self.comp {
+            Engined::Netlist(n) => Some(n),
+            Engined::Model(_) => None,
+        }
+    }
 }
 
 /// Build `block` with `overrides` on `engine`.
@@ -58,11 +112,11 @@ pub fn instantiate(block: &'static BlockInfo, overrides: &[(&str, u64)], engine:
     let ov: Vec<(String, String)> = overrides.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let params = block.params(&ov).map_err(|e| e.to_string())?;
     let module = block.elaborate(&params).map_err(|e| e.to_string())?;
-    let comp: Box<dyn Component> = match engine {
-        Engine::Netlist => Box::new(sim::NetlistSim::new(&module)),
-        Engine::Model => crate::engines::reference_model(block.name, &params)?,
+    let comp = match engine {
+        Engine::Netlist => Engined::Netlist(Box::new(sim::NetlistSim::new(&module))),
+        Engine::Model => Engined::Model(crate::engines::reference_model(block.name, &params)?),
     };
-    Ok(BlockInst { name: block.name, params, comp, netlist: Some(module) })
+    Ok(BlockInst { name: block.name, params, comp })
 }
 
 fn port(c: &dyn Component, name: &str, input: bool) -> Result<PortId, String> {
@@ -125,7 +179,7 @@ impl Scoreboard {
             ],
             engine,
         )?;
-        let c_ = inst.comp.as_ref();
+        let c_: &dyn Component = &inst.comp;
         let iss = (0..c.core.schedulers)
             .map(|k| -> Result<IssuePort, String> {
                 let i = |n: &str| port(c_, &format!("iss{k}_{n}"), true);
@@ -162,7 +216,7 @@ impl Scoreboard {
 
     /// Put an instruction on issue port `k` (fire low: a query).
     fn present(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8]) {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         let p = &self.iss[k];
         c.set_u64(p.warp, warp as u64);
         c.set_bool(p.pmode, false);
@@ -185,7 +239,7 @@ impl Scoreboard {
     /// writebacks already count, the scoreboard's same-cycle bypass).
     pub fn query(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8]) -> SbAnswer {
         self.present(k, warp, reads, writes);
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.eval();
         SbAnswer { stall: c.get_bool(self.iss[k].stall), long_dep: c.get_bool(self.iss[k].long_dep) }
     }
@@ -194,14 +248,14 @@ impl Scoreboard {
     /// (and long, for a long-latency operation) at the clock edge.
     pub fn fire(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8], long: bool) {
         self.present(k, warp, reads, writes);
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.iss[k].fire, true);
         c.set_bool(self.iss[k].long, long);
     }
 
     /// Port `k` issues nothing this cycle.
     pub fn idle(&mut self, k: usize) {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.iss[k].fire, false);
         c.set_bool(self.iss[k].skip, false);
     }
@@ -215,7 +269,7 @@ impl Scoreboard {
     pub fn writeback(&mut self, warp: u16, reg: u8) {
         let j = self.wb_used;
         self.wb_used += 1;
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         let p = &self.wb[j];
         c.set_bool(p.en, true);
         c.set_u64(p.warp, warp as u64);
@@ -227,7 +281,7 @@ impl Scoreboard {
     /// Start of a cycle: no writebacks, no issues.
     pub fn begin_cycle(&mut self) {
         self.wb_used = 0;
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         for p in &self.wb {
             c.set_bool(p.en, false);
         }
@@ -241,7 +295,7 @@ impl Scoreboard {
 
     /// The reset cycle every run starts with.
     pub fn reset(&mut self) {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.rst, true);
         c.eval();
         c.tick();
@@ -294,7 +348,7 @@ impl MshrTable {
             &[("entries", c.l1.mshrs as u64), ("merge_limit", c.l1.merge as u64), ("line_bits", line_bits as u64), ("id_bits", Self::ID_BITS as u64)],
             engine,
         )?;
-        let c_ = inst.comp.as_ref();
+        let c_: &dyn Component = &inst.comp;
         let i = |n: &str| port(c_, n, true);
         let o = |n: &str| port(c_, n, false);
         Ok(MshrTable {
@@ -321,14 +375,14 @@ impl MshrTable {
     }
 
     pub fn begin_cycle(&mut self) {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.req_valid, false);
         c.set_bool(self.fill_valid, false);
         c.set_bool(self.rst, false);
     }
 
     pub fn reset(&mut self) {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.rst, true);
         c.eval();
         c.tick();
@@ -337,14 +391,14 @@ impl MshrTable {
 
     /// A line returns for `entry` this cycle.
     pub fn set_fill(&mut self, entry: u32) {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.fill_valid, true);
         c.set_u64(self.fill_entry, entry as u64);
     }
 
     /// Does a pending entry hold `line` (combinational probe)?
     pub fn probe(&mut self, line: u64) -> bool {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_u64(self.req_addr, line);
         c.eval();
         c.get_bool(self.probe_hit)
@@ -352,7 +406,7 @@ impl MshrTable {
 
     /// Ask for an entry for `line` on behalf of pending load `id`.
     pub fn request(&mut self, line: u64, id: u32) -> MshrReply {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.set_bool(self.req_valid, true);
         c.set_u64(self.req_addr, line);
         c.set_u64(self.req_id, id as u64);
@@ -372,7 +426,7 @@ impl MshrTable {
 
     /// After `set_fill` and `eval`: the filled line and the woken request ids.
     pub fn filled(&mut self, woken: &mut Vec<u32>) -> Option<u64> {
-        let c = self.inst.comp.as_mut();
+        let c = &mut self.inst.comp;
         c.eval();
         if !c.get_bool(self.fill_ok) {
             return None;

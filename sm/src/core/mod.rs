@@ -19,6 +19,7 @@ use crate::blocks::{Engine, MshrTable, SbAnswer, Scoreboard};
 use crate::config::Config;
 use crate::func::{ExecOut, Functional};
 use crate::pipeview::Kanata;
+use sim::Component;
 use crate::stats::{Stall, Stats};
 use ldst::MemStage;
 use op::{Access, Control, Op, Pool, Space, Unit};
