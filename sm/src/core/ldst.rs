@@ -44,6 +44,7 @@ pub struct MemStage {
     lines: Lines,
     next_line: usize,
     bank_cycles_left: u32,
+    bank_cycles_total: u32,
     load_id: Option<u32>,
     pub l1: TagArray,
     pub mshr: MshrTable,
@@ -60,6 +61,9 @@ pub struct MemStage {
     pub done: Vec<u32>,
     pub l1_stats: L1Stats,
     pub hazards: Hazards,
+    /// This cycle's hazard code for the VCD: 0 none, 1 DIV, 2 BANK, 3 MSHR,
+    /// 4 COMQ, 5 RSV.
+    pub hazard_now: u8,
     pub shared_accesses: u64,
 }
 
@@ -78,6 +82,7 @@ impl MemStage {
             lines: Lines::default(),
             next_line: 0,
             bank_cycles_left: 0,
+            bank_cycles_total: 0,
             load_id: None,
             l1: TagArray::new(c.l1.sets, c.l1.ways, c.l1.line),
             mshr,
@@ -90,6 +95,7 @@ impl MemStage {
             done: Vec::with_capacity(8),
             l1_stats: L1Stats::default(),
             hazards: Hazards::default(),
+            hazard_now: 0,
             shared_accesses: 0,
         }
     }
@@ -116,6 +122,7 @@ impl MemStage {
     /// One cycle. Returns whether anything moved (for deadlock detection).
     pub fn cycle(&mut self, now: u64, pool: &mut Pool) -> bool {
         self.now = now;
+        self.hazard_now = 0;
         let mut progress = false;
         self.lower.cycle(now);
         // A response entering the SM: a line fill goes through the MSHR
@@ -164,7 +171,7 @@ impl MemStage {
         progress
     }
 
-    fn mshr_occupied(&mut self) -> u64 {
+    pub fn mshr_occupied(&mut self) -> u64 {
         let entries = self.mshr.inst.params.get("entries");
         entries - self.mshr.free() as u64
     }
@@ -201,6 +208,7 @@ impl MemStage {
                     let d = bank_conflicts(&i.addrs, i.active, i.bytes, self.shared_banks).max(1);
                     self.hazards.bank += d as u64 - 1;
                     self.bank_cycles_left = d;
+                    self.bank_cycles_total = d;
                 }
                 Space::Global | Space::Local => {
                     coalesce(&i.addrs, i.active, i.bytes, self.line_bytes, &mut self.lines);
@@ -217,6 +225,7 @@ impl MemStage {
                             None => {
                                 self.started = false;
                                 self.hazards.mshr += 1;
+                                self.hazard_now = 3;
                                 return false;
                             }
                         }
@@ -229,6 +238,9 @@ impl MemStage {
         match space {
             Space::Const => unreachable!("handled on entry"),
             Space::Shared => {
+                if self.bank_cycles_left < self.bank_cycles_total {
+                    self.hazard_now = 2;
+                }
                 self.bank_cycles_left -= 1;
                 if self.bank_cycles_left == 0 {
                     self.timed.push_back((now + self.shared_latency, inst));
@@ -243,6 +255,9 @@ impl MemStage {
                     return true;
                 }
                 let line = self.lines.as_slice()[self.next_line];
+                if self.next_line > 0 {
+                    self.hazard_now = 1;
+                }
                 let r = match access {
                     Access::Load => self.load_line(line),
                     Access::Store => self.store_line(line),
@@ -265,6 +280,7 @@ impl MemStage {
                             }
                             Hazard::Rsv => self.hazards.rsv += 1,
                         }
+                        self.hazard_now = 3 + h as u8;
                         false
                     }
                 }

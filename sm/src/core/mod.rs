@@ -21,6 +21,7 @@ use crate::func::{ExecOut, Functional};
 use crate::pipeview::Kanata;
 use sim::Component;
 use crate::stats::{Stall, Stats};
+use crate::trace::{Layout, Sig, SmTrace};
 use ldst::MemStage;
 use op::{Access, Control, Op, Pool, Space, Unit};
 use pipes::{Collector, Pipe};
@@ -88,6 +89,38 @@ pub enum RunError {
 #[derive(Default)]
 pub struct Outputs {
     pub pipeview: Option<Kanata<Box<dyn Write>>>,
+    /// VCD of cycles `from..=to` (and its GTKWave save file).
+    pub vcd: Option<VcdRequest>,
+}
+
+pub struct VcdRequest {
+    pub path: std::path::PathBuf,
+    pub from: u64,
+    pub to: u64,
+    /// Also dump memories and register arrays of netlist blocks.
+    pub memories: bool,
+}
+
+/// What each stage did this cycle (for the VCD).
+#[derive(Default)]
+struct View {
+    fetch: Vec<(u16, u32)>,
+    /// Per scheduler: the issued (warp, op), and the cycle's category.
+    issue: Vec<(Option<(u16, u32)>, Stall)>,
+    wb: Vec<(u16, u32)>,
+}
+
+/// The VCD being written and its stage signals.
+struct Tracing {
+    t: SmTrace,
+    fetch: Vec<[Sig; 3]>,
+    issue: Vec<[Sig; 4]>,
+    opcoll_busy: Sig,
+    sp_busy: Sig,
+    sfu_busy: Sig,
+    mem: [Sig; 6],
+    wb: Vec<[Sig; 3]>,
+    gtkw_path: std::path::PathBuf,
 }
 
 pub struct Sm {
@@ -117,6 +150,8 @@ pub struct Sm {
     pub stats: Stats,
     last_progress: u64,
     out: Outputs,
+    view: View,
+    tracing: Option<Box<Tracing>>,
     // Reused buffers: the cycle loop does not allocate.
     scratch_order: Vec<u16>,
     scratch_insts: Vec<u32>,
@@ -124,7 +159,8 @@ pub struct Sm {
 }
 
 impl Sm {
-    pub fn new(cfg: Config, func: Functional, engine: Engine, out: Outputs) -> Result<Sm, String> {
+    pub fn new(cfg: Config, func: Functional, engine: Engine, mut out: Outputs) -> Result<Sm, String> {
+        let vcd = out.vcd.take();
         let mut sb = Scoreboard::new(&cfg, engine)?;
         let mut mshr = MshrTable::new(&cfg, engine)?;
         sb.reset();
@@ -142,7 +178,7 @@ impl Sm {
             engine: engine.to_string(),
             ..Stats::default()
         };
-        Ok(Sm {
+        let mut sm = Sm {
             now: 0,
             ops,
             pool: Pool::new(),
@@ -165,13 +201,90 @@ impl Sm {
             fetch_rr: 0,
             stats,
             last_progress: 0,
+            view: View::default(),
+            tracing: None,
             func,
             cfg,
             out,
             scratch_order: Vec::new(),
             scratch_insts: Vec::new(),
             scratch_uids: Vec::new(),
-        })
+        };
+        if let Some(v) = vcd {
+            sm.open_trace(v).map_err(|e| e.to_string())?;
+        }
+        Ok(sm)
+    }
+
+    fn open_trace(&mut self, v: VcdRequest) -> std::io::Result<()> {
+        let mut l = Layout::new();
+        let c = &self.cfg;
+        let fetch = (0..c.core.fetch_width).map(|i| {
+            let s = format!("fetch{i}");
+            [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32)]
+        }).collect();
+        let issue = (0..c.core.schedulers).map(|k| {
+            let s = format!("issue{k}");
+            [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32), l.add(&s, "stall", 3)]
+        }).collect();
+        let opcoll_busy = l.add("opcoll", "busy_units", 8);
+        let sp_busy = l.add("exec", "sp_busy", 1);
+        let sfu_busy = l.add("exec", "sfu_busy", 1);
+        let mem = [
+            l.add("mem", "valid", 1),
+            l.add("mem", "warp", 8),
+            l.add("mem", "pc", 32),
+            l.add("mem", "hazard", 3),
+            l.add("mem", "comq_used", 16),
+            l.add("mem", "mshr_used", 9),
+        ];
+        let wb = (0..c.units.writeback_width).map(|j| {
+            let s = format!("wb{j}");
+            [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32)]
+        }).collect();
+        let t = SmTrace::create(&v.path, v.from, v.to, l, &[("sb", &self.sb.inst), ("mshr", &self.mem.mshr.inst)], v.memories)?;
+        self.tracing = Some(Box::new(Tracing { t, fetch, issue, opcoll_busy, sp_busy, sfu_busy, mem, wb, gtkw_path: v.path.with_extension("gtkw") }));
+        Ok(())
+    }
+
+    /// Write this cycle's values to the VCD.
+    fn trace_cycle(&mut self) -> std::io::Result<()> {
+        let Some(tr) = self.tracing.as_mut() else { return Ok(()) };
+        if !tr.t.wants(self.now) {
+            return Ok(());
+        }
+        let pc = |op: u32| op as u64 * 8;
+        for (i, s) in tr.fetch.iter().enumerate() {
+            let v = self.view.fetch.get(i).copied();
+            tr.t.set(s[0], v.is_some() as u64);
+            tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
+            tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
+        }
+        for (k, s) in tr.issue.iter().enumerate() {
+            let (v, stall) = self.view.issue.get(k).copied().unwrap_or((None, Stall::NoInstLeft));
+            tr.t.set(s[0], v.is_some() as u64);
+            tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
+            tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
+            tr.t.set(s[3], stall as u64);
+        }
+        tr.t.set(tr.opcoll_busy, self.oc.occupied() as u64);
+        tr.t.set(tr.sp_busy, self.sp.iter().any(|p| p.busy()) as u64);
+        tr.t.set(tr.sfu_busy, self.sfu.iter().any(|p| p.busy()) as u64);
+        let cur = self.mem.current().map(|i| self.pool.get(i));
+        tr.t.set(tr.mem[0], cur.is_some() as u64);
+        tr.t.set(tr.mem[1], cur.map_or(0, |i| i.warp as u64));
+        tr.t.set(tr.mem[2], cur.map_or(0, |i| pc(i.op)));
+        tr.t.set(tr.mem[3], self.mem.hazard_now as u64);
+        tr.t.set(tr.mem[4], self.mem.lower.queue_len() as u64);
+        let used = self.mem.mshr_occupied();
+        tr.t.set(tr.mem[5], used);
+        for (j, s) in tr.wb.iter().enumerate() {
+            let v = self.view.wb.get(j).copied();
+            tr.t.set(s[0], v.is_some() as u64);
+            tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
+            tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
+        }
+        tr.t.sample(self.now, &[&self.sb.inst, &self.mem.mshr.inst])
     }
 
     /// The functional model (final memory after `run`).
@@ -209,6 +322,10 @@ impl Sm {
         if let Some(k) = self.out.pipeview.take() {
             k.finish()?;
         }
+        if let Some(tr) = self.tracing.take() {
+            let gtkw = tr.t.finish()?;
+            std::fs::write(&tr.gtkw_path, gtkw.render())?;
+        }
         Ok(())
     }
 
@@ -240,6 +357,9 @@ impl Sm {
 
     /// One clock cycle.
     pub fn cycle(&mut self) -> Result<(), RunError> {
+        self.view.fetch.clear();
+        self.view.issue.clear();
+        self.view.wb.clear();
         self.sb.begin_cycle();
         self.mem.mshr.begin_cycle();
         let mut progress = self.mem.cycle(self.now, &mut self.pool);
@@ -257,8 +377,9 @@ impl Sm {
         self.fetch();
         progress |= self.launch();
         self.sb.inst.comp.eval();
-        self.sb.inst.comp.tick();
         self.mem.mshr.inst.comp.eval();
+        self.trace_cycle()?;
+        self.sb.inst.comp.tick();
         self.mem.mshr.inst.comp.tick();
         if progress {
             self.last_progress = self.now;
@@ -321,6 +442,14 @@ impl Sm {
     // ---- fetch / decode -------------------------------------------------
 
     fn fetch(&mut self) {
+        if let Some(k) = self.out.pipeview.as_mut() {
+            // Decoded instructions reaching the buffer this cycle wait to issue.
+            for warp in self.warps.iter().filter(|w| w.live) {
+                for e in warp.ibuf.iter().filter(|e| e.ready == self.now) {
+                    let _ = k.stage(self.now, e.uid, "Is");
+                }
+            }
+        }
         let n = self.warps.len();
         let mut fetched = 0;
         let cap = self.cfg.core.ibuffer_entries as usize;
@@ -349,6 +478,7 @@ impl Sm {
             }
             fetched += 1;
             self.fetch_rr = (w + 1) % n;
+            self.view.fetch.push((w as u16, op));
         }
     }
 
@@ -396,14 +526,17 @@ impl Sm {
             self.scratch_order = order;
             match issued {
                 Some(w) => {
-                    self.issue_warp(k, w)?;
+                    let op = self.issue_warp(k, w)?;
                     self.scheds[k].issued(w);
                     self.stats.breakdown.add(Stall::Issued);
+                    self.view.issue.push((Some((w, op)), Stall::Issued));
                     any = true;
                 }
                 None => {
                     self.sb.idle(k);
-                    self.stats.breakdown.add(first.unwrap_or(Stall::NoInstLeft));
+                    let s = first.unwrap_or(Stall::NoInstLeft);
+                    self.stats.breakdown.add(s);
+                    self.view.issue.push((None, s));
                 }
             }
         }
@@ -437,7 +570,8 @@ impl Sm {
         Ok(())
     }
 
-    fn issue_warp(&mut self, k: usize, w: u16) -> Result<(), RunError> {
+    /// Issue warp `w`'s next instruction on scheduler `k`; returns its op.
+    fn issue_warp(&mut self, k: usize, w: u16) -> Result<u32, RunError> {
         let head = self.warps[w as usize].ibuf.pop_front().expect("issue with an empty buffer");
         self.warps[w as usize].sb = None;
         let ops = Arc::clone(&self.ops);
@@ -468,7 +602,7 @@ impl Sm {
         self.stats.warp_insts += 1;
         self.stats.thread_insts += out.active.count_ones() as u64;
         if let Some(kv) = self.out.pipeview.as_mut() {
-            let _ = kv.stage(self.now, head.uid, "Is");
+            let _ = kv.stage(self.now, head.uid, "Rr");
         }
         let warp = &mut self.warps[w as usize];
         warp.inflight += 1;
@@ -496,7 +630,7 @@ impl Sm {
         if out.barrier {
             self.barrier_arrive(w);
         }
-        Ok(())
+        Ok(head.op)
     }
 
     fn barrier_arrive(&mut self, w: u16) {
@@ -629,6 +763,9 @@ impl Sm {
     fn retire(&mut self, i: u32) {
         let (w, uid) = (self.pool.get(i).warp, self.pool.get(i).uid);
         if let Some(k) = self.out.pipeview.as_mut() {
+            if self.ops[self.pool.get(i).op as usize].n_writes == 0 {
+                let _ = k.stage(self.now, uid, "Wb");
+            }
             let _ = k.retire(self.now, uid, false);
         }
         self.pool.release(i);
@@ -654,6 +791,7 @@ impl Sm {
                 }
             }
             self.warps[w as usize].sb = None;
+            self.view.wb.push((w, self.pool.get(i).op));
             self.retire(i);
             n += 1;
         }
