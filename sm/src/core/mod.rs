@@ -360,6 +360,14 @@ impl Sm {
         self.view.fetch.clear();
         self.view.issue.clear();
         self.view.wb.clear();
+        if let Some(k) = self.out.pipeview.as_mut() {
+            // Decoded instructions reaching the buffer this cycle wait to issue.
+            for warp in self.warps.iter().filter(|w| w.live) {
+                for e in warp.ibuf.iter().filter(|e| e.ready == self.now) {
+                    let _ = k.stage(self.now, e.uid, "Is");
+                }
+            }
+        }
         self.sb.begin_cycle();
         self.mem.mshr.begin_cycle();
         let mut progress = self.mem.cycle(self.now, &mut self.pool);
@@ -442,14 +450,6 @@ impl Sm {
     // ---- fetch / decode -------------------------------------------------
 
     fn fetch(&mut self) {
-        if let Some(k) = self.out.pipeview.as_mut() {
-            // Decoded instructions reaching the buffer this cycle wait to issue.
-            for warp in self.warps.iter().filter(|w| w.live) {
-                for e in warp.ibuf.iter().filter(|e| e.ready == self.now) {
-                    let _ = k.stage(self.now, e.uid, "Is");
-                }
-            }
-        }
         let n = self.warps.len();
         let mut fetched = 0;
         let cap = self.cfg.core.ibuffer_entries as usize;
