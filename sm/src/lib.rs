@@ -17,6 +17,7 @@ pub mod mem;
 pub mod pipeview;
 pub mod plot;
 pub mod stats;
+pub mod sweep;
 pub mod trace;
 
 pub use blocks::Engine;
