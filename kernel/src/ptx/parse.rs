@@ -183,6 +183,14 @@ fn align_up(x: u64, a: u64) -> u64 {
     }
 }
 
+/// Opcodes of the subset (their modifiers are checked per opcode).
+const SUPPORTED: &[&str] = &[
+    "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs",
+    "not", "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr",
+    "bfe", "bfi", "prmt", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret",
+    "exit",
+];
+
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
 const IGNORED_MEM_MODS: &[&str] = &[
     "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "acq_rel", "weak", "sc",
@@ -1028,6 +1036,17 @@ impl<'a> Parser<'a> {
         }
         let opos = self.pos();
         let opcode = self.word("an opcode")?;
+        // Reject what is outside the subset before reading its operands
+        // (whose syntax may be outside it too).
+        let base = opcode.split('.').next().unwrap_or("");
+        match base {
+            "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" => {
+                return self.err_at(opos, format!("`{opcode}`: textures and surfaces are not supported"));
+            }
+            "call" => return self.err_at(opos, format!("`{opcode}`: calls are not supported (device functions must be inlined)")),
+            b if !SUPPORTED.contains(&b) => return self.err_at(opos, format!("`{opcode}`: unsupported opcode")),
+            _ => {}
+        }
         let mut ops = Vec::new();
         if !self.is_punct(';') {
             loop {
