@@ -19,7 +19,7 @@ fn build(p: &ScoreboardParams) -> Arc<Module> {
 fn small() -> ScoreboardParams {
     // Few warps and registers (with out-of-range ids 6, 7 and warp 3) make
     // conflicts between ports frequent.
-    ScoreboardParams { warps: 3, regs: 6, issue_ports: 2, wb_ports: 2, srcs: 2 }
+    ScoreboardParams { warps: 3, regs: 6, issue_ports: 2, wb_ports: 2, srcs: 2, dsts: 1 }
 }
 
 fn work(name: &str) -> std::path::PathBuf {

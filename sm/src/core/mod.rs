@@ -169,7 +169,7 @@ impl Sm {
         let scheds = (0..c.schedulers).map(|k| Scheduler::new(k, c.policy, c.schedulers, c.max_warps, c.two_level_active)).collect();
         let o = &cfg.operand_collector;
         let oc = Collector::new(o.units_sp, o.units_sfu, o.units_mem, o.units_generic, o.banks);
-        let ops = func.ops(&cfg);
+        let ops = func.ops(&cfg)?;
         let stats = Stats {
             kernel: func.kernel_name().to_string(),
             config: cfg.name.clone(),
@@ -589,7 +589,7 @@ impl Sm {
             inst.uid = head.uid;
             inst.warp = w;
             inst.op = head.op;
-            inst.active = out.active;
+            inst.active = out.lanes;
             inst.space = out.space.unwrap_or(Space::Global);
             inst.access = op.access;
             inst.bytes = out.bytes;

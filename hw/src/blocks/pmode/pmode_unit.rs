@@ -320,7 +320,7 @@ pub fn planned_storage(p: &PmodeUnitParams) -> Vec<(&'static str, u64)> {
 impl PmodeUnitParams {
     /// The dual-mode scoreboard's parameters (two sources per instruction).
     pub fn scoreboard(&self) -> ScoreboardParams {
-        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2 }
+        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2, dsts: 1 }
     }
 
     /// This parameter set as a `Params` of block `name` (module naming).

@@ -64,11 +64,12 @@ pub struct ScoreboardParams {
     pub issue_ports: u32,
     pub wb_ports: u32,
     pub srcs: u32,
+    pub dsts: u32,
 }
 
 impl Default for ScoreboardParams {
     fn default() -> Self {
-        ScoreboardParams { warps: 48, regs: 63, issue_ports: 2, wb_ports: 2, srcs: 2 }
+        ScoreboardParams { warps: 48, regs: 63, issue_ports: 2, wb_ports: 2, srcs: 2, dsts: 1 }
     }
 }
 
@@ -78,7 +79,8 @@ impl BlockParams for ScoreboardParams {
         ParamSpec { name: "regs", default: 63, min: 1, max: 1024, doc: "architected registers per warp (section 2: 63)" },
         ParamSpec { name: "issue_ports", default: 2, min: 1, max: 4, doc: "issue ports, one per warp scheduler (Table 1: 2)" },
         ParamSpec { name: "wb_ports", default: 2, min: 1, max: 8, doc: "writeback ports" },
-        ParamSpec { name: "srcs", default: 2, min: 1, max: 4, doc: "source operands per instruction (P-queue entry: 2)" },
+        ParamSpec { name: "srcs", default: 2, min: 1, max: 8, doc: "source operands per instruction (P-queue entry: 2)" },
+        ParamSpec { name: "dsts", default: 1, min: 1, max: 4, doc: "destination registers per instruction (1; 64-bit pairs and vector loads write more)" },
     ];
 
     fn from_params(p: &Params) -> Result<Self, ParamError> {
@@ -88,6 +90,7 @@ impl BlockParams for ScoreboardParams {
             issue_ports: p.get_u32("issue_ports"),
             wb_ports: p.get_u32("wb_ports"),
             srcs: p.get_u32("srcs"),
+            dsts: p.get_u32("dsts"),
         })
     }
 }
@@ -106,12 +109,20 @@ struct IssuePort {
     warp: Sig,
     pmode: Sig,
     srcs: Vec<(Sig, Sig)>,
-    dst: Sig,
-    dst_vld: Sig,
+    /// (register, valid, one-hot mask) per destination.
+    dsts: Vec<(Sig, Sig, Sig)>,
     fire: Sig,
     long: Sig,
     skip: Sig,
-    dst_mask: Sig,
+}
+
+/// Port name of destination `d`: `dst` for the first (the paper's one), then `dst1`, ...
+pub fn dst_name(d: u32) -> String {
+    if d == 0 {
+        "dst".to_string()
+    } else {
+        format!("dst{d}")
+    }
 }
 
 struct WbPort {
@@ -145,11 +156,13 @@ impl Board {
         let (mut fire, mut long, mut skip) = (zero, zero, zero);
         for ip in iss {
             let on_board = if self.is_p { ip.pmode } else { !ip.pmode };
-            let here = on_board & ip.dst_vld & ip.warp.eq(warp);
-            let f = mux(here & ip.fire, ip.dst_mask, zero);
-            fire = fire | f;
-            long = long | mux(ip.long, f, zero);
-            skip = skip | mux(here & ip.skip, ip.dst_mask, zero);
+            for &(_, vld, mask) in &ip.dsts {
+                let here = on_board & vld & ip.warp.eq(warp);
+                let f = mux(here & ip.fire, mask, zero);
+                fire = fire | f;
+                long = long | mux(ip.long, f, zero);
+                skip = skip | mux(here & ip.skip, mask, zero);
+            }
         }
         (fire, long | skip, fire)
     }
@@ -187,13 +200,18 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
             let srcs = (0..p.srcs)
                 .map(|s| (m.input(&format!("iss{k}_src{s}"), rw), m.input(&format!("iss{k}_src{s}_vld"), 1)))
                 .collect();
-            let dst = m.input(&format!("iss{k}_dst"), rw);
-            let dst_vld = m.input(&format!("iss{k}_dst_vld"), 1);
+            let dsts: Vec<(Sig, Sig)> = (0..p.dsts)
+                .map(|d| (m.input(&format!("iss{k}_{}", dst_name(d)), rw), m.input(&format!("iss{k}_{}_vld", dst_name(d)), 1)))
+                .collect();
             let fire = m.input(&format!("iss{k}_fire"), 1);
             let long = m.input(&format!("iss{k}_long"), 1);
             let skip = m.input(&format!("iss{k}_skip"), 1);
-            let dst_mask = onehot(dst, regs).named(&format!("iss{k}_dst_mask"));
-            IssuePort { warp, pmode, srcs, dst, dst_vld, fire, long, skip, dst_mask }
+            let dsts = dsts
+                .into_iter()
+                .enumerate()
+                .map(|(d, (r, v))| (r, v, onehot(r, regs).named(&format!("iss{k}_{}_mask", dst_name(d as u32)))))
+                .collect();
+            IssuePort { warp, pmode, srcs, dsts, fire, long, skip }
         })
         .collect();
     let wbs: Vec<WbPort> = (0..p.wb_ports)
@@ -222,7 +240,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
         let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending.bit_at(r)));
         let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r)).collect();
         let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
-        let dst_pending = ip.dst_vld & pending.bit_at(ip.dst);
+        let dst_pending = ip.dsts.iter().skip(1).fold(ip.dsts[0].1 & pending.bit_at(ip.dsts[0].0), |acc, &(r, v, _)| acc | (v & pending.bit_at(r)));
         m.output(&format!("iss{k}_src_pending"), 1).set(src_pending);
         m.output(&format!("iss{k}_dst_pending"), 1).set(dst_pending);
         m.output(&format!("iss{k}_stall"), 1).set(src_pending | dst_pending);
@@ -238,7 +256,8 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
         let mut touches: Vec<(Sig, Sig)> = Vec::new();
         for ip in &iss {
             let on_board = if board.is_p { ip.pmode } else { !ip.pmode };
-            touches.push((ip.warp, on_board & ip.dst_vld & (ip.fire | ip.skip)));
+            let any_dst = ip.dsts.iter().skip(1).fold(ip.dsts[0].1, |acc, &(_, v, _)| acc | v);
+            touches.push((ip.warp, on_board & any_dst & (ip.fire | ip.skip)));
         }
         for wb in &wbs {
             touches.push((wb.warp, wb.en & if board.is_p { wb.p } else { wb.n }));

@@ -4,7 +4,7 @@
 
 use crate::stimulus::{Driver, Frame, InputLayout, Slot};
 use bitvec::prelude::*;
-use hw::blocks::pmode::scoreboard::ScoreboardParams;
+use hw::blocks::pmode::scoreboard::{dst_name, ScoreboardParams};
 use hw::params::{clog2, BlockParams};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -22,7 +22,11 @@ pub fn ports(p: &ScoreboardParams) -> Vec<PortSpec> {
             v.push(PortSpec::input(format!("iss{k}_src{s}"), rw));
             v.push(PortSpec::input(format!("iss{k}_src{s}_vld"), 1));
         }
-        for (n, w) in [("dst", rw), ("dst_vld", 1), ("fire", 1), ("long", 1), ("skip", 1)] {
+        for d in 0..p.dsts {
+            v.push(PortSpec::input(format!("iss{k}_{}", dst_name(d)), rw));
+            v.push(PortSpec::input(format!("iss{k}_{}_vld", dst_name(d)), 1));
+        }
+        for (n, w) in [("fire", 1), ("long", 1), ("skip", 1)] {
             v.push(PortSpec::input(format!("iss{k}_{n}"), w));
         }
     }
@@ -48,8 +52,7 @@ struct IssueIds {
     warp: PortId,
     pmode: PortId,
     srcs: Vec<(PortId, PortId)>,
-    dst: PortId,
-    dst_vld: PortId,
+    dsts: Vec<(PortId, PortId)>,
     fire: PortId,
     long: PortId,
     skip: PortId,
@@ -90,8 +93,7 @@ impl ScoreboardModel {
                 warp: id(&format!("iss{k}_warp")),
                 pmode: id(&format!("iss{k}_pmode")),
                 srcs: (0..p.srcs).map(|s| (id(&format!("iss{k}_src{s}")), id(&format!("iss{k}_src{s}_vld")))).collect(),
-                dst: id(&format!("iss{k}_dst")),
-                dst_vld: id(&format!("iss{k}_dst_vld")),
+                dsts: (0..p.dsts).map(|d| (id(&format!("iss{k}_{}", dst_name(d))), id(&format!("iss{k}_{}_vld", dst_name(d))))).collect(),
                 fire: id(&format!("iss{k}_fire")),
                 long: id(&format!("iss{k}_long")),
                 skip: id(&format!("iss{k}_skip")),
@@ -182,7 +184,7 @@ impl Component for ScoreboardModel {
                     long_dep |= src_long[s];
                 }
             }
-            let dst_pending = f.get_bool(ip.dst_vld) && self.query(board, 0, warp, f.get_u64(ip.dst));
+            let dst_pending = ip.dsts.iter().any(|&(r, v)| f.get_bool(v) && self.query(board, 0, warp, f.get_u64(r)));
             let (a, b, c, d) = (ip.out_src_pending, ip.out_dst_pending, ip.out_stall, ip.out_long_dep);
             self.frame.set_bool(a, src_pending);
             self.frame.set_bool(b, dst_pending);
@@ -226,21 +228,25 @@ impl Component for ScoreboardModel {
             for k in 0..self.iss.len() {
                 let ip = &self.iss[k];
                 let f = &self.frame;
-                if !f.get_bool(ip.dst_vld) {
-                    continue;
-                }
                 let board = f.get_bool(ip.pmode) as usize;
-                let Some(i) = self.at(f.get_u64(ip.warp), f.get_u64(ip.dst)) else { continue };
                 let (fire, long, skip) = (f.get_bool(ip.fire), f.get_bool(ip.long), f.get_bool(ip.skip));
-                if pass == 0 && fire {
-                    self.boards[board][1].set(i, false);
-                }
-                if pass == 1 {
-                    if fire {
-                        self.boards[board][0].set(i, true);
+                for d in 0..ip.dsts.len() {
+                    let (r, v) = self.iss[k].dsts[d];
+                    let f = &self.frame;
+                    if !f.get_bool(v) {
+                        continue;
                     }
-                    if (fire && long) || skip {
-                        self.boards[board][1].set(i, true);
+                    let Some(i) = self.at(f.get_u64(self.iss[k].warp), f.get_u64(r)) else { continue };
+                    if pass == 0 && fire {
+                        self.boards[board][1].set(i, false);
+                    }
+                    if pass == 1 {
+                        if fire {
+                            self.boards[board][0].set(i, true);
+                        }
+                        if (fire && long) || skip {
+                            self.boards[board][1].set(i, true);
+                        }
                     }
                 }
             }
@@ -262,8 +268,7 @@ struct IssueSlots {
     warp: Slot,
     pmode: Slot,
     srcs: Vec<(Slot, Slot)>,
-    dst: Slot,
-    dst_vld: Slot,
+    dsts: Vec<(Slot, Slot)>,
     fire: Slot,
     long: Slot,
     skip: Slot,
@@ -306,8 +311,7 @@ impl ScoreboardDriver {
                 warp: s(&format!("iss{k}_warp")),
                 pmode: s(&format!("iss{k}_pmode")),
                 srcs: (0..p.srcs).map(|j| (s(&format!("iss{k}_src{j}")), s(&format!("iss{k}_src{j}_vld")))).collect(),
-                dst: s(&format!("iss{k}_dst")),
-                dst_vld: s(&format!("iss{k}_dst_vld")),
+                dsts: (0..p.dsts).map(|d| (s(&format!("iss{k}_{}", dst_name(d))), s(&format!("iss{k}_{}_vld", dst_name(d))))).collect(),
                 fire: s(&format!("iss{k}_fire")),
                 long: s(&format!("iss{k}_long")),
                 skip: s(&format!("iss{k}_skip")),
@@ -375,8 +379,7 @@ impl Driver for ScoreboardDriver {
             let warp = self.warp();
             let pm = self.in_pmode(warp) ^ self.rng.random_bool(0.05);
             let srcs: Vec<(u64, bool)> = (0..self.iss[k].srcs.len()).map(|_| (self.reg(), self.rng.random_bool(0.8))).collect();
-            let dst = self.reg();
-            let dst_vld = self.rng.random_bool(0.85);
+            let dsts: Vec<(u64, bool)> = (0..self.iss[k].dsts.len()).map(|_| (self.reg(), self.rng.random_bool(0.85))).collect();
             let fire = self.rng.random_bool(0.4);
             let long = self.rng.random_bool(0.3);
             let skip = pm && !fire && self.rng.random_bool(0.2);
@@ -387,13 +390,17 @@ impl Driver for ScoreboardDriver {
                 f.set(rs, r);
                 f.set_bool(vs, v);
             }
-            f.set(ip.dst, dst);
-            f.set_bool(ip.dst_vld, dst_vld);
+            for (&(rs, vs), &(r, v)) in ip.dsts.iter().zip(&dsts) {
+                f.set(rs, r);
+                f.set_bool(vs, v);
+            }
             f.set_bool(ip.fire, fire);
             f.set_bool(ip.long, long);
             f.set_bool(ip.skip, skip);
-            if fire && dst_vld && !reset {
-                self.in_flight.push((warp, dst, !pm, pm));
+            for &(dst, dst_vld) in &dsts {
+                if fire && dst_vld && !reset {
+                    self.in_flight.push((warp, dst, !pm, pm));
+                }
             }
         }
         for j in 0..self.wbs.len() {
@@ -453,9 +460,9 @@ pub mod props {
     use sim::ComponentExt;
     use std::collections::HashSet;
 
-    /// One issue port's inputs: warp, board, sources (reg, valid), dst,
-    /// dst_vld, fire, long, skip.
-    type Issue = (u64, usize, Vec<(u64, bool)>, u64, bool, bool, bool, bool);
+    /// One issue port's inputs: warp, board, sources (reg, valid),
+    /// destinations (reg, valid), fire, long, skip.
+    type Issue = (u64, usize, Vec<(u64, bool)>, Vec<(u64, bool)>, bool, bool, bool);
 
     /// Per-cycle port values the properties need.
     struct Cycle {
@@ -476,8 +483,7 @@ pub mod props {
                         g(&format!("iss{k}_warp")),
                         g(&format!("iss{k}_pmode")) as usize,
                         srcs,
-                        g(&format!("iss{k}_dst")),
-                        g(&format!("iss{k}_dst_vld")) == 1,
+                        (0..p.dsts).map(|d| (g(&format!("iss{k}_{}", dst_name(d))), g(&format!("iss{k}_{}_vld", dst_name(d))) == 1)).collect(),
                         g(&format!("iss{k}_fire")) == 1,
                         g(&format!("iss{k}_long")) == 1,
                         g(&format!("iss{k}_skip")) == 1,
@@ -515,10 +521,10 @@ pub mod props {
             crate::run::apply(comp, stim.cycle(c));
             comp.eval();
             let cleared = |b: usize, w: u64, r: u64| cy.wbs.iter().any(|&(en, ww, wr, n, pp)| en && ww == w && wr == r && if b == 1 { pp } else { n });
-            for (k, (w, b, srcs, dst, dst_vld, ..)) in cy.iss.iter().enumerate() {
+            for (k, (w, b, srcs, dsts, ..)) in cy.iss.iter().enumerate() {
                 let is = |set: &HashSet<(usize, u64, u64)>, r: u64| set.contains(&(*b, *w, r)) && !cleared(*b, *w, r);
                 let want_src = srcs.iter().any(|&(r, v)| v && is(&pending, r));
-                let want_dst = *dst_vld && is(&pending, *dst);
+                let want_dst = dsts.iter().any(|&(r, v)| v && is(&pending, r));
                 let want_long = srcs.iter().any(|&(r, v)| v && is(&long, r));
                 let k = k as u32;
                 let mut checks = vec![
@@ -550,20 +556,24 @@ pub mod props {
                     }
                 }
             }
-            for (w, b, _, dst, dst_vld, fire, _, _) in &cy.iss {
-                if *dst_vld && *fire && in_range(*w, *dst) {
-                    long.remove(&(*b, *w, *dst));
+            for (w, b, _, dsts, fire, _, _) in &cy.iss {
+                for &(dst, dst_vld) in dsts {
+                    if dst_vld && *fire && in_range(*w, dst) {
+                        long.remove(&(*b, *w, dst));
+                    }
                 }
             }
-            for (w, b, _, dst, dst_vld, fire, is_long, skip) in &cy.iss {
-                if !*dst_vld || !in_range(*w, *dst) {
-                    continue;
-                }
-                if *fire {
-                    pending.insert((*b, *w, *dst));
-                }
-                if (*fire && *is_long) || *skip {
-                    long.insert((*b, *w, *dst));
+            for (w, b, _, dsts, fire, is_long, skip) in &cy.iss {
+                for &(dst, dst_vld) in dsts {
+                    if !dst_vld || !in_range(*w, dst) {
+                        continue;
+                    }
+                    if *fire {
+                        pending.insert((*b, *w, dst));
+                    }
+                    if (*fire && *is_long) || *skip {
+                        long.insert((*b, *w, dst));
+                    }
                 }
             }
             if let Some(cw) = cy.copy {
@@ -599,7 +609,7 @@ pub mod props {
                 continue;
             }
             for w in 0..p.warps as u64 {
-                let n_activity = cy.iss.iter().any(|i| i.0 == w && i.1 == 0 && i.4 && (i.5 || i.7))
+                let n_activity = cy.iss.iter().any(|i| i.0 == w && i.1 == 0 && i.3.iter().any(|d| d.1) && (i.4 || i.6))
                     || cy.wbs.iter().any(|&(en, ww, _, n, _)| en && n && ww == w);
                 let now = [row(sim, 0, w as u32), row(sim, 1, w as u32)];
                 if !n_activity && (now[0] != before[2 * w as usize] || now[1] != before[2 * w as usize + 1]) {
