@@ -175,8 +175,8 @@ impl Launch {
     }
 }
 
-/// Largest total of buffer bytes a launch may allocate.
-const MAX_BUFFER_BYTES: u64 = 1 << 32;
+/// Largest total of buffer bytes a launch may allocate (1 GiB).
+const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 impl LaunchFile {
     /// Read and parse a launch file.
@@ -272,7 +272,7 @@ impl LaunchFile {
             };
             total += bytes;
             if total > MAX_BUFFER_BYTES {
-                return Err(self.err(format!("{key}.len"), "the buffers exceed 4 GiB in total"));
+                return Err(self.err(format!("{key}.len"), "the buffers exceed 1 GiB in total"));
             }
             let data = self.init_data(&key, b)?;
             let base = memory.next_buffer_base().max(BUFFERS_BASE);
