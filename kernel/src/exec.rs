@@ -587,6 +587,16 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
             }
             r
         }),
+        AluOp::Shf { left, wrap } => map3(a, b, c, |lo, hi, n| {
+            let n = zext(n, 32);
+            let n = if wrap { n & 31 } else { n.min(32) };
+            let v = zext(hi, 32) << 32 | zext(lo, 32);
+            if left {
+                zext((v << n) >> 32, 32)
+            } else {
+                zext(v >> n, 32)
+            }
+        }),
         // Float-only operations never reach here (the parser types them).
         _ => [0; WARP_SIZE],
     }

@@ -360,6 +360,8 @@ pub enum AluOp {
     Bfe,
     Bfi,
     Prmt,
+    /// `shf.{l,r}.{wrap,clamp}.b32`: funnel shift of the 64-bit `{b, a}`.
+    Shf { left: bool, wrap: bool },
     Rcp,
     Sqrt,
     Rsqrt,

@@ -187,7 +187,7 @@ fn align_up(x: u64, a: u64) -> u64 {
 const SUPPORTED: &[&str] = &[
     "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs",
     "not", "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr",
-    "bfe", "bfi", "prmt", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret",
+    "bfe", "bfi", "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret",
     "exit",
 ];
 
@@ -1596,6 +1596,27 @@ impl Build<'_, '_, '_> {
                 }
                 self.nops(4)?;
                 let mut i = self.mk(Op::Alu { op: AluOp::Prmt, ty, f: FMods::default() });
+                i.dst[0] = self.dst(0, ty, Fit::Exact)?;
+                for k in 0..3 {
+                    i.src[k] = self.src(k + 1, ty, Fit::Exact)?;
+                }
+                i
+            }
+            "shf" => {
+                let left = match m.take_any(&["l", "r"]).as_deref() {
+                    Some("l") => true,
+                    Some(_) => false,
+                    None => return self.err("needs .l or .r"),
+                };
+                let wrap = match m.take_any(&["wrap", "clamp"]).as_deref() {
+                    Some("wrap") => true,
+                    Some(_) => false,
+                    None => return self.err("needs .wrap or .clamp"),
+                };
+                let ty = self.one_type(&mut m, |t| t == Ty::B32)?;
+                self.done(&m)?;
+                self.nops(4)?;
+                let mut i = self.mk(Op::Alu { op: AluOp::Shf { left, wrap }, ty, f: FMods::default() });
                 i.dst[0] = self.dst(0, ty, Fit::Exact)?;
                 for k in 0..3 {
                     i.src[k] = self.src(k + 1, ty, Fit::Exact)?;
