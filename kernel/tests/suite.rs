@@ -241,6 +241,7 @@ fn registers_fit_and_pairs_are_aligned() {
         let k = m.kernel(name).unwrap();
         assert!(k.regs_used <= kernel::MAX_REGS && k.preds_used <= kernel::MAX_PREDS, "{name}");
         assert!(k.operands_valid(), "{name}: operands outside the register file");
-        println!("{name}: {} registers, {} predicates", k.regs_used, k.preds_used);
+        assert!(k.regs_used <= k.reg_pressure + 1, "{name}: {} registers for a pressure of {}", k.regs_used, k.reg_pressure);
+        println!("{name}: {} registers (pressure {}), {} predicates", k.regs_used, k.reg_pressure, k.preds_used);
     }
 }
