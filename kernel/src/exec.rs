@@ -434,13 +434,7 @@ fn wr_pred(w: &mut WarpState, o: Opnd, bits: u32, mask: u32) {
 fn pred_bits(w: &WarpState, o: Opnd) -> u32 {
     match o {
         Opnd::P(n) => w.preds[n as usize],
-        Opnd::Imm(v) => {
-            if v & 1 != 0 {
-                u32::MAX
-            } else {
-                0
-            }
-        }
+        Opnd::Imm(v) if v & 1 != 0 => u32::MAX,
         _ => 0,
     }
 }
@@ -490,7 +484,7 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
                 t(if y == 0 { u64::MAX } else { x.wrapping_div(y) as u64 })
             } else {
                 let (x, y) = (n(x), n(y));
-                t(if y == 0 { u64::MAX } else { x / y })
+                t(x.checked_div(y).unwrap_or(u64::MAX))
             }
         }),
         AluOp::Rem => map2(a, b, |x, y| {
@@ -956,7 +950,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
         let a = base[l as usize].wrapping_add(off);
         let thread = w.warp_id * WARP_SIZE as u32 + l;
         let loc = resolve(mi.space, a, thread, k.local_bytes);
-        if loc.addr % total as u64 != 0 {
+        if !loc.addr.is_multiple_of(total as u64) {
             return Err((Some(l), Fault::Misaligned { space: loc.space, kind: mi.kind, addr: loc.addr, bytes: total }));
         }
         locs[l as usize] = loc;

@@ -50,7 +50,7 @@ impl Kernel {
     }
     /// The instruction at `pc`.
     pub fn inst_at(&self, pc: u32) -> Option<&Inst> {
-        if pc % INST_BYTES != 0 {
+        if !pc.is_multiple_of(INST_BYTES) {
             return None;
         }
         self.insts.get((pc / INST_BYTES) as usize)

@@ -467,8 +467,7 @@ impl<'a> Parser<'a> {
         let mut vec = 1u64;
         let mut elem = None;
         let mut is_extern = is_extern;
-        loop {
-            let Some(w) = self.peek_word() else { break };
+        while let Some(w) = self.peek_word() {
             match w {
                 ".align" => {
                     self.i += 1;
@@ -603,8 +602,7 @@ impl<'a> Parser<'a> {
             }
             let mut align = None;
             let mut ty = None;
-            loop {
-                let Some(w) = self.peek_word() else { break };
+            while let Some(w) = self.peek_word() {
                 if w == ".align" {
                     self.i += 1;
                     let a = self.number_u64("alignment")?;
@@ -736,9 +734,9 @@ impl<'a> Parser<'a> {
             // Dynamic shared memory follows the static variables.
             let base = align_up(shared_bytes, a as u64);
             let patch = |v: u64| -> u64 {
-                if (DYN_SHARED_MARK..WINDOW_BYTES).contains(&v) {
-                    v - DYN_SHARED_MARK + base
-                } else if (SHARED_WINDOW + DYN_SHARED_MARK..SHARED_WINDOW + WINDOW_BYTES).contains(&v) {
+                // A shared offset or a generic address in the shared window.
+                let dynamic = (DYN_SHARED_MARK..WINDOW_BYTES).contains(&v) || (SHARED_WINDOW + DYN_SHARED_MARK..SHARED_WINDOW + WINDOW_BYTES).contains(&v);
+                if dynamic {
                     v - DYN_SHARED_MARK + base
                 } else {
                     v
@@ -951,9 +949,8 @@ impl<'a> Parser<'a> {
                 let mut first = true;
                 loop {
                     let tpos = self.pos();
-                    let neg = if first {
-                        self.eat_punct('-')
-                    } else if self.eat_punct('+') {
+                    // First term: optional `-`; later terms: `+`, `+-` or `-`.
+                    let neg = if first || self.eat_punct('+') {
                         self.eat_punct('-')
                     } else if self.eat_punct('-') {
                         true
