@@ -73,13 +73,15 @@ pub struct WarpState {
 impl WarpState {
     /// Warp `warp_id` of a CTA of `ntid` threads, at the kernel's first instruction.
     pub fn new(k: &Kernel, warp_id: u32, ntid: [u32; 3]) -> WarpState {
-        let threads = ntid[0] * ntid[1] * ntid[2];
-        let first = warp_id * WARP_SIZE as u32;
+        let ntid = ntid.map(|d| d.max(1));
+        let threads = (ntid[0] as u64 * ntid[1] as u64 * ntid[2] as u64).min(u32::MAX as u64) as u32;
+        let first = warp_id as u64 * WARP_SIZE as u64;
         let mut lanes = 0u32;
         let mut tid = [[0u32; WARP_SIZE]; 3];
         for l in 0..WARP_SIZE as u32 {
-            let t = first + l;
-            if t < threads {
+            let t = first + l as u64;
+            if t < threads as u64 {
+                let t = t as u32;
                 lanes |= 1 << l;
                 tid[0][l as usize] = t % ntid[0];
                 tid[1][l as usize] = (t / ntid[0]) % ntid[1];
@@ -877,6 +879,18 @@ fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<(), Fault> {
     ok.ok_or(Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: loc.addr, bytes })
 }
 
+/// The lanes of a mask, lowest first.
+#[inline(always)]
+fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            l
+        })
+    })
+}
+
 /// A fault in a lane (`None`: not lane-specific).
 type LaneFault = (Option<u32>, Fault);
 
@@ -943,10 +957,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     let mut acc = MemAccess { space: mi.space, kind: mi.kind, bytes: total, addrs: [0; WARP_SIZE], shared_lanes: 0 };
     let mut locs = [Loc { space: Space::Global, addr: 0 }; WARP_SIZE];
     let mut first_space = None;
-    let mut m = mask;
-    while m != 0 {
-        let l = m.trailing_zeros();
-        m &= m - 1;
+    for l in lanes(mask) {
         let a = base[l as usize].wrapping_add(off);
         let thread = w.warp_id * WARP_SIZE as u32 + l;
         let loc = resolve(mi.space, a, thread, k.local_bytes);
@@ -968,10 +979,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     match inst.op {
         Op::Ld { ty, vec, .. } => {
             let mut vals = [[0u64; WARP_SIZE]; 4];
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
+            for l in lanes(mask) {
                 let loc = locs[l as usize];
                 for (e, v) in vals.iter_mut().enumerate().take(vec as usize) {
                     let le = Loc { addr: loc.addr + (e as u64) * esize as u64, ..loc };
@@ -992,10 +1000,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
             for (e, v) in vals.iter_mut().enumerate().take(vec as usize) {
                 *v = rd(w, ctx, inst.src[e]);
             }
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
+            for l in lanes(mask) {
                 let loc = locs[l as usize];
                 for (e, v) in vals.iter().enumerate().take(vec as usize) {
                     let le = Loc { addr: loc.addr + (e as u64) * esize as u64, ..loc };
@@ -1012,10 +1017,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
             let b = rd(w, ctx, inst.src[0]);
             let c = rd(w, ctx, inst.src[1]);
             let mut old = [0u64; WARP_SIZE];
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
+            for l in lanes(mask) {
                 let loc = locs[l as usize];
                 let oob = (Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Atomic, addr: loc.addr, bytes: esize });
                 let o = load(ctx, loc, esize).ok_or(oob)?;

@@ -40,9 +40,41 @@ fn exercise(ptx: &str, launch: &str) -> Reached {
                 Ok(_) => Reached::Ran,
                 Err(_) => Reached::RunError,
             };
+            pre_execute(k, &l);
         }
     }
     r
+}
+
+/// The SM's use of the API: a copy of a warp pre-executed without side
+/// effects, skipping every third skippable instruction, until it is done,
+/// fails or has run 500 instructions; memory must be unchanged.
+fn pre_execute(k: &kernel::Kernel, l: &kernel::Launch) {
+    let mut mem = l.memory.clone();
+    let mut shared = vec![0u8; k.dynamic_shared_base() as usize + l.dynamic_shared as usize];
+    let mut local = vec![0u8; (l.threads_per_cta() as usize * k.local_bytes as usize).min(1 << 24)];
+    let mut w = kernel::WarpState::new(k, 0, l.block);
+    let mut ctx = kernel::ExecCtx {
+        global: &mut mem,
+        shared: &mut shared,
+        local: &mut local,
+        params: &l.params,
+        ntid: l.block,
+        ctaid: [0; 3],
+        nctaid: l.grid,
+        side_effects: false,
+    };
+    for n in 0..500 {
+        if w.done {
+            break;
+        }
+        let control = w.next_inst(k).is_none_or(|(_, i)| i.is_branch() || i.is_exit());
+        let r = if n % 3 == 2 && !control { kernel::skip(k, &mut w).map(|_| ()) } else { kernel::exec(k, &mut w, &mut ctx).map(|_| ()) };
+        if r.is_err() {
+            break;
+        }
+    }
+    assert!(mem == l.memory, "pre-execution without side effects changed memory");
 }
 
 /// How far one case got.

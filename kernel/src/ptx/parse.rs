@@ -1782,13 +1782,19 @@ impl Build<'_, '_, '_> {
         }
     }
 
-    fn ld(&mut self, m: &mut Mods) -> R<Inst> {
+    /// Space, vector width and type of `ld`/`st`.
+    fn ld_st_mods(&self, m: &mut Mods) -> R<(Space, u8, Ty)> {
         let space = Self::space_mod(m);
         Self::ignore_mem_mods(m);
         let vec = Self::vec_mod(m);
         let ty = self.one_type(m, |t| t != Ty::Pred)?;
         self.done(m)?;
         self.nops(2)?;
+        Ok((space, vec, ty))
+    }
+
+    fn ld(&mut self, m: &mut Mods) -> R<Inst> {
+        let (space, vec, ty) = self.ld_st_mods(m)?;
         let mut i = self.mk(Op::Ld { space, ty, vec });
         let fit = if vec == 1 { Fit::Wider } else { Fit::Exact };
         let (d_raw, dpos) = self.ops[0].clone();
@@ -1807,12 +1813,7 @@ impl Build<'_, '_, '_> {
     }
 
     fn st(&mut self, m: &mut Mods) -> R<Inst> {
-        let space = Self::space_mod(m);
-        Self::ignore_mem_mods(m);
-        let vec = Self::vec_mod(m);
-        let ty = self.one_type(m, |t| t != Ty::Pred)?;
-        self.done(m)?;
-        self.nops(2)?;
+        let (space, vec, ty) = self.ld_st_mods(m)?;
         if space == Space::Const {
             return self.err("cannot store to .const");
         }
