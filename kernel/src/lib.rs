@@ -81,3 +81,17 @@ pub fn load(path: &Path, opts: &CompileOptions) -> Result<Module, KernelError> {
         Module::from_ptx(&src, &file)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The SM may share modules and launches between threads (e.g. sweeps).
+    #[test]
+    fn shareable_between_threads() {
+        fn sync<T: Send + Sync>() {}
+        sync::<crate::Module>();
+        sync::<crate::Kernel>();
+        sync::<crate::Launch>();
+        sync::<crate::Memory>();
+        sync::<crate::WarpState>();
+    }
+}
