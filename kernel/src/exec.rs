@@ -1147,13 +1147,19 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             }
             wr(w, inst.dst[0], &r, mask);
         }
-        Op::Slct { ty, cty } => {
+        Op::Slct { ty, cty, ftz } => {
             let a = rd(w, ctx, inst.src[0]);
             let b = rd(w, ctx, inst.src[1]);
             let c = rd(w, ctx, inst.src[2]);
             let mut r = [0u64; WARP_SIZE];
             for l in 0..WARP_SIZE {
-                let ge = if cty == Ty::F32 { f32::from_bits(c[l] as u32) >= 0.0 } else { c[l] as u32 as i32 >= 0 };
+                let ge = if cty == Ty::F32 {
+                    let x = f32::from_bits(c[l] as u32);
+                    // A flushed subnormal is a signed zero, which is >= 0.
+                    x >= 0.0 || ftz && x.is_subnormal()
+                } else {
+                    c[l] as u32 as i32 >= 0
+                };
                 r[l] = zext(if ge { a[l] } else { b[l] }, ty.bits());
             }
             wr(w, inst.dst[0], &r, mask);

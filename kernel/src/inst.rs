@@ -405,8 +405,8 @@ pub enum Op {
     Setp { cmp: Cmp, bop: Option<BoolOp>, ty: Ty },
     /// `selp.TY d, a, b, c`: d = c ? a : b.
     Selp(Ty),
-    /// `slct.TY.CTY d, a, b, c`: d = c >= 0 ? a : b.
-    Slct { ty: Ty, cty: Ty },
+    /// `slct[.ftz].TY.CTY d, a, b, c`: d = c >= 0 ? a : b.
+    Slct { ty: Ty, cty: Ty, ftz: bool },
     Cvt { dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool },
     /// `bra`: target instruction index; `reconv` is the reconvergence PC
     /// (immediate post-dominator), filled in after the CFG is built.

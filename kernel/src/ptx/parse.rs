@@ -364,7 +364,7 @@ impl<'a> Parser<'a> {
                             }
                         }
                         Some(".global") | Some(".const") | Some(".shared") => {
-                            let decls = self.var_decl(is_extern, true)?;
+                            let decls = self.var_decl(is_extern)?;
                             for mut d in decls {
                                 self.place_module_var(&mut d)?;
                             }
@@ -453,7 +453,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `.global/.const/.shared/.local [.align N] [.vN] .type name[N][M] [= init] (, name ...)* ;`
-    fn var_decl(&mut self, is_extern: bool, module_scope: bool) -> R<Vec<VarDecl>> {
+    fn var_decl(&mut self, is_extern: bool) -> R<Vec<VarDecl>> {
         let pos = self.pos();
         let sp = self.word("a state space")?;
         let space = match sp.as_str() {
@@ -526,7 +526,7 @@ impl<'a> Parser<'a> {
             }
             let mut init = None;
             if self.eat_punct('=') {
-                init = Some(self.initializer(elem, npos)?);
+                init = Some(self.initializer(elem)?);
             }
             let mut size = if unsized_ { 0 } else { count * esize };
             if let Some(bytes) = &init {
@@ -542,7 +542,6 @@ impl<'a> Parser<'a> {
             if init.is_some() && !matches!(space, Space::Global | Space::Const) {
                 return self.err_at(npos, format!("`{name}`: only .global and .const variables take initializers"));
             }
-            let _ = module_scope;
             out.push(VarDecl { name, space, align, elem, size, init, is_extern, addr: 0, line: npos.0, col: npos.1 });
             if !self.eat_punct(',') {
                 break;
@@ -553,7 +552,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `= value` or `= { v, v, ... }` (nested braces flattened), little-endian bytes.
-    fn initializer(&mut self, elem: Ty, npos: (u32, u32)) -> R<Vec<u8>> {
+    fn initializer(&mut self, elem: Ty) -> R<Vec<u8>> {
         let mut bytes = Vec::new();
         let mut depth = 0;
         loop {
@@ -582,7 +581,6 @@ impl<'a> Parser<'a> {
                 return self.err(format!("expected `,` or `}}` in the initializer, found {}", self.describe()));
             }
         }
-        let _ = npos;
         Ok(bytes)
     }
 
@@ -809,7 +807,7 @@ impl<'a> Parser<'a> {
                             self.pragma()?;
                         }
                         ".shared" | ".local" | ".const" | ".global" => {
-                            let decls = self.var_decl(false, false)?;
+                            let decls = self.var_decl(false)?;
                             for d in decls {
                                 self.place_func_var(f, d)?;
                             }
@@ -1019,7 +1017,6 @@ impl<'a> Parser<'a> {
     }
 
     fn instruction(&mut self, f: &mut Func) -> R<()> {
-        let start = self.pos();
         let mut guard = None;
         if self.eat_punct('@') {
             let neg = self.eat_punct('!');
@@ -1058,7 +1055,6 @@ impl<'a> Parser<'a> {
             return self.err(format!("expected `;` after `{opcode}`, found {found}"));
         }
         self.i += 1;
-        let _ = start;
         if f.entry() && opcode.starts_with("st.param") {
             return self.err_at(opos, format!("`{opcode}`: a kernel cannot store to its parameters"));
         }
@@ -1673,8 +1669,7 @@ impl Build<'_, '_, '_> {
                 };
                 self.done(&m)?;
                 self.nops(4)?;
-                let _ = ftz;
-                let mut i = self.mk(Op::Slct { ty, cty });
+                let mut i = self.mk(Op::Slct { ty, cty, ftz });
                 i.dst[0] = self.dst(0, ty, Fit::Exact)?;
                 i.src[0] = self.src(1, ty, Fit::Exact)?;
                 i.src[1] = self.src(2, ty, Fit::Exact)?;
@@ -1856,7 +1851,6 @@ impl Build<'_, '_, '_> {
             Some("xor") => AtomOp::Xor,
             _ => return self.err("missing atomic operation"),
         };
-        let _ = m.take("noftz");
         let ty = self.one_type(m, |t| matches!(t.bits(), 32 | 64) && t != Ty::Pred)?;
         self.done(m)?;
         let ok = match op {
