@@ -1115,9 +1115,14 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
                 wr(w, inst.dst[0], &r, mask);
             }
         }
-        Op::Setp { cmp, bop, ty } => {
-            let a = rd(w, ctx, inst.src[0]);
-            let b = rd(w, ctx, inst.src[1]);
+        Op::Setp { cmp, bop, ty, ftz } => {
+            let mut a = rd(w, ctx, inst.src[0]);
+            let mut b = rd(w, ctx, inst.src[1]);
+            if ftz && ty == Ty::F32 {
+                let flush = |x: u64| if f32::from_bits(x as u32).is_subnormal() { x & 0x8000_0000 } else { x };
+                a = map1(&a, flush);
+                b = map1(&b, flush);
+            }
             let t = compare(cmp, ty, &a, &b);
             let (p, q) = match bop {
                 None => (t, !t),

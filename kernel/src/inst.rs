@@ -401,8 +401,8 @@ pub enum Op {
     /// `cvta` (to generic) or `cvta.to` (from generic): d = s0 converted.
     Cvta { space: Space, to: bool, ty: Ty },
     Alu { op: AluOp, ty: Ty, f: FMods },
-    /// `setp.CMP[.BOP].TY p[|q], a, b[, c]`.
-    Setp { cmp: Cmp, bop: Option<BoolOp>, ty: Ty },
+    /// `setp.CMP[.BOP][.ftz].TY p[|q], a, b[, c]`.
+    Setp { cmp: Cmp, bop: Option<BoolOp>, ty: Ty, ftz: bool },
     /// `selp.TY d, a, b, c`: d = c ? a : b.
     Selp(Ty),
     /// `slct[.ftz].TY.CTY d, a, b, c`: d = c >= 0 ? a : b.

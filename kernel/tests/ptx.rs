@@ -438,3 +438,76 @@ fn allocation_by_liveness_with_aligned_pairs() {
     assert_eq!(k.regs_used, 5, "pair + pair + one register");
     assert!(k.operands_valid());
 }
+
+/// `.ftz`, `.sat` and the approximate operations (computed exactly).
+#[test]
+fn float_modifiers() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred 	%p<5>;
+	.reg .b32 	%r<20>;
+	.reg .f32 	%f<20>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [k_param_0];
+	mov.f32 	%f1, 0f00000001;
+	mov.f32 	%f2, 0f80000001;
+	setp.eq.ftz.f32 	%p1, %f1, 0f00000000;
+	setp.eq.f32 	%p2, %f1, 0f00000000;
+	selp.u32 	%r1, 1, 0, %p1;
+	selp.u32 	%r2, 1, 0, %p2;
+	add.ftz.f32 	%f3, %f1, 0f00000000;
+	add.f32 	%f4, %f1, 0f00000000;
+	slct.ftz.f32.f32 	%f5, 0f3F800000, 0f40000000, %f2;
+	slct.f32.f32 	%f6, 0f3F800000, 0f40000000, %f2;
+	cvt.rpi.ftz.s32.f32 	%r3, %f1;
+	cvt.rpi.s32.f32 	%r4, %f1;
+	mul.sat.f32 	%f7, 0f3FC00000, 0f3F800000;
+	mov.f32 	%f8, 0f7FC00000;
+	add.sat.f32 	%f9, %f8, 0f3F800000;
+	div.approx.f32 	%f10, 0f3F800000, 0f40400000;
+	rcp.approx.f32 	%f11, 0f40400000;
+	sqrt.approx.f32 	%f12, 0f40000000;
+	ex2.approx.ftz.f32 	%f13, 0f3F800000;
+	copysign.f32 	%f14, %f2, 0f40000000;
+	min.f32 	%f15, 0f80000000, 0f00000000;
+	max.f32 	%f16, %f8, 0f40000000;
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.f32 	[%rd1+16], {%f3, %f4, %f5, %f6};
+	st.global.v4.f32 	[%rd1+32], {%f7, %f9, %f10, %f11};
+	st.global.v4.f32 	[%rd1+48], {%f12, %f13, %f14, %f15};
+	st.global.f32 	[%rd1+64], %f16;
+	ret;
+}
+"#;
+    let launch = "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 17\n";
+    let (l, m) = run(ptx, launch).unwrap();
+    let w = words(&l, &m, "out");
+    let f = |x: f32| x.to_bits();
+    let sub = f32::from_bits(1);
+    let want = [
+        1,
+        0,
+        0,
+        1,
+        f(0.0),
+        f(sub + 0.0),
+        f(1.0),
+        f(2.0),
+        f(1.0),
+        f(0.0),
+        f(1.0 / 3.0),
+        f(1.0 / 3.0),
+        f(2f32.sqrt()),
+        f(2.0),
+        f(-2.0),
+        f(-0.0),
+        f(2.0),
+    ];
+    for (k, e) in want.iter().enumerate() {
+        assert_eq!(w[k], *e, "word {k}");
+    }
+}

@@ -2035,7 +2035,7 @@ impl Build<'_, '_, '_> {
             return self.err(".lo/.ls/.hi/.hs need an integer type");
         }
         self.nops(if bop.is_some() { 4 } else { 3 })?;
-        let mut i = self.mk(Op::Setp { cmp, bop, ty });
+        let mut i = self.mk(Op::Setp { cmp, bop, ty, ftz });
         let (d_raw, dpos) = self.ops[0].clone();
         match d_raw {
             Raw::Pipe(p, q) => {
