@@ -171,7 +171,7 @@ fn kernel_lists_allocated_code() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("kernel reduction (_Z9reductionPKfPfi):"), "{out}");
-    assert!(out.contains(" registers, ") && out.contains("bar.sync 0") && out.contains("; reconverge at 0x"), "{out}");
+    assert!(out.contains("11 registers (at most 11 live at once)") && out.contains("bar.sync 0") && out.contains("; reconverge at 0x"), "{out}");
     let o = wf(&["kernel", &kernels("sgemm.cu"), "--ptx"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains(".entry _Z5sgemmPKfS0_Pfiii("));
     fails_with(&["kernel", &kernels("sgemm.cu"), "--kernel", "nope"], "no kernel `nope` (kernels: sgemm)");
