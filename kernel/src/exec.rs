@@ -955,7 +955,8 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     let esize = mi.elem_bytes as u32;
     let total = esize * mi.vec as u32;
     let mut acc = MemAccess { space: mi.space, kind: mi.kind, bytes: total, addrs: [0; WARP_SIZE], shared_lanes: 0 };
-    let mut locs = [Loc { space: Space::Global, addr: 0 }; WARP_SIZE];
+    // The resolved space per lane (differs only for generic accesses).
+    let mut spaces = [mi.space; WARP_SIZE];
     let mut first_space = None;
     for l in lanes(mask) {
         let a = base[l as usize].wrapping_add(off);
@@ -964,7 +965,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
         if !loc.addr.is_multiple_of(total as u64) {
             return Err((Some(l), Fault::Misaligned { space: loc.space, kind: mi.kind, addr: loc.addr, bytes: total }));
         }
-        locs[l as usize] = loc;
+        spaces[l as usize] = loc.space;
         acc.addrs[l as usize] = loc.addr;
         if loc.space == Space::Shared {
             acc.shared_lanes |= 1 << l;
@@ -976,38 +977,33 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
         }
     }
     acc.space = first_space.unwrap_or(if mi.space == Space::Generic { Space::Global } else { mi.space });
+    let loc = |l: u32, e: u32| Loc { space: spaces[l as usize], addr: acc.addrs[l as usize] + (e * esize) as u64 };
     match inst.op {
         Op::Ld { ty, vec, .. } => {
-            let mut vals = [[0u64; WARP_SIZE]; 4];
-            for l in lanes(mask) {
-                let loc = locs[l as usize];
-                for (e, v) in vals.iter_mut().enumerate().take(vec as usize) {
-                    let le = Loc { addr: loc.addr + (e as u64) * esize as u64, ..loc };
-                    let x = load(ctx, le, esize)
-                        .ok_or((Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
+            // Element by element; every address is already computed, so a
+            // destination that is also the address register is harmless.
+            for e in 0..vec as u32 {
+                let mut v = [0u64; WARP_SIZE];
+                for l in lanes(mask) {
+                    let le = loc(l, e);
+                    let x = load(ctx, le, esize).ok_or((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
                     v[l as usize] = norm(x, ty);
                 }
-            }
-            for (e, v) in vals.iter().enumerate().take(vec as usize) {
-                wr(w, inst.dst[e], v, mask);
+                wr(w, inst.dst[e as usize], &v, mask);
             }
         }
         Op::St { vec, .. } => {
             if matches!(mi.space, Space::Param | Space::Const) {
                 return Err((None, Fault::ReadOnly { space: mi.space }));
             }
-            let mut vals = [[0u64; WARP_SIZE]; 4];
-            for (e, v) in vals.iter_mut().enumerate().take(vec as usize) {
-                *v = rd(w, ctx, inst.src[e]);
-            }
-            for l in lanes(mask) {
-                let loc = locs[l as usize];
-                for (e, v) in vals.iter().enumerate().take(vec as usize) {
-                    let le = Loc { addr: loc.addr + (e as u64) * esize as u64, ..loc };
+            for e in 0..vec as u32 {
+                let v = rd(w, ctx, inst.src[e as usize]);
+                for l in lanes(mask) {
+                    let le = loc(l, e);
                     if ctx.side_effects {
                         store(ctx, le, esize, v[l as usize]).map_err(|f| (Some(l), f))?;
                     } else if load(ctx, le, esize).is_none() {
-                        return Err((Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: le.addr, bytes: esize }));
+                        return Err((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Store, addr: le.addr, bytes: esize }));
                     }
                 }
             }
@@ -1018,7 +1014,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
             let c = rd(w, ctx, inst.src[1]);
             let mut old = [0u64; WARP_SIZE];
             for l in lanes(mask) {
-                let loc = locs[l as usize];
+                let loc = loc(l, 0);
                 let oob = (Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Atomic, addr: loc.addr, bytes: esize });
                 let o = load(ctx, loc, esize).ok_or(oob)?;
                 if ctx.side_effects {
