@@ -17,7 +17,8 @@ fn replace(text: &str, from: &str, to: &str) -> String {
 }
 
 fn bench(name: &str, launch_text: &str) {
-    let opts = CompileOptions { cache_dir: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/kernel-ptx")), ..Default::default() };
+    let opts =
+        CompileOptions { cache_dir: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/kernel-ptx")), ..Default::default() };
     let m = kernel::load(&kernels_dir().join(format!("{name}.cu")), &opts).unwrap_or_else(|e| panic!("{e}"));
     let k = m.kernel(name).unwrap_or_else(|e| panic!("{e}"));
     let lf = LaunchFile::parse(launch_text, &kernels_dir().join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{e}"));
@@ -54,7 +55,11 @@ fn main() {
     let searches = 32;
     let sources: Vec<String> = (0..searches).map(|i| ((i * 997) % 1000).to_string()).collect();
     let bfs = replace(&bfs, "grid = [4]", &format!("grid = [{searches}]"));
-    let bfs = replace(&bfs, "len = 4\ninit = { values = [0, 475, 949, 960] }", &format!("len = {searches}\ninit = {{ values = [{}] }}", sources.join(", ")));
+    let bfs = replace(
+        &bfs,
+        "len = 4\ninit = { values = [0, 475, 949, 960] }",
+        &format!("len = {searches}\ninit = {{ values = [{}] }}", sources.join(", ")),
+    );
     let bfs = replace(&bfs, "len = 4000", &format!("len = {}", searches * 1000));
     bench("bfs", &bfs);
 }

@@ -109,8 +109,8 @@ impl Cfg {
     fn compute_ipdom(&mut self) {
         let nb = self.blocks.len();
         let exit = nb; // virtual node
-        // Reverse-graph successors of v are v's CFG predecessors; the exit's
-        // are the exiting blocks. Postorder of the reverse graph from exit.
+                       // Reverse-graph successors of v are v's CFG predecessors; the exit's
+                       // are the exiting blocks. Postorder of the reverse graph from exit.
         let rsucc = |v: usize| -> Vec<usize> {
             if v == exit {
                 (0..nb).filter(|&b| self.blocks[b].exits).collect()

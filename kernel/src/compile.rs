@@ -115,7 +115,10 @@ pub fn compile_cuda(path: &Path, opts: &CompileOptions) -> Result<String, Compil
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
-        let first = errors.first().map(|s| s.to_string()).unwrap_or_else(|| format!("{file}: clang failed: {}", stderr.lines().next().unwrap_or("no message")));
+        let first = errors
+            .first()
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| format!("{file}: clang failed: {}", stderr.lines().next().unwrap_or("no message")));
         let count = stderr.lines().filter(|l| l.contains(": error:")).count().max(1);
         return Err(CompileError::Clang { first, errors: count, stderr });
     }

@@ -500,20 +500,8 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
         }),
         AluOp::Neg => map1(a, |x| t(x.wrapping_neg())),
         AluOp::Abs => map1(a, |x| t((n(x) as i64).wrapping_abs() as u64)),
-        AluOp::Min => map2(a, b, |x, y| {
-            if signed {
-                t((n(x) as i64).min(n(y) as i64) as u64)
-            } else {
-                n(x).min(n(y))
-            }
-        }),
-        AluOp::Max => map2(a, b, |x, y| {
-            if signed {
-                t((n(x) as i64).max(n(y) as i64) as u64)
-            } else {
-                n(x).max(n(y))
-            }
-        }),
+        AluOp::Min => map2(a, b, |x, y| if signed { t((n(x) as i64).min(n(y) as i64) as u64) } else { n(x).min(n(y)) }),
+        AluOp::Max => map2(a, b, |x, y| if signed { t((n(x) as i64).max(n(y) as i64) as u64) } else { n(x).max(n(y)) }),
         AluOp::And => map2(a, b, |x, y| t(x & y)),
         AluOp::Or => map2(a, b, |x, y| t(x | y)),
         AluOp::Xor => map2(a, b, |x, y| t(x ^ y)),
@@ -609,7 +597,15 @@ macro_rules! float_alu {
             let f = move |x: u64| flush(<$f>::from_bits(x as $bits));
             let fin = move |r: $f| -> u64 {
                 let r = flush(r);
-                let r = if fm.sat { if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) } } else { r };
+                let r = if fm.sat {
+                    if r.is_nan() {
+                        0.0
+                    } else {
+                        r.clamp(0.0, 1.0)
+                    }
+                } else {
+                    r
+                };
                 r.to_bits() as u64
             };
             let min = |x: $f, y: $f| -> $f {
@@ -763,7 +759,17 @@ fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64
         Some(Rnd::Rpi) => x.ceil(),
         _ => x,
     };
-    let sat_f = |x: f64| if sat { if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) } } else { x };
+    let sat_f = |x: f64| {
+        if sat {
+            if x.is_nan() {
+                0.0
+            } else {
+                x.clamp(0.0, 1.0)
+            }
+        } else {
+            x
+        }
+    };
     match (dty.is_float(), sty.is_float()) {
         (false, false) => {
             let x = if sty.is_signed() { sext(v, sty.bits()) as i64 as i128 } else { zext(v, sty.bits()) as i128 };
@@ -986,7 +992,8 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 let mut v = [0u64; WARP_SIZE];
                 for l in lanes(mask) {
                     let le = loc(l, e);
-                    let x = load(ctx, le, esize).ok_or((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
+                    let x = load(ctx, le, esize)
+                        .ok_or((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
                     v[l as usize] = norm(x, ty);
                 }
                 wr(w, inst.dst[e as usize], &v, mask);
@@ -1223,7 +1230,8 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             let target_pc = target * INST_BYTES;
             let (diverged, pushed) = w.branch(exec_mask, target_pc, reconv);
             w.max_depth = w.max_depth.max(w.stack.len() as u32);
-            ex.branch = Some(BranchOutcome { target_pc, reconv_pc: reconv, taken: exec_mask, not_taken: active & !exec_mask, diverged, pushed });
+            ex.branch =
+                Some(BranchOutcome { target_pc, reconv_pc: reconv, taken: exec_mask, not_taken: active & !exec_mask, diverged, pushed });
         }
         Op::Exit => {
             ex.exited = exec_mask;

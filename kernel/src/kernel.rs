@@ -216,7 +216,16 @@ impl Module {
                 funcs.push(f.name);
             }
         }
-        Ok(Module { file: file.into(), version: pm.version, target: pm.target, kernels, funcs, globals: pm.globals, consts: pm.consts, const_bytes: pm.const_bytes })
+        Ok(Module {
+            file: file.into(),
+            version: pm.version,
+            target: pm.target,
+            kernels,
+            funcs,
+            globals: pm.globals,
+            consts: pm.consts,
+            const_bytes: pm.const_bytes,
+        })
     }
 
     /// A kernel by its PTX name or its demangled base name.

@@ -157,7 +157,10 @@ pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec
         let mut rows: Vec<BitSet> = Vec::new();
         let mut row_of = vec![usize::MAX; nv];
         let mut edge = |a: usize, b: usize, rows: &mut Vec<BitSet>| {
-            if a == b || vregs[a].width == RegWidth::Pred && vregs[b].width != RegWidth::Pred || vregs[a].width != RegWidth::Pred && vregs[b].width == RegWidth::Pred {
+            if a == b
+                || vregs[a].width == RegWidth::Pred && vregs[b].width != RegWidth::Pred
+                || vregs[a].width != RegWidth::Pred && vregs[b].width == RegWidth::Pred
+            {
                 return;
             }
             for (x, y) in [(a, b), (b, a)] {

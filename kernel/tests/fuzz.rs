@@ -11,8 +11,20 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 const KERNELS: &[&str] = &[
-    "vecadd", "saxpy", "reduction", "histogram", "scan", "transpose_naive", "transpose_tiled", "sgemm", "stencil2d", "spmv", "bfs", "pathfinder",
-    "pmode_loop", "dac_fig4",
+    "vecadd",
+    "saxpy",
+    "reduction",
+    "histogram",
+    "scan",
+    "transpose_naive",
+    "transpose_tiled",
+    "sgemm",
+    "stencil2d",
+    "spmv",
+    "bfs",
+    "pathfinder",
+    "pmode_loop",
+    "dac_fig4",
 ];
 
 /// (PTX text, launch file text) of every shipped kernel.
@@ -172,7 +184,8 @@ fn apply(text: &str, muts: &[Mutation]) -> String {
                 if !nums.is_empty() {
                     let i = nums[t % nums.len()];
                     let head: String = line[i].chars().take_while(|c| punct.contains(c)).collect();
-                    let tail: String = line[i].chars().rev().take_while(|c| punct.contains(c)).collect::<Vec<_>>().into_iter().rev().collect();
+                    let tail: String =
+                        line[i].chars().rev().take_while(|c| punct.contains(c)).collect::<Vec<_>>().into_iter().rev().collect();
                     line[i] = format!("{head}{v}{tail}");
                 }
             }
@@ -279,7 +292,13 @@ fn launch_parts() -> impl Strategy<Value = (String, String, Vec<String>, Vec<Str
         dim,
         proptest::collection::vec(scalar, 0..8),
         proptest::collection::vec(buffer, 0..4),
-        prop_oneof![Just(""), Just("shared_bytes = 64\n"), Just("bogus = 1\n"), Just("shared_bytes = 99999999\n"), Just("[symbols.x]\ntype = \"u8\"\nlen = 1\n")],
+        prop_oneof![
+            Just(""),
+            Just("shared_bytes = 64\n"),
+            Just("bogus = 1\n"),
+            Just("shared_bytes = 99999999\n"),
+            Just("[symbols.x]\ntype = \"u8\"\nlen = 1\n")
+        ],
     )
 }
 

@@ -106,7 +106,11 @@ fn prelude_kernel_matches_the_host() {
     let (threads, total) = (64usize, 128usize);
     let tsum: i32 = (0..threads as i32).sum::<i32>() * 2;
     assert_eq!(&ints[..7], &[tsum, -tsum, 63, -63, 7, 1, total as i32]);
-    assert_eq!((0..total).map(|g| ints[264 + g]).collect::<Vec<_>>(), (0..total as i32).collect::<Vec<_>>(), "old values in execution order");
+    assert_eq!(
+        (0..total).map(|g| ints[264 + g]).collect::<Vec<_>>(),
+        (0..total as i32).collect::<Vec<_>>(),
+        "old values in execution order"
+    );
     assert_eq!(&uns[..5], &[2 * total as u32, u32::MAX, 0, 0, total as u32 - 1]);
     assert_eq!(flt[0], total as f32);
     let in4 = common::f32s(l.buffer(&l.memory, "in4").unwrap());

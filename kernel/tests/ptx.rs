@@ -290,18 +290,18 @@ fn arithmetic_semantics() {
     let w = words(&l, &m, "out");
     let i = |x: i32| x as u32;
     let expect = [
-        i(-3),                         // div.s32 truncates toward zero
-        i(-1),                         // rem.s32 has the dividend's sign
-        i(-4),                         // arithmetic shift
-        0xf,                           // logical shift
-        i(-2),                         // (-7 * 2^30) >> 32
-        0xf,                           // (0xfffffff9 * 16) >> 32
-        u32::MAX,                      // unsigned division by zero: all ones (our choice)
-        i(-7),                         // min.s32
-        2,                             // min.u32
-        0xff,                          // bfe.u32 bits 4..12 of 0xfffffff9
-        i(-4),                         // bfe.s32 bits 1..4 (0b100) sign-extended
-        0x200,                         // bfi: 2 into bits 8..12 of 0
+        i(-3),    // div.s32 truncates toward zero
+        i(-1),    // rem.s32 has the dividend's sign
+        i(-4),    // arithmetic shift
+        0xf,      // logical shift
+        i(-2),    // (-7 * 2^30) >> 32
+        0xf,      // (0xfffffff9 * 16) >> 32
+        u32::MAX, // unsigned division by zero: all ones (our choice)
+        i(-7),    // min.s32
+        2,        // min.u32
+        0xff,     // bfe.u32 bits 4..12 of 0xfffffff9
+        i(-4),    // bfe.s32 bits 1..4 (0b100) sign-extended
+        0x200,    // bfi: 2 into bits 8..12 of 0
         prmt(0xffff_fff9, 2, 0x4321),
         30,                            // popc(0xfffffff9)
         30,                            // clz(2)
@@ -310,18 +310,18 @@ fn arithmetic_semantics() {
         86,                            // -7 * 2 + 100
         (-7_000_000i64) as u64 as u32, // mul.wide.s32 low word
         ((-7_000_000i64) as u64 >> 32) as u32,
-        3,                             // cvt.rni pi
-        3,                             // cvt.rmi pi
-        4,                             // cvt.rpi pi
-        i(i32::MIN),                   // -2^32 saturates to INT_MIN
-        0,                             // negative to u32 saturates to 0
+        3,           // cvt.rni pi
+        3,           // cvt.rmi pi
+        4,           // cvt.rpi pi
+        i(i32::MIN), // -2^32 saturates to INT_MIN
+        0,           // negative to u32 saturates to 0
         (-7.0f32).to_bits(),
         (-std::f32::consts::PI).to_bits(),
         std::f32::consts::PI.to_bits(),
-        1,                             // -7 < 2 signed
-        0,                             // 0xfffffff9 < 2 unsigned is false
-        127,                           // cvt.sat.s8 clamps 300
-        i(-56),                        // cvt.s8 of 200 wraps, sign-extended
+        1,      // -7 < 2 signed
+        0,      // 0xfffffff9 < 2 unsigned is false
+        127,    // cvt.sat.s8 clamps 300
+        i(-56), // cvt.s8 of 200 wraps, sign-extended
     ];
     for (k, e) in expect.iter().enumerate() {
         assert_eq!(w[k], *e, "word {k}");

@@ -236,7 +236,22 @@ fn dac_fig4() {
 /// check; the numbers are reported in docs/kernels.md).
 #[test]
 fn registers_fit_and_pairs_are_aligned() {
-    for name in ["vecadd", "saxpy", "reduction", "histogram", "scan", "transpose_naive", "transpose_tiled", "sgemm", "stencil2d", "spmv", "bfs", "pathfinder", "pmode_loop", "dac_fig4"] {
+    for name in [
+        "vecadd",
+        "saxpy",
+        "reduction",
+        "histogram",
+        "scan",
+        "transpose_naive",
+        "transpose_tiled",
+        "sgemm",
+        "stencil2d",
+        "spmv",
+        "bfs",
+        "pathfinder",
+        "pmode_loop",
+        "dac_fig4",
+    ] {
         let m = module(name);
         let k = m.kernel(name).unwrap();
         assert!(k.regs_used <= kernel::MAX_REGS && k.preds_used <= kernel::MAX_PREDS, "{name}");

@@ -185,16 +185,15 @@ fn align_up(x: u64, a: u64) -> u64 {
 
 /// Opcodes of the subset (their modifiers are checked per opcode).
 const SUPPORTED: &[&str] = &[
-    "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs",
-    "not", "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr",
-    "bfe", "bfi", "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret",
-    "exit",
+    "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
+    "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
+    "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
 const IGNORED_MEM_MODS: &[&str] = &[
-    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "acq_rel", "weak", "sc",
-    "sys", "gpu", "cta", "aligned",
+    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "acq_rel", "weak", "sc", "sys", "gpu",
+    "cta", "aligned",
 ];
 
 impl<'a> Parser<'a> {
@@ -347,8 +346,7 @@ impl<'a> Parser<'a> {
                     self.i += 1;
                     self.pragma()?;
                 }
-                ".visible" | ".extern" | ".weak" | ".common" | ".entry" | ".func" | ".global" | ".const" | ".shared"
-                | ".local" => {
+                ".visible" | ".extern" | ".weak" | ".common" | ".entry" | ".func" | ".global" | ".const" | ".shared" | ".local" => {
                     let mut is_extern = false;
                     while let Some(l @ (".visible" | ".extern" | ".weak" | ".common")) = self.peek_word() {
                         is_extern |= l == ".extern";
@@ -682,7 +680,11 @@ impl<'a> Parser<'a> {
         // Performance directives before the body.
         loop {
             match self.peek_word() {
-                Some(".maxntid") | Some(".reqntid") | Some(".minnctapersm") | Some(".maxnreg") | Some(".maxnctapersm")
+                Some(".maxntid")
+                | Some(".reqntid")
+                | Some(".minnctapersm")
+                | Some(".maxnreg")
+                | Some(".maxnctapersm")
                 | Some(".noreturn") => {
                     self.i += 1;
                     while matches!(self.peek(), Some(Tok::Num(_)) | Some(Tok::Punct(','))) {
@@ -733,7 +735,8 @@ impl<'a> Parser<'a> {
             let base = align_up(shared_bytes, a as u64);
             let patch = |v: u64| -> u64 {
                 // A shared offset or a generic address in the shared window.
-                let dynamic = (DYN_SHARED_MARK..WINDOW_BYTES).contains(&v) || (SHARED_WINDOW + DYN_SHARED_MARK..SHARED_WINDOW + WINDOW_BYTES).contains(&v);
+                let dynamic = (DYN_SHARED_MARK..WINDOW_BYTES).contains(&v)
+                    || (SHARED_WINDOW + DYN_SHARED_MARK..SHARED_WINDOW + WINDOW_BYTES).contains(&v);
                 if dynamic {
                     v - DYN_SHARED_MARK + base
                 } else {
@@ -975,7 +978,10 @@ impl<'a> Parser<'a> {
                             };
                             self.i += 1;
                         }
-                        _ => return self.err_at(tpos, format!("expected a register, symbol or offset in the address, found {}", self.describe())),
+                        _ => {
+                            return self
+                                .err_at(tpos, format!("expected a register, symbol or offset in the address, found {}", self.describe()))
+                        }
                     }
                     first = false;
                 }
@@ -1389,7 +1395,12 @@ impl Build<'_, '_, '_> {
                     let a = self.sym_addr(&w, s, s.space, pos)?;
                     return Ok(Opnd::Imm(a));
                 }
-                if w.starts_with('%') && w.contains('.') || w.starts_with("%clock") || w.starts_with("%smid") || w.starts_with("%lanemask") || w.starts_with("%gridid") {
+                if w.starts_with('%') && w.contains('.')
+                    || w.starts_with("%clock")
+                    || w.starts_with("%smid")
+                    || w.starts_with("%lanemask")
+                    || w.starts_with("%gridid")
+                {
                     return self.err_at(pos, format!("unsupported special register `{w}`"));
                 }
                 self.err_at(pos, format!("undeclared register or symbol `{w}`"))
@@ -1530,8 +1541,9 @@ impl Build<'_, '_, '_> {
                 i
             }
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" => self.arith(base, &mut m)?,
-            "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin"
-            | "cos" => self.unary(base, &mut m)?,
+            "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => {
+                self.unary(base, &mut m)?
+            }
             "and" | "or" | "xor" => {
                 let op = match base {
                     "and" => AluOp::And,
@@ -1549,7 +1561,8 @@ impl Build<'_, '_, '_> {
             }
             "shl" | "shr" => {
                 let op = if base == "shl" { AluOp::Shl } else { AluOp::Shr };
-                let ty = self.one_type(&mut m, |t| t.is_int() && t.bits() >= 16 && (base == "shr" || !t.is_signed() && t.name().starts_with('b')))?;
+                let ty = self
+                    .one_type(&mut m, |t| t.is_int() && t.bits() >= 16 && (base == "shr" || !t.is_signed() && t.name().starts_with('b')))?;
                 self.done(&m)?;
                 self.nops(3)?;
                 let mut i = self.mk(Op::Alu { op, ty, f: FMods::default() });
@@ -1960,16 +1973,14 @@ impl Build<'_, '_, '_> {
     fn unary(&mut self, base: &str, m: &mut Mods) -> R<Inst> {
         let float_only = matches!(base, "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos");
         let bits_only = matches!(base, "not" | "cnot" | "popc" | "clz" | "brev");
-        let f = if float_only || matches!(base, "neg" | "abs") {
-            self.float_mods(m, float_only)?
-        } else {
-            FMods::default()
-        };
+        let f = if float_only || matches!(base, "neg" | "abs") { self.float_mods(m, float_only)? } else { FMods::default() };
         let ty = self.one_type(m, |t| {
             if float_only {
                 t.is_float()
             } else if bits_only {
-                matches!(t, Ty::B16 | Ty::B32 | Ty::B64 | Ty::Pred) && (base == "not" || t != Ty::Pred) && (matches!(base, "not" | "cnot") || t.bits() >= 32)
+                matches!(t, Ty::B16 | Ty::B32 | Ty::B64 | Ty::Pred)
+                    && (base == "not" || t != Ty::Pred)
+                    && (matches!(base, "not" | "cnot") || t.bits() >= 32)
             } else {
                 t != Ty::Pred && t.bits() >= 16 && (t.is_float() || t.is_signed())
             }
