@@ -81,11 +81,11 @@ impl WarpState {
         for l in 0..WARP_SIZE as u32 {
             let t = first + l as u64;
             if t < threads as u64 {
-                let t = t as u32;
+                let (nx, ny) = (ntid[0] as u64, ntid[1] as u64);
                 lanes |= 1 << l;
-                tid[0][l as usize] = t % ntid[0];
-                tid[1][l as usize] = (t / ntid[0]) % ntid[1];
-                tid[2][l as usize] = t / (ntid[0] * ntid[1]);
+                tid[0][l as usize] = (t % nx) as u32;
+                tid[1][l as usize] = (t / nx % ny) as u32;
+                tid[2][l as usize] = (t / (nx * ny)) as u32;
             }
         }
         WarpState {
@@ -966,7 +966,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     let mut first_space = None;
     for l in lanes(mask) {
         let a = base[l as usize].wrapping_add(off);
-        let thread = w.warp_id * WARP_SIZE as u32 + l;
+        let thread = w.warp_id.wrapping_mul(WARP_SIZE as u32).wrapping_add(l);
         let loc = resolve(mi.space, a, thread, k.local_bytes);
         if !loc.addr.is_multiple_of(total as u64) {
             return Err((Some(l), Fault::Misaligned { space: loc.space, kind: mi.kind, addr: loc.addr, bytes: total }));

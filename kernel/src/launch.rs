@@ -407,7 +407,9 @@ impl LaunchFile {
             }
             return Ok(out);
         }
-        let r = init.random.as_ref().expect("one init kind is present");
+        let Some(r) = init.random.as_ref() else {
+            return Err(self.err(format!("{key}.init"), "give exactly one of file, zero, values, random"));
+        };
         let rk = format!("{key}.init.random");
         let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
         let mut out = Vec::with_capacity(bytes);

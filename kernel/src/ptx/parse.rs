@@ -871,7 +871,9 @@ impl<'a> Parser<'a> {
         loop {
             let npos = self.pos();
             let name = self.word("a register name")?;
-            let scope = f.scopes.last_mut().expect("a scope is open");
+            let Some(scope) = f.scopes.last_mut() else {
+                return self.err_at(npos, "register declaration outside a function body");
+            };
             if self.eat_punct('<') {
                 let n = self.number_u64("register count")?;
                 self.expect_punct('>', "after the register count")?;
