@@ -395,13 +395,13 @@ pub enum Op {
     Pack(Ty),
     /// `mov.b64 {a, b}, d`: unpack (lowest first).
     Unpack(Ty),
-    /// `ld`: d0..d(vec-1) = [addr].
+    /// `ld`: d0..d(vec-1) = `[addr]`.
     Ld {
         space: Space,
         ty: Ty,
         vec: u8,
     },
-    /// `st`: [addr] = s0..s(vec-1).
+    /// `st`: `[addr]` = s0..s(vec-1).
     St {
         space: Space,
         ty: Ty,
