@@ -109,8 +109,8 @@ impl Cfg {
     fn compute_ipdom(&mut self) {
         let nb = self.blocks.len();
         let exit = nb; // virtual node
-        // Reverse-graph successors of v are v's CFG predecessors; the exit's
-        // are the exiting blocks. Postorder of the reverse graph from exit.
+                       // Reverse-graph successors of v are v's CFG predecessors; the exit's
+                       // are the exiting blocks. Postorder of the reverse graph from exit.
         let rsucc = |v: usize| -> Vec<usize> {
             if v == exit {
                 (0..nb).filter(|&b| self.blocks[b].exits).collect()
@@ -180,8 +180,8 @@ impl Cfg {
                 }
             }
         }
-        for b in 0..nb {
-            self.blocks[b].ipdom = match idom[b] {
+        for (b, &d) in self.blocks.iter_mut().zip(&idom) {
+            b.ipdom = match d {
                 x if x == exit || x == usize::MAX => None,
                 x => Some(x as u32),
             };
@@ -262,10 +262,11 @@ mod tests {
     }
 
     #[test]
-    fn infinite_loop_has_no_postdominator() {
-        // 0: @p bra 2; 1: bra 1 (spins); 2: exit
+    fn paths_that_never_exit_are_ignored() {
+        // 0: @p bra 2; 1: bra 1 (spins forever); 2: exit
         let c = Cfg::build(&prog(&["c 2", "b 1", "x"]));
-        assert_eq!(c.reconv_pc(0), RPC_NONE);
+        assert_eq!(c.reconv_pc(0), 2 * 8, "the only exiting path decides");
+        assert_eq!(c.reconv_pc(1), RPC_NONE, "a block that cannot exit has no post-dominator");
     }
 
     #[test]

@@ -77,7 +77,10 @@ fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(d) = path.parent() {
         std::fs::create_dir_all(d)?;
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    // Unique per process and call: test threads may write the same file.
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
     std::fs::write(&tmp, text)?;
     std::fs::rename(&tmp, path)
 }
@@ -112,7 +115,10 @@ pub fn compile_cuda(path: &Path, opts: &CompileOptions) -> Result<String, Compil
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
-        let first = errors.first().map(|s| s.to_string()).unwrap_or_else(|| format!("{file}: clang failed: {}", stderr.lines().next().unwrap_or("no message")));
+        let first = errors
+            .first()
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| format!("{file}: clang failed: {}", stderr.lines().next().unwrap_or("no message")));
         let count = stderr.lines().filter(|l| l.contains(": error:")).count().max(1);
         return Err(CompileError::Clang { first, errors: count, stderr });
     }

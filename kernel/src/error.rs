@@ -30,7 +30,9 @@ pub enum CompileError {
 /// Register allocation failed.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum AllocError {
-    #[error("{file}: kernel `{kernel}` needs {needed} 32-bit registers per thread; the register file has {max} (spilling is not supported)")]
+    #[error(
+        "{file}: kernel `{kernel}` needs {needed} 32-bit registers per thread; the register file has {max} (spilling is not supported)"
+    )]
     TooManyRegs { file: String, kernel: String, needed: u32, max: u32 },
     #[error("{file}: kernel `{kernel}` needs {needed} predicate registers per thread; there are {max}")]
     TooManyPreds { file: String, kernel: String, needed: u32, max: u32 },

@@ -73,17 +73,19 @@ pub struct WarpState {
 impl WarpState {
     /// Warp `warp_id` of a CTA of `ntid` threads, at the kernel's first instruction.
     pub fn new(k: &Kernel, warp_id: u32, ntid: [u32; 3]) -> WarpState {
-        let threads = ntid[0] * ntid[1] * ntid[2];
-        let first = warp_id * WARP_SIZE as u32;
+        let ntid = ntid.map(|d| d.max(1));
+        let threads = (ntid[0] as u64 * ntid[1] as u64 * ntid[2] as u64).min(u32::MAX as u64) as u32;
+        let first = warp_id as u64 * WARP_SIZE as u64;
         let mut lanes = 0u32;
         let mut tid = [[0u32; WARP_SIZE]; 3];
         for l in 0..WARP_SIZE as u32 {
-            let t = first + l;
-            if t < threads {
+            let t = first + l as u64;
+            if t < threads as u64 {
+                let (nx, ny) = (ntid[0] as u64, ntid[1] as u64);
                 lanes |= 1 << l;
-                tid[0][l as usize] = t % ntid[0];
-                tid[1][l as usize] = (t / ntid[0]) % ntid[1];
-                tid[2][l as usize] = t / (ntid[0] * ntid[1]);
+                tid[0][l as usize] = (t % nx) as u32;
+                tid[1][l as usize] = (t / nx % ny) as u32;
+                tid[2][l as usize] = (t / (nx * ny)) as u32;
             }
         }
         WarpState {
@@ -434,13 +436,7 @@ fn wr_pred(w: &mut WarpState, o: Opnd, bits: u32, mask: u32) {
 fn pred_bits(w: &WarpState, o: Opnd) -> u32 {
     match o {
         Opnd::P(n) => w.preds[n as usize],
-        Opnd::Imm(v) => {
-            if v & 1 != 0 {
-                u32::MAX
-            } else {
-                0
-            }
-        }
+        Opnd::Imm(v) if v & 1 != 0 => u32::MAX,
         _ => 0,
     }
 }
@@ -490,7 +486,7 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
                 t(if y == 0 { u64::MAX } else { x.wrapping_div(y) as u64 })
             } else {
                 let (x, y) = (n(x), n(y));
-                t(if y == 0 { u64::MAX } else { x / y })
+                t(x.checked_div(y).unwrap_or(u64::MAX))
             }
         }),
         AluOp::Rem => map2(a, b, |x, y| {
@@ -504,20 +500,8 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
         }),
         AluOp::Neg => map1(a, |x| t(x.wrapping_neg())),
         AluOp::Abs => map1(a, |x| t((n(x) as i64).wrapping_abs() as u64)),
-        AluOp::Min => map2(a, b, |x, y| {
-            if signed {
-                t((n(x) as i64).min(n(y) as i64) as u64)
-            } else {
-                n(x).min(n(y))
-            }
-        }),
-        AluOp::Max => map2(a, b, |x, y| {
-            if signed {
-                t((n(x) as i64).max(n(y) as i64) as u64)
-            } else {
-                n(x).max(n(y))
-            }
-        }),
+        AluOp::Min => map2(a, b, |x, y| if signed { t((n(x) as i64).min(n(y) as i64) as u64) } else { n(x).min(n(y)) }),
+        AluOp::Max => map2(a, b, |x, y| if signed { t((n(x) as i64).max(n(y) as i64) as u64) } else { n(x).max(n(y)) }),
         AluOp::And => map2(a, b, |x, y| t(x & y)),
         AluOp::Or => map2(a, b, |x, y| t(x | y)),
         AluOp::Xor => map2(a, b, |x, y| t(x ^ y)),
@@ -587,6 +571,16 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
             }
             r
         }),
+        AluOp::Shf { left, wrap } => map3(a, b, c, |lo, hi, n| {
+            let n = zext(n, 32);
+            let n = if wrap { n & 31 } else { n.min(32) };
+            let v = zext(hi, 32) << 32 | zext(lo, 32);
+            if left {
+                zext((v << n) >> 32, 32)
+            } else {
+                zext(v >> n, 32)
+            }
+        }),
         // Float-only operations never reach here (the parser types them).
         _ => [0; WARP_SIZE],
     }
@@ -603,7 +597,15 @@ macro_rules! float_alu {
             let f = move |x: u64| flush(<$f>::from_bits(x as $bits));
             let fin = move |r: $f| -> u64 {
                 let r = flush(r);
-                let r = if fm.sat { if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) } } else { r };
+                let r = if fm.sat {
+                    if r.is_nan() {
+                        0.0
+                    } else {
+                        r.clamp(0.0, 1.0)
+                    }
+                } else {
+                    r
+                };
                 r.to_bits() as u64
             };
             let min = |x: $f, y: $f| -> $f {
@@ -757,7 +759,17 @@ fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64
         Some(Rnd::Rpi) => x.ceil(),
         _ => x,
     };
-    let sat_f = |x: f64| if sat { if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) } } else { x };
+    let sat_f = |x: f64| {
+        if sat {
+            if x.is_nan() {
+                0.0
+            } else {
+                x.clamp(0.0, 1.0)
+            }
+        } else {
+            x
+        }
+    };
     match (dty.is_float(), sty.is_float()) {
         (false, false) => {
             let x = if sty.is_signed() { sext(v, sty.bits()) as i64 as i128 } else { zext(v, sty.bits()) as i128 };
@@ -873,6 +885,18 @@ fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<(), Fault> {
     ok.ok_or(Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: loc.addr, bytes })
 }
 
+/// The lanes of a mask, lowest first.
+#[inline(always)]
+fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            l
+        })
+    })
+}
+
 /// A fault in a lane (`None`: not lane-specific).
 type LaneFault = (Option<u32>, Fault);
 
@@ -937,19 +961,17 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     let esize = mi.elem_bytes as u32;
     let total = esize * mi.vec as u32;
     let mut acc = MemAccess { space: mi.space, kind: mi.kind, bytes: total, addrs: [0; WARP_SIZE], shared_lanes: 0 };
-    let mut locs = [Loc { space: Space::Global, addr: 0 }; WARP_SIZE];
+    // The resolved space per lane (differs only for generic accesses).
+    let mut spaces = [mi.space; WARP_SIZE];
     let mut first_space = None;
-    let mut m = mask;
-    while m != 0 {
-        let l = m.trailing_zeros();
-        m &= m - 1;
+    for l in lanes(mask) {
         let a = base[l as usize].wrapping_add(off);
-        let thread = w.warp_id * WARP_SIZE as u32 + l;
+        let thread = w.warp_id.wrapping_mul(WARP_SIZE as u32).wrapping_add(l);
         let loc = resolve(mi.space, a, thread, k.local_bytes);
-        if loc.addr % total as u64 != 0 {
+        if !loc.addr.is_multiple_of(total as u64) {
             return Err((Some(l), Fault::Misaligned { space: loc.space, kind: mi.kind, addr: loc.addr, bytes: total }));
         }
-        locs[l as usize] = loc;
+        spaces[l as usize] = loc.space;
         acc.addrs[l as usize] = loc.addr;
         if loc.space == Space::Shared {
             acc.shared_lanes |= 1 << l;
@@ -961,44 +983,34 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
         }
     }
     acc.space = first_space.unwrap_or(if mi.space == Space::Generic { Space::Global } else { mi.space });
+    let loc = |l: u32, e: u32| Loc { space: spaces[l as usize], addr: acc.addrs[l as usize] + (e * esize) as u64 };
     match inst.op {
         Op::Ld { ty, vec, .. } => {
-            let mut vals = [[0u64; WARP_SIZE]; 4];
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
-                let loc = locs[l as usize];
-                for (e, v) in vals.iter_mut().enumerate().take(vec as usize) {
-                    let le = Loc { addr: loc.addr + (e as u64) * esize as u64, ..loc };
+            // Element by element; every address is already computed, so a
+            // destination that is also the address register is harmless.
+            for e in 0..vec as u32 {
+                let mut v = [0u64; WARP_SIZE];
+                for l in lanes(mask) {
+                    let le = loc(l, e);
                     let x = load(ctx, le, esize)
-                        .ok_or((Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
+                        .ok_or((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
                     v[l as usize] = norm(x, ty);
                 }
-            }
-            for (e, v) in vals.iter().enumerate().take(vec as usize) {
-                wr(w, inst.dst[e], v, mask);
+                wr(w, inst.dst[e as usize], &v, mask);
             }
         }
         Op::St { vec, .. } => {
             if matches!(mi.space, Space::Param | Space::Const) {
                 return Err((None, Fault::ReadOnly { space: mi.space }));
             }
-            let mut vals = [[0u64; WARP_SIZE]; 4];
-            for (e, v) in vals.iter_mut().enumerate().take(vec as usize) {
-                *v = rd(w, ctx, inst.src[e]);
-            }
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
-                let loc = locs[l as usize];
-                for (e, v) in vals.iter().enumerate().take(vec as usize) {
-                    let le = Loc { addr: loc.addr + (e as u64) * esize as u64, ..loc };
+            for e in 0..vec as u32 {
+                let v = rd(w, ctx, inst.src[e as usize]);
+                for l in lanes(mask) {
+                    let le = loc(l, e);
                     if ctx.side_effects {
                         store(ctx, le, esize, v[l as usize]).map_err(|f| (Some(l), f))?;
                     } else if load(ctx, le, esize).is_none() {
-                        return Err((Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: le.addr, bytes: esize }));
+                        return Err((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Store, addr: le.addr, bytes: esize }));
                     }
                 }
             }
@@ -1008,11 +1020,8 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
             let b = rd(w, ctx, inst.src[0]);
             let c = rd(w, ctx, inst.src[1]);
             let mut old = [0u64; WARP_SIZE];
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros();
-                m &= m - 1;
-                let loc = locs[l as usize];
+            for l in lanes(mask) {
+                let loc = loc(l, 0);
                 let oob = (Some(l), Fault::OutOfBounds { space: loc.space, kind: MemKind::Atomic, addr: loc.addr, bytes: esize });
                 let o = load(ctx, loc, esize).ok_or(oob)?;
                 if ctx.side_effects {
@@ -1109,9 +1118,14 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
                 wr(w, inst.dst[0], &r, mask);
             }
         }
-        Op::Setp { cmp, bop, ty } => {
-            let a = rd(w, ctx, inst.src[0]);
-            let b = rd(w, ctx, inst.src[1]);
+        Op::Setp { cmp, bop, ty, ftz } => {
+            let mut a = rd(w, ctx, inst.src[0]);
+            let mut b = rd(w, ctx, inst.src[1]);
+            if ftz && ty == Ty::F32 {
+                let flush = |x: u64| if f32::from_bits(x as u32).is_subnormal() { x & 0x8000_0000 } else { x };
+                a = map1(&a, flush);
+                b = map1(&b, flush);
+            }
             let t = compare(cmp, ty, &a, &b);
             let (p, q) = match bop {
                 None => (t, !t),
@@ -1141,13 +1155,19 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             }
             wr(w, inst.dst[0], &r, mask);
         }
-        Op::Slct { ty, cty } => {
+        Op::Slct { ty, cty, ftz } => {
             let a = rd(w, ctx, inst.src[0]);
             let b = rd(w, ctx, inst.src[1]);
             let c = rd(w, ctx, inst.src[2]);
             let mut r = [0u64; WARP_SIZE];
             for l in 0..WARP_SIZE {
-                let ge = if cty == Ty::F32 { f32::from_bits(c[l] as u32) >= 0.0 } else { c[l] as u32 as i32 >= 0 };
+                let ge = if cty == Ty::F32 {
+                    let x = f32::from_bits(c[l] as u32);
+                    // A flushed subnormal is a signed zero, which is >= 0.
+                    x >= 0.0 || ftz && x.is_subnormal()
+                } else {
+                    c[l] as u32 as i32 >= 0
+                };
                 r[l] = zext(if ge { a[l] } else { b[l] }, ty.bits());
             }
             wr(w, inst.dst[0], &r, mask);
@@ -1210,7 +1230,8 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             let target_pc = target * INST_BYTES;
             let (diverged, pushed) = w.branch(exec_mask, target_pc, reconv);
             w.max_depth = w.max_depth.max(w.stack.len() as u32);
-            ex.branch = Some(BranchOutcome { target_pc, reconv_pc: reconv, taken: exec_mask, not_taken: active & !exec_mask, diverged, pushed });
+            ex.branch =
+                Some(BranchOutcome { target_pc, reconv_pc: reconv, taken: exec_mask, not_taken: active & !exec_mask, diverged, pushed });
         }
         Op::Exit => {
             ex.exited = exec_mask;

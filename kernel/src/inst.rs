@@ -360,6 +360,11 @@ pub enum AluOp {
     Bfe,
     Bfi,
     Prmt,
+    /// `shf.{l,r}.{wrap,clamp}.b32`: funnel shift of the 64-bit `{b, a}`.
+    Shf {
+        left: bool,
+        wrap: bool,
+    },
     Rcp,
     Sqrt,
     Rsqrt,
@@ -390,27 +395,68 @@ pub enum Op {
     Pack(Ty),
     /// `mov.b64 {a, b}, d`: unpack (lowest first).
     Unpack(Ty),
-    /// `ld`: d0..d(vec-1) = [addr].
-    Ld { space: Space, ty: Ty, vec: u8 },
-    /// `st`: [addr] = s0..s(vec-1).
-    St { space: Space, ty: Ty, vec: u8 },
+    /// `ld`: d0..d(vec-1) = `[addr]`.
+    Ld {
+        space: Space,
+        ty: Ty,
+        vec: u8,
+    },
+    /// `st`: `[addr]` = s0..s(vec-1).
+    St {
+        space: Space,
+        ty: Ty,
+        vec: u8,
+    },
     /// `atom` (d = old value) or `red` (d is `Opnd::None`): s0 = b, s1 = c (cas).
-    Atom { space: Space, op: AtomOp, ty: Ty },
+    Atom {
+        space: Space,
+        op: AtomOp,
+        ty: Ty,
+    },
     /// `cvta` (to generic) or `cvta.to` (from generic): d = s0 converted.
-    Cvta { space: Space, to: bool, ty: Ty },
-    Alu { op: AluOp, ty: Ty, f: FMods },
-    /// `setp.CMP[.BOP].TY p[|q], a, b[, c]`.
-    Setp { cmp: Cmp, bop: Option<BoolOp>, ty: Ty },
+    Cvta {
+        space: Space,
+        to: bool,
+        ty: Ty,
+    },
+    Alu {
+        op: AluOp,
+        ty: Ty,
+        f: FMods,
+    },
+    /// `setp.CMP[.BOP][.ftz].TY p[|q], a, b[, c]`.
+    Setp {
+        cmp: Cmp,
+        bop: Option<BoolOp>,
+        ty: Ty,
+        ftz: bool,
+    },
     /// `selp.TY d, a, b, c`: d = c ? a : b.
     Selp(Ty),
-    /// `slct.TY.CTY d, a, b, c`: d = c >= 0 ? a : b.
-    Slct { ty: Ty, cty: Ty },
-    Cvt { dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool },
+    /// `slct[.ftz].TY.CTY d, a, b, c`: d = c >= 0 ? a : b.
+    Slct {
+        ty: Ty,
+        cty: Ty,
+        ftz: bool,
+    },
+    Cvt {
+        dty: Ty,
+        sty: Ty,
+        rnd: Option<Rnd>,
+        ftz: bool,
+        sat: bool,
+    },
     /// `bra`: target instruction index; `reconv` is the reconvergence PC
     /// (immediate post-dominator), filled in after the CFG is built.
-    Bra { target: u32, uni: bool, reconv: u32 },
+    Bra {
+        target: u32,
+        uni: bool,
+        reconv: u32,
+    },
     /// `bar.sync 0` / `barrier.sync 0` / `bar.sync 0, N`.
-    Bar { id: u32 },
+    Bar {
+        id: u32,
+    },
     /// `membar` / `fence`: nothing to do in a sequentially consistent model.
     Membar,
     /// `ret` / `exit`.

@@ -27,6 +27,8 @@ pub struct Kernel {
     pub regs_used: u32,
     /// Predicate registers per thread.
     pub preds_used: u32,
+    /// Most 32-bit registers live at once (a lower bound on `regs_used`).
+    pub reg_pressure: u32,
     /// Static shared memory per CTA, bytes.
     pub shared_bytes: u32,
     /// `Some(align)` if the kernel uses dynamic (`.extern .shared`) memory:
@@ -48,7 +50,7 @@ impl Kernel {
     }
     /// The instruction at `pc`.
     pub fn inst_at(&self, pc: u32) -> Option<&Inst> {
-        if pc % INST_BYTES != 0 {
+        if !pc.is_multiple_of(INST_BYTES) {
             return None;
         }
         self.insts.get((pc / INST_BYTES) as usize)
@@ -65,6 +67,7 @@ impl Kernel {
         let cfg = Cfg::build(&insts);
         let blocks: Vec<(usize, usize, Vec<usize>)> =
             cfg.blocks.iter().map(|b| (b.start as usize, b.end as usize, b.succs.iter().map(|&s| s as usize).collect())).collect();
+        let pressure = crate::regalloc::max_pressure(&insts, &f.vregs, &blocks);
         let alloc = match allocate(&insts, &f.vregs, &blocks) {
             Ok(a) => a,
             Err(n) if n.regs > MAX_REGS => {
@@ -102,6 +105,7 @@ impl Kernel {
             insts,
             regs_used: alloc.regs_used,
             preds_used: alloc.preds_used,
+            reg_pressure: pressure,
             shared_bytes: f.shared_bytes,
             dynamic_shared_align: f.dynamic_shared_align,
             local_bytes: f.local_bytes,
@@ -116,11 +120,12 @@ impl Kernel {
     pub fn listing(&self) -> String {
         let mut s = String::new();
         s += &format!(
-            "kernel {} ({}): {} instructions, {} registers, {} predicates, {} B static shared, {} B local per thread, {} B params{}\n",
+            "kernel {} ({}): {} instructions, {} registers (at most {} live at once), {} predicates, {} B static shared, {} B local per thread, {} B params{}\n",
             self.base_name,
             self.name,
             self.insts.len(),
             self.regs_used,
+            self.reg_pressure,
             self.preds_used,
             self.shared_bytes,
             self.local_bytes,
@@ -211,7 +216,16 @@ impl Module {
                 funcs.push(f.name);
             }
         }
-        Ok(Module { file: file.into(), version: pm.version, target: pm.target, kernels, funcs, globals: pm.globals, consts: pm.consts, const_bytes: pm.const_bytes })
+        Ok(Module {
+            file: file.into(),
+            version: pm.version,
+            target: pm.target,
+            kernels,
+            funcs,
+            globals: pm.globals,
+            consts: pm.consts,
+            const_bytes: pm.const_bytes,
+        })
     }
 
     /// A kernel by its PTX name or its demangled base name.

@@ -175,13 +175,17 @@ impl Launch {
     }
 }
 
-/// Largest total of buffer bytes a launch may allocate.
-const MAX_BUFFER_BYTES: u64 = 1 << 32;
+/// Largest total of buffer bytes a launch may allocate (1 GiB).
+const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 impl LaunchFile {
     /// Read and parse a launch file.
     pub fn load(path: &Path) -> Result<LaunchFile, LaunchError> {
-        let text = std::fs::read_to_string(path).map_err(|e| LaunchError { file: path.into(), key: String::new(), msg: format!("cannot read: {e}") })?;
+        let text = std::fs::read_to_string(path).map_err(|e| LaunchError {
+            file: path.into(),
+            key: String::new(),
+            msg: format!("cannot read: {e}"),
+        })?;
         Self::parse(&text, path)
     }
 
@@ -251,9 +255,7 @@ impl LaunchFile {
             if let Some(init) = &g.init {
                 data[..init.len()].copy_from_slice(init);
             }
-            memory
-                .add(Region { name: g.name.clone(), kind: RegionKind::Symbol, base: g.addr, data })
-                .map_err(|m| self.err("", m))?;
+            memory.add(Region { name: g.name.clone(), kind: RegionKind::Symbol, base: g.addr, data }).map_err(|m| self.err("", m))?;
         }
         memory.konst = vec![0u8; module.const_bytes as usize];
         for c in &module.consts {
@@ -272,7 +274,7 @@ impl LaunchFile {
             };
             total += bytes;
             if total > MAX_BUFFER_BYTES {
-                return Err(self.err(format!("{key}.len"), "the buffers exceed 4 GiB in total"));
+                return Err(self.err(format!("{key}.len"), "the buffers exceed 1 GiB in total"));
             }
             let data = self.init_data(&key, b)?;
             let base = memory.next_buffer_base().max(BUFFERS_BASE);
@@ -335,7 +337,10 @@ impl LaunchFile {
                 (toml::Value::String(name), None) => {
                     let Some(b) = buffers.iter().find(|b| &b.name == name) else {
                         let have: Vec<&str> = buffers.iter().map(|b| b.name.as_str()).collect();
-                        return Err(self.err(key, format!("no buffer `{name}` (buffers: {})", if have.is_empty() { "none".into() } else { have.join(", ") })));
+                        return Err(self.err(
+                            key,
+                            format!("no buffer `{name}` (buffers: {})", if have.is_empty() { "none".into() } else { have.join(", ") }),
+                        ));
                     };
                     if p.ty.bits() != 64 || p.ty.is_float() {
                         return Err(self.err(key, format!("buffer `{name}` passed to a .{} parameter; pointers are 64-bit", p.ty.name())));
@@ -352,7 +357,9 @@ impl LaunchFile {
                         buf[off + j * sz..off + (j + 1) * sz].copy_from_slice(&v.to_le_bytes()[..sz]);
                     }
                 }
-                (_, Some(n)) => return Err(self.err(key, format!("the parameter is an array .{}[{n}]: give an array of {n} numbers", p.ty.name()))),
+                (_, Some(n)) => {
+                    return Err(self.err(key, format!("the parameter is an array .{}[{n}]: give an array of {n} numbers", p.ty.name())))
+                }
                 (v, None) => {
                     let bits = param_bits(v, p.ty).map_err(|m| self.err(&key, m))?;
                     let sz = p.ty.bytes() as usize;
@@ -400,7 +407,9 @@ impl LaunchFile {
             }
             return Ok(out);
         }
-        let r = init.random.as_ref().expect("one init kind is present");
+        let Some(r) = init.random.as_ref() else {
+            return Err(self.err(format!("{key}.init"), "give exactly one of file, zero, values, random"));
+        };
         let rk = format!("{key}.init.random");
         let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
         let mut out = Vec::with_capacity(bytes);
@@ -484,7 +493,9 @@ fn elem_bits(v: &toml::Value, t: ElemType) -> Result<u64, String> {
             }
             Ok(*i as u64)
         }
-        _ => Err(format!("expected {} for a {} element, found {}", if t.is_float() { "a number" } else { "an integer" }, t.name(), show(v))),
+        _ => {
+            Err(format!("expected {} for a {} element, found {}", if t.is_float() { "a number" } else { "an integer" }, t.name(), show(v)))
+        }
     }
 }
 

@@ -8,8 +8,8 @@
 //!    errors name `file:line:column`.
 //! 3. [`regalloc`]: liveness-based allocation onto at most 63 architected
 //!    32-bit registers (64-bit values in aligned pairs) and 7 predicates.
-//! 4. [`cfg`]: basic blocks and immediate post-dominators (reconvergence).
-//! 5. [`exec`]: the functional model, one warp-instruction at a time, with
+//! 4. [`mod@cfg`]: basic blocks and immediate post-dominators (reconvergence).
+//! 5. [`mod@exec`]: the functional model, one warp-instruction at a time, with
 //!    a per-warp SIMT stack in the P-mode `simt_stack` block's format.
 //! 6. [`launch`] and [`run`]: TOML launch files and the whole-launch runner.
 //!
@@ -36,7 +36,7 @@
 //!   ([`MemAccess`], space resolved), the branch outcome
 //!   ([`BranchOutcome`]), barrier arrival, exited lanes, and `suppressed`
 //!   when [`ExecCtx::side_effects`] is false (stores and atomics not
-//!   performed; loads still read). [`skip`](exec::skip) advances past a
+//!   performed; loads still read). [`skip`] advances past a
 //!   non-control instruction without executing it.
 //! - [`ExecCtx`]: global memory ([`Memory`]), the CTA's shared and local
 //!   memory, the parameter buffer, `ntid`/`ctaid`/`nctaid`.
@@ -79,5 +79,19 @@ pub fn load(path: &Path, opts: &CompileOptions) -> Result<Module, KernelError> {
     } else {
         let src = std::fs::read_to_string(path).map_err(|err| KernelError::Io { path: path.into(), err })?;
         Module::from_ptx(&src, &file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The SM may share modules and launches between threads (e.g. sweeps).
+    #[test]
+    fn shareable_between_threads() {
+        fn sync<T: Send + Sync>() {}
+        sync::<crate::Module>();
+        sync::<crate::Kernel>();
+        sync::<crate::Launch>();
+        sync::<crate::Memory>();
+        sync::<crate::WarpState>();
     }
 }

@@ -16,7 +16,7 @@
 //! identity, as on NVIDIA GPUs). Address 0 and everything between regions
 //! is unmapped: an access there is an error naming the address.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Generic address of shared offset 0.
 pub const SHARED_WINDOW: u64 = 0x0100_0000;
@@ -65,14 +65,21 @@ impl Region {
 }
 
 /// Global memory and the constant bank of a launch.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Memory {
     /// Sorted by base address, non-overlapping.
     regions: Vec<Region>,
     /// The constant bank (module-scope `.const` variables).
     pub konst: Vec<u8>,
-    /// Index of the region of the last access (a cache for `find`).
-    last: Cell<usize>,
+    /// Index of the region of the last access (a cache for `find`; atomic
+    /// so that a `Memory` can be shared between threads).
+    last: AtomicUsize,
+}
+
+impl Clone for Memory {
+    fn clone(&self) -> Memory {
+        Memory { regions: self.regions.clone(), konst: self.konst.clone(), last: AtomicUsize::new(self.last.load(Ordering::Relaxed)) }
+    }
 }
 
 impl PartialEq for Memory {
@@ -122,7 +129,7 @@ impl Memory {
     /// (region index, offset) of `[addr, addr + bytes)` if one region holds all of it.
     #[inline]
     pub fn find(&self, addr: u64, bytes: u64) -> Option<(usize, usize)> {
-        let last = self.last.get();
+        let last = self.last.load(Ordering::Relaxed);
         if let Some(r) = self.regions.get(last) {
             if addr >= r.base && addr.wrapping_add(bytes) <= r.end() && addr.checked_add(bytes).is_some() {
                 return Some((last, (addr - r.base) as usize));
@@ -132,7 +139,7 @@ impl Memory {
         let r = &self.regions[i];
         let end = addr.checked_add(bytes)?;
         if end <= r.end() {
-            self.last.set(i);
+            self.last.store(i, Ordering::Relaxed);
             Some((i, (addr - r.base) as usize))
         } else {
             None

@@ -157,7 +157,10 @@ pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec
         let mut rows: Vec<BitSet> = Vec::new();
         let mut row_of = vec![usize::MAX; nv];
         let mut edge = |a: usize, b: usize, rows: &mut Vec<BitSet>| {
-            if a == b || vregs[a].width == RegWidth::Pred && vregs[b].width != RegWidth::Pred || vregs[a].width != RegWidth::Pred && vregs[b].width == RegWidth::Pred {
+            if a == b
+                || vregs[a].width == RegWidth::Pred && vregs[b].width != RegWidth::Pred
+                || vregs[a].width != RegWidth::Pred && vregs[b].width == RegWidth::Pred
+            {
                 return;
             }
             for (x, y) in [(a, b), (b, a)] {
@@ -228,6 +231,39 @@ pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec
         return Err(Needs { regs: best.regs_used, preds: best.preds_used });
     }
     Ok(best)
+}
+
+/// The largest number of 32-bit registers live at once (pairs count two):
+/// a lower bound on what any allocation needs.
+pub fn max_pressure(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec<usize>)]) -> u32 {
+    let nv = vregs.len();
+    let live_out = live_out_blocks(insts, nv, blocks);
+    let weight = |v: usize| match vregs[v].width {
+        RegWidth::W32 => 1,
+        RegWidth::W64 => 2,
+        RegWidth::Pred => 0,
+    };
+    let mut best = 0;
+    for (b, &(s, e, _)) in blocks.iter().enumerate() {
+        let mut live = BitSet { words: live_out[b].words.clone() };
+        for inst in insts[s..e].iter().rev() {
+            let defs: Vec<usize> = inst.reg_defs().filter_map(vreg).collect();
+            // Just after the instruction: what is live plus what it defines.
+            let mut here: u32 = live.iter().map(weight).sum();
+            here += defs.iter().filter(|&&d| !live.get(d)).map(|&d| weight(d)).sum::<u32>();
+            best = best.max(here);
+            if inst.guard.is_none() {
+                for &d in &defs {
+                    live.clear(d);
+                }
+            }
+            for x in inst.reg_uses().filter_map(vreg) {
+                live.set(x);
+            }
+            best = best.max(live.iter().map(weight).sum());
+        }
+    }
+    best
 }
 
 fn color(order: &[usize], vregs: &[VRegInfo], adj: &[Vec<u32>], nv: usize) -> Allocation {

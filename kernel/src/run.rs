@@ -58,9 +58,9 @@ pub fn run_on(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOption
     let threads = launch.threads_per_cta();
     let nwarps = threads.div_ceil(WARP_SIZE as u32);
     let shared_bytes = k.dynamic_shared_base() as usize + launch.dynamic_shared as usize;
-    let local_total = (threads as usize).checked_mul(k.local_bytes as usize).filter(|&n| n <= 1 << 30);
+    let local_total = (threads as usize).checked_mul(k.local_bytes as usize).filter(|&n| n <= 1 << 28);
     let Some(local_total) = local_total else {
-        return Err(RunError::Launch { kernel: k.base_name.clone(), msg: "local memory of the CTA exceeds 1 GiB".into() });
+        return Err(RunError::Launch { kernel: k.base_name.clone(), msg: "local memory of the CTA exceeds 256 MiB".into() });
     };
     if launch.params.len() != k.param_bytes as usize {
         return Err(RunError::Launch {

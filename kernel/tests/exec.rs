@@ -85,7 +85,10 @@ fn divergence_pushes_reconvergence_not_taken_taken() {
     let br = exec(&k, &mut w, &mut ctx).unwrap();
     let b = br.branch.unwrap();
     let (join, taken_pc) = (0x30, 0x28);
-    assert_eq!((br.pc, b.target_pc, b.reconv_pc, b.taken, b.not_taken, b.diverged, b.pushed), (0x10, taken_pc, join, 0b0011, 0b1100, true, 2));
+    assert_eq!(
+        (br.pc, b.target_pc, b.reconv_pc, b.taken, b.not_taken, b.diverged, b.pushed),
+        (0x10, taken_pc, join, 0b0011, 0b1100, true, 2)
+    );
     assert_eq!(
         w.stack,
         vec![

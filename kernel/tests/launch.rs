@@ -94,26 +94,56 @@ fn file_init_is_relative_to_the_launch_file() {
 #[test]
 fn bad_launch_files_name_the_key() {
     has(&bad("grid = [2]", "gird = [2]"), "l.toml: gird (line 2): unknown field `gird`, expected one of `grid`");
-    has(&bad("type = \"f32\"\nlen = 128\ninit = { zero", "type = \"f32\"\nlength = 128\ninit = { zero"), "l.toml: buffers.c.length (line 15): unknown field `length`, expected one of `type`, `len`, `init`");
-    has(&bad("len = 128\ninit = { zero", "len = \"many\"\ninit = { zero"), "l.toml: buffers.c.len (line 15): invalid type: string \"many\", expected u64");
+    has(
+        &bad("type = \"f32\"\nlen = 128\ninit = { zero", "type = \"f32\"\nlength = 128\ninit = { zero"),
+        "l.toml: buffers.c.length (line 15): unknown field `length`, expected one of `type`, `len`, `init`",
+    );
+    has(
+        &bad("len = 128\ninit = { zero", "len = \"many\"\ninit = { zero"),
+        "l.toml: buffers.c.len (line 15): invalid type: string \"many\", expected u64",
+    );
     has(&bad("block = [64]", "block = 64"), "l.toml: block (line 3): invalid type: integer `64`, expected a sequence");
-    has(&bad("type = \"f32\"\nlen = 128\ninit = { zero", "type = \"f16\"\nlen = 128\ninit = { zero"), "l.toml: buffers.c.type (line 14): unknown variant `f16`");
-    has(&bad("args = [\"a\", \"b\", \"c\", 128]", "args = [\"a\", \"b\", \"c\"]"), "l.toml: args: 3 arguments for kernel `vecadd`, which takes 4 (.u64, .u64, .u64, .u32)");
+    has(
+        &bad("type = \"f32\"\nlen = 128\ninit = { zero", "type = \"f16\"\nlen = 128\ninit = { zero"),
+        "l.toml: buffers.c.type (line 14): unknown variant `f16`",
+    );
+    has(
+        &bad("args = [\"a\", \"b\", \"c\", 128]", "args = [\"a\", \"b\", \"c\"]"),
+        "l.toml: args: 3 arguments for kernel `vecadd`, which takes 4 (.u64, .u64, .u64, .u32)",
+    );
     has(&bad("\"c\", 128]", "\"c\", \"a\"]"), "l.toml: args[3]: buffer `a` passed to a .u32 parameter");
-    has(&bad("\"c\", 128]", "\"c\", 1.5]"), "l.toml: args[3]: expected an integer or a buffer name for the .u32 parameter, found float 1.5");
+    has(
+        &bad("\"c\", 128]", "\"c\", 1.5]"),
+        "l.toml: args[3]: expected an integer or a buffer name for the .u32 parameter, found float 1.5",
+    );
     has(&bad("\"c\", 128]", "\"c\", 5000000000]"), "l.toml: args[3]: 5000000000 does not fit the .u32 parameter");
     has(&bad("args = [\"a\"", "args = [\"zz\""), "l.toml: args[0]: no buffer `zz` (buffers: a, b, c)");
     has(&bad("init = { values = [1.5, ", "init = { values = ["), "l.toml: buffers.b.init.values: 127 values for len = 128");
-    has(&bad("init = { values = [1.5, ", "init = { values = [\"x\", "), "l.toml: buffers.b.init.values[0]: expected a number for a f32 element, found string \"x\"");
-    has(&bad("init = { zero = true }", "init = { zero = true, file = \"x\" }"), "l.toml: buffers.c.init: give exactly one of file, zero, values, random");
+    has(
+        &bad("init = { values = [1.5, ", "init = { values = [\"x\", "),
+        "l.toml: buffers.b.init.values[0]: expected a number for a f32 element, found string \"x\"",
+    );
+    has(
+        &bad("init = { zero = true }", "init = { zero = true, file = \"x\" }"),
+        "l.toml: buffers.c.init: give exactly one of file, zero, values, random",
+    );
     has(&bad("init = { zero = true }", "init = { zero = false }"), "l.toml: buffers.c.init.zero: must be true");
     has(&bad("min = -1, max = 1", "min = 1, max = 1"), "l.toml: buffers.a.init.random: min (1) must be less than max (1)");
-    has(&bad("min = -1, max = 1", "min = \"a\", max = 1"), "l.toml: buffers.a.init.random.min: expected a finite number, found string \"a\"");
+    has(
+        &bad("min = -1, max = 1", "min = \"a\", max = 1"),
+        "l.toml: buffers.a.init.random.min: expected a finite number, found string \"a\"",
+    );
     has(&bad("block = [64]", "block = [2048]"), "l.toml: block: 2048 threads per CTA; at most 1024");
     has(&bad("block = [64]", "block = [64, 0]"), "l.toml: block[1]: must be at least 1");
     has(&bad("block = [64]", "block = [1, 1, 1, 1]"), "l.toml: block: needs 1 to 3 dimensions, found 4");
-    has(&bad("[buffers.c]", "[symbols.tbl]\ntype = \"u8\"\nlen = 1\n[buffers.c]"), "l.toml: symbols.tbl: no module-scope .global or .const variable `tbl`");
-    has(&bad("len = 128\ninit = { zero", "len = 99999999999999\ninit = { zero"), "l.toml: buffers.c.len: 99999999999999 elements is too large");
+    has(
+        &bad("[buffers.c]", "[symbols.tbl]\ntype = \"u8\"\nlen = 1\n[buffers.c]"),
+        "l.toml: symbols.tbl: no module-scope .global or .const variable `tbl`",
+    );
+    has(
+        &bad("len = 128\ninit = { zero", "len = 99999999999999\ninit = { zero"),
+        "l.toml: buffers.c.len: 99999999999999 elements is too large",
+    );
     has(&bad("grid = [2]", "grid = [2"), "l.toml: line 3: missing comma between array elements");
     has(&bad("grid = [2]", "shared_bytes = -1\ngrid = [2]"), "l.toml: shared_bytes (line 2): invalid value: integer `-1`, expected u32");
 }
@@ -122,13 +152,22 @@ fn bad_launch_files_name_the_key() {
 fn integer_buffers_check_ranges() {
     let m = vecadd();
     let k = m.kernel("vecadd").unwrap();
-    let text = GOOD.replacen("type = \"f32\"\nlen = 128\ninit = { zero = true }", "type = \"u8\"\nlen = 2\ninit = { values = [1, 300] }", 1);
+    let text =
+        GOOD.replacen("type = \"f32\"\nlen = 128\ninit = { zero = true }", "type = \"u8\"\nlen = 2\ninit = { values = [1, 300] }", 1);
     let e = LaunchFile::parse(&text, Path::new("l.toml")).unwrap().bind(&m, k).unwrap_err().to_string();
     has(&e, "l.toml: buffers.c.init.values[1]: 300 does not fit u8");
-    let text = GOOD.replacen("type = \"f32\"\nlen = 128\ninit = { zero = true }", "type = \"i16\"\nlen = 3\ninit = { random = { seed = 2, min = -5, max = 40000 } }", 1);
+    let text = GOOD.replacen(
+        "type = \"f32\"\nlen = 128\ninit = { zero = true }",
+        "type = \"i16\"\nlen = 3\ninit = { random = { seed = 2, min = -5, max = 40000 } }",
+        1,
+    );
     let e = LaunchFile::parse(&text, Path::new("l.toml")).unwrap().bind(&m, k).unwrap_err().to_string();
     has(&e, "l.toml: buffers.c.init.random.max: 40000 does not fit i16");
-    let text = GOOD.replacen("type = \"f32\"\nlen = 128\ninit = { zero = true }", "type = \"i16\"\nlen = 300\ninit = { random = { seed = 2, min = -5, max = 5 } }", 1);
+    let text = GOOD.replacen(
+        "type = \"f32\"\nlen = 128\ninit = { zero = true }",
+        "type = \"i16\"\nlen = 300\ninit = { random = { seed = 2, min = -5, max = 5 } }",
+        1,
+    );
     let l = LaunchFile::parse(&text, Path::new("l.toml")).unwrap().bind(&m, k).unwrap();
     let c: Vec<i16> = l.buffer(&l.memory, "c").unwrap().chunks(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
     assert!(c.iter().all(|x| (-5..=5).contains(x)));

@@ -290,18 +290,18 @@ fn arithmetic_semantics() {
     let w = words(&l, &m, "out");
     let i = |x: i32| x as u32;
     let expect = [
-        i(-3),                         // div.s32 truncates toward zero
-        i(-1),                         // rem.s32 has the dividend's sign
-        i(-4),                         // arithmetic shift
-        0xf,                           // logical shift
-        i(-2),                         // (-7 * 2^30) >> 32
-        0xf,                           // (0xfffffff9 * 16) >> 32
-        u32::MAX,                      // unsigned division by zero: all ones (our choice)
-        i(-7),                         // min.s32
-        2,                             // min.u32
-        0xff,                          // bfe.u32 bits 4..12 of 0xfffffff9
-        i(-4),                         // bfe.s32 bits 1..4 (0b100) sign-extended
-        0x200,                         // bfi: 2 into bits 8..12 of 0
+        i(-3),    // div.s32 truncates toward zero
+        i(-1),    // rem.s32 has the dividend's sign
+        i(-4),    // arithmetic shift
+        0xf,      // logical shift
+        i(-2),    // (-7 * 2^30) >> 32
+        0xf,      // (0xfffffff9 * 16) >> 32
+        u32::MAX, // unsigned division by zero: all ones (our choice)
+        i(-7),    // min.s32
+        2,        // min.u32
+        0xff,     // bfe.u32 bits 4..12 of 0xfffffff9
+        i(-4),    // bfe.s32 bits 1..4 (0b100) sign-extended
+        0x200,    // bfi: 2 into bits 8..12 of 0
         prmt(0xffff_fff9, 2, 0x4321),
         30,                            // popc(0xfffffff9)
         30,                            // clz(2)
@@ -310,18 +310,18 @@ fn arithmetic_semantics() {
         86,                            // -7 * 2 + 100
         (-7_000_000i64) as u64 as u32, // mul.wide.s32 low word
         ((-7_000_000i64) as u64 >> 32) as u32,
-        3,                             // cvt.rni pi
-        3,                             // cvt.rmi pi
-        4,                             // cvt.rpi pi
-        i(i32::MIN),                   // -2^32 saturates to INT_MIN
-        0,                             // negative to u32 saturates to 0
+        3,           // cvt.rni pi
+        3,           // cvt.rmi pi
+        4,           // cvt.rpi pi
+        i(i32::MIN), // -2^32 saturates to INT_MIN
+        0,           // negative to u32 saturates to 0
         (-7.0f32).to_bits(),
         (-std::f32::consts::PI).to_bits(),
         std::f32::consts::PI.to_bits(),
-        1,                             // -7 < 2 signed
-        0,                             // 0xfffffff9 < 2 unsigned is false
-        127,                           // cvt.sat.s8 clamps 300
-        i(-56),                        // cvt.s8 of 200 wraps, sign-extended
+        1,      // -7 < 2 signed
+        0,      // 0xfffffff9 < 2 unsigned is false
+        127,    // cvt.sat.s8 clamps 300
+        i(-56), // cvt.s8 of 200 wraps, sign-extended
     ];
     for (k, e) in expect.iter().enumerate() {
         assert_eq!(w[k], *e, "word {k}");
@@ -437,4 +437,77 @@ fn allocation_by_liveness_with_aligned_pairs() {
     }
     assert_eq!(k.regs_used, 5, "pair + pair + one register");
     assert!(k.operands_valid());
+}
+
+/// `.ftz`, `.sat` and the approximate operations (computed exactly).
+#[test]
+fn float_modifiers() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred 	%p<5>;
+	.reg .b32 	%r<20>;
+	.reg .f32 	%f<20>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [k_param_0];
+	mov.f32 	%f1, 0f00000001;
+	mov.f32 	%f2, 0f80000001;
+	setp.eq.ftz.f32 	%p1, %f1, 0f00000000;
+	setp.eq.f32 	%p2, %f1, 0f00000000;
+	selp.u32 	%r1, 1, 0, %p1;
+	selp.u32 	%r2, 1, 0, %p2;
+	add.ftz.f32 	%f3, %f1, 0f00000000;
+	add.f32 	%f4, %f1, 0f00000000;
+	slct.ftz.f32.f32 	%f5, 0f3F800000, 0f40000000, %f2;
+	slct.f32.f32 	%f6, 0f3F800000, 0f40000000, %f2;
+	cvt.rpi.ftz.s32.f32 	%r3, %f1;
+	cvt.rpi.s32.f32 	%r4, %f1;
+	mul.sat.f32 	%f7, 0f3FC00000, 0f3F800000;
+	mov.f32 	%f8, 0f7FC00000;
+	add.sat.f32 	%f9, %f8, 0f3F800000;
+	div.approx.f32 	%f10, 0f3F800000, 0f40400000;
+	rcp.approx.f32 	%f11, 0f40400000;
+	sqrt.approx.f32 	%f12, 0f40000000;
+	ex2.approx.ftz.f32 	%f13, 0f3F800000;
+	copysign.f32 	%f14, %f2, 0f40000000;
+	min.f32 	%f15, 0f80000000, 0f00000000;
+	max.f32 	%f16, %f8, 0f40000000;
+	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	st.global.v4.f32 	[%rd1+16], {%f3, %f4, %f5, %f6};
+	st.global.v4.f32 	[%rd1+32], {%f7, %f9, %f10, %f11};
+	st.global.v4.f32 	[%rd1+48], {%f12, %f13, %f14, %f15};
+	st.global.f32 	[%rd1+64], %f16;
+	ret;
+}
+"#;
+    let launch = "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 17\n";
+    let (l, m) = run(ptx, launch).unwrap();
+    let w = words(&l, &m, "out");
+    let f = |x: f32| x.to_bits();
+    let sub = f32::from_bits(1);
+    let want = [
+        1,
+        0,
+        0,
+        1,
+        f(0.0),
+        f(sub + 0.0),
+        f(1.0),
+        f(2.0),
+        f(1.0),
+        f(0.0),
+        f(1.0 / 3.0),
+        f(1.0 / 3.0),
+        f(2f32.sqrt()),
+        f(2.0),
+        f(-2.0),
+        f(-0.0),
+        f(2.0),
+    ];
+    for (k, e) in want.iter().enumerate() {
+        assert_eq!(w[k], *e, "word {k}");
+    }
 }

@@ -185,16 +185,15 @@ fn align_up(x: u64, a: u64) -> u64 {
 
 /// Opcodes of the subset (their modifiers are checked per opcode).
 const SUPPORTED: &[&str] = &[
-    "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs",
-    "not", "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr",
-    "bfe", "bfi", "prmt", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret",
-    "exit",
+    "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
+    "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
+    "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
 const IGNORED_MEM_MODS: &[&str] = &[
-    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "acq_rel", "weak", "sc",
-    "sys", "gpu", "cta", "aligned",
+    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire", "release", "acq_rel", "weak", "sc", "sys", "gpu",
+    "cta", "aligned",
 ];
 
 impl<'a> Parser<'a> {
@@ -347,8 +346,7 @@ impl<'a> Parser<'a> {
                     self.i += 1;
                     self.pragma()?;
                 }
-                ".visible" | ".extern" | ".weak" | ".common" | ".entry" | ".func" | ".global" | ".const" | ".shared"
-                | ".local" => {
+                ".visible" | ".extern" | ".weak" | ".common" | ".entry" | ".func" | ".global" | ".const" | ".shared" | ".local" => {
                     let mut is_extern = false;
                     while let Some(l @ (".visible" | ".extern" | ".weak" | ".common")) = self.peek_word() {
                         is_extern |= l == ".extern";
@@ -364,7 +362,7 @@ impl<'a> Parser<'a> {
                             }
                         }
                         Some(".global") | Some(".const") | Some(".shared") => {
-                            let decls = self.var_decl(is_extern, true)?;
+                            let decls = self.var_decl(is_extern)?;
                             for mut d in decls {
                                 self.place_module_var(&mut d)?;
                             }
@@ -453,7 +451,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `.global/.const/.shared/.local [.align N] [.vN] .type name[N][M] [= init] (, name ...)* ;`
-    fn var_decl(&mut self, is_extern: bool, module_scope: bool) -> R<Vec<VarDecl>> {
+    fn var_decl(&mut self, is_extern: bool) -> R<Vec<VarDecl>> {
         let pos = self.pos();
         let sp = self.word("a state space")?;
         let space = match sp.as_str() {
@@ -467,8 +465,7 @@ impl<'a> Parser<'a> {
         let mut vec = 1u64;
         let mut elem = None;
         let mut is_extern = is_extern;
-        loop {
-            let Some(w) = self.peek_word() else { break };
+        while let Some(w) = self.peek_word() {
             match w {
                 ".align" => {
                     self.i += 1;
@@ -527,7 +524,7 @@ impl<'a> Parser<'a> {
             }
             let mut init = None;
             if self.eat_punct('=') {
-                init = Some(self.initializer(elem, npos)?);
+                init = Some(self.initializer(elem)?);
             }
             let mut size = if unsized_ { 0 } else { count * esize };
             if let Some(bytes) = &init {
@@ -543,7 +540,6 @@ impl<'a> Parser<'a> {
             if init.is_some() && !matches!(space, Space::Global | Space::Const) {
                 return self.err_at(npos, format!("`{name}`: only .global and .const variables take initializers"));
             }
-            let _ = module_scope;
             out.push(VarDecl { name, space, align, elem, size, init, is_extern, addr: 0, line: npos.0, col: npos.1 });
             if !self.eat_punct(',') {
                 break;
@@ -554,7 +550,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `= value` or `= { v, v, ... }` (nested braces flattened), little-endian bytes.
-    fn initializer(&mut self, elem: Ty, npos: (u32, u32)) -> R<Vec<u8>> {
+    fn initializer(&mut self, elem: Ty) -> R<Vec<u8>> {
         let mut bytes = Vec::new();
         let mut depth = 0;
         loop {
@@ -583,7 +579,6 @@ impl<'a> Parser<'a> {
                 return self.err(format!("expected `,` or `}}` in the initializer, found {}", self.describe()));
             }
         }
-        let _ = npos;
         Ok(bytes)
     }
 
@@ -603,8 +598,7 @@ impl<'a> Parser<'a> {
             }
             let mut align = None;
             let mut ty = None;
-            loop {
-                let Some(w) = self.peek_word() else { break };
+            while let Some(w) = self.peek_word() {
                 if w == ".align" {
                     self.i += 1;
                     let a = self.number_u64("alignment")?;
@@ -686,7 +680,11 @@ impl<'a> Parser<'a> {
         // Performance directives before the body.
         loop {
             match self.peek_word() {
-                Some(".maxntid") | Some(".reqntid") | Some(".minnctapersm") | Some(".maxnreg") | Some(".maxnctapersm")
+                Some(".maxntid")
+                | Some(".reqntid")
+                | Some(".minnctapersm")
+                | Some(".maxnreg")
+                | Some(".maxnctapersm")
                 | Some(".noreturn") => {
                     self.i += 1;
                     while matches!(self.peek(), Some(Tok::Num(_)) | Some(Tok::Punct(','))) {
@@ -736,9 +734,10 @@ impl<'a> Parser<'a> {
             // Dynamic shared memory follows the static variables.
             let base = align_up(shared_bytes, a as u64);
             let patch = |v: u64| -> u64 {
-                if (DYN_SHARED_MARK..WINDOW_BYTES).contains(&v) {
-                    v - DYN_SHARED_MARK + base
-                } else if (SHARED_WINDOW + DYN_SHARED_MARK..SHARED_WINDOW + WINDOW_BYTES).contains(&v) {
+                // A shared offset or a generic address in the shared window.
+                let dynamic = (DYN_SHARED_MARK..WINDOW_BYTES).contains(&v)
+                    || (SHARED_WINDOW + DYN_SHARED_MARK..SHARED_WINDOW + WINDOW_BYTES).contains(&v);
+                if dynamic {
                     v - DYN_SHARED_MARK + base
                 } else {
                     v
@@ -811,7 +810,7 @@ impl<'a> Parser<'a> {
                             self.pragma()?;
                         }
                         ".shared" | ".local" | ".const" | ".global" => {
-                            let decls = self.var_decl(false, false)?;
+                            let decls = self.var_decl(false)?;
                             for d in decls {
                                 self.place_func_var(f, d)?;
                             }
@@ -872,7 +871,9 @@ impl<'a> Parser<'a> {
         loop {
             let npos = self.pos();
             let name = self.word("a register name")?;
-            let scope = f.scopes.last_mut().expect("a scope is open");
+            let Some(scope) = f.scopes.last_mut() else {
+                return self.err_at(npos, "register declaration outside a function body");
+            };
             if self.eat_punct('<') {
                 let n = self.number_u64("register count")?;
                 self.expect_punct('>', "after the register count")?;
@@ -951,9 +952,8 @@ impl<'a> Parser<'a> {
                 let mut first = true;
                 loop {
                     let tpos = self.pos();
-                    let neg = if first {
-                        self.eat_punct('-')
-                    } else if self.eat_punct('+') {
+                    // First term: optional `-`; later terms: `+`, `+-` or `-`.
+                    let neg = if first || self.eat_punct('+') {
                         self.eat_punct('-')
                     } else if self.eat_punct('-') {
                         true
@@ -980,7 +980,10 @@ impl<'a> Parser<'a> {
                             };
                             self.i += 1;
                         }
-                        _ => return self.err_at(tpos, format!("expected a register, symbol or offset in the address, found {}", self.describe())),
+                        _ => {
+                            return self
+                                .err_at(tpos, format!("expected a register, symbol or offset in the address, found {}", self.describe()))
+                        }
                     }
                     first = false;
                 }
@@ -1022,7 +1025,6 @@ impl<'a> Parser<'a> {
     }
 
     fn instruction(&mut self, f: &mut Func) -> R<()> {
-        let start = self.pos();
         let mut guard = None;
         if self.eat_punct('@') {
             let neg = self.eat_punct('!');
@@ -1061,7 +1063,6 @@ impl<'a> Parser<'a> {
             return self.err(format!("expected `;` after `{opcode}`, found {found}"));
         }
         self.i += 1;
-        let _ = start;
         if f.entry() && opcode.starts_with("st.param") {
             return self.err_at(opos, format!("`{opcode}`: a kernel cannot store to its parameters"));
         }
@@ -1396,7 +1397,12 @@ impl Build<'_, '_, '_> {
                     let a = self.sym_addr(&w, s, s.space, pos)?;
                     return Ok(Opnd::Imm(a));
                 }
-                if w.starts_with('%') && w.contains('.') || w.starts_with("%clock") || w.starts_with("%smid") || w.starts_with("%lanemask") || w.starts_with("%gridid") {
+                if w.starts_with('%') && w.contains('.')
+                    || w.starts_with("%clock")
+                    || w.starts_with("%smid")
+                    || w.starts_with("%lanemask")
+                    || w.starts_with("%gridid")
+                {
                     return self.err_at(pos, format!("unsupported special register `{w}`"));
                 }
                 self.err_at(pos, format!("undeclared register or symbol `{w}`"))
@@ -1537,8 +1543,9 @@ impl Build<'_, '_, '_> {
                 i
             }
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" => self.arith(base, &mut m)?,
-            "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin"
-            | "cos" => self.unary(base, &mut m)?,
+            "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => {
+                self.unary(base, &mut m)?
+            }
             "and" | "or" | "xor" => {
                 let op = match base {
                     "and" => AluOp::And,
@@ -1556,7 +1563,8 @@ impl Build<'_, '_, '_> {
             }
             "shl" | "shr" => {
                 let op = if base == "shl" { AluOp::Shl } else { AluOp::Shr };
-                let ty = self.one_type(&mut m, |t| t.is_int() && t.bits() >= 16 && (base == "shr" || !t.is_signed() && t.name().starts_with('b')))?;
+                let ty = self
+                    .one_type(&mut m, |t| t.is_int() && t.bits() >= 16 && (base == "shr" || !t.is_signed() && t.name().starts_with('b')))?;
                 self.done(&m)?;
                 self.nops(3)?;
                 let mut i = self.mk(Op::Alu { op, ty, f: FMods::default() });
@@ -1596,6 +1604,27 @@ impl Build<'_, '_, '_> {
                 }
                 self.nops(4)?;
                 let mut i = self.mk(Op::Alu { op: AluOp::Prmt, ty, f: FMods::default() });
+                i.dst[0] = self.dst(0, ty, Fit::Exact)?;
+                for k in 0..3 {
+                    i.src[k] = self.src(k + 1, ty, Fit::Exact)?;
+                }
+                i
+            }
+            "shf" => {
+                let left = match m.take_any(&["l", "r"]).as_deref() {
+                    Some("l") => true,
+                    Some(_) => false,
+                    None => return self.err("needs .l or .r"),
+                };
+                let wrap = match m.take_any(&["wrap", "clamp"]).as_deref() {
+                    Some("wrap") => true,
+                    Some(_) => false,
+                    None => return self.err("needs .wrap or .clamp"),
+                };
+                let ty = self.one_type(&mut m, |t| t == Ty::B32)?;
+                self.done(&m)?;
+                self.nops(4)?;
+                let mut i = self.mk(Op::Alu { op: AluOp::Shf { left, wrap }, ty, f: FMods::default() });
                 i.dst[0] = self.dst(0, ty, Fit::Exact)?;
                 for k in 0..3 {
                     i.src[k] = self.src(k + 1, ty, Fit::Exact)?;
@@ -1655,8 +1684,7 @@ impl Build<'_, '_, '_> {
                 };
                 self.done(&m)?;
                 self.nops(4)?;
-                let _ = ftz;
-                let mut i = self.mk(Op::Slct { ty, cty });
+                let mut i = self.mk(Op::Slct { ty, cty, ftz });
                 i.dst[0] = self.dst(0, ty, Fit::Exact)?;
                 i.src[0] = self.src(1, ty, Fit::Exact)?;
                 i.src[1] = self.src(2, ty, Fit::Exact)?;
@@ -1764,13 +1792,19 @@ impl Build<'_, '_, '_> {
         }
     }
 
-    fn ld(&mut self, m: &mut Mods) -> R<Inst> {
+    /// Space, vector width and type of `ld`/`st`.
+    fn ld_st_mods(&self, m: &mut Mods) -> R<(Space, u8, Ty)> {
         let space = Self::space_mod(m);
         Self::ignore_mem_mods(m);
         let vec = Self::vec_mod(m);
         let ty = self.one_type(m, |t| t != Ty::Pred)?;
         self.done(m)?;
         self.nops(2)?;
+        Ok((space, vec, ty))
+    }
+
+    fn ld(&mut self, m: &mut Mods) -> R<Inst> {
+        let (space, vec, ty) = self.ld_st_mods(m)?;
         let mut i = self.mk(Op::Ld { space, ty, vec });
         let fit = if vec == 1 { Fit::Wider } else { Fit::Exact };
         let (d_raw, dpos) = self.ops[0].clone();
@@ -1789,12 +1823,7 @@ impl Build<'_, '_, '_> {
     }
 
     fn st(&mut self, m: &mut Mods) -> R<Inst> {
-        let space = Self::space_mod(m);
-        Self::ignore_mem_mods(m);
-        let vec = Self::vec_mod(m);
-        let ty = self.one_type(m, |t| t != Ty::Pred)?;
-        self.done(m)?;
-        self.nops(2)?;
+        let (space, vec, ty) = self.ld_st_mods(m)?;
         if space == Space::Const {
             return self.err("cannot store to .const");
         }
@@ -1837,7 +1866,6 @@ impl Build<'_, '_, '_> {
             Some("xor") => AtomOp::Xor,
             _ => return self.err("missing atomic operation"),
         };
-        let _ = m.take("noftz");
         let ty = self.one_type(m, |t| matches!(t.bits(), 32 | 64) && t != Ty::Pred)?;
         self.done(m)?;
         let ok = match op {
@@ -1947,16 +1975,14 @@ impl Build<'_, '_, '_> {
     fn unary(&mut self, base: &str, m: &mut Mods) -> R<Inst> {
         let float_only = matches!(base, "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos");
         let bits_only = matches!(base, "not" | "cnot" | "popc" | "clz" | "brev");
-        let f = if float_only || matches!(base, "neg" | "abs") {
-            self.float_mods(m, float_only)?
-        } else {
-            FMods::default()
-        };
+        let f = if float_only || matches!(base, "neg" | "abs") { self.float_mods(m, float_only)? } else { FMods::default() };
         let ty = self.one_type(m, |t| {
             if float_only {
                 t.is_float()
             } else if bits_only {
-                matches!(t, Ty::B16 | Ty::B32 | Ty::B64 | Ty::Pred) && (base == "not" || t != Ty::Pred) && (matches!(base, "not" | "cnot") || t.bits() >= 32)
+                matches!(t, Ty::B16 | Ty::B32 | Ty::B64 | Ty::Pred)
+                    && (base == "not" || t != Ty::Pred)
+                    && (matches!(base, "not" | "cnot") || t.bits() >= 32)
             } else {
                 t != Ty::Pred && t.bits() >= 16 && (t.is_float() || t.is_signed())
             }
@@ -2022,7 +2048,7 @@ impl Build<'_, '_, '_> {
             return self.err(".lo/.ls/.hi/.hs need an integer type");
         }
         self.nops(if bop.is_some() { 4 } else { 3 })?;
-        let mut i = self.mk(Op::Setp { cmp, bop, ty });
+        let mut i = self.mk(Op::Setp { cmp, bop, ty, ftz });
         let (d_raw, dpos) = self.ops[0].clone();
         match d_raw {
             Raw::Pipe(p, q) => {

@@ -86,10 +86,6 @@ pub fn same(what: &str, got: &[u8], want: &[u8], elem: usize) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     if let Some(i) = got.iter().zip(want).position(|(a, b)| a != b) {
         let e = i / elem;
-        panic!(
-            "{what}: element {e} differs: got {:02x?}, want {:02x?}",
-            &got[e * elem..(e + 1) * elem],
-            &want[e * elem..(e + 1) * elem]
-        );
+        panic!("{what}: element {e} differs: got {:02x?}, want {:02x?}", &got[e * elem..(e + 1) * elem], &want[e * elem..(e + 1) * elem]);
     }
 }
