@@ -107,6 +107,10 @@ impl Functional {
         &self.memory
     }
 
+    pub fn into_memory(self) -> Memory {
+        self.memory
+    }
+
     pub fn num_ctas(&self) -> u32 {
         self.launch.ctas() as u32
     }

@@ -16,6 +16,7 @@ pub mod func;
 pub mod mem;
 pub mod pipeview;
 pub mod plot;
+pub mod run;
 pub mod stats;
 pub mod sweep;
 pub mod trace;

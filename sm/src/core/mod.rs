@@ -292,6 +292,11 @@ impl Sm {
         &self.func
     }
 
+    /// The final global memory.
+    pub fn into_memory(self) -> kernel::Memory {
+        self.func.into_memory()
+    }
+
     pub fn cycle_count(&self) -> u64 {
         self.now
     }
