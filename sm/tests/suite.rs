@@ -15,7 +15,11 @@ fn run(name: &str, cfg: &Config, engine: Engine) -> sm::Stats {
     let golden = kernel::run_functional(&k, &launch, &RunOptions::default()).unwrap();
     let out = sm::run::simulate(Arc::new(k), Arc::new(launch), cfg, engine, Outputs::default()).unwrap();
     assert!(out.memory == golden.memory, "{name}: final memory differs from the functional model");
-    assert_eq!(out.stats.thread_insts, golden.stats.thread_insts, "{name}");
+    // Instruction counts can differ where threads race benignly (BFS: which
+    // thread finds a node unvisited first); the final memory cannot.
+    if name != "bfs" {
+        assert_eq!(out.stats.thread_insts, golden.stats.thread_insts, "{name}");
+    }
     out.stats
 }
 
@@ -31,4 +35,23 @@ fn vecadd_engines_agree() {
     let a = run("vecadd", &c, Engine::Netlist);
     let b = run("vecadd", &c, Engine::Model);
     assert_eq!(a.json().replace("netlist", "model"), b.json());
+}
+
+const SUITE: &[&str] = &[
+    "vecadd", "saxpy", "reduction", "histogram", "scan", "transpose_naive", "transpose_tiled", "sgemm", "stencil2d", "spmv", "bfs",
+    "pathfinder", "pmode_loop", "dac_fig4",
+];
+
+#[test]
+fn suite_all_presets_and_policies() {
+    for name in SUITE {
+        for preset in ["hpca16_pmode", "isca17_dac", "ubc12_replay"] {
+            for policy in sm::Policy::ALL {
+                let c = Config::preset(preset).with_override(&format!("core.policy=\"{policy}\"")).unwrap();
+                let t = std::time::Instant::now();
+                let s = run(name, &c, Engine::Model);
+                println!("{name:16} {preset:13} {policy:9} cycles {:8} ipc {:6.2} ({:?})", s.cycles, s.ipc, t.elapsed());
+            }
+        }
+    }
 }

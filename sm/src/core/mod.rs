@@ -521,7 +521,8 @@ impl Sm {
                         break;
                     }
                     Err(s) => {
-                        if s == Stall::LongRaw {
+                        // Two-level: a warp that will wait long leaves the active set.
+                        if matches!(s, Stall::LongRaw | Stall::BarrierWait) {
                             self.scheds[k].demote(w);
                         }
                         first.get_or_insert(s);
@@ -619,6 +620,7 @@ impl Sm {
             None => {
                 self.flush(w, 0);
                 self.warps[w as usize].exited = true;
+                self.scheds[k].demote(w);
                 self.warp_exited(w);
             }
             Some(next) => {

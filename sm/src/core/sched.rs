@@ -127,8 +127,9 @@ impl Scheduler {
         self.last = Some(w);
     }
 
-    /// Two-level: `w` stalled on a long-latency dependence; it moves to the
-    /// back of the pending set and the oldest pending warp becomes active.
+    /// Two-level: `w` stalled on a long-latency dependence or a barrier, or
+    /// exited; it moves to the back of the pending set and the oldest
+    /// pending warp becomes active.
     pub fn demote(&mut self, w: u16) {
         if self.policy != Policy::TwoLevel || self.pending.is_empty() {
             return;
