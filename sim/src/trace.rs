@@ -1,4 +1,4 @@
-//! VCD tracing of a [`NetlistSim`]: the scope tree mirrors the Verilog
+//! VCD tracing of an RTL engine (anything [`Inspect`]): the scope tree mirrors the Verilog
 //! instance hierarchy as Verilator writes it (`TOP` with the clock and the
 //! top-level ports, then one scope per module instance with its ports, wires,
 //! registers and memory words `name[i]`), so one GTKWave save file opens
@@ -8,7 +8,7 @@
 //! scope filter bound the size.
 
 use crate::component::words_for;
-use crate::netlist::NetlistSim;
+use crate::inspect::Inspect;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
@@ -27,16 +27,9 @@ pub struct TraceOptions {
 impl TraceOptions {
     /// A scope filter that matches nothing would silently leave only the top
     /// ports in the trace: an error naming the instances instead.
-    pub fn check(&self, sim: &NetlistSim) -> Result<(), String> {
+    pub fn check(&self, sim: &dyn Inspect) -> Result<(), String> {
         let Some(prefix) = self.scope.as_deref() else { return Ok(()) };
-        let mem_paths = sim.memories().iter().map(|m| {
-            let sp = sim.scope_path(m.scope);
-            if sp.is_empty() {
-                m.name.clone()
-            } else {
-                format!("{sp}.{}", m.name)
-            }
-        });
+        let mem_paths = sim.memories().iter().map(|m| sim.mem_path(m));
         let mut paths = sim.signals().iter().map(|s| sim.path(s)).chain(mem_paths);
         if paths.any(|p| p.starts_with(prefix)) {
             return Ok(());
@@ -71,13 +64,13 @@ pub struct Tracer {
 }
 
 struct Header<'a> {
-    sim: &'a NetlistSim,
+    sim: &'a dyn Inspect,
     opts: &'a TraceOptions,
     w: VcdWriter<BufWriter<File>>,
     vars: Vec<Var>,
     nwords: usize,
-    /// Top-level ports (slot -> var), declared in `TOP` and aliased below.
-    ports: Vec<(u32, VarId)>,
+    /// Top-level ports (name -> var), declared in `TOP` and aliased below.
+    ports: Vec<(String, VarId)>,
 }
 
 impl Header<'_> {
@@ -100,17 +93,15 @@ impl Header<'_> {
             self.w.alias("clk", clk)?;
         }
         for s in sim.signals().iter().filter(|s| s.scope == scope) {
-            if let Some(&(_, id)) = self.ports.iter().find(|(slot, _)| scope == 0 && s.is_port && *slot == s.slot) {
-                self.w.alias(&s.name, id)?;
+            if let Some((_, id)) = self.ports.iter().find(|(name, _)| scope == 0 && s.is_port && *name == s.name) {
+                self.w.alias(&s.name, *id)?;
             } else if self.keep(&sim.path(s)) {
                 self.add(&s.name, s.width, Src::Slot(s.slot))?;
             }
         }
         if self.opts.memories {
             for (k, m) in sim.memories().iter().enumerate().filter(|(_, m)| m.scope == scope) {
-                let sp = sim.scope_path(scope);
-                let path = if sp.is_empty() { m.name.clone() } else { format!("{sp}.{}", m.name) };
-                if self.keep(&path) {
+                if self.keep(&sim.mem_path(m)) {
                     for i in 0..m.depth {
                         self.add(&format!("{}[{i}]", m.name), m.width, Src::Mem(k, i))?;
                     }
@@ -128,16 +119,16 @@ impl Header<'_> {
 
 impl Tracer {
     /// Create the file and write the header for `sim`'s hierarchy.
-    pub fn create(path: &Path, sim: &NetlistSim, opts: TraceOptions) -> io::Result<Tracer> {
+    pub fn create(path: &Path, sim: &dyn Inspect, opts: TraceOptions) -> io::Result<Tracer> {
         let file = File::create(path)?;
-        let comment = format!("warpforge netlist simulation of {}", sim.scopes()[0].module);
+        let comment = format!("warpforge simulation of {}", sim.scopes()[0].module);
         let w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
         let mut h = Header { sim, opts: &opts, w, vars: Vec::new(), nwords: 0, ports: Vec::new() };
         h.w.scope("TOP")?;
         let clk = h.w.var("clk", 1)?;
         for s in sim.signals().iter().filter(|s| s.scope == 0 && s.is_port) {
             let id = h.add(&s.name, s.width, Src::Slot(s.slot))?;
-            h.ports.push((s.slot, id));
+            h.ports.push((s.name.clone(), id));
         }
         h.scope(0, clk)?;
         h.w.end_header()?;
@@ -148,7 +139,7 @@ impl Tracer {
     /// Record the current values at wave slot `k` (time `10 k`, clock low,
     /// after `eval` with the cycle's inputs) or, with `high`, at the rising
     /// edge (time `10 k + 5`, after `tick` and another `eval`).
-    pub fn sample(&mut self, sim: &NetlistSim, k: u64, high: bool) -> io::Result<()> {
+    pub fn sample(&mut self, sim: &dyn Inspect, k: u64, high: bool) -> io::Result<()> {
         self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
         self.w.change(self.clk, &[high as u64])?;
         let first = !self.started;
@@ -175,7 +166,7 @@ impl Tracer {
 
 /// A GTKWave save file for a simulation's VCD: the clock, then one group per
 /// scope with that scope's ports, then its wires and registers.
-pub fn gtkw_for(sim: &NetlistSim, vcd_name: &str) -> Gtkw {
+pub fn gtkw_for(sim: &dyn Inspect, vcd_name: &str) -> Gtkw {
     let top_module = &sim.scopes()[0].name;
     let mut g = Gtkw { dumpfile: vcd_name.to_string(), top: vec![("TOP.clk".into(), 1)], groups: Vec::new() };
     for scope in 0..sim.scopes().len() as u32 {

@@ -1,6 +1,7 @@
 //! Flatten a module hierarchy into one graph of nodes, keeping every named
 //! signal with its instance path for the waves.
 
+use crate::inspect::Scope;
 use hw::ir::{BinOp, Bits, Module, Op, ShiftOp, SigKind, UnOp};
 
 pub type FlatId = u32;
@@ -46,14 +47,6 @@ pub struct FMem {
     pub reset: Option<Bits>,
     /// (addr, data, en), in port order.
     pub writes: Vec<(FlatId, FlatId, FlatId)>,
-}
-
-/// A level of the instance hierarchy (the top module is scope 0).
-#[derive(Clone, Debug)]
-pub struct Scope {
-    pub name: String,
-    pub module: String,
-    pub parent: Option<u32>,
 }
 
 /// A named signal somewhere in the hierarchy.

@@ -12,7 +12,8 @@
 //! the generic word-slice routines in [`wide`]. Nothing allocates and nothing
 //! is looked up by name after construction.
 
-mod flatten;
+pub(crate) mod flatten;
+pub mod opt;
 pub mod wide;
 
 use crate::component::{top_mask, words_for, Component, PortId, PortSpec};
@@ -20,7 +21,8 @@ use flatten::{FOp, Flat, FlatId};
 use hw::ir::{BinOp, Module, ShiftOp, UnOp};
 use std::cmp::Ordering;
 
-pub use flatten::Scope;
+pub use crate::inspect::{Scope, SimMem, SimSignal};
+use crate::inspect::Inspect;
 
 /// Narrow (single-word) instructions; `d`, `a`, `b`... are word offsets.
 #[derive(Clone, Copy, Debug)]
@@ -89,26 +91,6 @@ struct CMem {
     reset: Option<Vec<u64>>,
     /// (addr, data, en) slots.
     writes: Vec<(u32, u32, u32)>,
-}
-
-/// A signal in the hierarchy, for waves: where its value lives.
-#[derive(Clone, Debug)]
-pub struct SimSignal {
-    pub scope: u32,
-    pub name: String,
-    pub width: u32,
-    pub slot: u32,
-    pub is_port: bool,
-}
-
-/// A memory in the hierarchy, for waves.
-#[derive(Clone, Debug)]
-pub struct SimMem {
-    pub scope: u32,
-    pub name: String,
-    pub depth: u32,
-    pub width: u32,
-    idx: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -197,8 +179,7 @@ impl NetlistSim {
 
     /// Current value of a signal (valid after `eval`).
     pub fn value(&self, s: &SimSignal) -> &[u64] {
-        let n = words_for(s.width);
-        &self.vals[s.slot as usize..s.slot as usize + n]
+        Inspect::value(self, s)
     }
 
     /// `n` words at a slot (see [`SimSignal::slot`]).
@@ -208,37 +189,24 @@ impl NetlistSim {
 
     /// Current contents of word `i` of a memory.
     pub fn mem_word(&self, m: &SimMem, i: u32) -> &[u64] {
-        let c = &self.mems[m.idx];
-        let o = c.base + i as usize * c.stride;
-        &self.mem_words[o..o + c.stride]
+        let o = m.base + i as usize * m.stride;
+        &self.mem_words[o..o + m.stride]
     }
 
     /// Value of a named signal by hierarchical path (`sb.pending` or a top-level
     /// name); for tests and debugging, not the hot path.
     pub fn peek_path(&self, path: &str) -> Option<&[u64]> {
-        self.signals.iter().find(|s| self.path(s) == path).map(|s| self.value(s))
+        Inspect::peek_path(self, path)
     }
 
     /// Hierarchical path of a signal below the top scope (`inst.sub.name`).
     pub fn path(&self, s: &SimSignal) -> String {
-        let scope = self.scope_path(s.scope);
-        if scope.is_empty() {
-            s.name.clone()
-        } else {
-            format!("{scope}.{}", s.name)
-        }
+        Inspect::path(self, s)
     }
 
     /// Path of a scope below the top (`""` for the top, `inst.sub` below).
     pub fn scope_path(&self, scope: u32) -> String {
-        let mut parts = Vec::new();
-        let mut sc = scope;
-        while let Some(p) = self.scopes[sc as usize].parent {
-            parts.push(self.scopes[sc as usize].name.clone());
-            sc = p;
-        }
-        parts.reverse();
-        parts.join(".")
+        Inspect::scope_path(self, scope)
     }
 
     /// Check every slot and memory index the program uses (the interpreter
@@ -570,6 +538,24 @@ impl Component for NetlistSim {
     }
 }
 
+impl Inspect for NetlistSim {
+    fn scopes(&self) -> &[Scope] {
+        &self.scopes
+    }
+    fn signals(&self) -> &[SimSignal] {
+        &self.signals
+    }
+    fn memories(&self) -> &[SimMem] {
+        &self.mem_info
+    }
+    fn slot_words(&self, slot: u32, n: usize) -> &[u64] {
+        NetlistSim::slot_words(self, slot, n)
+    }
+    fn mem_word(&self, m: &SimMem, i: u32) -> &[u64] {
+        NetlistSim::mem_word(self, m, i)
+    }
+}
+
 /// A fused instruction chosen for a node (operands are flat nodes).
 #[derive(Clone, Copy, Debug)]
 enum Fuse {
@@ -713,7 +699,7 @@ impl Compiler {
                 reset: m.reset.as_ref().map(|b| b.words().to_vec()),
                 writes,
             });
-            mem_info.push(SimMem { scope: m.scope, name: m.name.clone(), depth: m.depth, width: m.width, idx: k });
+            mem_info.push(SimMem { scope: m.scope, name: m.name.clone(), depth: m.depth, width: m.width, base: mem_words_len, stride });
             mem_words_len += stride * m.depth as usize;
         }
         let mut mem_words = vec![0u64; mem_words_len];
