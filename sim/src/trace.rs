@@ -27,7 +27,7 @@ pub struct TraceOptions {
 impl TraceOptions {
     /// A scope filter that matches nothing would silently leave only the top
     /// ports in the trace: an error naming the instances instead.
-    pub fn check(&self, sim: &dyn Inspect) -> Result<(), String> {
+    pub fn check<S: Inspect + ?Sized>(&self, sim: &S) -> Result<(), String> {
         let Some(prefix) = self.scope.as_deref() else { return Ok(()) };
         let mem_paths = sim.memories().iter().map(|m| sim.mem_path(m));
         let mut paths = sim.signals().iter().map(|s| sim.path(s)).chain(mem_paths);
@@ -63,8 +63,8 @@ pub struct Tracer {
     started: bool,
 }
 
-struct Header<'a> {
-    sim: &'a dyn Inspect,
+struct Header<'a, S: Inspect + ?Sized> {
+    sim: &'a S,
     opts: &'a TraceOptions,
     w: VcdWriter<BufWriter<File>>,
     vars: Vec<Var>,
@@ -73,7 +73,7 @@ struct Header<'a> {
     ports: Vec<(String, VarId)>,
 }
 
-impl Header<'_> {
+impl<S: Inspect + ?Sized> Header<'_, S> {
     fn add(&mut self, name: &str, width: u32, src: Src) -> io::Result<VarId> {
         let id = self.w.var(name, width)?;
         let words = words_for(width);
@@ -119,7 +119,7 @@ impl Header<'_> {
 
 impl Tracer {
     /// Create the file and write the header for `sim`'s hierarchy.
-    pub fn create(path: &Path, sim: &dyn Inspect, opts: TraceOptions) -> io::Result<Tracer> {
+    pub fn create<S: Inspect + ?Sized>(path: &Path, sim: &S, opts: TraceOptions) -> io::Result<Tracer> {
         let file = File::create(path)?;
         let comment = format!("warpforge simulation of {}", sim.scopes()[0].module);
         let w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
@@ -139,7 +139,7 @@ impl Tracer {
     /// Record the current values at wave slot `k` (time `10 k`, clock low,
     /// after `eval` with the cycle's inputs) or, with `high`, at the rising
     /// edge (time `10 k + 5`, after `tick` and another `eval`).
-    pub fn sample(&mut self, sim: &dyn Inspect, k: u64, high: bool) -> io::Result<()> {
+    pub fn sample<S: Inspect + ?Sized>(&mut self, sim: &S, k: u64, high: bool) -> io::Result<()> {
         self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
         self.w.change(self.clk, &[high as u64])?;
         let first = !self.started;
@@ -166,7 +166,7 @@ impl Tracer {
 
 /// A GTKWave save file for a simulation's VCD: the clock, then one group per
 /// scope with that scope's ports, then its wires and registers.
-pub fn gtkw_for(sim: &dyn Inspect, vcd_name: &str) -> Gtkw {
+pub fn gtkw_for<S: Inspect + ?Sized>(sim: &S, vcd_name: &str) -> Gtkw {
     let top_module = &sim.scopes()[0].name;
     let mut g = Gtkw { dumpfile: vcd_name.to_string(), top: vec![("TOP.clk".into(), 1)], groups: Vec::new() };
     for scope in 0..sim.scopes().len() as u32 {

@@ -6,7 +6,7 @@ use hw::ir::{BinOp, Bits, Module, Op, ShiftOp, SigKind, UnOp};
 
 pub type FlatId = u32;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FOp {
     Input,
     /// Output of register `k`.

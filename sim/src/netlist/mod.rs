@@ -133,7 +133,9 @@ pub struct NetlistSim {
 impl NetlistSim {
     /// Compile a finished module (and its sub-modules).
     pub fn new(top: &Module) -> NetlistSim {
-        Compiler::new(Flat::new(top)).compile(top)
+        let mut flat = Flat::new(top);
+        opt::optimize(&mut flat);
+        Compiler::new(flat).compile(top)
     }
 
     /// Number of clock edges since construction.
@@ -640,7 +642,7 @@ impl Compiler {
         }
         // Live computed nodes in topological order, from every root.
         let mut roots: Vec<FlatId> = self.flat.signals.iter().map(|s| s.node).collect();
-        roots.extend(self.flat.regs.iter().filter_map(|r| r.next));
+        roots.extend(self.flat.regs.iter().filter(|r| matches!(self.flat.nodes[r.node as usize].op, FOp::Reg)).filter_map(|r| r.next));
         for m in &self.flat.mems {
             for &(a, d, e) in &m.writes {
                 roots.extend([a, d, e]);
@@ -664,6 +666,9 @@ impl Compiler {
         let reg_slots: std::collections::HashSet<u32> = self.flat.regs.iter().map(|r| self.slot[r.node as usize]).collect();
         for k in 0..self.flat.regs.len() {
             let r = self.flat.regs[k].clone();
+            if !matches!(self.flat.nodes[r.node as usize].op, FOp::Reg) {
+                continue; // never changes: a constant now (netlist::opt)
+            }
             let q = self.slot[r.node as usize];
             resets.push((q, r.reset.words().to_vec()));
             let Some(next) = r.next else { continue };
@@ -1111,4 +1116,14 @@ fn runs_of(prog: &[Ins]) -> Vec<(u32, u32)> {
         }
     }
     runs
+}
+
+/// What the optimisation passes do to a module's flattened netlist, and how
+/// many nodes the engines compute before and after (a report for tools).
+pub fn optimisation_report(top: &Module) -> (opt::OptStats, usize, usize) {
+    let mut flat = Flat::new(top);
+    let count = |f: &Flat| f.nodes.iter().filter(|n| !matches!(n.op, FOp::Alias(_) | FOp::Input | FOp::Reg | FOp::Const(_))).count();
+    let before = count(&flat);
+    let stats = opt::optimize(&mut flat);
+    (stats, before, count(&flat))
 }
