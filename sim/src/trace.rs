@@ -10,7 +10,7 @@
 use crate::component::words_for;
 use crate::inspect::Inspect;
 use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use waves::{Gtkw, GtkwGroup, VarId, VcdWriter, PERIOD};
 
@@ -54,26 +54,28 @@ struct Var {
     words: usize,
 }
 
-/// Writes a VCD of a running simulation, one sample per cycle.
-pub struct Tracer {
-    w: VcdWriter<BufWriter<File>>,
+/// One RTL engine's hierarchy inside a VCD: its scopes, signals and (with
+/// [`TraceOptions::memories`]) memory words, declared into any
+/// [`VcdWriter`] and sampled from the engine. [`Tracer`] writes a whole file
+/// for one block with it; a larger model (the SM) declares each block's
+/// scope where it wants it in its own trace.
+pub struct BlockTrace {
     vars: Vec<Var>,
     last: Vec<u64>,
-    clk: VarId,
     started: bool,
 }
 
-struct Header<'a, S: Inspect + ?Sized> {
+struct Header<'a, W: Write, S: Inspect + ?Sized> {
     sim: &'a S,
     opts: &'a TraceOptions,
-    w: VcdWriter<BufWriter<File>>,
+    w: &'a mut VcdWriter<W>,
     vars: Vec<Var>,
     nwords: usize,
-    /// Top-level ports (name -> var), declared in `TOP` and aliased below.
+    /// Top-level ports (name -> var) declared already and aliased here.
     ports: Vec<(String, VarId)>,
 }
 
-impl<S: Inspect + ?Sized> Header<'_, S> {
+impl<W: Write, S: Inspect + ?Sized> Header<'_, W, S> {
     fn add(&mut self, name: &str, width: u32, src: Src) -> io::Result<VarId> {
         let id = self.w.var(name, width)?;
         let words = words_for(width);
@@ -86,10 +88,10 @@ impl<S: Inspect + ?Sized> Header<'_, S> {
         self.opts.scope.as_deref().is_none_or(|p| path.starts_with(p))
     }
 
-    fn scope(&mut self, scope: u32, clk: VarId) -> io::Result<()> {
+    fn scope(&mut self, scope: u32, name: &str, clk: Option<VarId>) -> io::Result<()> {
         let sim = self.sim;
-        self.w.scope(&sim.scopes()[scope as usize].name)?;
-        if scope == 0 {
+        self.w.scope(name)?;
+        if let (0, Some(clk)) = (scope, clk) {
             self.w.alias("clk", clk)?;
         }
         for s in sim.signals().iter().filter(|s| s.scope == scope) {
@@ -110,38 +112,45 @@ impl<S: Inspect + ?Sized> Header<'_, S> {
         }
         for c in 0..sim.scopes().len() as u32 {
             if sim.scopes()[c as usize].parent == Some(scope) {
-                self.scope(c, clk)?;
+                let child = sim.scopes()[c as usize].name.clone();
+                self.scope(c, &child, clk)?;
             }
         }
         self.w.upscope()
     }
 }
 
-impl Tracer {
-    /// Create the file and write the header for `sim`'s hierarchy.
-    pub fn create<S: Inspect + ?Sized>(path: &Path, sim: &S, opts: TraceOptions) -> io::Result<Tracer> {
-        let file = File::create(path)?;
-        let comment = format!("warpforge simulation of {}", sim.scopes()[0].module);
-        let w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
-        let mut h = Header { sim, opts: &opts, w, vars: Vec::new(), nwords: 0, ports: Vec::new() };
-        h.w.scope("TOP")?;
-        let clk = h.w.var("clk", 1)?;
-        for s in sim.signals().iter().filter(|s| s.scope == 0 && s.is_port) {
-            let id = h.add(&s.name, s.width, Src::Slot(s.slot))?;
-            h.ports.push((s.name.clone(), id));
-        }
-        h.scope(0, clk)?;
-        h.w.end_header()?;
-        let Header { w, vars, nwords, .. } = h;
-        Ok(Tracer { w, vars, last: vec![0; nwords], clk, started: false })
+impl BlockTrace {
+    /// Declare `sim`'s hierarchy as a scope named `name` (the block's
+    /// instance name in the larger model) at the writer's current scope
+    /// level, before `end_header`; `clk`, if given, is aliased in it.
+    pub fn declare<W: Write, S: Inspect + ?Sized>(
+        w: &mut VcdWriter<W>,
+        sim: &S,
+        name: &str,
+        opts: &TraceOptions,
+        clk: Option<VarId>,
+    ) -> io::Result<BlockTrace> {
+        BlockTrace::declare_with_ports(w, sim, name, opts, clk, Vec::new())
     }
 
-    /// Record the current values at wave slot `k` (time `10 k`, clock low,
-    /// after `eval` with the cycle's inputs) or, with `high`, at the rising
-    /// edge (time `10 k + 5`, after `tick` and another `eval`).
-    pub fn sample<S: Inspect + ?Sized>(&mut self, sim: &S, k: u64, high: bool) -> io::Result<()> {
-        self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
-        self.w.change(self.clk, &[high as u64])?;
+    fn declare_with_ports<W: Write, S: Inspect + ?Sized>(
+        w: &mut VcdWriter<W>,
+        sim: &S,
+        name: &str,
+        opts: &TraceOptions,
+        clk: Option<VarId>,
+        ports: Vec<(String, VarId)>,
+    ) -> io::Result<BlockTrace> {
+        let mut h = Header { sim, opts, w, vars: Vec::new(), nwords: 0, ports };
+        h.scope(0, name, clk)?;
+        let Header { vars, nwords, .. } = h;
+        Ok(BlockTrace { vars, last: vec![0; nwords], started: false })
+    }
+
+    /// Write the values that changed since the last sample (all of them the
+    /// first time), at the writer's current time.
+    pub fn sample<W: Write, S: Inspect + ?Sized>(&mut self, w: &mut VcdWriter<W>, sim: &S) -> io::Result<()> {
         let first = !self.started;
         self.started = true;
         for var in &self.vars {
@@ -152,10 +161,60 @@ impl Tracer {
             let last = &mut self.last[var.last..var.last + var.words];
             if first || now != last {
                 last.copy_from_slice(now);
-                self.w.change(var.id, now)?;
+                w.change(var.id, now)?;
             }
         }
         Ok(())
+    }
+}
+
+/// Writes a VCD of one running block, one sample per cycle.
+pub struct Tracer {
+    w: VcdWriter<BufWriter<File>>,
+    block: BlockTrace,
+    clk: VarId,
+}
+
+impl Tracer {
+    /// Create the file and write the header for `sim`'s hierarchy.
+    pub fn create<S: Inspect + ?Sized>(path: &Path, sim: &S, opts: TraceOptions) -> io::Result<Tracer> {
+        let file = File::create(path)?;
+        let comment = format!("warpforge simulation of {}", sim.scopes()[0].module);
+        let mut w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
+        // Verilator's layout: `TOP` holds the clock and the top-level ports,
+        // which the module's own scope aliases.
+        w.scope("TOP")?;
+        let clk = w.var("clk", 1)?;
+        let mut ports = Vec::new();
+        let mut port_vars = Vec::new();
+        let mut nwords = 0;
+        for s in sim.signals().iter().filter(|s| s.scope == 0 && s.is_port) {
+            let id = w.var(&s.name, s.width)?;
+            ports.push((s.name.clone(), id));
+            port_vars.push(Var { id, src: Src::Slot(s.slot), last: nwords, words: words_for(s.width) });
+            nwords += words_for(s.width);
+        }
+        let top = sim.scopes()[0].name.clone();
+        let mut block = BlockTrace::declare_with_ports(&mut w, sim, &top, &opts, Some(clk), ports)?;
+        w.upscope()?;
+        w.end_header()?;
+        // The ports first, in the order they were declared.
+        for v in &mut block.vars {
+            v.last += nwords;
+        }
+        port_vars.append(&mut block.vars);
+        block.vars = port_vars;
+        block.last = vec![0; block.last.len() + nwords];
+        Ok(Tracer { w, block, clk })
+    }
+
+    /// Record the current values at wave slot `k` (time `10 k`, clock low,
+    /// after `eval` with the cycle's inputs) or, with `high`, at the rising
+    /// edge (time `10 k + 5`, after `tick` and another `eval`).
+    pub fn sample<S: Inspect + ?Sized>(&mut self, sim: &S, k: u64, high: bool) -> io::Result<()> {
+        self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
+        self.w.change(self.clk, &[high as u64])?;
+        self.block.sample(&mut self.w, sim)
     }
 
     /// Flush everything to disk.

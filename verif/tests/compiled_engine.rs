@@ -226,3 +226,45 @@ fn rtl_sim_builds_every_rtl_engine_and_refuses_the_model() {
     assert_eq!(sim::rtl_sim(&m, Engine::Rtl, &opts).unwrap().engine(), Engine::Compiled, "a C compiler is installed here");
     assert!(sim::rtl_sim(&m, Engine::Model, &opts).is_err());
 }
+
+#[test]
+fn blocks_declared_as_scopes_of_a_larger_trace() {
+    // What the SM does: its own VCD, each block's hierarchy as a scope in it.
+    use sim::trace::BlockTrace;
+    let sb = hw::registry::find("scoreboard").unwrap();
+    let wb = hw::registry::find("warp_buffer").unwrap();
+    let (m1, m2) = (sb.elaborate(&sb.default_params()).unwrap(), wb.elaborate(&wb.default_params()).unwrap());
+    let (mut a, mut b) = (compiled(&m1, Visibility::Full), NetlistSim::new(&m2));
+    let path = work("larger-trace").join("sm.vcd");
+    let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut w = waves::VcdWriter::new(file, "an SM").unwrap();
+    w.scope("sm").unwrap();
+    let clk = w.var("clk", 1).unwrap();
+    let opts = TraceOptions { memories: true, ..Default::default() };
+    let mut ta = BlockTrace::declare(&mut w, &a, "sb", &opts, Some(clk)).unwrap();
+    let mut tb = BlockTrace::declare(&mut w, &b, "wb0", &opts, None).unwrap();
+    w.end_header().unwrap();
+    for c in 0..20u64 {
+        w.time(c * 10).unwrap();
+        w.change(clk, &[0]).unwrap();
+        a.eval();
+        b.eval();
+        ta.sample(&mut w, &a).unwrap();
+        tb.sample(&mut w, &b).unwrap();
+        a.tick();
+        b.tick();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let paths = waves::signal_paths(&path).unwrap();
+    let has = |p: String| paths.binary_search(&p).is_ok();
+    assert!(has("sm.clk".into()) && has("sm.sb.clk".into()));
+    for s in a.signals() {
+        assert!(has(format!("sm.sb.{}", a.path(s))), "sm.sb.{} missing", a.path(s));
+    }
+    for s in b.signals() {
+        assert!(has(format!("sm.wb0.{}", b.path(s))), "sm.wb0.{} missing", b.path(s));
+    }
+    let m = &a.memories()[0];
+    assert!(has(format!("sm.sb.{}[{}]", a.mem_path(m), m.depth - 1)));
+}
