@@ -406,17 +406,18 @@ fn sim_loop<C: Component + ?Sized>(
     Ok(act)
 }
 
-/// Build the RTL engine for `m`, saying how the compiled engine got its code.
-fn rtl_engine(m: &std::sync::Arc<hw::ir::Module>, engine: sim::Engine, vis: Visibility) -> Res<Box<dyn RtlSim>> {
+/// Build the RTL engine for `m`; also returns how the compiled engine got its
+/// code (compile time or cache hit), for the run's report.
+fn rtl_engine(m: &std::sync::Arc<hw::ir::Module>, engine: sim::Engine, vis: Visibility) -> Res<(Box<dyn RtlSim>, String)> {
     let opts = EngineOptions { visibility: vis, ..EngineOptions::default() };
     let sim = sim::rtl_sim(m, engine, &opts).map_err(|e| e.to_string())?;
-    if let Some(b) = sim.build_info() {
-        let how = if b.cached { "found in the cache" } else { "compiled" };
-        eprintln!("compiled engine: model {how} in {:.2} s ({})", b.seconds, b.dir.display());
-    } else if engine == sim::Engine::Rtl {
-        eprintln!("note: no C compiler (`{}`): running the netlist interpreter", sim::compiled::compiler());
-    }
-    Ok(sim)
+    let note = match sim.build_info() {
+        Some(b) if b.cached => format!("compiled model found in the cache in {:.2} s ({})", b.seconds, b.dir.display()),
+        Some(b) => format!("model compiled in {:.2} s ({})", b.seconds, b.dir.display()),
+        None if engine == sim::Engine::Rtl => format!("no C compiler (`{}`): the netlist interpreter runs", sim::compiled::compiler()),
+        None => String::new(),
+    };
+    Ok((sim, note))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -439,7 +440,12 @@ fn cmd_sim(
     }
     // Waves need every signal; without them, only ports and state.
     let vis = if vcd.is_some() { Visibility::Full } else { Visibility::Ports };
-    let mut rtl = if engine.is_rtl() { Some(rtl_engine(&m, engine, vis)?) } else { None };
+    let (mut rtl, note) = if engine.is_rtl() {
+        let (r, note) = rtl_engine(&m, engine, vis)?;
+        (Some(r), note)
+    } else {
+        (None, String::new())
+    };
     let mut model = if engine.is_rtl() {
         None
     } else {
@@ -493,6 +499,9 @@ fn cmd_sim(
     };
     let secs = start.elapsed().as_secs_f64();
     println!("block {} ({p}), module `{}`, {name} engine", info.name, m.name);
+    if !note.is_empty() {
+        println!("{note}");
+    }
     println!("{cycles} cycles (+1 reset cycle) in {secs:.3} s ({:.0} cycles/s)", cycles as f64 / secs.max(1e-9));
     println!("{:<24} {:>6} {:>12} {:>12}", "output", "width", "high cycles", "changes");
     for (k, spec) in ports.iter().filter(|q| q.dir == Dir::Out).enumerate() {
@@ -530,10 +539,8 @@ fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, engine: EngineA
         SimulatorArg::Verilator => Simulator::Verilator,
         SimulatorArg::Iverilog => Simulator::Iverilog,
     };
-    if engine.is_rtl() {
-        // Build (or find) the compiled model first, so its time shows.
-        drop(rtl_engine(&m, engine, Visibility::Full)?);
-    }
+    // Build (or find) the compiled model first, so its time shows apart.
+    let note = if engine.is_rtl() { rtl_engine(&m, engine, Visibility::Full)?.1 } else { String::new() };
     let start = Instant::now();
     let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
     if std::io::stderr().is_terminal() {
@@ -547,7 +554,7 @@ fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, engine: EngineA
     match r.mismatch {
         None => {
             println!(
-                "match: `{}` ({}) {} cycles, {} outputs, every cycle equal between {} and {} ({}; {:.1} s)",
+                "match: `{}` ({}) {} cycles, {} outputs, every cycle equal between {} and {} ({}; {:.1} s){}",
                 m.name,
                 p,
                 r.cycles,
@@ -555,7 +562,8 @@ fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, engine: EngineA
                 verif::cosim::engine_words(r.engine),
                 simulator.name(),
                 if r.built { "harness built" } else { "cached harness" },
-                start.elapsed().as_secs_f64()
+                start.elapsed().as_secs_f64(),
+                if note.is_empty() { String::new() } else { format!("\n{note}") }
             );
             Ok(())
         }
