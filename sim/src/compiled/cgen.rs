@@ -59,6 +59,10 @@ pub(crate) struct Generated {
     pub mems: Vec<SimMem>,
     pub scopes: Vec<Scope>,
     pub stats: CodeStats,
+    /// `wf_eval` / `wf_tick` do nothing (a block of wires, or without state):
+    /// the engine need not call them.
+    pub eval_empty: bool,
+    pub tick_empty: bool,
 }
 
 /// How a value is referred to in C.
@@ -1117,6 +1121,8 @@ pub(crate) fn generate(flat: &Flat, top: &Module, vis: Visibility, opts: &Compil
     let _ = writeln!(src, "const u64 wf_arena_words = {};", g.nwords);
     stats.arena_words = g.nwords as usize;
     stats.lines = src.lines().count();
+    let eval_empty = g.order.is_empty() && stage.is_empty();
+    let tick_empty = tick.is_empty();
     Generated {
         source: src,
         init: g.init,
@@ -1128,6 +1134,8 @@ pub(crate) fn generate(flat: &Flat, top: &Module, vis: Visibility, opts: &Compil
         mems,
         scopes: flat.scopes.clone(),
         stats,
+        eval_empty,
+        tick_empty,
     }
 }
 

@@ -58,7 +58,7 @@ impl Default for CompileOptions {
         CompileOptions {
             optimize: true,
             cflags: vec!["-O2".into()],
-            chunk_cost: 3000,
+            chunk_cost: 1000,
             lower_muxes: true,
             branch_cost: 12,
             miscompile: None,
@@ -88,8 +88,9 @@ pub struct CompiledSim {
     ports: Vec<PortSpec>,
     locs: Vec<(u32, u32)>,
     arena: Vec<u64>,
-    eval_fn: Fn1,
-    tick_fn: Fn1,
+    /// `None` when the generated function does nothing.
+    eval_fn: Option<Fn1>,
+    tick_fn: Option<Fn1>,
     _lib: Arc<build::Library>,
     inputs_base: u32,
     inputs_words: u32,
@@ -145,8 +146,8 @@ impl CompiledSim {
             ports: g.ports,
             locs: g.locs,
             arena: g.init,
-            eval_fn,
-            tick_fn,
+            eval_fn: (!g.eval_empty).then_some(eval_fn),
+            tick_fn: (!g.tick_empty).then_some(tick_fn),
             _lib: Arc::new(lib),
             inputs_base: g.inputs_base,
             inputs_words: g.inputs_words,
@@ -196,19 +197,23 @@ impl Component for CompiledSim {
     /// Inputs occupy consecutive words in port order (`rst` first): one copy.
     fn set_inputs(&mut self, words: &[u64]) {
         let base = self.inputs_base as usize;
-        assert_eq!(words.len(), self.inputs_words as usize, "internal: input frame of the wrong size");
+        debug_assert_eq!(words.len(), self.inputs_words as usize, "internal: input frame of the wrong size");
         self.arena[base..base + words.len()].copy_from_slice(words);
     }
 
     fn eval(&mut self) {
-        // SAFETY: the arena has the `wf_arena_words` words the code was
-        // generated for (checked when it was loaded).
-        unsafe { (self.eval_fn)(self.arena.as_mut_ptr()) }
+        if let Some(f) = self.eval_fn {
+            // SAFETY: the arena has the `wf_arena_words` words the code was
+            // generated for (checked when it was loaded).
+            unsafe { f(self.arena.as_mut_ptr()) }
+        }
     }
 
     fn tick(&mut self) {
-        // SAFETY: as for `eval`.
-        unsafe { (self.tick_fn)(self.arena.as_mut_ptr()) }
+        if let Some(f) = self.tick_fn {
+            // SAFETY: as for `eval`.
+            unsafe { f(self.arena.as_mut_ptr()) }
+        }
         self.cycle += 1;
     }
 }
