@@ -66,7 +66,7 @@ pub fn random_module(name: &str, seed: u64, shape: FuzzShape) -> Result<Arc<Modu
             };
             let mut words = words;
             let top = w.div_ceil(64) as usize - 1;
-            if w % 64 != 0 {
+            if !w.is_multiple_of(64) {
                 words[top] &= (1u64 << (w % 64)) - 1;
             }
             pool.push(lit_bits(&Bits::from_words(&words, w).expect("masked")));

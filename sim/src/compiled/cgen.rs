@@ -144,16 +144,7 @@ impl<'a> Gen<'a> {
     }
 
     fn deps(&self, x: FlatId) -> Vec<FlatId> {
-        let d = match self.op(x) {
-            FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
-            FOp::Alias(t) => vec![*t],
-            FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
-            FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
-            FOp::Mux(s, t, f) => vec![*s, *t, *f],
-            FOp::Cat(p) => p.clone(),
-            FOp::MemRead { addr, .. } => vec![*addr],
-        };
-        d.into_iter().map(|y| self.r(y)).collect()
+        self.flat.deps(x)
     }
 
     /// Work of one node, in rough units of a simple 64-bit operation.
@@ -172,7 +163,7 @@ impl<'a> Gen<'a> {
 
     // ---- analysis -------------------------------------------------------
 
-    fn liveness(&mut self, top: &Module, vis: Visibility) {
+    fn liveness(&mut self, vis: Visibility) {
         let flat = self.flat;
         let mut stack: Vec<FlatId> = flat.outputs.iter().map(|o| o.2).collect();
         if vis == Visibility::Full {
@@ -184,7 +175,6 @@ impl<'a> Gen<'a> {
                 self.mark_mem(m, &mut stack);
             }
         }
-        let _ = top;
         while let Some(x) = stack.pop() {
             let x = self.r(x);
             if self.live[x as usize] {
@@ -243,34 +233,12 @@ impl<'a> Gen<'a> {
         roots.into_iter().map(|x| self.r(x)).collect()
     }
 
-    /// Post-order over combinational dependencies of the roots.
+    /// The live computed nodes in topological order, and their users.
     fn topo(&mut self, roots: &[FlatId]) {
-        let n = self.flat.nodes.len();
-        let mut done = vec![false; n];
-        for &root in roots {
-            if done[root as usize] {
-                continue;
-            }
-            let mut stack: Vec<(FlatId, bool)> = vec![(root, false)];
-            while let Some((x, expanded)) = stack.pop() {
-                if done[x as usize] {
-                    continue;
-                }
-                if expanded {
-                    done[x as usize] = true;
-                    if !self.is_source(x) {
-                        self.pos[x as usize] = self.order.len() as u32;
-                        self.order.push(x);
-                    }
-                    continue;
-                }
-                stack.push((x, true));
-                // Reverse, so operands are visited (and placed) in order.
-                for d in self.deps(x).into_iter().rev() {
-                    if !done[d as usize] {
-                        stack.push((d, false));
-                    }
-                }
+        for x in self.flat.post_order(roots.iter().copied()) {
+            if !self.is_source(x) {
+                self.pos[x as usize] = self.order.len() as u32;
+                self.order.push(x);
             }
         }
         for i in 0..self.order.len() {
@@ -285,7 +253,6 @@ impl<'a> Gen<'a> {
     /// holds all its uses. Then un-lower muxes whose arms do too little work
     /// to pay for a branch, and place again.
     fn lower_muxes(&mut self) {
-        let n = self.flat.nodes.len();
         for &x in &self.order {
             if self.opts.lower_muxes && matches!(self.op(x), FOp::Mux(..)) {
                 self.lowered[x as usize] = true;
@@ -322,7 +289,6 @@ impl<'a> Gen<'a> {
                 break;
             }
         }
-        let _ = n;
     }
 
     fn place(&mut self) {
@@ -686,10 +652,8 @@ impl<'a> Gen<'a> {
                 let _ = writeln!(out, "for (unsigned i = 0; i < {k}; i++) {d}[i] = ~{p}[i];\n{d}[{}] &= {tm};", k - 1);
             }
             FOp::Binary(op, a, b) => {
-                let (wa, wb) = (self.width(a), self.width(b));
                 let (pa, na) = self.ptr(a, out);
                 let (pb, nb) = self.ptr(b, out);
-                let _ = (wa, wb);
                 match op {
                     BinOp::And | BinOp::Or | BinOp::Xor => {
                         let c = match op {
@@ -912,7 +876,7 @@ pub(crate) fn generate(flat: &Flat, top: &Module, vis: Visibility, opts: &Compil
         cur_chunk: 0,
         max_stride: 1,
     };
-    g.liveness(top, vis);
+    g.liveness(vis);
     let roots = g.roots(vis);
     for &x in &roots {
         g.forced[x as usize] = true;

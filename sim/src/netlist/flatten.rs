@@ -24,6 +24,21 @@ pub enum FOp {
     MemRead { mem: u32, addr: FlatId },
 }
 
+impl FOp {
+    /// Operand nodes, in order (an alias's target too).
+    pub fn operands(&self) -> Vec<FlatId> {
+        match self {
+            FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
+            FOp::Alias(t) => vec![*t],
+            FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
+            FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
+            FOp::Mux(s, t, f) => vec![*s, *t, *f],
+            FOp::Cat(p) => p.clone(),
+            FOp::MemRead { addr, .. } => vec![*addr],
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct FNode {
     pub width: u32,
@@ -173,6 +188,43 @@ impl Flat {
             });
         }
         m.ports.iter().filter(|&&p| m.signals[p as usize].kind == SigKind::Output).map(|&p| sig_node[p as usize]).collect()
+    }
+
+    /// Operands of node `n`, each at the node that computes it.
+    pub fn deps(&self, n: FlatId) -> Vec<FlatId> {
+        self.nodes[n as usize].op.operands().into_iter().map(|d| self.resolve(d)).collect()
+    }
+
+    /// Every node the `roots` depend on combinationally (roots included, at
+    /// the nodes computing them), each once, after its operands.
+    pub fn post_order(&self, roots: impl IntoIterator<Item = FlatId>) -> Vec<FlatId> {
+        let mut done = vec![false; self.nodes.len()];
+        let mut order = Vec::new();
+        for root in roots {
+            let root = self.resolve(root);
+            if done[root as usize] {
+                continue;
+            }
+            let mut stack: Vec<(FlatId, bool)> = vec![(root, false)];
+            while let Some((x, expanded)) = stack.pop() {
+                if done[x as usize] {
+                    continue;
+                }
+                if expanded {
+                    done[x as usize] = true;
+                    order.push(x);
+                    continue;
+                }
+                stack.push((x, true));
+                // Reversed, so operands are placed in order.
+                for d in self.deps(x).into_iter().rev() {
+                    if !done[d as usize] {
+                        stack.push((d, false));
+                    }
+                }
+            }
+        }
+        order
     }
 
     /// Follow aliases to the node that computes the value.

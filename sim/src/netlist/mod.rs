@@ -650,7 +650,7 @@ impl Compiler {
         }
         // Fusion decisions are the same in any topological order; planned
         // first, they let the schedule group fused instructions too.
-        let order = self.topo(&roots);
+        let order = self.flat.post_order(roots.iter().copied());
         self.plan_fusion(&order, &roots);
         let order = self.schedule(order);
         for node in order {
@@ -887,48 +887,8 @@ impl Compiler {
         })
     }
 
-    /// Post-order over combinational dependencies of the roots.
-    fn topo(&self, roots: &[FlatId]) -> Vec<FlatId> {
-        let n = self.flat.nodes.len();
-        let mut done = vec![false; n];
-        let mut order = Vec::new();
-        for &root in roots {
-            let root = self.flat.resolve(root);
-            if done[root as usize] {
-                continue;
-            }
-            let mut stack: Vec<(FlatId, bool)> = vec![(root, false)];
-            while let Some((node, expanded)) = stack.pop() {
-                if done[node as usize] {
-                    continue;
-                }
-                if expanded {
-                    done[node as usize] = true;
-                    order.push(node);
-                    continue;
-                }
-                stack.push((node, true));
-                for d in self.deps(node) {
-                    let d = self.flat.resolve(d);
-                    if !done[d as usize] {
-                        stack.push((d, false));
-                    }
-                }
-            }
-        }
-        order
-    }
-
     fn deps(&self, n: FlatId) -> Vec<FlatId> {
-        match &self.flat.nodes[n as usize].op {
-            FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
-            FOp::Alias(t) => vec![*t],
-            FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
-            FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
-            FOp::Mux(s, t, f) => vec![*s, *t, *f],
-            FOp::Cat(p) => p.clone(),
-            FOp::MemRead { addr, .. } => vec![*addr],
-        }
+        self.flat.nodes[n as usize].op.operands()
     }
 
     fn copy(&mut self, d: u32, a: u32, width: u32) {

@@ -127,40 +127,10 @@ impl Opt<'_> {
     fn forward(&mut self) {
         self.cse.clear();
         self.known = vec![Known::default(); self.flat.nodes.len()];
-        let order = self.topo();
+        let order = self.flat.post_order(0..self.flat.nodes.len() as FlatId);
         for x in order {
             self.process(x);
         }
-    }
-
-    /// All nodes, operands before users.
-    fn topo(&self) -> Vec<FlatId> {
-        let n = self.flat.nodes.len();
-        let mut done = vec![false; n];
-        let mut order = Vec::with_capacity(n);
-        for root in 0..n as FlatId {
-            if done[root as usize] {
-                continue;
-            }
-            let mut stack = vec![(root, false)];
-            while let Some((x, expanded)) = stack.pop() {
-                if done[x as usize] {
-                    continue;
-                }
-                if expanded {
-                    done[x as usize] = true;
-                    order.push(x);
-                    continue;
-                }
-                stack.push((x, true));
-                for d in operands(&self.flat.nodes[x as usize].op) {
-                    if !done[d as usize] {
-                        stack.push((d, false));
-                    }
-                }
-            }
-        }
-        order
     }
 
     /// A new node (processed at once); returns the node holding its value.
@@ -264,7 +234,7 @@ impl Opt<'_> {
         let w = self.width(x);
         let op = self.flat.nodes[x as usize].op.clone();
         // Everything constant: fold.
-        let ops = operands(&op);
+        let ops = op.operands();
         if !ops.is_empty() && ops.iter().all(|&d| self.konst(d).is_some()) && !matches!(op, FOp::MemRead { .. }) {
             return Some(Rewrite::Const(self.fold(&op, w)));
         }
@@ -302,7 +272,7 @@ impl Opt<'_> {
                 }
                 None
             }
-            FOp::Cat(parts) => self.cat(parts, w),
+            FOp::Cat(parts) => self.cat(parts),
             FOp::Slice(a, lo) => self.slice(a, lo, w),
             FOp::Ext(a, signed) => {
                 let wa = self.width(a);
@@ -427,11 +397,7 @@ impl Opt<'_> {
                     return zero();
                 }
             }
-            BinOp::Mul => {
-                if self.is_zero(a) || self.is_zero(b) {
-                    return zero();
-                }
-            }
+            BinOp::Mul if self.is_zero(a) || self.is_zero(b) => return zero(),
             BinOp::Eq | BinOp::Le | BinOp::Les if a == b => return one(),
             BinOp::Ne | BinOp::Lt | BinOp::Lts if a == b => return zero(),
             BinOp::Eq | BinOp::Ne if wa == 1 => {
@@ -465,7 +431,7 @@ impl Opt<'_> {
         None
     }
 
-    fn cat(&mut self, parts: Vec<FlatId>, w: u32) -> Option<Rewrite> {
+    fn cat(&mut self, parts: Vec<FlatId>) -> Option<Rewrite> {
         if parts.len() == 1 {
             return Some(Rewrite::Alias(parts[0]));
         }
@@ -494,7 +460,6 @@ impl Opt<'_> {
         if parts.len() == 2 && self.is_zero(parts[0]) {
             return Some(Rewrite::Op(FOp::Ext(parts[1], false)));
         }
-        let _ = w;
         None
     }
 
@@ -735,19 +700,6 @@ impl Opt<'_> {
             }
         };
         Known { zero: k.zero & m, one: k.one & m & !k.zero }
-    }
-}
-
-/// Operands of an operation, in order.
-pub(crate) fn operands(op: &FOp) -> Vec<FlatId> {
-    match op {
-        FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
-        FOp::Alias(t) => vec![*t],
-        FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
-        FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
-        FOp::Mux(s, t, f) => vec![*s, *t, *f],
-        FOp::Cat(p) => p.clone(),
-        FOp::MemRead { addr, .. } => vec![*addr],
     }
 }
 
