@@ -406,6 +406,11 @@ fn sim_loop<C: Component + ?Sized>(
     Ok(act)
 }
 
+fn reference_model(info: &BlockInfo, p: &Params) -> Res<Box<dyn Component>> {
+    let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
+    (v.model)(p).map_err(|e| e.to_string())
+}
+
 /// Build the RTL engine for `m`; also returns how the compiled engine got its
 /// code (compile time or cache hit), for the run's report.
 fn rtl_engine(m: &std::sync::Arc<hw::ir::Module>, engine: sim::Engine, vis: Visibility) -> Res<(Box<dyn RtlSim>, String)> {
@@ -446,12 +451,7 @@ fn cmd_sim(
     } else {
         (None, String::new())
     };
-    let mut model = if engine.is_rtl() {
-        None
-    } else {
-        let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
-        Some((v.model)(&p).map_err(|e| e.to_string())?)
-    };
+    let mut model = if engine.is_rtl() { None } else { Some(reference_model(info, &p)?) };
     let ports = verif::cosim::component_ports(&m);
     let source = match &s.stim {
         Some(_) => Source::File(stimulus(info, &p, &s, &ports)?),
@@ -526,12 +526,7 @@ fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, engine: EngineA
     let (info, p) = resolve(&b.block, &b.params)?;
     let m = info.elaborate(&p).map_err(|e| e.to_string())?;
     let engine = engine.engine();
-    let mut model = if engine.is_rtl() {
-        None
-    } else {
-        let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
-        Some((v.model)(&p).map_err(|e| e.to_string())?)
-    };
+    let mut model = if engine.is_rtl() { None } else { Some(reference_model(info, &p)?) };
     let layout = verif::cosim::component_ports(&m);
     let stim = stimulus(info, &p, &s, &layout)?;
     create_dir(&work)?;
