@@ -520,7 +520,7 @@ impl<'a> Gen<'a> {
                         UnOp::Not => unreachable!("a wide not is wide"),
                         UnOp::RedOr => format!("(u64)wf_any({p}, {k})"),
                         UnOp::RedAnd => format!("(u64)wf_all({p}, {k}, {})", lit(top_mask(wa))),
-                        UnOp::RedXor => format!("(wf_pop({p}, {k}) & 1)"),
+                        UnOp::RedXor => format!("wf_parity({p}, {k})"),
                         UnOp::Ffs => format!("wf_ffs({p}, {k})"),
                         UnOp::Popcount => format!("wf_pop({p}, {k})"),
                     }

@@ -165,6 +165,12 @@ WF u64 wf_pop(const u64 *a, unsigned n) {
     return c;
 }
 
+WF u64 wf_parity(const u64 *a, unsigned n) {
+    u64 x = 0;
+    for (unsigned i = 0; i < n; i++) x ^= a[i];
+    return (u64)__builtin_parityll(x);
+}
+
 WF u64 wf_ffs(const u64 *a, unsigned n) {
     for (unsigned i = 0; i < n; i++)
         if (a[i]) return (u64)i * 64 + (u64)__builtin_ctzll(a[i]);
