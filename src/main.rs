@@ -1,5 +1,6 @@
 //! `warpforge`: list blocks, emit Verilog, simulate with waves, co-simulate
-//! against Verilator or iverilog, lint and compare waves.
+//! against Verilator or iverilog, lint and compare waves; compile and list
+//! kernels and run them on the functional model.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hw::registry::BlockInfo;
@@ -186,6 +187,38 @@ enum Cmd {
         flow: FlowArg,
         #[arg(long, default_value = "out/synth")]
         work: PathBuf,
+    },
+    /// Compile (`.cu`) or parse (`.ptx`) a kernel file and print the allocated
+    /// code: registers used, basic blocks and reconvergence points.
+    Kernel {
+        /// A `.cu` (compiled with clang-14) or `.ptx` file.
+        file: PathBuf,
+        /// Only this kernel (PTX name or demangled base name).
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Print the PTX clang produced (for `.cu` files) instead.
+        #[arg(long)]
+        ptx: bool,
+    },
+    /// Run a kernel launch.
+    Run {
+        /// A `.cu` or `.ptx` file.
+        file: PathBuf,
+        /// Kernel name (PTX name or demangled base name); optional if the file has one kernel.
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Launch file (TOML: grid, block, args, buffers).
+        #[arg(long, value_name = "L.toml")]
+        launch: PathBuf,
+        /// Run on the functional model (the only engine for now).
+        #[arg(long)]
+        functional: bool,
+        /// Write every buffer after the run as DIR/NAME.bin (raw little-endian).
+        #[arg(long, value_name = "DIR")]
+        dump: Option<PathBuf>,
+        /// Stop with an error after this many warp instructions.
+        #[arg(long, value_name = "N", default_value_t = kernel::RunOptions::default().max_warp_insts)]
+        max_instructions: u64,
     },
     /// First difference between two VCD files (signals present in both).
     Wavediff {
@@ -629,6 +662,70 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     Ok(())
 }
 
+fn load_module(file: &Path) -> Res<kernel::Module> {
+    let opts = kernel::CompileOptions { cache_dir: std::env::var_os("WARPFORGE_CACHE").map(|d| PathBuf::from(d).join("ptx")), ..Default::default() };
+    kernel::load(file, &opts).map_err(|e| e.to_string())
+}
+
+fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
+    if ptx {
+        if file.extension().is_some_and(|e| e == "cu") {
+            let text = kernel::compile_cuda(&file, &kernel::CompileOptions::default()).map_err(|e| e.to_string())?;
+            print!("{text}");
+            return Ok(());
+        }
+        return Err(format!("{}: --ptx needs a .cu file", file.display()));
+    }
+    let m = load_module(&file)?;
+    let list: Vec<&kernel::Kernel> = match &name {
+        Some(n) => vec![m.kernel(n).map_err(|e| e.to_string())?],
+        None => m.kernels.iter().collect(),
+    };
+    if list.is_empty() {
+        return Err(format!("{}: no .entry kernel", file.display()));
+    }
+    println!("{}: PTX {}.{} for {}", file.display(), m.version.0, m.version.1, m.target);
+    for k in list {
+        print!("{}", k.listing());
+    }
+    Ok(())
+}
+
+fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, dump: Option<PathBuf>, max: u64) -> Res<()> {
+    if !functional {
+        return Err("only --functional runs exist yet (the timing SM is not built)".into());
+    }
+    let m = load_module(&file)?;
+    let k = match &name {
+        Some(n) => m.kernel(n),
+        None => m.only_kernel(),
+    }
+    .map_err(|e| e.to_string())?;
+    let lf = kernel::LaunchFile::load(&launch).map_err(|e| e.to_string())?;
+    let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let r = kernel::run_functional(k, &l, &kernel::RunOptions { max_warp_insts: max }).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    let s = r.stats;
+    println!(
+        "{}: {} CTAs x {} threads, {} warp instructions, {} thread instructions, {:.3} s ({:.1} M thread-instr/s)",
+        k.base_name,
+        s.ctas,
+        l.threads_per_cta(),
+        s.warp_insts,
+        s.thread_insts,
+        secs,
+        s.thread_insts as f64 / secs.max(1e-9) / 1e6
+    );
+    if let Some(dir) = dump {
+        let files = kernel::dump(&l, &r.memory, &dir).map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
+        for f in files {
+            println!("{}", f.display());
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     // A closed pipe (`warpforge blocks | head`) ends the program quietly, as
     // for any Unix filter, instead of a panic in `println!`.
@@ -648,6 +745,8 @@ fn main() -> ExitCode {
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
+        Cmd::Kernel { file, kernel, ptx } => cmd_kernel(file, kernel, ptx),
+        Cmd::Run { file, kernel, launch, functional, dump, max_instructions } => cmd_run(file, kernel, launch, functional, dump, max_instructions),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");
