@@ -62,6 +62,7 @@ fn main() {
         std::env::set_var("WARPFORGE_CACHE", work.join("cache"));
     }
     println!("simulation speed, {CYCLES} cycles of recorded stimulus, default parameters, one thread (cycles/s)");
+    println!("compiled: ports, registers and memories visible (as Verilator -O3 without tracing)");
     println!("build: the compiled engine's code generation + C compile + load, and Verilator's verilate + C++ build (seconds)");
     println!(
         "{:<18} {:>11} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9} {:>8} {:>8}",
