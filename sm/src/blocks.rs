@@ -13,40 +13,19 @@ use crate::core::op::{MAX_READS, MAX_WRITES, SB_REGS};
 use hw::params::Params;
 use hw::registry::BlockInfo;
 use sim::{Component, ComponentExt, PortId};
-use std::fmt;
 
-/// Which engine runs the blocks (SM.md §3's vocabulary).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Engine {
-    /// The plain-Rust reference models.
-    Model,
-    /// The blocks' netlists on the netlist interpreter.
-    Netlist,
-}
+/// Which engine runs the blocks: the project's one vocabulary (`model`
+/// alias `reference`, `rtl`, `netlist`, `compiled`).
+pub use sim::Engine;
 
-impl Engine {
-    pub fn parse(s: &str) -> Result<Engine, String> {
-        match s {
-            "model" | "reference" => Ok(Engine::Model),
-            "rtl" | "netlist" => Ok(Engine::Netlist),
-            _ => Err(format!("unknown engine `{s}` (engines: model (alias reference), rtl, netlist)")),
-        }
-    }
-}
-
-impl fmt::Display for Engine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Engine::Model => "model",
-            Engine::Netlist => "netlist",
-        })
-    }
+/// Parse an engine name (an error lists the names).
+pub fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse::<Engine>().map_err(|e| e.to_string())
 }
 
 /// A block on its engine.
 pub enum EngineComp {
-    Netlist(Box<sim::NetlistSim>),
+    Rtl(Box<dyn sim::RtlSim>),
     Model(Box<dyn Component>),
 }
 
@@ -67,7 +46,7 @@ pub struct Engined {
 impl Engined {
     fn new(engine: EngineComp) -> Engined {
         let widths: Vec<u32> = match &engine {
-            EngineComp::Netlist(n) => n.ports().iter().map(|p| p.width).collect(),
+            EngineComp::Rtl(n) => n.ports().iter().map(|p| p.width).collect(),
             EngineComp::Model(m) => m.ports().iter().map(|p| p.width).collect(),
         };
         Engined { engine, shadow: vec![u64::MAX; widths.len()], widths, dirty: true }
@@ -75,14 +54,14 @@ impl Engined {
 
     fn inner(&self) -> &dyn Component {
         match &self.engine {
-            EngineComp::Netlist(n) => n.as_ref(),
+            EngineComp::Rtl(n) => n.as_ref(),
             EngineComp::Model(m) => m.as_ref(),
         }
     }
 
     fn inner_mut(&mut self) -> &mut dyn Component {
         match &mut self.engine {
-            EngineComp::Netlist(n) => n.as_mut(),
+            EngineComp::Rtl(n) => n.as_mut(),
             EngineComp::Model(m) => m.as_mut(),
         }
     }
@@ -131,12 +110,19 @@ pub struct BlockInst {
 }
 
 impl BlockInst {
-    /// The netlist simulation, on the netlist engine (the VCD shows its
-    /// internals).
-    pub fn netlist_sim(&self) -> Option<&sim::NetlistSim> {
+    /// The RTL engine, on an RTL engine (the VCD shows its internals).
+    pub fn rtl(&self) -> Option<&dyn sim::RtlSim> {
         match &self.comp.engine {
-            EngineComp::Netlist(n) => Some(n),
+            EngineComp::Rtl(n) => Some(n.as_ref()),
             EngineComp::Model(_) => None,
+        }
+    }
+
+    /// The engine actually running the block (`rtl` resolved).
+    pub fn engine(&self) -> Engine {
+        match &self.comp.engine {
+            EngineComp::Rtl(n) => n.engine(),
+            EngineComp::Model(_) => Engine::Model,
         }
     }
 }
@@ -147,8 +133,8 @@ pub fn instantiate(block: &'static BlockInfo, overrides: &[(&str, u64)], engine:
     let params = block.params(&ov).map_err(|e| e.to_string())?;
     let module = block.elaborate(&params).map_err(|e| e.to_string())?;
     let comp = match engine {
-        Engine::Netlist => Engined::new(EngineComp::Netlist(Box::new(sim::NetlistSim::new(&module)))),
         Engine::Model => Engined::new(EngineComp::Model(crate::engines::reference_model(block.name, &params)?)),
+        rtl => Engined::new(EngineComp::Rtl(sim::rtl_sim(&module, rtl, &sim::EngineOptions::default()).map_err(|e| e.to_string())?)),
     };
     Ok(BlockInst { name: block.name, params, comp })
 }

@@ -189,7 +189,7 @@ impl Sm {
             config: cfg.name.clone(),
             mode: cfg.mode.to_string(),
             policy: cfg.core.policy.to_string(),
-            engine: engine.to_string(),
+            engine: sb.inst.engine().to_string(),
             ..Stats::default()
         };
         let mut sm = Sm {
