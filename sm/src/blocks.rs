@@ -174,6 +174,9 @@ pub struct Scoreboard {
     copy_en: PortId,
     /// Writeback port slots used this cycle.
     wb_used: usize,
+    /// A command (issue, writeback) was given this cycle: the state changes
+    /// at the edge. Without one the clock can be gated.
+    pub commanded: bool,
 }
 
 /// The scoreboard's answer for one instruction.
@@ -231,7 +234,7 @@ impl Scoreboard {
             .collect::<Result<Vec<_>, String>>()?;
         let rst = port(c_, "rst", true)?;
         let copy_en = port(c_, "copy_en", true)?;
-        Ok(Scoreboard { inst, rst, iss, wb, copy_en, wb_used: 0 })
+        Ok(Scoreboard { inst, rst, iss, wb, copy_en, wb_used: 0, commanded: false })
     }
 
     /// Put an instruction on issue port `k` (fire low: a query).
@@ -271,6 +274,7 @@ impl Scoreboard {
         let c = &mut self.inst.comp;
         c.set_bool(self.iss[k].fire, true);
         c.set_bool(self.iss[k].long, long);
+        self.commanded = true;
     }
 
     /// Port `k` issues nothing this cycle.
@@ -289,6 +293,7 @@ impl Scoreboard {
     pub fn writeback(&mut self, warp: u16, reg: u8) {
         let j = self.wb_used;
         self.wb_used += 1;
+        self.commanded = true;
         let c = &mut self.inst.comp;
         let p = &self.wb[j];
         c.set_bool(p.en, true);
@@ -301,6 +306,7 @@ impl Scoreboard {
     /// Start of a cycle: no writebacks, no issues.
     pub fn begin_cycle(&mut self) {
         self.wb_used = 0;
+        self.commanded = false;
         let c = &mut self.inst.comp;
         for p in &self.wb {
             c.set_bool(p.en, false);
@@ -344,6 +350,8 @@ pub struct MshrTable {
     merge: u32,
     id_bits: u32,
     pub line_bits: u32,
+    /// A fill or an accepted request this cycle (see `Scoreboard::commanded`).
+    pub commanded: bool,
 }
 
 /// Outcome of a request to the MSHR table.
@@ -390,11 +398,13 @@ impl MshrTable {
             merge: c.l1.merge,
             id_bits: Self::ID_BITS,
             line_bits,
+            commanded: false,
             inst,
         })
     }
 
     pub fn begin_cycle(&mut self) {
+        self.commanded = false;
         let c = &mut self.inst.comp;
         c.set_bool(self.req_valid, false);
         c.set_bool(self.fill_valid, false);
@@ -411,6 +421,7 @@ impl MshrTable {
 
     /// A line returns for `entry` this cycle.
     pub fn set_fill(&mut self, entry: u32) {
+        self.commanded = true;
         let c = &mut self.inst.comp;
         c.set_bool(self.fill_valid, true);
         c.set_u64(self.fill_entry, entry as u64);
@@ -437,6 +448,7 @@ impl MshrTable {
             return MshrReply::Rejected;
         }
         let e = c.get_u64(self.req_entry) as u32;
+        self.commanded = true;
         if c.get_bool(self.req_merged) {
             MshrReply::Merged(e)
         } else {
@@ -467,6 +479,7 @@ impl MshrTable {
 
     /// Free entries at the start of this cycle.
     pub fn free(&mut self) -> u32 {
+        self.inst.comp.eval();
         self.inst.comp.get_u64(self.free_count) as u32
     }
 }
