@@ -52,9 +52,11 @@ fn every_block_reports_storage() {
         let st = hw::stats::Storage::of(&m);
         let has_state = m.hierarchy().iter().any(|x| x.signals.iter().any(|s| s.is_reg()) || !x.mems.is_empty());
         assert_eq!(st.total_bits() > 0, has_state, "{}: storage count", info.name);
-        for f in (info.paper_storage)(&p) {
+        let acc = (info.storage)(&p).unwrap();
+        for f in &acc.paper {
             assert!(f.bits > 0, "{}: empty paper figure `{}`", info.name, f.what);
         }
+        assert_eq!(st.total_bits() as i64, acc.expected_bits(), "{}: storage account", info.name);
     }
 }
 

@@ -6,13 +6,14 @@
 //! (Verilator at the paper's defaults for 100,000 cycles per block, iverilog as a second
 //! opinion, an injected fault).
 
-use hw::blocks::replay::credit_tracker::{self, CreditTrackerParams};
-use hw::blocks::replay::mshr_predictor::{self, MshrPredictorParams, PredictorMode};
-use hw::blocks::replay::mshr_table::{self, MshrTableParams};
-use hw::blocks::replay::naive_tracker::{self, NaiveTrackerParams};
-use hw::blocks::replay::replay_unit::{self, ReplayUnitParams, TrackerKind};
-use hw::blocks::replay::warp_buffer::{self, WarpBufferParams};
+use hw::blocks::replay::credit_tracker::{CreditTrackerParams};
+use hw::blocks::replay::mshr_predictor::{MshrPredictorParams, PredictorMode};
+use hw::blocks::replay::mshr_table::{MshrTableParams};
+use hw::blocks::replay::naive_tracker::{NaiveTrackerParams};
+use hw::blocks::replay::replay_unit::{ReplayUnitParams, TrackerKind};
+use hw::blocks::replay::warp_buffer::{WarpBufferParams};
 use hw::ir::Module;
+use hw::Block;
 use proptest::prelude::*;
 use sim::{Component, NetlistSim, PortSpec};
 use std::path::PathBuf;
@@ -30,22 +31,22 @@ fn work(name: &str) -> PathBuf {
 }
 
 fn wb_hw(p: &WarpBufferParams) -> Arc<Module> {
-    warp_buffer::warp_buffer(p, &warp_buffer::module_name(p)).unwrap()
+    p.elaborate().unwrap()
 }
 fn mshr_hw(p: &MshrTableParams) -> Arc<Module> {
-    mshr_table::mshr_table(p, &mshr_table::module_name(p)).unwrap()
+    p.elaborate().unwrap()
 }
 fn credit_hw(p: &CreditTrackerParams) -> Arc<Module> {
-    credit_tracker::credit_tracker(p, &credit_tracker::module_name(p)).unwrap()
+    p.elaborate().unwrap()
 }
 fn naive_hw(p: &NaiveTrackerParams) -> Arc<Module> {
-    naive_tracker::naive_tracker(p, &naive_tracker::module_name(p)).unwrap()
+    p.elaborate().unwrap()
 }
 fn pred_hw(p: &MshrPredictorParams) -> Arc<Module> {
-    mshr_predictor::mshr_predictor(p, &mshr_predictor::module_name(p)).unwrap()
+    p.elaborate().unwrap()
 }
 fn unit_hw(p: &ReplayUnitParams) -> Arc<Module> {
-    replay_unit::replay_unit(p, &replay_unit::module_name(p)).unwrap()
+    p.elaborate().unwrap()
 }
 
 /// The netlist simulation and the reference model give the same outputs on every cycle.
@@ -185,7 +186,7 @@ fn replay_unit_instantiates_the_sub_blocks() {
     assert!(!none.instances.iter().any(|i| i.name == "tracker"));
     // Storage: the sub-blocks' bits plus the known-miss bits, as the spec counts them.
     let st = hw::stats::Storage::of(&top);
-    assert_eq!(st.total_bits(), replay_unit::storage_bits(&ReplayUnitParams::default()));
+    assert_eq!(st.total_bits() as i64, ReplayUnitParams::default().storage().expected_bits());
     assert_eq!(st.bits_under("known_miss"), 64 * 8);
 }
 
@@ -487,7 +488,7 @@ fn injected_verilog_fault_in_a_sub_module_is_caught() {
     let p = ReplayUnitParams { warps: 4, slots: 4, simt_width: 4, mshrs: 3, pred_mode: PredictorMode::AlwaysMiss, ..ReplayUnitParams::default() };
     let top = unit_hw(&p);
     let mut files = hw::verilog::emit(&top);
-    let sub = credit_tracker::module_name(&p.credit());
+    let sub = p.credit().name();
     let f = files.iter_mut().find(|f| f.module == sub).expect("the tracker is its own Verilog module");
     let needle = "assign credit_avail = ";
     let start = f.text.find(needle).expect("credit_avail assignment");

@@ -281,7 +281,7 @@ impl Component for Aeu {
 
 /// Constrained-random AEU traffic: address tuples (see [`ExpansionDriver`]).
 pub fn driver(p: &AeuParams, seed: u64) -> ExpansionDriver {
-    ExpansionDriver::new(Expansion::Addr, &ports(p), p, seed)
+    ExpansionDriver::new(Expansion::Addr, &ports(p), &p.expansion(), seed)
 }
 
 // ---------------------------------------------------------------------------

@@ -342,7 +342,7 @@ impl Component for Peu {
 
 /// Constrained-random PEU traffic: predicate tuples (see [`ExpansionDriver`]).
 pub fn driver(p: &PeuParams, seed: u64) -> ExpansionDriver {
-    ExpansionDriver::new(Expansion::Pred, &ports(p), p, seed)
+    ExpansionDriver::new(Expansion::Pred, &ports(p), &p.expansion(), seed)
 }
 
 // ---------------------------------------------------------------------------

@@ -51,7 +51,7 @@ use super::mshr_table::MshrTable;
 use super::replay_unit::{ReplayUnit, INPUTS, OUTPUTS};
 use hw::blocks::replay::mshr_predictor::PredictorMode;
 use hw::blocks::replay::mshr_table::MshrTableParams;
-use hw::blocks::replay::replay_unit::{self, ReplayUnitParams, TrackerKind};
+use hw::blocks::replay::replay_unit::{ReplayUnitParams, TrackerKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sim::{Component, ComponentExt, NetlistSim, PortId};
@@ -600,7 +600,7 @@ pub fn reference(p: &ReplayUnitParams) -> Result<Box<dyn Component>, String> {
 /// The netlist simulation of the generated `replay_unit` hardware (warp buffers,
 /// tracker and predictor as sub-module instances) as a factory for [`compare`].
 pub fn netlist(p: &ReplayUnitParams) -> Result<Box<dyn Component>, String> {
-    let top = replay_unit::replay_unit(p, &replay_unit::module_name(p)).map_err(|e| e.to_string())?;
+    let top = hw::Block::elaborate(p).map_err(|e| e.to_string())?;
     Ok(Box::new(NetlistSim::new(&top)))
 }
 
