@@ -37,6 +37,14 @@ pub fn inc_mod(x: Sig, n: u32) -> Sig {
     }
 }
 
+/// `(x + 1) mod n` always as the explicit compare-and-wrap (`x == n-1 ? 0 :
+/// x + 1`), even when `n` is `2^width(x)`: the DAC family's queue pointers
+/// (ATQ, PWAQ, PWPQ) are written this way at every depth, so their Verilog
+/// reads the same for every size. The same function as [`inc_mod`].
+pub fn inc_wrap(x: Sig, n: u32) -> Sig {
+    mux(x.eq((n - 1) as u64), lit(0, x.width()), x + 1u64)
+}
+
 /// All ones, `width` bits.
 pub fn ones(width: u32) -> Sig {
     lit_bits(&Bits::ones(width))

@@ -57,7 +57,7 @@ use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, HwError, Module, ModuleBuilder};
 use crate::params::ParamSpec;
 use crate::registry::{Block, PaperFigure, StorageAccount};
-use crate::util::inc_mod;
+use crate::util::inc_wrap;
 use std::sync::Arc;
 
 /// The queue's size (also the DAC unit's `atq_entries`).
@@ -197,8 +197,8 @@ pub fn atq(p: &AtqParams, name: &str) -> Result<Arc<Module>, HwError> {
     full_o.set(full);
 
     tuples.write(tail, enq_tuple, do_enq);
-    tail.set_if(do_enq, inc_mod(tail, p.entries));
-    head.set_if(do_deq, inc_mod(head, p.entries));
+    tail.set_if(do_enq, inc_wrap(tail, p.entries));
+    head.set_if(do_deq, inc_wrap(head, p.entries));
     count.set(count + do_enq.zext(cb) - do_deq.zext(cb));
     m.finish_io(p)
 }

@@ -68,7 +68,7 @@ use crate::clog2;
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
-use crate::util::{below, inc_mod, row_addr};
+use crate::util::{below, inc_wrap, row_addr};
 use std::sync::Arc;
 
 crate::block_params! {
@@ -228,7 +228,7 @@ pub fn per_warp_queue(m: &ModuleBuilder, q: &QueueShape, io: &PerWarpQueueIo<cra
 
     // Slot address of pointer `ptr` in warp `w`'s partition.
     let addr = |w: Sig, ptr: Sig| row_addr(w, ptr, q.warps, d);
-    let inc = |ptr: Sig| inc_mod(ptr, d);
+    let inc = |ptr: Sig| inc_wrap(ptr, d);
 
     let e_in = below(enq_warp, q.warps);
     let d_in = below(deq_warp, q.warps);
