@@ -453,8 +453,7 @@ fn cmd_sim(
             if vcd.is_some() {
                 return Err("--vcd needs the netlist engine (the reference model has no internal signals)".into());
             }
-            let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
-            let mut model = (v.model)(&p).map_err(|e| e.to_string())?;
+            let mut model = models::model(info.name, &p).map_err(|e| e.to_string())?;
             let act = sim_loop(model.as_mut(), source, cycles, |_| false, |_, _, _| Ok(()))?;
             (act, model.ports().to_vec())
         }

@@ -1,7 +1,7 @@
 //! The one interface for anything clocked with named ports.
 //!
 //! Both engines implement it: the netlist simulator (compiled from a block's
-//! IR) and the plain-Rust reference models in `verif`. A test, the composed SM
+//! IR) and the plain-Rust reference models of the `models` crate. A test, the composed SM
 //! or the co-simulation driver uses a block only through this trait, so it can
 //! run either engine.
 //!

@@ -66,7 +66,7 @@ fn main() {
         let mut netlist = NetlistSim::new(&m);
         let (instrs, runs) = (netlist.program_len(), netlist.program_runs());
         let r_net = rate(&mut netlist, &stim);
-        let mut model = (v.model)(&p).expect("model");
+        let mut model = models::model(info.name, &p).expect("model");
         let r_ref = rate(model.as_mut(), &stim);
         let files = hw::verilog::emit(&m);
         let r_ver = RtlBuild::new(&files, &m, Simulator::Verilator, Flavor::Bench)

@@ -34,7 +34,7 @@ pub fn code_of(m: u32) -> u128 {
 }
 
 /// Thread mask of warp `w` in the condition port words.
-fn cond_of(words: &[u64], w: usize) -> u32 {
+pub fn cond_of(words: &[u64], w: usize) -> u32 {
     (words[w / 2] >> (32 * (w % 2))) as u32
 }
 

@@ -72,7 +72,7 @@ fn less(op: u64, a: u32, b: u32) -> bool {
 /// The value of thread `n-1` of an arithmetic progression starting at `acc`
 /// with step `s`, and whether the progression leaves the comparison's domain
 /// (wraps around) on the way: the ALU result is 38 bits wide.
-fn last_of(op: u64, acc: u32, s: u32, n: u32) -> (u32, bool) {
+pub fn last_of(op: u64, acc: u32, s: u32, n: u32) -> (u32, bool) {
     let signed = op & tuple::CMP_SIGNED != 0;
     let x0 = if signed { acc as i32 as i64 } else { acc as i64 };
     let xl = x0 + (n as i64 - 1) * (s as i32 as i64);
@@ -86,7 +86,7 @@ fn last_of(op: u64, acc: u32, s: u32, n: u32) -> (u32, bool) {
 /// intervals); for `eq`/`ne` only when the step is zero or both ends lie
 /// strictly on the same side of `rhs` (otherwise `rhs` may be hit in between),
 /// or when the warp has a single value (step zero or one thread).
-fn shortcut(op: u64, first: u32, last: u32, s: u32, n: u32, rhs: u32) -> Option<bool> {
+pub fn shortcut(op: u64, first: u32, last: u32, s: u32, n: u32, rhs: u32) -> Option<bool> {
     let (c0, c1) = (compare(op, first, rhs), compare(op, last, rhs));
     match op & 7 {
         tuple::CMP_EQ | tuple::CMP_NE => {

@@ -83,6 +83,11 @@ impl MshrTable {
         MshrIn::read(&self.io, |id| self.frame.get_u64(id))
     }
 
+    /// Entries holding a pending line.
+    pub fn used_entries(&self) -> Vec<u32> {
+        (0..self.valid.len() as u32).filter(|&e| self.valid[e as usize]).collect()
+    }
+
     fn probe(&self, line: u64) -> Option<usize> {
         (0..self.valid.len()).find(|&e| self.valid[e] && self.addr[e] == line)
     }

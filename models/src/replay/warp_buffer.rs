@@ -107,12 +107,13 @@ impl WarpBuffer {
         (self.itp + 1) % (2 * self.n())
     }
 
-    fn fill_free(&self) -> u32 {
+    /// Slots fetch may fill now (the `fill_free` output).
+    pub fn fill_free(&self) -> u32 {
         self.n() - self.dist(self.tp(), self.fp)
     }
 
     /// (valid, slot, replay): oldest replay-ready slot from TP, else the slot at IP.
-    fn offer(&self) -> (bool, u32, bool) {
+    pub fn offer(&self) -> (bool, u32, bool) {
         let n = self.n();
         let tp = self.tp();
         for k in 0..n {
@@ -126,6 +127,12 @@ impl WarpBuffer {
         } else {
             (false, 0, false)
         }
+    }
+
+    /// Slots whose instruction is in flight (a completion for them is legal),
+    /// with their private active masks: what a memory stage may complete.
+    pub fn in_flight(&self) -> Vec<(u32, u64)> {
+        (0..self.n()).filter(|&s| self.accepts(true, s)).map(|s| (s, self.pam[s as usize])).collect()
     }
 
     /// The completion targets an in-flight slot: valid, not waiting for replay, issued.

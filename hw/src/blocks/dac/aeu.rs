@@ -139,7 +139,7 @@
 //! active masks (§4.6: expansion is for all threads of every warp), and
 //! mod-type tuples (expanded on the SIMT lanes, §3).
 //!
-//! # Cycles (`cargo test -p verif --test dac aeu_cycles_per_warp -- --nocapture`, on the netlist)
+//! # Cycles (`cargo test -p verif --test blocks aeu::cycles_per_warp -- --nocapture`, on both engines)
 //! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
 //! 192 threads, word accesses: offset 4 line-aligned 1 cycle (61 cycles for
 //! 48 warps = 1.27/warp with overhead); offset 4 unaligned or offset 8: 2
