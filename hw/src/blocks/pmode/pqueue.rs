@@ -37,7 +37,7 @@
 //!
 //! Per warp: E entries, `head` (I bits), `tail` (I bits), `base` (P bits).
 //! The base is the PC of the instruction that triggered the episode (the first
-//! blocked instruction, where N-mode resumes; BLOCKS.md: "offset from the
+//! blocked instruction, where N-mode resumes: the offset is "from the
 //! instruction that triggered P-mode").
 //!
 //! Occupancy is encoded by the valid bits; the pointers alone cannot tell full
