@@ -36,8 +36,10 @@ test: setup
 	$(CARGO) test --workspace
 
 # Speed (netlist vs reference vs Verilator -O3), synthesis of the composed
-# units, and the replay tracker comparison.
+# units, the replay tracker comparison, and the functional model's
+# throughput (thread instructions per second on sgemm and BFS).
 bench: setup
+	$(CARGO) bench -p kernel --bench functional
 	$(CARGO) bench -p verif --bench sim_speed
 	@if [ -f verif/benches/replay_traffic.rs ]; then $(CARGO) bench -p verif --bench replay_traffic; fi
 
