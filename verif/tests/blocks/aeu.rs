@@ -275,13 +275,4 @@ fn expansion_property_rejects_corrupted_records() {
     assert!(check_expansion(&mut d, &p, &stim).unwrap_err().contains("empty record"));
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("aeu", 2026);
-    matches_model("aeu", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("aeu", SMALL, 11, 3000);
-}
+cosim_tests!("aeu", seed 2026, small SMALL, and_model);

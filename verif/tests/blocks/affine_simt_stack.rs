@@ -145,13 +145,4 @@ fn flat_comparison_rejects_a_wrong_mask() {
     assert!(check_against_flat(&mut d, &p, &stim).is_err());
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("affine_simt_stack", 2026);
-    matches_model("affine_simt_stack", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("affine_simt_stack", SMALL, 11, 3000);
-}
+cosim_tests!("affine_simt_stack", seed 2026, small SMALL, and_model);

@@ -91,13 +91,4 @@ fn fifo_property_rejects_a_corrupted_ready() {
     assert!(check_fifo(&mut d, &p, &stim).is_err());
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("atq", 2026);
-    matches_model("atq", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("atq", SMALL, 11, 3000);
-}
+cosim_tests!("atq", seed 2026, small SMALL, and_model);

@@ -333,3 +333,57 @@ pub fn cond_value(warps: u32) -> BoxedStrategy<Vec<u64>> {
     let m = prop_oneof![Just(u32::MAX), Just(0u32), Just(0xffffu32), any::<u32>()];
     prop::collection::vec(m, warps as usize).prop_map(|ms| cond_words(&ms)).boxed()
 }
+
+// ---------------------------------------------------------------------------
+// Test sets several blocks share word for word.
+
+/// The co-simulations of a block: `verilator_cosim_100k` (100,000 driver
+/// cycles at the paper's parameters under Verilator; with `and_model`, the
+/// same stimulus through the netlist and the reference model too) and
+/// `iverilog_cosim_second_opinion` (3,000 driver cycles at `small`).
+macro_rules! cosim_tests {
+    ($block:literal, seed $seed:literal, small $small:expr) => {
+        #[test]
+        fn verilator_cosim_100k() {
+            crate::common::verilator_100k($block, $seed);
+        }
+
+        #[test]
+        fn iverilog_cosim_second_opinion() {
+            crate::common::iverilog($block, $small, 11, 3000);
+        }
+    };
+    ($block:literal, seed $seed:literal, small $small:expr, and_model) => {
+        #[test]
+        fn verilator_cosim_100k() {
+            let (_, stim, _) = crate::common::verilator_100k($block, $seed);
+            crate::common::matches_model($block, &[], &stim).unwrap();
+        }
+
+        #[test]
+        fn iverilog_cosim_second_opinion() {
+            crate::common::iverilog($block, $small, 11, 3000);
+        }
+    };
+}
+
+/// Netlist == reference model on arbitrary inputs (proptest, 40 cases of up
+/// to 60 cycles, `rst` on every ninth cycle at most) at a small and a tiny
+/// parameter set: `matches_reference_on_arbitrary_inputs_{small,tiny}`.
+macro_rules! arbitrary_tests {
+    ($block:literal, small $small:expr, tiny $tiny:expr) => {
+        proptest::proptest! {
+            #![proptest_config(proptest::prelude::ProptestConfig { cases: 40, .. proptest::prelude::ProptestConfig::default() })]
+
+            #[test]
+            fn matches_reference_on_arbitrary_inputs_small(stim in crate::common::arbitrary(&crate::common::ports_of($block, $small), 60, 9)) {
+                proptest::prop_assert_eq!(crate::common::matches_model($block, $small, &stim), Ok(()));
+            }
+
+            #[test]
+            fn matches_reference_on_arbitrary_inputs_tiny(stim in crate::common::arbitrary(&crate::common::ports_of($block, $tiny), 60, 9)) {
+                proptest::prop_assert_eq!(crate::common::matches_model($block, $tiny, &stim), Ok(()));
+            }
+        }
+    };
+}

@@ -149,13 +149,4 @@ fn end_to_end_property_rejects_a_wrong_mask_and_a_stray_l1_request() {
     assert!(check_end_to_end(&mut d, &p, &stim, false).unwrap_err().contains("without an l1_req"));
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("dac_unit", 2026);
-    matches_model("dac_unit", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("dac_unit", SMALL, 11, 3000);
-}
+cosim_tests!("dac_unit", seed 2026, small SMALL, and_model);

@@ -11,6 +11,7 @@
 //! One binary for all blocks: one link, and the tests of every block run in
 //! parallel.
 
+#[macro_use]
 mod common;
 
 // P-mode family

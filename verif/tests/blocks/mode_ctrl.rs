@@ -2,7 +2,7 @@
 //! (arbitrary inputs and driver traffic over parameters), the property check
 //! on both engines, the directed tests, co-simulation.
 
-use crate::common::{arbitrary, build, driven, engines, matches_model, ports_of, typed, Ov};
+use crate::common::{build, driven, engines, matches_model, typed, Ov};
 use hw::blocks::pmode::mode_ctrl::ModeCtrlParams;
 use models::pmode::mode_ctrl::ModeCtrlModel;
 use proptest::prelude::*;
@@ -13,19 +13,7 @@ use verif::stimulus::Stimulus;
 const SMALL: Ov = &[("warps", 3), ("regs", 5), ("pc_bits", 8)];
 const TINY: Ov = &[("warps", 2), ("regs", 2), ("pc_bits", 8)];
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_small(stim in arbitrary(&ports_of("mode_ctrl", SMALL), 60, 9)) {
-        prop_assert_eq!(matches_model("mode_ctrl", SMALL, &stim), Ok(()));
-    }
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_tiny(stim in arbitrary(&ports_of("mode_ctrl", TINY), 60, 9)) {
-        prop_assert_eq!(matches_model("mode_ctrl", TINY, &stim), Ok(()));
-    }
-}
+arbitrary_tests!("mode_ctrl", small SMALL, tiny TINY);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
@@ -96,12 +84,4 @@ fn golden_directed_tests() {
     }
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    crate::common::verilator_100k("mode_ctrl", 2026);
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("mode_ctrl", SMALL, 11, 3000);
-}
+cosim_tests!("mode_ctrl", seed 2026, small SMALL);

@@ -240,16 +240,7 @@ fn mask_property_rejects_a_flipped_thread() {
     assert!(check_masks(&mut d, &p, &stim).unwrap_err().contains("counters"));
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("peu", 2026);
-    matches_model("peu", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("peu", SMALL, 11, 3000);
-}
+cosim_tests!("peu", seed 2026, small SMALL, and_model);
 
 /// A wrong two-compare rule in the emitted Verilog (`eq`/`ne` decided by
 /// the ends alone) is caught by co-simulation against the netlist.

@@ -3,7 +3,7 @@
 //! property check on both engines, Figure 5 end to end, the hierarchy, a
 //! broken sub-block caught, co-simulation.
 
-use crate::common::{arbitrary, build, driven, engines, matches_model, ports_of, typed, Ov};
+use crate::common::{build, driven, engines, matches_model, typed, Ov};
 use hw::blocks::pmode::mode_ctrl::action;
 use hw::blocks::pmode::pmode_unit::PmodeUnitParams;
 use hw::Block;
@@ -37,19 +37,7 @@ const TINY: Ov = &[
     ("inst_bytes", 1),
 ];
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_small(stim in arbitrary(&ports_of("pmode_unit", SMALL), 60, 9)) {
-        prop_assert_eq!(matches_model("pmode_unit", SMALL, &stim), Ok(()));
-    }
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_tiny(stim in arbitrary(&ports_of("pmode_unit", TINY), 60, 9)) {
-        prop_assert_eq!(matches_model("pmode_unit", TINY, &stim), Ok(()));
-    }
-}
+arbitrary_tests!("pmode_unit", small SMALL, tiny TINY);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
@@ -185,12 +173,4 @@ fn golden_test_catches_a_broken_scoreboard() {
     assert!(r.is_err(), "the walk-through must notice that nothing triggers");
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    crate::common::verilator_100k("pmode_unit", 2026);
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("pmode_unit", SMALL, 11, 3000);
-}
+cosim_tests!("pmode_unit", seed 2026, small SMALL);

@@ -2,7 +2,7 @@
 //! inputs and driver traffic over parameters), the property check on both
 //! engines, Figure 5 and the limits as golden tests, co-simulation.
 
-use crate::common::{arbitrary, build, driven, engines, matches_model, ports_of, typed, Ov};
+use crate::common::{build, driven, engines, matches_model, typed, Ov};
 use hw::blocks::pmode::pqueue::PqueueParams;
 use models::pmode::pqueue::PqueueModel;
 use proptest::prelude::*;
@@ -18,19 +18,7 @@ const SMALL: Ov = &[("warps", 3), ("entries", 3), ("offset_bits", 6), ("regs", 6
 /// entries and PCs often.
 const TINY: Ov = &[("warps", 2), ("entries", 2), ("offset_bits", 3), ("regs", 2), ("rename_regs", 2), ("pc_bits", 8)];
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_small(stim in arbitrary(&ports_of("pqueue", SMALL), 60, 9)) {
-        prop_assert_eq!(matches_model("pqueue", SMALL, &stim), Ok(()));
-    }
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_tiny(stim in arbitrary(&ports_of("pqueue", TINY), 60, 9)) {
-        prop_assert_eq!(matches_model("pqueue", TINY, &stim), Ok(()));
-    }
-}
+arbitrary_tests!("pqueue", small SMALL, tiny TINY);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
@@ -114,12 +102,4 @@ fn golden_full_and_out_of_range_record_nothing() {
     }
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    crate::common::verilator_100k("pqueue", 2026);
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("pqueue", SMALL, 11, 3000);
-}
+cosim_tests!("pqueue", seed 2026, small SMALL);

@@ -76,13 +76,4 @@ fn queue_property_rejects_corrupted_data() {
     assert!(check_queues(&mut d, &p, &q, &stim).is_err());
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("pwaq", 2026);
-    matches_model("pwaq", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("pwaq", SMALL, 11, 3000);
-}
+cosim_tests!("pwaq", seed 2026, small SMALL, and_model);

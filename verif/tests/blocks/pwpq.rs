@@ -77,13 +77,4 @@ fn same_cycle_enq_and_deq_of_one_warp() {
     }
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    let (_, stim, _) = crate::common::verilator_100k("pwpq", 2027);
-    matches_model("pwpq", &[], &stim).unwrap();
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("pwpq", SMALL, 11, 3000);
-}
+cosim_tests!("pwpq", seed 2027, small SMALL, and_model);

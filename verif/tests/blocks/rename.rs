@@ -2,7 +2,7 @@
 //! (arbitrary inputs and driver traffic over parameters), the property check,
 //! the directed tests on both engines, co-simulation.
 
-use crate::common::{arbitrary, build, driven, engines, matches_model, ports_of, typed, Ov};
+use crate::common::{build, driven, engines, matches_model, typed, Ov};
 use hw::blocks::pmode::rename::RenameParams;
 use models::pmode::rename::RenameModel;
 use proptest::prelude::*;
@@ -14,19 +14,7 @@ use verif::stimulus::Stimulus;
 const SMALL: Ov = &[("warps", 3), ("regs", 5), ("rename_regs", 12), ("banks", 4)];
 const TINY: Ov = &[("warps", 2), ("regs", 3), ("rename_regs", 4), ("banks", 2)];
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_small(stim in arbitrary(&ports_of("rename", SMALL), 60, 9)) {
-        prop_assert_eq!(matches_model("rename", SMALL, &stim), Ok(()));
-    }
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_tiny(stim in arbitrary(&ports_of("rename", TINY), 60, 9)) {
-        prop_assert_eq!(matches_model("rename", TINY, &stim), Ok(()));
-    }
-}
+arbitrary_tests!("rename", small SMALL, tiny TINY);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
@@ -105,12 +93,4 @@ fn golden_directed_tests() {
     }
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    crate::common::verilator_100k("rename", 2026);
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("rename", SMALL, 11, 3000);
-}
+cosim_tests!("rename", seed 2026, small SMALL);

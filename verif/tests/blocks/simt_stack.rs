@@ -3,7 +3,7 @@
 //! on both engines, the per-thread check of the IPDOM reference itself, the
 //! slides' golden tests, co-simulation.
 
-use crate::common::{arbitrary, driven, engines, matches_model, ports_of, top_of, typed, Ov};
+use crate::common::{driven, engines, matches_model, top_of, typed, Ov};
 use hw::blocks::pmode::simt_stack::SimtStackParams;
 use models::pmode::simt_stack::SimtStackModel;
 use proptest::prelude::*;
@@ -17,19 +17,7 @@ use verif::stimulus::Stimulus;
 const SMALL: Ov = &[("warps", 3), ("depth", 3), ("lanes", 4), ("pc_bits", 16), ("inst_bytes", 4)];
 const TINY: Ov = &[("warps", 2), ("depth", 2), ("lanes", 2), ("pc_bits", 8), ("inst_bytes", 1)];
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_small(stim in arbitrary(&ports_of("simt_stack", SMALL), 60, 9)) {
-        prop_assert_eq!(matches_model("simt_stack", SMALL, &stim), Ok(()));
-    }
-
-    #[test]
-    fn matches_reference_on_arbitrary_inputs_tiny(stim in arbitrary(&ports_of("simt_stack", TINY), 60, 9)) {
-        prop_assert_eq!(matches_model("simt_stack", TINY, &stim), Ok(()));
-    }
-}
+arbitrary_tests!("simt_stack", small SMALL, tiny TINY);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
@@ -182,12 +170,4 @@ fn golden_same_cycle_conflicts() {
     }
 }
 
-#[test]
-fn verilator_cosim_100k() {
-    crate::common::verilator_100k("simt_stack", 2026);
-}
-
-#[test]
-fn iverilog_cosim_second_opinion() {
-    crate::common::iverilog("simt_stack", SMALL, 11, 3000);
-}
+cosim_tests!("simt_stack", seed 2026, small SMALL);
