@@ -128,8 +128,8 @@ impl PmodeUnitModel {
                 (ui.src[0].vld, sbk.src[0].vld),
                 (ui.src[1].reg, sbk.src[1].reg),
                 (ui.src[1].vld, sbk.src[1].vld),
-                (ui.dst.reg, sbk.dst.reg),
-                (ui.dst.vld, sbk.dst.vld),
+                (ui.dst.reg, sbk.dst[0].reg),
+                (ui.dst.vld, sbk.dst[0].vld),
             ] {
                 s1.push(w(u(from), SB, to));
             }

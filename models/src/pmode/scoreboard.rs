@@ -85,7 +85,7 @@ impl Component for ScoreboardModel {
                     long_dep |= src_long[s];
                 }
             }
-            let dst_pending = f.get_bool(ip.dst.vld) && self.query(board, 0, warp, f.get_u64(ip.dst.reg));
+            let dst_pending = ip.dst.iter().any(|d| f.get_bool(d.vld) && self.query(board, 0, warp, f.get_u64(d.reg)));
             let (a, b, c, d, n) = (ip.src_pending, ip.dst_pending, ip.stall, ip.long_dep, ip.src_long.len());
             self.frame.set_bool(a, src_pending);
             self.frame.set_bool(b, dst_pending);
@@ -123,27 +123,30 @@ impl Component for ScoreboardModel {
                 }
             }
         }
-        // 2. Issues: every issuing port first clears `long` of its destination,
-        //    then sets pending (and long for long-latency ops); skips set long.
+        // 2. Issues: every issuing port first clears `long` of its valid
+        //    destinations, then sets pending (and long for long-latency ops);
+        //    skips set long.
         for pass in 0..2 {
             for k in 0..self.io.iss.len() {
-                let ip = &self.io.iss[k];
-                let f = &self.frame;
-                if !f.get_bool(ip.dst.vld) {
-                    continue;
-                }
-                let board = f.get_bool(ip.pmode) as usize;
-                let Some(i) = self.at(f.get_u64(ip.warp), f.get_u64(ip.dst.reg)) else { continue };
-                let (fire, long, skip) = (f.get_bool(ip.fire), f.get_bool(ip.long), f.get_bool(ip.skip));
-                if pass == 0 && fire {
-                    self.boards[board][1].set(i, false);
-                }
-                if pass == 1 {
-                    if fire {
-                        self.boards[board][0].set(i, true);
+                for d in 0..self.io.iss[k].dst.len() {
+                    let ip = &self.io.iss[k];
+                    let f = &self.frame;
+                    if !f.get_bool(ip.dst[d].vld) {
+                        continue;
                     }
-                    if (fire && long) || skip {
-                        self.boards[board][1].set(i, true);
+                    let board = f.get_bool(ip.pmode) as usize;
+                    let Some(i) = self.at(f.get_u64(ip.warp), f.get_u64(ip.dst[d].reg)) else { continue };
+                    let (fire, long, skip) = (f.get_bool(ip.fire), f.get_bool(ip.long), f.get_bool(ip.skip));
+                    if pass == 0 && fire {
+                        self.boards[board][1].set(i, false);
+                    }
+                    if pass == 1 {
+                        if fire {
+                            self.boards[board][0].set(i, true);
+                        }
+                        if (fire && long) || skip {
+                            self.boards[board][1].set(i, true);
+                        }
                     }
                 }
             }

@@ -78,8 +78,13 @@ impl Driver for ScoreboardDriver {
             let warp = self.warp();
             let pm = self.in_pmode(warp) ^ self.rng.random_bool(0.05);
             let srcs: Vec<(u64, bool)> = (0..self.io.iss[k].src.len()).map(|_| (self.reg(), self.rng.random_bool(0.8))).collect();
-            let dst = self.reg();
-            let dst_vld = self.rng.random_bool(0.85);
+            // Destination 0, then (dsts > 1) the others: often the next
+            // registers (a 64-bit pair, a vector load), sometimes any.
+            let mut dsts: Vec<(u64, bool)> = Vec::new();
+            for d in 0..self.io.iss[k].dst.len() as u64 {
+                let r = if d > 0 && self.rng.random_bool(0.5) { dsts[0].0 + d } else { self.reg() };
+                dsts.push((r, self.rng.random_bool(0.85)));
+            }
             let fire = self.rng.random_bool(0.4);
             let long = self.rng.random_bool(0.3);
             let skip = pm && !fire && self.rng.random_bool(0.2);
@@ -90,13 +95,17 @@ impl Driver for ScoreboardDriver {
                 f.set(s.reg, r);
                 f.set_bool(s.vld, v);
             }
-            f.set(ip.dst.reg, dst);
-            f.set_bool(ip.dst.vld, dst_vld);
+            for (d, &(r, v)) in ip.dst.iter().zip(&dsts) {
+                f.set(d.reg, r);
+                f.set_bool(d.vld, v);
+            }
             f.set_bool(ip.fire, fire);
             f.set_bool(ip.long, long);
             f.set_bool(ip.skip, skip);
-            if fire && dst_vld && !reset {
-                self.in_flight.push((warp, dst, !pm, pm));
+            for &(dst, dst_vld) in &dsts {
+                if fire && dst_vld && !reset {
+                    self.in_flight.push((warp, dst, !pm, pm));
+                }
             }
         }
         for j in 0..self.io.wb.len() {
@@ -159,8 +168,8 @@ pub mod props {
         warp: u64,
         board: usize,
         srcs: Vec<(u64, bool)>,
-        dst: u64,
-        dst_vld: bool,
+        /// (register, valid) per destination.
+        dsts: Vec<(u64, bool)>,
         fire: bool,
         long: bool,
         skip: bool,
@@ -188,8 +197,7 @@ pub mod props {
                     warp: u(ip.warp),
                     board: u(ip.pmode) as usize,
                     srcs: ip.src.iter().map(|s| (u(s.reg), b(s.vld))).collect(),
-                    dst: u(ip.dst.reg),
-                    dst_vld: b(ip.dst.vld),
+                    dsts: ip.dst.iter().map(|d| (u(d.reg), b(d.vld))).collect(),
                     fire: b(ip.fire),
                     long: b(ip.long),
                     skip: b(ip.skip),
@@ -220,7 +228,7 @@ pub mod props {
             for (k, is) in cy.iss.iter().enumerate() {
                 let has = |set: &HashSet<(usize, u64, u64)>, r: u64| set.contains(&(is.board, is.warp, r)) && !cleared(is.board, is.warp, r);
                 let want_src = is.srcs.iter().any(|&(r, v)| v && has(&pending, r));
-                let want_dst = is.dst_vld && has(&pending, is.dst);
+                let want_dst = is.dsts.iter().any(|&(r, v)| v && has(&pending, r));
                 let want_long = is.srcs.iter().any(|&(r, v)| v && has(&long, r));
                 let o = &out.iss[k];
                 let mut checks =
@@ -250,19 +258,23 @@ pub mod props {
                 }
             }
             for is in &cy.iss {
-                if is.dst_vld && is.fire && in_range(is.warp, is.dst) {
-                    long.remove(&(is.board, is.warp, is.dst));
+                for &(dst, v) in &is.dsts {
+                    if v && is.fire && in_range(is.warp, dst) {
+                        long.remove(&(is.board, is.warp, dst));
+                    }
                 }
             }
             for is in &cy.iss {
-                if !is.dst_vld || !in_range(is.warp, is.dst) {
-                    continue;
-                }
-                if is.fire {
-                    pending.insert((is.board, is.warp, is.dst));
-                }
-                if (is.fire && is.long) || is.skip {
-                    long.insert((is.board, is.warp, is.dst));
+                for &(dst, v) in &is.dsts {
+                    if !v || !in_range(is.warp, dst) {
+                        continue;
+                    }
+                    if is.fire {
+                        pending.insert((is.board, is.warp, dst));
+                    }
+                    if (is.fire && is.long) || is.skip {
+                        long.insert((is.board, is.warp, dst));
+                    }
                 }
             }
             if let Some(cw) = cy.copy {
@@ -299,7 +311,7 @@ pub mod props {
                 continue;
             }
             for w in 0..p.warps as u64 {
-                let n_activity = cy.iss.iter().any(|i| i.warp == w && i.board == 0 && i.dst_vld && (i.fire || i.skip))
+                let n_activity = cy.iss.iter().any(|i| i.warp == w && i.board == 0 && i.dsts.iter().any(|d| d.1) && (i.fire || i.skip))
                     || cy.wbs.iter().any(|&(en, ww, _, n, _)| en && n && ww == w);
                 let now = [row(sim, 0, w as u32), row(sim, 1, w as u32)];
                 if !n_activity && (now[0] != before[2 * w as usize] || now[1] != before[2 * w as usize + 1]) {

@@ -23,7 +23,13 @@ fn build(p: &ScoreboardParams) -> Arc<Module> {
 fn small() -> ScoreboardParams {
     // Few warps and registers (with out-of-range ids 6, 7 and warp 3) make
     // conflicts between ports frequent.
-    ScoreboardParams { warps: 3, regs: 6, issue_ports: 2, wb_ports: 2, srcs: 2 }
+    ScoreboardParams { warps: 3, regs: 6, issue_ports: 2, wb_ports: 2, srcs: 2, dsts: 1 }
+}
+
+/// The SM's instructions: up to 6 sources and 4 destinations (64-bit pairs,
+/// `ld.v4`), on few warps and registers.
+fn wide() -> ScoreboardParams {
+    ScoreboardParams { warps: 3, regs: 6, issue_ports: 2, wb_ports: 2, srcs: 6, dsts: 4 }
 }
 
 fn driven(p: &ScoreboardParams, seed: u64, cycles: u64) -> Stimulus {
@@ -32,7 +38,7 @@ fn driven(p: &ScoreboardParams, seed: u64, cycles: u64) -> Stimulus {
 
 #[test]
 fn model_and_hardware_have_the_same_ports() {
-    for p in [ScoreboardParams::default(), small()] {
+    for p in [ScoreboardParams::default(), small(), wide()] {
         let sim = NetlistSim::new(&build(&p));
         assert_eq!(sim.ports(), p.ports().as_slice());
         assert_eq!(ScoreboardModel::new(&p).ports(), p.ports().as_slice());
@@ -41,6 +47,16 @@ fn model_and_hardware_have_the_same_ports() {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    #[test]
+    fn hardware_matches_reference_with_several_destinations(stim in arbitrary(&wide().ports(), 60, 7)) {
+        let p = wide();
+        let hw_out = run(&mut NetlistSim::new(&build(&p)), &stim).unwrap();
+        let ref_out = run(&mut ScoreboardModel::new(&p), &stim).unwrap();
+        prop_assert_eq!(first_mismatch(&ref_out, &hw_out), None);
+        prop_assert_eq!(props::pending_and_long(&mut NetlistSim::new(&build(&p)), &p, &stim), Ok(()));
+        prop_assert_eq!(props::copy_and_n_untouched(&mut NetlistSim::new(&build(&p)), &p, &stim), Ok(()));
+    }
 
     #[test]
     fn hardware_matches_reference_on_arbitrary_inputs(stim in arbitrary(&small().ports(), 60, 7)) {
@@ -135,7 +151,7 @@ fn same_cycle_issue_writeback_and_mode_entry() {
         let (i0, i1, w0, w1) = (&io.iss[0], &io.iss[1], &io.wb[0], &io.wb[1]);
         let out = |sb: &dyn Component, id: PortId| sb.get_bool(id);
         // Warp 5 issues a global load to r10 on the N board.
-        cycle(sb, &[(i0.warp, 5), (i0.dst.reg, 10), (i0.dst.vld, 1), (i0.fire, 1), (i0.long, 1)]);
+        cycle(sb, &[(i0.warp, 5), (i0.dst[0].reg, 10), (i0.dst[0].vld, 1), (i0.fire, 1), (i0.long, 1)]);
         sb.tick();
         // A dependent instruction sees pending + long; the writeback of r10 in
         // the same cycle bypasses: not pending, not long.
@@ -145,13 +161,13 @@ fn same_cycle_issue_writeback_and_mode_entry() {
         assert!(!out(sb, i0.stall) && !out(sb, i0.long_dep));
         // Same cycle: the writeback of r10 and a new (short) issue to r10: the
         // issue wins, r10 stays pending and is no longer long.
-        cycle(sb, &[(i1.warp, 5), (i1.dst.reg, 10), (i1.dst.vld, 1), (i1.fire, 1), (w1.en, 1), (w1.warp, 5), (w1.reg, 10), (w1.n, 1)]);
+        cycle(sb, &[(i1.warp, 5), (i1.dst[0].reg, 10), (i1.dst[0].vld, 1), (i1.fire, 1), (w1.en, 1), (w1.warp, 5), (w1.reg, 10), (w1.n, 1)]);
         sb.tick();
         cycle(sb, &[(i0.warp, 5), (i0.src[1].reg, 10), (i0.src[1].vld, 1)]);
         assert!(out(sb, i0.src_pending) && !out(sb, i0.long_dep));
         // Another load to r20; mode entry copies the N board (with the r20 issue
         // of the same cycle) to the P board in one cycle.
-        cycle(sb, &[(i0.warp, 5), (i0.dst.reg, 20), (i0.dst.vld, 1), (i0.fire, 1), (i0.long, 1), (io.copy_en, 1), (io.copy_warp, 5)]);
+        cycle(sb, &[(i0.warp, 5), (i0.dst[0].reg, 20), (i0.dst[0].vld, 1), (i0.fire, 1), (i0.long, 1), (io.copy_en, 1), (io.copy_warp, 5)]);
         sb.tick();
         cycle(sb, &[(i0.warp, 5), (i0.pmode, 1), (i0.src[0].reg, 20), (i0.src[0].vld, 1), (i0.src[1].reg, 10), (i0.src[1].vld, 1)]);
         assert!(out(sb, i0.long_dep) && out(sb, i0.src_pending));
@@ -159,20 +175,20 @@ fn same_cycle_issue_writeback_and_mode_entry() {
         // P-mode: skip an instruction writing r30 (long source r20), issue one
         // to r31; the N board does not see either.
         cycle(sb, &[
-            (i0.warp, 5), (i0.pmode, 1), (i0.dst.reg, 30), (i0.dst.vld, 1), (i0.skip, 1),
-            (i1.warp, 5), (i1.pmode, 1), (i1.dst.reg, 31), (i1.dst.vld, 1), (i1.fire, 1),
+            (i0.warp, 5), (i0.pmode, 1), (i0.dst[0].reg, 30), (i0.dst[0].vld, 1), (i0.skip, 1),
+            (i1.warp, 5), (i1.pmode, 1), (i1.dst[0].reg, 31), (i1.dst[0].vld, 1), (i1.fire, 1),
         ]);
         sb.tick();
         cycle(sb, &[
-            (i0.warp, 5), (i0.pmode, 1), (i0.src[0].reg, 30), (i0.src[0].vld, 1), (i0.dst.reg, 31), (i0.dst.vld, 1),
-            (i1.warp, 5), (i1.src[0].reg, 30), (i1.src[0].vld, 1), (i1.dst.reg, 31), (i1.dst.vld, 1),
+            (i0.warp, 5), (i0.pmode, 1), (i0.src[0].reg, 30), (i0.src[0].vld, 1), (i0.dst[0].reg, 31), (i0.dst[0].vld, 1),
+            (i1.warp, 5), (i1.src[0].reg, 30), (i1.src[0].vld, 1), (i1.dst[0].reg, 31), (i1.dst[0].vld, 1),
         ]);
         assert!(out(sb, i0.long_dep) && !out(sb, i0.src_pending) && out(sb, i0.dst_pending));
         assert!(!out(sb, i1.long_dep) && !out(sb, i1.stall));
         // Register 63 (RZ) and warp 50 are out of range: never pending.
-        cycle(sb, &[(i0.warp, 5), (i0.dst.reg, 63), (i0.dst.vld, 1), (i0.fire, 1), (i1.warp, 50), (i1.dst.reg, 1), (i1.dst.vld, 1), (i1.fire, 1)]);
+        cycle(sb, &[(i0.warp, 5), (i0.dst[0].reg, 63), (i0.dst[0].vld, 1), (i0.fire, 1), (i1.warp, 50), (i1.dst[0].reg, 1), (i1.dst[0].vld, 1), (i1.fire, 1)]);
         sb.tick();
-        cycle(sb, &[(i0.warp, 5), (i0.dst.reg, 63), (i0.dst.vld, 1), (i1.warp, 50), (i1.dst.reg, 1), (i1.dst.vld, 1)]);
+        cycle(sb, &[(i0.warp, 5), (i0.dst[0].reg, 63), (i0.dst[0].vld, 1), (i1.warp, 50), (i1.dst[0].reg, 1), (i1.dst[0].vld, 1)]);
         assert!(!out(sb, i0.stall) && !out(sb, i1.stall));
         // Reset clears everything.
         cycle(sb, &[(io.rst, 1)]);
@@ -180,6 +196,77 @@ fn same_cycle_issue_writeback_and_mode_entry() {
         cycle(sb, &[(i0.warp, 5), (i0.src[0].reg, 10), (i0.src[0].vld, 1)]);
         assert!(!out(sb, i0.stall));
     }
+}
+
+/// Several destinations: every valid one is marked at fire (and long for a
+/// load) and at skip, `dst_pending` is any valid one pending, an invalid one
+/// is ignored, a register named twice is marked once; each clears on its own
+/// writeback.
+#[test]
+fn several_destinations_are_marked_and_cleared_one_by_one() {
+    let p = ScoreboardParams { dsts: 4, srcs: 6, ..ScoreboardParams::default() };
+    let top = build(&p);
+    let names: Vec<String> = p.decls().iss[0].dst.iter().flat_map(|d| [d.reg.name.clone(), d.vld.name.clone()]).collect();
+    assert_eq!(names, ["iss0_dst", "iss0_dst_vld", "iss0_dst1", "iss0_dst1_vld", "iss0_dst2", "iss0_dst2_vld", "iss0_dst3", "iss0_dst3_vld"]);
+    let engines: Vec<Box<dyn Component>> = vec![Box::new(NetlistSim::new(&top)), Box::new(ScoreboardModel::new(&p))];
+    for mut sb in engines {
+        let sb = sb.as_mut();
+        let io = p.bind(sb).unwrap();
+        let (i0, w0) = (&io.iss[0], &io.wb[0]);
+        let out = |sb: &dyn Component, id: PortId| sb.get_bool(id);
+        // Warp 2: a 64-bit global load into r10:r11 (destinations 0 and 1),
+        // destination 2 invalid (r20), destination 3 naming r10 again.
+        cycle(sb, &[
+            (i0.warp, 2), (i0.dst[0].reg, 10), (i0.dst[0].vld, 1), (i0.dst[1].reg, 11), (i0.dst[1].vld, 1),
+            (i0.dst[2].reg, 20), (i0.dst[3].reg, 10), (i0.dst[3].vld, 1), (i0.fire, 1), (i0.long, 1),
+        ]);
+        sb.tick();
+        // Sources r10, r11 (sources 0 and 5) are pending and long; r20 is not.
+        cycle(sb, &[(i0.warp, 2), (i0.src[0].reg, 11), (i0.src[0].vld, 1), (i0.src[5].reg, 20), (i0.src[5].vld, 1)]);
+        assert!(out(sb, i0.src_pending) && out(sb, i0.long_dep) && out(sb, i0.src_long[0]) && !out(sb, i0.src_long[5]));
+        // WAW on destination 3 only: dst_pending.
+        cycle(sb, &[(i0.warp, 2), (i0.dst[0].reg, 30), (i0.dst[0].vld, 1), (i0.dst[3].reg, 11), (i0.dst[3].vld, 1)]);
+        assert!(out(sb, i0.dst_pending) && out(sb, i0.stall));
+        // r10 writes back: r11 stays pending.
+        cycle(sb, &[(w0.en, 1), (w0.warp, 2), (w0.reg, 10), (w0.n, 1), (w0.p, 1)]);
+        sb.tick();
+        cycle(sb, &[(i0.warp, 2), (i0.src[1].reg, 10), (i0.src[1].vld, 1), (i0.src[2].reg, 11), (i0.src[2].vld, 1)]);
+        assert!(out(sb, i0.src_pending) && !out(sb, i0.src_long[1]) && out(sb, i0.src_long[2]));
+        cycle(sb, &[(w0.en, 1), (w0.warp, 2), (w0.reg, 11), (w0.n, 1), (w0.p, 1)]);
+        sb.tick();
+        cycle(sb, &[(i0.warp, 2), (i0.src[2].reg, 11), (i0.src[2].vld, 1)]);
+        assert!(!out(sb, i0.src_pending) && !out(sb, i0.long_dep));
+        // P-mode skip of a 4-register instruction marks every valid
+        // destination long on the P board only.
+        cycle(sb, &[(io.copy_en, 1), (io.copy_warp, 2)]);
+        sb.tick();
+        let skip: Vec<(PortId, u64)> = (0..4u64)
+            .flat_map(|d| [(i0.dst[d as usize].reg, 40 + d), (i0.dst[d as usize].vld, 1)])
+            .chain([(i0.warp, 2), (i0.pmode, 1), (i0.skip, 1)])
+            .collect();
+        cycle(sb, &skip);
+        sb.tick();
+        for (pmode, want) in [(1, true), (0, false)] {
+            cycle(sb, &[(i0.warp, 2), (i0.pmode, pmode), (i0.src[4].reg, 43), (i0.src[4].vld, 1)]);
+            assert_eq!(out(sb, i0.long_dep), want, "pmode {pmode}");
+        }
+    }
+}
+
+/// The SM's scoreboard (6 sources, 4 destinations, few warps and registers)
+/// under Verilator on the driver's traffic.
+#[test]
+fn verilator_cosim_with_several_destinations() {
+    let p = wide();
+    let top = build(&p);
+    let stim = driven(&p, 2027, 20_000);
+    let r = cosim(&top, None, &stim, Simulator::Verilator, &work("sb-dsts4-verilator")).unwrap();
+    assert!(r.mismatch.is_none(), "{}", r.mismatch.unwrap());
+    assert_eq!(r.cycles, 20_000);
+    assert_eq!(props::pending_and_long(&mut NetlistSim::new(&top), &p, &stim), Ok(()));
+    let a = run(&mut NetlistSim::new(&top), &stim).unwrap();
+    let b = run(&mut ScoreboardModel::new(&p), &stim).unwrap();
+    assert_eq!(first_mismatch(&b, &a), None);
 }
 
 #[test]

@@ -174,9 +174,10 @@ impl PmodeUnitParams {
     pub fn idx_bits(&self) -> u32 {
         idx_bits(self.entries)
     }
-    /// The dual-mode scoreboard's parameters (two sources per instruction).
+    /// The dual-mode scoreboard's parameters (two sources and one
+    /// destination per instruction).
     pub fn scoreboard(&self) -> ScoreboardParams {
-        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2 }
+        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2, dsts: 1 }
     }
     pub fn pqueue(&self) -> PqueueParams {
         PqueueParams {
@@ -519,8 +520,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             d.reg.set(r);
             d.vld.set(v);
         }
-        sbk.dst.reg.set(port.dst);
-        sbk.dst.vld.set(port.dst_vld);
+        sbk.dst[0].reg.set(port.dst);
+        sbk.dst[0].vld.set(port.dst_vld);
         sbk.pmode.set(pmode);
         pqk.warp.set(port.warp);
         pqk.pc.set(port.pc);

@@ -8,22 +8,23 @@
 //!
 //! # Ports
 //! `K = issue_ports` (one per warp scheduler, 2 in the paper's Table 1),
-//! `J = wb_ports`, `S = srcs`, `WW = clog2(warps)`, `RW = clog2(regs)`.
+//! `J = wb_ports`, `S = srcs`, `D = dsts`, `WW = clog2(warps)`, `RW = clog2(regs)`.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `iss{k}_warp` | in | WW | warp of the instruction at issue port k |
 //! | `iss{k}_pmode` | in | 1 | consult and update the P board (else N) |
 //! | `iss{k}_src{s}`, `iss{k}_src{s}_vld` | in | RW, 1 | source registers |
-//! | `iss{k}_dst`, `iss{k}_dst_vld` | in | RW, 1 | destination register |
-//! | `iss{k}_fire` | in | 1 | the instruction issues: `pending[dst]` <- 1, `long[dst]` <- `iss{k}_long` |
+//! | `iss{k}_dst`, `iss{k}_dst_vld` | in | RW, 1 | destination register (destination 0) |
+//! | `iss{k}_dst{d}`, `iss{k}_dst{d}_vld` | in | RW, 1 | destination `d` = 1..D-1 (a 64-bit pair, a vector load) |
+//! | `iss{k}_fire` | in | 1 | the instruction issues: `pending[dst]` <- 1, `long[dst]` <- `iss{k}_long`, for every valid destination |
 //! | `iss{k}_long` | in | 1 | it is a long-latency operation (global load) |
-//! | `iss{k}_skip` | in | 1 | P-mode skip: `long[dst]` <- 1 so dependents are skipped too |
+//! | `iss{k}_skip` | in | 1 | P-mode skip: `long[dst]` <- 1 for every valid destination, so dependents are skipped too |
 //! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, WW, RW | a value is written back |
 //! | `wb{j}_n`, `wb{j}_p` | in | 1 | the writeback clears the N / P board |
 //! | `copy_en`, `copy_warp` | in | 1, WW | mode entry: the warp's P board <- its N board |
 //! | `iss{k}_src_pending` | out | 1 | a valid source is pending |
-//! | `iss{k}_dst_pending` | out | 1 | the valid destination is pending (WAW) |
+//! | `iss{k}_dst_pending` | out | 1 | a valid destination is pending (WAW) |
 //! | `iss{k}_stall` | out | 1 | `src_pending \| dst_pending` |
 //! | `iss{k}_long_dep` | out | 1 | a valid source has `long` set (P-mode trigger / skip) |
 //! | `iss{k}_src{s}_long` | out | 1 | source s is valid and has `long` set (which load a trigger waits on) |
@@ -47,6 +48,12 @@
 //!   default 63 registers) never read as pending and are never marked.
 //!   Warp ids `>= warps` read as idle and are never updated.
 //! - Reset clears both boards of every warp.
+//! - An instruction may write up to `dsts` registers (the SM's 64-bit pairs
+//!   and `ld.v4`): every valid destination is marked at `fire` / `skip`,
+//!   and `dst_pending` is any valid destination pending. Two destinations
+//!   naming one register mark it once. Destination 0 keeps the names
+//!   `iss{k}_dst` / `iss{k}_dst_vld`, so with `dsts = 1` (the paper's
+//!   instructions) the block is what it always was.
 //!
 //! Storage: 4 register arrays of `warps x regs` bits (N/P x pending/long):
 //! 12,096 flip-flops at 48 x 63, i.e. 126 bits per board per warp as in the
@@ -69,7 +76,8 @@ crate::block_params! {
         regs: u32 = shared(super::REGS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
-        srcs: u32 = spec { 2, 1..=4, "source operands per instruction", "P-queue entry (section 5.1): two sources" },
+        srcs: u32 = spec { 2, 1..=8, "source operands per instruction", "P-queue entry (section 5.1): two sources" },
+        dsts: u32 = spec { 1, 1..=4, "destination registers per instruction", "P-queue entry (section 5.1): one destination" },
     }
 }
 
@@ -101,7 +109,9 @@ pub struct ScoreboardIssue<H> {
     pub pmode: H,
     /// Source `s`: `iss{k}_src{s}`, `iss{k}_src{s}_vld`.
     pub src: Vec<Operand<H>>,
-    pub dst: Operand<H>,
+    /// Destination `d`: `iss{k}_dst`, `iss{k}_dst_vld` for d = 0, else
+    /// `iss{k}_dst{d}`, `iss{k}_dst{d}_vld`.
+    pub dst: Vec<Operand<H>>,
     pub fire: H,
     pub long: H,
     pub skip: H,
@@ -123,6 +133,15 @@ pub struct ScoreboardWb<H> {
     pub p: H,
 }
 
+/// Destination `d`'s name within an issue port: `dst`, `dst1`, `dst2`, ...
+fn dst_name(d: u32) -> String {
+    if d == 0 {
+        "dst".to_string()
+    } else {
+        format!("dst{d}")
+    }
+}
+
 impl Interface for ScoreboardParams {
     type Io<H> = ScoreboardIo<H>;
 
@@ -137,7 +156,7 @@ impl Interface for ScoreboardParams {
                         warp: b.input(n("warp"), ww),
                         pmode: b.input(n("pmode"), 1),
                         src: (0..self.srcs).map(|s| Operand::describe(b, &n(&format!("src{s}")), rw)).collect(),
-                        dst: Operand::describe(b, &n("dst"), rw),
+                        dst: (0..self.dsts).map(|d| Operand::describe(b, &n(&dst_name(d)), rw)).collect(),
                         fire: b.input(n("fire"), 1),
                         long: b.input(n("long"), 1),
                         skip: b.input(n("skip"), 1),
@@ -193,12 +212,13 @@ struct IssuePort {
     warp: Sig,
     pmode: Sig,
     srcs: Vec<(Sig, Sig)>,
-    dst: Sig,
-    dst_vld: Sig,
+    /// Per destination: (register, valid, one-hot mask).
+    dsts: Vec<(Sig, Sig, Sig)>,
+    /// Some destination is valid.
+    any_dst: Sig,
     fire: Sig,
     long: Sig,
     skip: Sig,
-    dst_mask: Sig,
 }
 
 struct WbPort {
@@ -232,11 +252,13 @@ impl Board {
         let (mut fire, mut long, mut skip) = (zero, zero, zero);
         for ip in iss {
             let on_board = if self.is_p { ip.pmode } else { !ip.pmode };
-            let here = on_board & ip.dst_vld & ip.warp.eq(warp);
-            let f = mux(here & ip.fire, ip.dst_mask, zero);
-            fire = fire | f;
-            long = long | mux(ip.long, f, zero);
-            skip = skip | mux(here & ip.skip, ip.dst_mask, zero);
+            for &(_, vld, mask) in &ip.dsts {
+                let here = on_board & vld & ip.warp.eq(warp);
+                let f = mux(here & ip.fire, mask, zero);
+                fire = fire | f;
+                long = long | mux(ip.long, f, zero);
+                skip = skip | mux(here & ip.skip, mask, zero);
+            }
         }
         (fire, long | skip, fire)
     }
@@ -262,8 +284,13 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
     let m = ModuleBuilder::new(name);
     m.doc(&format!(
         "Dual-mode scoreboard (warped pre-execution, HPCA 2016, section 4): {} warps x {} registers, \
-         N and P boards of pending/long bits, {} issue port(s), {} writeback port(s), {} source(s) per instruction.",
-        p.warps, p.regs, p.issue_ports, p.wb_ports, p.srcs
+         N and P boards of pending/long bits, {} issue port(s), {} writeback port(s), {} source(s) per instruction{}.",
+        p.warps,
+        p.regs,
+        p.issue_ports,
+        p.wb_ports,
+        p.srcs,
+        if p.dsts > 1 { format!(", {} destinations", p.dsts) } else { String::new() }
     ));
     let regs = p.regs;
     let io = p.decls();
@@ -276,13 +303,17 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
             let warp = m.port(&d.warp);
             let pmode = m.port(&d.pmode);
             let srcs = d.src.iter().map(|s| (m.port(&s.reg), m.port(&s.vld))).collect();
-            let dst = m.port(&d.dst.reg);
-            let dst_vld = m.port(&d.dst.vld);
+            let dst_io: Vec<(Sig, Sig)> = d.dst.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect();
             let fire = m.port(&d.fire);
             let long = m.port(&d.long);
             let skip = m.port(&d.skip);
-            let dst_mask = onehot(dst, regs).named(&format!("iss{k}_dst_mask"));
-            IssuePort { warp, pmode, srcs, dst, dst_vld, fire, long, skip, dst_mask }
+            let dsts: Vec<(Sig, Sig, Sig)> = dst_io
+                .iter()
+                .zip(0u32..)
+                .map(|(&(r, v), i)| (r, v, onehot(r, regs).named(&format!("iss{k}_{}_mask", dst_name(i)))))
+                .collect();
+            let any_dst = dsts[1..].iter().fold(dsts[0].1, |acc, &(_, v, _)| acc | v);
+            IssuePort { warp, pmode, srcs, dsts, any_dst, fire, long, skip }
         })
         .collect();
     let wbs: Vec<WbPort> = io
@@ -314,7 +345,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
         let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending.bit_at(r)));
         let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r)).collect();
         let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
-        let dst_pending = ip.dst_vld & pending.bit_at(ip.dst);
+        let dst_pending = ip.dsts[1..].iter().fold(ip.dsts[0].1 & pending.bit_at(ip.dsts[0].0), |acc, &(r, v, _)| acc | (v & pending.bit_at(r)));
         let d = &io.iss[k];
         m.port(&d.src_pending).set(src_pending);
         m.port(&d.dst_pending).set(dst_pending);
@@ -331,7 +362,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
         let mut touches: Vec<(Sig, Sig)> = Vec::new();
         for ip in &iss {
             let on_board = if board.is_p { ip.pmode } else { !ip.pmode };
-            touches.push((ip.warp, on_board & ip.dst_vld & (ip.fire | ip.skip)));
+            touches.push((ip.warp, on_board & ip.any_dst & (ip.fire | ip.skip)));
         }
         for wb in &wbs {
             touches.push((wb.warp, wb.en & if board.is_p { wb.p } else { wb.n }));
