@@ -332,7 +332,10 @@ fn cmd_blocks(block: Option<String>, params: Vec<String>) -> Res<()> {
         println!("  source: {}", info.source);
         println!("  parameters:");
         for (spec, (_, v)) in info.params.iter().zip(p.iter()) {
-            println!("    {:<14} = {:<6} [{}..={}, paper {}]  {}", spec.name, v, spec.min, spec.max, spec.default, spec.doc);
+            println!(
+                "    {:<14} = {:<6} [{}..={}, paper {}: {}]  {}",
+                spec.name, v, spec.min, spec.max, spec.default, spec.source, spec.doc
+            );
         }
         let m = info.elaborate(&p).map_err(|e| e.to_string())?;
         let st = Storage::of(&m);
@@ -346,18 +349,29 @@ fn cmd_blocks(block: Option<String>, params: Vec<String>) -> Res<()> {
             };
             println!("    {path:<28} {kind:<26} {:>8} bits", it.bits);
         }
-        let paper = (info.paper_storage)(&p);
-        if !paper.is_empty() {
+        let acc = (info.storage)(&p).map_err(|e| e.to_string())?;
+        let emitted = st.total_bits();
+        if acc.paper.is_empty() {
+            println!("  paper's accounting: none");
+        } else {
             println!("  paper's accounting:");
-            let mut sum = 0;
-            for f in &paper {
+            for f in &acc.paper {
                 println!("    {:<54} {:>8} bits", f.what, f.bits);
-                sum += f.bits;
             }
-            let emitted = st.total_bits();
-            let verdict = if sum == emitted { "equal".to_string() } else { format!("differs by {} (see the block's documentation)", emitted as i64 - sum as i64) };
-            println!("    {:<54} {:>8} bits  (emitted {emitted}: {verdict})", "total", sum);
+            println!("    {:<54} {:>8} bits", "total", acc.paper_bits());
         }
+        if !acc.differences.is_empty() {
+            println!("  emitted vs paper:");
+            for d in &acc.differences {
+                println!("    {:>+9} bits  {}", d.bits, d.reason);
+            }
+        }
+        let verdict = if acc.expected_bits() == emitted as i64 {
+            "= paper + differences".to_string()
+        } else {
+            format!("!= paper + differences = {} (the block's storage account is wrong)", acc.expected_bits())
+        };
+        println!("  emitted total {emitted} bits {verdict}");
         println!();
     }
     Ok(())
@@ -457,8 +471,7 @@ fn sim_loop<C: Component + ?Sized>(
 }
 
 fn reference_model(info: &BlockInfo, p: &Params) -> Res<Box<dyn Component>> {
-    let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
-    (v.model)(p).map_err(|e| e.to_string())
+    models::model(info.name, p).map_err(|e| e.to_string())
 }
 
 /// Build the RTL engine for `m`; also returns how the compiled engine got its

@@ -28,7 +28,7 @@ fn fails_with(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_is_one_clear_error_line() {
     fails_with(&["blocks", "--block", "nosuch"], "unknown block `nosuch` (blocks: scoreboard");
-    fails_with(&["verilog", "--block", "scoreboard", "--param", "regs=0", "-o", "x"], "parameter `regs` of block `scoreboard` = 0 is out of range 1..=1024");
+    fails_with(&["verilog", "--block", "scoreboard", "--param", "regs=0", "-o", "x"], "parameter `regs` of block `scoreboard` = 0 is out of range 2..=255");
     fails_with(&["verilog", "--block", "scoreboard", "--param", "lanes=4"], "block `scoreboard` has no parameter `lanes`");
     fails_with(&["verilog", "--block", "scoreboard", "--param", "regs"], "`regs` is not of the form name=value");
     fails_with(&["verilog", "--block", "scoreboard", "--param", "regs=six"], "`six` is not a non-negative integer");
@@ -71,7 +71,7 @@ fn blocks_reports_storage_from_the_ir_and_the_paper() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
     assert!(out.contains("12096 flip-flop bits, 0 memory bits"), "{out}");
-    assert!(out.contains("(emitted 12096: equal)"), "{out}");
+    assert!(out.contains("emitted total 12096 bits = paper + differences"), "{out}");
     let o = wf(&["blocks", "--block", "scoreboard", "--param", "warps=8", "--param", "regs=16"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("512 flip-flop bits"));
 }

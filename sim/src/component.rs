@@ -1,7 +1,7 @@
 //! The one interface for anything clocked with named ports.
 //!
 //! Both engines implement it: the netlist simulator (compiled from a block's
-//! IR) and the plain-Rust reference models in `verif`. A test, the composed SM
+//! IR) and the plain-Rust reference models of the `models` crate. A test, the composed SM
 //! or the co-simulation driver uses a block only through this trait, so it can
 //! run either engine.
 //!
@@ -19,44 +19,7 @@
 //! Values travel as little-endian 64-bit words (`ceil(width / 64)` of them);
 //! bits above the port width are always zero.
 
-use std::fmt;
-
-/// Direction of a port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    In,
-    Out,
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dir::In => "input",
-            Dir::Out => "output",
-        })
-    }
-}
-
-/// A named port of a component.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PortSpec {
-    pub name: String,
-    pub dir: Dir,
-    pub width: u32,
-}
-
-impl PortSpec {
-    pub fn input(name: impl Into<String>, width: u32) -> Self {
-        PortSpec { name: name.into(), dir: Dir::In, width }
-    }
-    pub fn output(name: impl Into<String>, width: u32) -> Self {
-        PortSpec { name: name.into(), dir: Dir::Out, width }
-    }
-    /// Number of 64-bit words a value of this port occupies.
-    pub fn words(&self) -> usize {
-        words_for(self.width)
-    }
-}
+pub use hw::iface::{Dir, PortSpec};
 
 /// Number of 64-bit words needed for `width` bits (at least one).
 pub fn words_for(width: u32) -> usize {

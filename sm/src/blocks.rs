@@ -10,9 +10,9 @@
 
 use crate::config::Config;
 use crate::core::op::{MAX_READS, MAX_WRITES, SB_REGS};
-use hw::params::Params;
-use hw::registry::BlockInfo;
-use sim::{Component, ComponentExt, PortId};
+use hw::blocks::pmode::scoreboard::{ScoreboardIo, ScoreboardParams};
+use hw::blocks::replay::mshr_table::{MshrTableIo, MshrTableParams};
+use sim::{Bind, Component, ComponentExt, PortId};
 
 /// Which engine runs the blocks: the project's one vocabulary (`model`
 /// alias `reference`, `rtl`, `netlist`, `compiled`).
@@ -105,7 +105,7 @@ impl Component for Engined {
 /// A block instance of the SM: its component and parameters.
 pub struct BlockInst {
     pub name: &'static str,
-    pub params: Params,
+    pub params: hw::params::Params,
     pub comp: Engined,
 }
 
@@ -127,51 +127,24 @@ impl BlockInst {
     }
 }
 
-/// Build `block` with `overrides` on `engine`.
-pub fn instantiate(block: &'static BlockInfo, overrides: &[(&str, u64)], engine: Engine) -> Result<BlockInst, String> {
-    let ov: Vec<(String, String)> = overrides.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let params = block.params(&ov).map_err(|e| e.to_string())?;
-    let module = block.elaborate(&params).map_err(|e| e.to_string())?;
+/// Build block `P` with parameters `p` on `engine`, and bind its port
+/// description to the component.
+pub fn instantiate<P: models::Reference + Bind>(p: &P, engine: Engine) -> Result<(BlockInst, P::Io<PortId>), String> {
     let comp = match engine {
-        Engine::Model => Engined::new(EngineComp::Model(crate::engines::reference_model(block.name, &params)?)),
-        rtl => Engined::new(EngineComp::Rtl(sim::rtl_sim(&module, rtl, &sim::EngineOptions::default()).map_err(|e| e.to_string())?)),
+        Engine::Model => Engined::new(EngineComp::Model(Box::new(p.model()))),
+        rtl => {
+            let module = p.elaborate().map_err(|e| e.to_string())?;
+            Engined::new(EngineComp::Rtl(sim::rtl_sim(&module, rtl, &sim::EngineOptions::default()).map_err(|e| e.to_string())?))
+        }
     };
-    Ok(BlockInst { name: block.name, params, comp })
-}
-
-fn port(c: &dyn Component, name: &str, input: bool) -> Result<PortId, String> {
-    let r = if input { c.input(name) } else { c.output(name) };
-    r.map_err(|e| e.to_string())
-}
-
-/// One issue port of the scoreboard.
-struct IssuePort {
-    warp: PortId,
-    pmode: PortId,
-    srcs: Vec<(PortId, PortId)>,
-    dsts: Vec<(PortId, PortId)>,
-    fire: PortId,
-    long: PortId,
-    skip: PortId,
-    stall: PortId,
-    long_dep: PortId,
-}
-
-struct WbPort {
-    en: PortId,
-    warp: PortId,
-    reg: PortId,
-    n: PortId,
-    p: PortId,
+    let io = p.bind(&comp).map_err(|e| e.to_string())?;
+    Ok((BlockInst { name: P::NAME, params: p.to_params(P::NAME), comp }, io))
 }
 
 /// The dual-mode scoreboard (N board only outside P-mode).
 pub struct Scoreboard {
     pub inst: BlockInst,
-    rst: PortId,
-    iss: Vec<IssuePort>,
-    wb: Vec<WbPort>,
-    copy_en: PortId,
+    io: ScoreboardIo<PortId>,
     /// Writeback port slots used this cycle.
     wb_used: usize,
     /// A command (issue, writeback) was given this cycle: the state changes
@@ -188,70 +161,30 @@ pub struct SbAnswer {
 
 impl Scoreboard {
     pub fn new(c: &Config, engine: Engine) -> Result<Scoreboard, String> {
-        let info = hw::registry::find("scoreboard").map_err(|e| e.to_string())?;
-        let wb_ports = c.units.writeback_width as u64 * MAX_WRITES as u64;
-        let inst = instantiate(
-            info,
-            &[
-                ("warps", c.core.max_warps as u64),
-                ("regs", SB_REGS as u64),
-                ("issue_ports", c.core.schedulers as u64),
-                ("wb_ports", wb_ports),
-                ("srcs", MAX_READS as u64),
-                ("dsts", MAX_WRITES as u64),
-            ],
-            engine,
-        )?;
-        let c_: &dyn Component = &inst.comp;
-        let iss = (0..c.core.schedulers)
-            .map(|k| -> Result<IssuePort, String> {
-                let i = |n: &str| port(c_, &format!("iss{k}_{n}"), true);
-                let srcs = (0..MAX_READS).map(|s| Ok((i(&format!("src{s}"))?, i(&format!("src{s}_vld"))?))).collect::<Result<_, String>>()?;
-                let dsts = (0..MAX_WRITES)
-                    .map(|d| {
-                        let n = if d == 0 { "dst".to_string() } else { format!("dst{d}") };
-                        Ok((i(&n)?, i(&format!("{n}_vld"))?))
-                    })
-                    .collect::<Result<_, String>>()?;
-                Ok(IssuePort {
-                    warp: i("warp")?,
-                    pmode: i("pmode")?,
-                    srcs,
-                    dsts,
-                    fire: i("fire")?,
-                    long: i("long")?,
-                    skip: i("skip")?,
-                    stall: port(c_, &format!("iss{k}_stall"), false)?,
-                    long_dep: port(c_, &format!("iss{k}_long_dep"), false)?,
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let wb = (0..wb_ports)
-            .map(|j| -> Result<WbPort, String> {
-                let i = |n: &str| port(c_, &format!("wb{j}_{n}"), true);
-                Ok(WbPort { en: i("en")?, warp: i("warp")?, reg: i("reg")?, n: i("n")?, p: i("p")? })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let rst = port(c_, "rst", true)?;
-        let copy_en = port(c_, "copy_en", true)?;
-        Ok(Scoreboard { inst, rst, iss, wb, copy_en, wb_used: 0, commanded: false })
+        let p = ScoreboardParams {
+            warps: c.core.max_warps,
+            regs: SB_REGS,
+            issue_ports: c.core.schedulers,
+            wb_ports: c.units.writeback_width * MAX_WRITES as u32,
+            srcs: MAX_READS as u32,
+            dsts: MAX_WRITES as u32,
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(Scoreboard { inst, io, wb_used: 0, commanded: false })
     }
 
     /// Put an instruction on issue port `k` (fire low: a query).
     fn present(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8]) {
         let c = &mut self.inst.comp;
-        let p = &self.iss[k];
+        let p = &self.io.iss[k];
         c.set_u64(p.warp, warp as u64);
         c.set_bool(p.pmode, false);
-        for (s, &(r, v)) in p.srcs.iter().enumerate() {
-            let reg = reads.get(s).copied();
-            c.set_u64(r, reg.unwrap_or(0) as u64);
-            c.set_bool(v, reg.is_some());
-        }
-        for (d, &(r, v)) in p.dsts.iter().enumerate() {
-            let reg = writes.get(d).copied();
-            c.set_u64(r, reg.unwrap_or(0) as u64);
-            c.set_bool(v, reg.is_some());
+        for (ops, regs) in [(&p.src, reads), (&p.dst, writes)] {
+            for (i, o) in ops.iter().enumerate() {
+                let reg = regs.get(i).copied();
+                c.set_u64(o.reg, reg.unwrap_or(0) as u64);
+                c.set_bool(o.vld, reg.is_some());
+            }
         }
         c.set_bool(p.fire, false);
         c.set_bool(p.long, false);
@@ -264,7 +197,7 @@ impl Scoreboard {
         self.present(k, warp, reads, writes);
         let c = &mut self.inst.comp;
         c.eval();
-        SbAnswer { stall: c.get_bool(self.iss[k].stall), long_dep: c.get_bool(self.iss[k].long_dep) }
+        SbAnswer { stall: c.get_bool(self.io.iss[k].stall), long_dep: c.get_bool(self.io.iss[k].long_dep) }
     }
 
     /// The instruction on port `k` issues: its destinations become pending
@@ -272,21 +205,21 @@ impl Scoreboard {
     pub fn fire(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8], long: bool) {
         self.present(k, warp, reads, writes);
         let c = &mut self.inst.comp;
-        c.set_bool(self.iss[k].fire, true);
-        c.set_bool(self.iss[k].long, long);
+        c.set_bool(self.io.iss[k].fire, true);
+        c.set_bool(self.io.iss[k].long, long);
         self.commanded = true;
     }
 
     /// Port `k` issues nothing this cycle.
     pub fn idle(&mut self, k: usize) {
         let c = &mut self.inst.comp;
-        c.set_bool(self.iss[k].fire, false);
-        c.set_bool(self.iss[k].skip, false);
+        c.set_bool(self.io.iss[k].fire, false);
+        c.set_bool(self.io.iss[k].skip, false);
     }
 
     /// Free writeback port slots left this cycle.
     pub fn wb_free(&self) -> usize {
-        self.wb.len() - self.wb_used
+        self.io.wb.len() - self.wb_used
     }
 
     /// A register of `warp` is written back this cycle (clears the N board).
@@ -295,7 +228,7 @@ impl Scoreboard {
         self.wb_used += 1;
         self.commanded = true;
         let c = &mut self.inst.comp;
-        let p = &self.wb[j];
+        let p = &self.io.wb[j];
         c.set_bool(p.en, true);
         c.set_u64(p.warp, warp as u64);
         c.set_u64(p.reg, reg as u64);
@@ -308,48 +241,33 @@ impl Scoreboard {
         self.wb_used = 0;
         self.commanded = false;
         let c = &mut self.inst.comp;
-        for p in &self.wb {
+        for p in &self.io.wb {
             c.set_bool(p.en, false);
         }
-        for k in 0..self.iss.len() {
-            c.set_bool(self.iss[k].fire, false);
-            c.set_bool(self.iss[k].skip, false);
+        for k in 0..self.io.iss.len() {
+            c.set_bool(self.io.iss[k].fire, false);
+            c.set_bool(self.io.iss[k].skip, false);
         }
-        c.set_bool(self.copy_en, false);
-        c.set_bool(self.rst, false);
+        c.set_bool(self.io.copy_en, false);
+        c.set_bool(self.io.rst, false);
     }
 
     /// The reset cycle every run starts with.
     pub fn reset(&mut self) {
         let c = &mut self.inst.comp;
-        c.set_bool(self.rst, true);
+        c.set_bool(self.io.rst, true);
         c.eval();
         c.tick();
-        c.set_bool(self.rst, false);
+        c.set_bool(self.io.rst, false);
     }
 }
 
 /// The MSHR table of the L1 data cache.
 pub struct MshrTable {
     pub inst: BlockInst,
-    rst: PortId,
-    req_valid: PortId,
-    req_addr: PortId,
-    req_id: PortId,
-    fill_valid: PortId,
-    fill_entry: PortId,
-    probe_hit: PortId,
-    req_ok: PortId,
-    req_merged: PortId,
-    req_entry: PortId,
-    free_count: PortId,
-    fill_ok: PortId,
-    fill_addr: PortId,
-    wake_valid: PortId,
-    wake_ids: PortId,
+    io: MshrTableIo<PortId>,
     merge: u32,
     id_bits: u32,
-    pub line_bits: u32,
     /// A fill or an accepted request this cycle (see `Scoreboard::commanded`).
     pub commanded: bool,
 }
@@ -367,89 +285,65 @@ impl MshrTable {
     pub const ID_BITS: u32 = 8;
 
     pub fn new(c: &Config, engine: Engine) -> Result<MshrTable, String> {
-        let info = hw::registry::find("mshr_table").map_err(|e| e.to_string())?;
         // Byte addresses are 32 bits (the SM's address space); a line
         // address drops the offset bits.
-        let line_bits = 32 - c.l1.line.trailing_zeros();
-        let inst = instantiate(
-            info,
-            &[("entries", c.l1.mshrs as u64), ("merge_limit", c.l1.merge as u64), ("line_bits", line_bits as u64), ("id_bits", Self::ID_BITS as u64)],
-            engine,
-        )?;
-        let c_: &dyn Component = &inst.comp;
-        let i = |n: &str| port(c_, n, true);
-        let o = |n: &str| port(c_, n, false);
-        Ok(MshrTable {
-            rst: i("rst")?,
-            req_valid: i("req_valid")?,
-            req_addr: i("req_addr")?,
-            req_id: i("req_id")?,
-            fill_valid: i("fill_valid")?,
-            fill_entry: i("fill_entry")?,
-            probe_hit: o("probe_hit")?,
-            req_ok: o("req_ok")?,
-            req_merged: o("req_merged")?,
-            req_entry: o("req_entry")?,
-            free_count: o("free_count")?,
-            fill_ok: o("fill_ok")?,
-            fill_addr: o("fill_addr")?,
-            wake_valid: o("wake_valid")?,
-            wake_ids: o("wake_ids")?,
-            merge: c.l1.merge,
+        let p = MshrTableParams {
+            entries: c.l1.mshrs,
+            merge_limit: c.l1.merge,
+            line_bits: 32 - c.l1.line.trailing_zeros(),
             id_bits: Self::ID_BITS,
-            line_bits,
-            commanded: false,
-            inst,
-        })
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(MshrTable { inst, io, merge: c.l1.merge, id_bits: Self::ID_BITS, commanded: false })
     }
 
     pub fn begin_cycle(&mut self) {
         self.commanded = false;
         let c = &mut self.inst.comp;
-        c.set_bool(self.req_valid, false);
-        c.set_bool(self.fill_valid, false);
-        c.set_bool(self.rst, false);
+        c.set_bool(self.io.req_valid, false);
+        c.set_bool(self.io.fill_valid, false);
+        c.set_bool(self.io.rst, false);
     }
 
     pub fn reset(&mut self) {
         let c = &mut self.inst.comp;
-        c.set_bool(self.rst, true);
+        c.set_bool(self.io.rst, true);
         c.eval();
         c.tick();
-        c.set_bool(self.rst, false);
+        c.set_bool(self.io.rst, false);
     }
 
     /// A line returns for `entry` this cycle.
     pub fn set_fill(&mut self, entry: u32) {
         self.commanded = true;
         let c = &mut self.inst.comp;
-        c.set_bool(self.fill_valid, true);
-        c.set_u64(self.fill_entry, entry as u64);
+        c.set_bool(self.io.fill_valid, true);
+        c.set_u64(self.io.fill_entry, entry as u64);
     }
 
     /// Does a pending entry hold `line` (combinational probe)?
     pub fn probe(&mut self, line: u64) -> bool {
         let c = &mut self.inst.comp;
-        c.set_u64(self.req_addr, line);
+        c.set_u64(self.io.req_addr, line);
         c.eval();
-        c.get_bool(self.probe_hit)
+        c.get_bool(self.io.probe_hit)
     }
 
     /// Ask for an entry for `line` on behalf of pending load `id`.
     pub fn request(&mut self, line: u64, id: u32) -> MshrReply {
         let c = &mut self.inst.comp;
-        c.set_bool(self.req_valid, true);
-        c.set_u64(self.req_addr, line);
-        c.set_u64(self.req_id, id as u64);
+        c.set_bool(self.io.req_valid, true);
+        c.set_u64(self.io.req_addr, line);
+        c.set_u64(self.io.req_id, id as u64);
         c.eval();
-        if !c.get_bool(self.req_ok) {
+        if !c.get_bool(self.io.req_ok) {
             // A rejected request changes nothing: withdraw it.
-            c.set_bool(self.req_valid, false);
+            c.set_bool(self.io.req_valid, false);
             return MshrReply::Rejected;
         }
-        let e = c.get_u64(self.req_entry) as u32;
+        let e = c.get_u64(self.io.req_entry) as u32;
         self.commanded = true;
-        if c.get_bool(self.req_merged) {
+        if c.get_bool(self.io.req_merged) {
             MshrReply::Merged(e)
         } else {
             MshrReply::Allocated(e)
@@ -460,11 +354,11 @@ impl MshrTable {
     pub fn filled(&mut self, woken: &mut Vec<u32>) -> Option<u64> {
         let c = &mut self.inst.comp;
         c.eval();
-        if !c.get_bool(self.fill_ok) {
+        if !c.get_bool(self.io.fill_ok) {
             return None;
         }
-        let valid = c.get_u64(self.wake_valid);
-        let ids = c.get(self.wake_ids);
+        let valid = c.get_u64(self.io.wake_valid);
+        let ids = c.get(self.io.wake_ids);
         woken.clear();
         for k in 0..self.merge {
             if valid >> k & 1 == 1 {
@@ -474,12 +368,12 @@ impl MshrTable {
                 woken.push((word & ((1 << self.id_bits) - 1)) as u32);
             }
         }
-        Some(c.get_u64(self.fill_addr))
+        Some(c.get_u64(self.io.fill_addr))
     }
 
     /// Free entries at the start of this cycle.
     pub fn free(&mut self) -> u32 {
         self.inst.comp.eval();
-        self.inst.comp.get_u64(self.free_count) as u32
+        self.inst.comp.get_u64(self.io.free_count) as u32
     }
 }

@@ -11,7 +11,6 @@
 pub mod blocks;
 pub mod config;
 pub mod core;
-pub mod engines;
 pub mod func;
 pub mod mem;
 pub mod pipeview;
