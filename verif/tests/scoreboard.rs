@@ -84,6 +84,17 @@ proptest! {
     }
 }
 
+/// The SM's shape: eight sources and four destinations per instruction
+/// (vector stores, 64-bit addresses), every source port in use.
+#[test]
+fn hardware_matches_reference_with_eight_sources() {
+    let p = ScoreboardParams { warps: 3, regs: 6, issue_ports: 2, wb_ports: 2, srcs: 8, dsts: 4 };
+    let stim = driven(&p, 3, 3000);
+    let hw_out = run(&mut NetlistSim::new(&build(&p)), &stim).unwrap();
+    let ref_out = run(&mut ScoreboardModel::new(&p), &stim).unwrap();
+    assert_eq!(first_mismatch(&ref_out, &hw_out), None);
+}
+
 #[test]
 fn properties_hold_at_default_size_on_protocol_traffic() {
     let p = ScoreboardParams::default();

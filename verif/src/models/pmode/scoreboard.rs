@@ -176,7 +176,8 @@ impl Component for ScoreboardModel {
             let warp = f.get_u64(ip.warp);
             let mut src_pending = false;
             let mut long_dep = false;
-            let mut src_long = [false; 4];
+            // Up to the block's largest `srcs` (8).
+            let mut src_long = [false; 8];
             for (s, &(src, vld)) in ip.srcs.iter().enumerate() {
                 if f.get_bool(vld) {
                     src_pending |= self.query(board, 0, warp, f.get_u64(src));
