@@ -127,6 +127,15 @@ fn recorded_stimulus_replays_identically_on_both_engines() {
     assert!(!direct.is_empty());
     assert_eq!(direct, replay);
     assert_eq!(direct, reference);
+    for engine in ["netlist", "compiled", "rtl", "model"] {
+        let o = wf(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--engine", engine]);
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(o.status.success() && out.lines().next().unwrap_or("").contains(" engine"), "{engine}: {out}");
+        if engine == "compiled" {
+            assert!(out.contains("compiled engine") && (out.contains("model compiled in") || out.contains("found in the cache")), "{out}");
+        }
+        assert_eq!(direct, table(o), "--engine {engine}");
+    }
     // --cycles with a file runs its first N cycles, the same as recording N.
     let prefix = table(wf(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--cycles", "700"]));
     assert_eq!(prefix, table(wf(&["sim", "--block", "scoreboard", "--cycles", "700", "--seed", "4"])));

@@ -45,47 +45,81 @@ impl fmt::Display for Engine {
 }
 
 /// A block on its engine.
-pub enum Engined {
+pub enum EngineComp {
     Netlist(Box<sim::NetlistSim>),
     Model(Box<dyn Component>),
 }
 
+/// A block on its engine, with a shadow of its narrow inputs: the SM sets
+/// many inputs to the values they already hold, and those writes (and an
+/// `eval` with nothing changed since the last one) are skipped. The block
+/// sees exactly the same input values at every `eval` and `tick`.
+pub struct Engined {
+    pub engine: EngineComp,
+    /// Last value written per port (inputs of at most 64 bits).
+    shadow: Vec<u64>,
+    /// Port widths (no dynamic call per `set`).
+    widths: Vec<u32>,
+    /// Inputs changed (or the state ticked) since the last `eval`.
+    dirty: bool,
+}
+
+impl Engined {
+    fn new(engine: EngineComp) -> Engined {
+        let widths: Vec<u32> = match &engine {
+            EngineComp::Netlist(n) => n.ports().iter().map(|p| p.width).collect(),
+            EngineComp::Model(m) => m.ports().iter().map(|p| p.width).collect(),
+        };
+        Engined { engine, shadow: vec![u64::MAX; widths.len()], widths, dirty: true }
+    }
+
+    fn inner(&self) -> &dyn Component {
+        match &self.engine {
+            EngineComp::Netlist(n) => n.as_ref(),
+            EngineComp::Model(m) => m.as_ref(),
+        }
+    }
+
+    fn inner_mut(&mut self) -> &mut dyn Component {
+        match &mut self.engine {
+            EngineComp::Netlist(n) => n.as_mut(),
+            EngineComp::Model(m) => m.as_mut(),
+        }
+    }
+}
+
 impl Component for Engined {
     fn name(&self) -> &str {
-        match self {
-            Engined::Netlist(n) => n.name(),
-            Engined::Model(m) => m.name(),
-        }
+        self.inner().name()
     }
     fn ports(&self) -> &[sim::PortSpec] {
-        match self {
-            Engined::Netlist(n) => n.ports(),
-            Engined::Model(m) => m.ports(),
-        }
+        self.inner().ports()
     }
     fn set(&mut self, port: PortId, value: &[u64]) {
-        match self {
-            Engined::Netlist(n) => n.set(port, value),
-            Engined::Model(m) => m.set(port, value),
+        let i = port.0 as usize;
+        let width = self.widths[i];
+        if width <= 64 {
+            let v = value[0] & sim::top_mask(width);
+            if self.shadow[i] == v {
+                return;
+            }
+            self.shadow[i] = v;
         }
+        self.dirty = true;
+        self.inner_mut().set(port, value);
     }
     fn get(&self, port: PortId) -> &[u64] {
-        match self {
-            Engined::Netlist(n) => n.get(port),
-            Engined::Model(m) => m.get(port),
-        }
+        self.inner().get(port)
     }
     fn eval(&mut self) {
-        match self {
-            Engined::Netlist(n) => n.eval(),
-            Engined::Model(m) => m.eval(),
+        if self.dirty {
+            self.dirty = false;
+            self.inner_mut().eval();
         }
     }
     fn tick(&mut self) {
-        match self {
-            Engined::Netlist(n) => n.tick(),
-            Engined::Model(m) => m.tick(),
-        }
+        self.inner_mut().tick();
+        self.dirty = true;
     }
 }
 
@@ -100,9 +134,9 @@ impl BlockInst {
     /// The netlist simulation, on the netlist engine (the VCD shows its
     /// internals).
     pub fn netlist_sim(&self) -> Option<&sim::NetlistSim> {
-        match &self.comp {
-            Engined::Netlist(n) => Some(n),
-            Engined::Model(_) => None,
+        match &self.comp.engine {
+            EngineComp::Netlist(n) => Some(n),
+            EngineComp::Model(_) => None,
         }
     }
 }
@@ -113,8 +147,8 @@ pub fn instantiate(block: &'static BlockInfo, overrides: &[(&str, u64)], engine:
     let params = block.params(&ov).map_err(|e| e.to_string())?;
     let module = block.elaborate(&params).map_err(|e| e.to_string())?;
     let comp = match engine {
-        Engine::Netlist => Engined::Netlist(Box::new(sim::NetlistSim::new(&module))),
-        Engine::Model => Engined::Model(crate::engines::reference_model(block.name, &params)?),
+        Engine::Netlist => Engined::new(EngineComp::Netlist(Box::new(sim::NetlistSim::new(&module)))),
+        Engine::Model => Engined::new(EngineComp::Model(crate::engines::reference_model(block.name, &params)?)),
     };
     Ok(BlockInst { name: block.name, params, comp })
 }

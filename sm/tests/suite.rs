@@ -8,12 +8,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn run(name: &str, cfg: &Config, engine: Engine) -> sm::Stats {
+    run_with(name, cfg, engine, Outputs::default())
+}
+
+fn run_with(name: &str, cfg: &Config, engine: Engine, outputs: Outputs) -> sm::Stats {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
     let module = load(&root.join(format!("{name}.cu")), &CompileOptions::default()).unwrap();
     let k = module.only_kernel().unwrap().clone();
     let launch = LaunchFile::load(&root.join(format!("{name}.toml"))).unwrap().bind(&module, &k).unwrap();
     let golden = kernel::run_functional(&k, &launch, &RunOptions::default()).unwrap();
-    let out = sm::run::simulate(Arc::new(k), Arc::new(launch), cfg, engine, Outputs::default()).unwrap();
+    let out = sm::run::simulate(Arc::new(k), Arc::new(launch), cfg, engine, outputs).unwrap();
     assert!(out.memory == golden.memory, "{name}: final memory differs from the functional model");
     // Instruction counts can differ where threads race benignly (BFS: which
     // thread finds a node unvisited first); the final memory cannot.
@@ -52,6 +56,20 @@ fn suite_all_presets_and_policies() {
                 let s = run(name, &c, Engine::Model);
                 println!("{name:16} {preset:13} {policy:9} cycles {:8} ipc {:6.2} ({:?})", s.cycles, s.ipc, t.elapsed());
             }
+        }
+    }
+}
+
+/// The idle-scheduler shortcut changes nothing: same statistics as
+/// scanning every scheduler every cycle.
+#[test]
+fn idle_shortcut_is_exact() {
+    for name in SUITE {
+        for policy in sm::Policy::ALL {
+            let c = Config::preset("hpca16_pmode").with_override(&format!("core.policy=\"{policy}\"")).unwrap();
+            let a = run(name, &c, Engine::Model);
+            let b = run_with(name, &c, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() });
+            assert_eq!(a.json(), b.json(), "{name} {policy}");
         }
     }
 }

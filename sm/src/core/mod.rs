@@ -91,6 +91,9 @@ pub struct Outputs {
     pub pipeview: Option<Kanata<Box<dyn Write>>>,
     /// VCD of cycles `from..=to` (and its GTKWave save file).
     pub vcd: Option<VcdRequest>,
+    /// Scan every scheduler every cycle (no idle-scheduler shortcut); tests
+    /// compare the two.
+    pub exhaustive: bool,
 }
 
 pub struct VcdRequest {
@@ -99,6 +102,16 @@ pub struct VcdRequest {
     pub to: u64,
     /// Also dump memories and register arrays of netlist blocks.
     pub memories: bool,
+}
+
+/// A scheduler found nothing to issue; until `until` or an event that can
+/// change its scan (a writeback to or fetch for one of its warps, a freed
+/// collector unit, a barrier release, a launch or exit), every cycle has the
+/// same outcome.
+#[derive(Clone, Copy, Debug)]
+struct Idle {
+    stall: Stall,
+    until: u64,
 }
 
 /// What each stage did this cycle (for the VCD).
@@ -152,6 +165,7 @@ pub struct Sm {
     out: Outputs,
     view: View,
     tracing: Option<Box<Tracing>>,
+    sched_idle: Vec<Option<Idle>>,
     // Reused buffers: the cycle loop does not allocate.
     scratch_order: Vec<u16>,
     scratch_insts: Vec<u32>,
@@ -203,6 +217,7 @@ impl Sm {
             last_progress: 0,
             view: View::default(),
             tracing: None,
+            sched_idle: vec![None; c.schedulers as usize],
             func,
             cfg,
             out,
@@ -401,6 +416,19 @@ impl Sm {
         Ok(())
     }
 
+    /// Something scheduler `k`'s scan depends on changed.
+    fn wake(&mut self, k: usize) {
+        self.sched_idle[k] = None;
+    }
+
+    fn wake_warp(&mut self, w: u16) {
+        self.wake(w as usize % self.scheds.len());
+    }
+
+    fn wake_all(&mut self) {
+        self.sched_idle.iter_mut().for_each(|i| *i = None);
+    }
+
     fn new_uid(&mut self) -> u64 {
         self.next_uid += 1;
         self.next_uid - 1
@@ -444,6 +472,7 @@ impl Sm {
             warp.ibuf.clear();
             let k = w as usize % self.scheds.len();
             self.scheds[k].launched(w);
+            self.wake(k);
         }
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, arrived: 0, unfinished: nwarps });
         self.stats.ctas += 1;
@@ -472,6 +501,7 @@ impl Sm {
             let ready = self.now + self.cfg.core.fetch_latency as u64;
             let control = self.ops[op as usize].control;
             let warp = &mut self.warps[w];
+            let was_empty = warp.ibuf.is_empty();
             warp.ibuf.push_back(IbEntry { op, ready, uid });
             warp.fetch_op += 1;
             if matches!(control, Control::Branch | Control::Exit) {
@@ -480,6 +510,9 @@ impl Sm {
             if let Some(k) = self.out.pipeview.as_mut() {
                 let label = format!("w{w} {}", self.ops[op as usize].text);
                 let _ = k.start(self.now, uid, w as u32, &label);
+            }
+            if was_empty {
+                self.wake_warp(w as u16);
             }
             fetched += 1;
             self.fetch_rr = (w + 1) % n;
@@ -499,6 +532,7 @@ impl Sm {
         warp.fetch_op = op;
         warp.fetch_blocked = false;
         warp.sb = None;
+        self.wake_warp(w);
     }
 
     // ---- issue ----------------------------------------------------------
@@ -506,8 +540,21 @@ impl Sm {
     fn issue(&mut self) -> Result<bool, RunError> {
         let mut any = false;
         for k in 0..self.scheds.len() {
+            if let Some(idle) = self.sched_idle[k] {
+                // Nothing this scheduler's scan depends on has changed since
+                // its last fruitless scan: the same outcome, without the scan.
+                if self.now < idle.until {
+                    self.sb.idle(k);
+                    self.stats.breakdown.add(idle.stall);
+                    self.view.issue.push((None, idle.stall));
+                    continue;
+                }
+                self.sched_idle[k] = None;
+            }
             let mut first: Option<Stall> = None;
             let mut issued = None;
+            let mut demoted = false;
+            let mut until = u64::MAX;
             let mut order = std::mem::take(&mut self.scratch_order);
             order.clear();
             {
@@ -523,7 +570,12 @@ impl Sm {
                     Err(s) => {
                         // Two-level: a warp that will wait long leaves the active set.
                         if matches!(s, Stall::LongRaw | Stall::BarrierWait) {
-                            self.scheds[k].demote(w);
+                            demoted |= self.scheds[k].demote(w);
+                        }
+                        if s == Stall::IbufferEmpty {
+                            if let Some(e) = self.warps[w as usize].ibuf.front() {
+                                until = until.min(e.ready);
+                            }
                         }
                         first.get_or_insert(s);
                     }
@@ -541,6 +593,9 @@ impl Sm {
                 None => {
                     self.sb.idle(k);
                     let s = first.unwrap_or(Stall::NoInstLeft);
+                    if !demoted && !self.out.exhaustive {
+                        self.sched_idle[k] = Some(Idle { stall: s, until });
+                    }
                     self.stats.breakdown.add(s);
                     self.view.issue.push((None, s));
                 }
@@ -656,6 +711,7 @@ impl Sm {
             for &w in &cta.warps {
                 self.warps[w as usize].at_barrier = false;
             }
+            self.wake_all();
         }
     }
 
@@ -676,6 +732,7 @@ impl Sm {
         self.warps[w as usize].live = false;
         let k = w as usize % self.scheds.len();
         self.scheds[k].finished(w);
+        self.wake(k);
         let cta = self.ctas[slot].as_mut().expect("running CTA");
         cta.unfinished -= 1;
         if cta.unfinished == 0 {
@@ -734,6 +791,10 @@ impl Sm {
             for &uid in &dispatched {
                 let _ = k.stage(now, uid, "Ex");
             }
+        }
+        if !dispatched.is_empty() {
+            // Collector units freed.
+            self.wake_all();
         }
         self.scratch_uids = dispatched;
     }
@@ -798,6 +859,7 @@ impl Sm {
                 }
             }
             self.warps[w as usize].sb = None;
+            self.wake_warp(w);
             self.view.wb.push((w, self.pool.get(i).op));
             self.retire(i);
             n += 1;

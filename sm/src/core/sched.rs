@@ -130,14 +130,19 @@ impl Scheduler {
     /// Two-level: `w` stalled on a long-latency dependence or a barrier, or
     /// exited; it moves to the back of the pending set and the oldest
     /// pending warp becomes active.
-    pub fn demote(&mut self, w: u16) {
+    /// Returns whether the active set changed.
+    pub fn demote(&mut self, w: u16) -> bool {
         if self.policy != Policy::TwoLevel || self.pending.is_empty() {
-            return;
+            return false;
         }
-        if let Some(i) = self.active.iter().position(|&x| x == w) {
-            self.active.remove(i);
-            self.pending.push_back(w);
-            self.refill();
+        match self.active.iter().position(|&x| x == w) {
+            Some(i) => {
+                self.active.remove(i);
+                self.pending.push_back(w);
+                self.refill();
+                true
+            }
+            None => false,
         }
     }
 }
