@@ -26,7 +26,7 @@
 //!   every index reduced modulo its array's length.
 //!
 //! What varies with the seed: block shape (1-D or 2-D, partial last warps,
-//! 1 to 256 threads), grid (1-D or 2-D, 1 to 9 CTAs), counted loops (nested,
+//! 1 to 256 threads), grid (1-D or 2-D, 1 to 15 CTAs), counted loops (nested,
 //! constant or data-dependent trip counts, `break`/`continue`), `do`/`while`
 //! loops, `if`/`else` on thread indices and on loaded data, nested branches,
 //! short-circuit conditions, early `return`s, a bounds guard with a partial
@@ -133,13 +133,7 @@ impl Generated {
         let module = Module::from_ptx(&ptx, &format!("{} (PTX from clang)", cu_path.display()))?;
         let kernel = module.kernel(KERNEL_NAME)?.clone();
         let launch = LaunchFile::parse(&self.launch, &launch_path)?.bind(&module, &kernel)?;
-        Ok(Built {
-            module,
-            kernel,
-            launch,
-            cu_path,
-            launch_path,
-        })
+        Ok(Built { module, kernel, launch, cu_path, launch_path })
     }
 }
 
@@ -328,11 +322,7 @@ impl Gen {
         // The bounds guard (`if (gid >= n) return;` at the top) is legal only
         // in a kernel without barriers.
         let guard = !has_stages && self.chance(0.4) && self.total > 1;
-        self.n = if guard {
-            self.range(1, self.total - 1).max(self.total - self.bs)
-        } else {
-            self.total
-        };
+        self.n = if guard { self.range(1, self.total - 1).max(self.total - self.bs) } else { self.total };
         self.p = self.range(0, 100);
         self.ni = *self.pick(&[64, 500, 1024, 4096, 12000]);
         self.nf = *self.pick(&[64, 256, 1000, 8192]);
@@ -358,8 +348,7 @@ impl Gen {
         if self.ss > 0 {
             self.line(&format!("__shared__ int si[{}];", self.bs * self.ss));
             if self.ss > 1 {
-                self.features
-                    .insert(if self.si_strided { "shared-strided" } else { "shared-interleaved" });
+                self.features.insert(if self.si_strided { "shared-strided" } else { "shared-interleaved" });
             }
         }
         if self.has_sf {
@@ -385,12 +374,7 @@ impl Gen {
         }
         for i in 0..self.nvi {
             let init = match self.range(0, 3) {
-                0 => format!(
-                    "(unsigned)gi[(gid * {}u + {}u) % {}u]",
-                    self.range(1, 5),
-                    self.range(0, 50),
-                    self.ni
-                ),
+                0 => format!("(unsigned)gi[(gid * {}u + {}u) % {}u]", self.range(1, 5), self.range(0, 50), self.ni),
                 1 => format!("tid * {}u + p", self.range(1, 9)),
                 2 => format!("gid ^ {}u", self.range(0, 255)),
                 _ => format!("(unsigned)ix[gid % {}u]", self.nx),
@@ -432,11 +416,7 @@ impl Gen {
         }
         self.use_si = if self.ss > 0 { Use::Write } else { Use::None };
         self.use_sf = if self.has_sf { Use::Write } else { Use::None };
-        let ctx = Ctx {
-            depth: 0,
-            in_for: false,
-            may_return: !has_stages,
-        };
+        let ctx = Ctx { depth: 0, in_for: false, may_return: !has_stages };
         let n = self.range(2, 5);
         self.block_stmts(ctx, n);
         if has_stages {
@@ -449,14 +429,7 @@ impl Gen {
             self.line("__syncthreads();");
             self.choose_uses();
             let n = self.range(2, 5);
-            self.block_stmts(
-                Ctx {
-                    depth: 0,
-                    in_for: false,
-                    may_return: true,
-                },
-                n,
-            );
+            self.block_stmts(Ctx { depth: 0, in_for: false, may_return: true }, n);
         }
         // Every thread's variables end in its own slots.
         for i in 0..self.nvi {
@@ -488,11 +461,14 @@ impl Gen {
         } else {
             self.block = [*self.pick(&[1, 7, 32, 33, 64, 96, 100, 128, 160, 250, 256]), 1];
         }
+        // Small blocks get more CTAs: more than the SM's CTA slots, so CTAs
+        // start as others finish.
+        let small = self.block[0] * self.block[1] <= 64;
         self.grid = if self.chance(0.25) {
             self.features.insert("grid-2d");
-            [self.range(2, 3), self.range(2, 3)]
+            [self.range(2, 3), self.range(2, if small { 5 } else { 3 })]
         } else {
-            [self.range(1, 6), 1]
+            [self.range(1, if small { 12 } else { 6 }), 1]
         };
         self.bs = self.block[0] * self.block[1];
         self.total = self.bs * self.grid[0] * self.grid[1];
@@ -506,16 +482,9 @@ impl Gen {
 
     fn header(&mut self) -> String {
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "// warpforge random kernel, seed {} size {} (kernel::gen). Deterministic under any",
-            self.seed, self.size
-        );
+        let _ = writeln!(s, "// warpforge random kernel, seed {} size {} (kernel::gen). Deterministic under any", self.seed, self.size);
         let _ = writeln!(s, "// interleaving: own output slots, read-only inputs, commutative integer");
-        let _ = writeln!(
-            s,
-            "// atomics, shared memory read only after a barrier, barriers in CTA-uniform code."
-        );
+        let _ = writeln!(s, "// atomics, shared memory read only after a barrier, barriers in CTA-uniform code.");
         let _ = writeln!(
             s,
             "__global__ void {KERNEL_NAME}(const int *gi, const float *gf, const int *ix, int *oi, float *of, int *cnt, unsigned n, unsigned p) {{"
@@ -526,11 +495,7 @@ impl Gen {
     fn launch_file(&mut self) -> String {
         let total = self.total as u64;
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "# warpforge random kernel, seed {} size {}: launch (buffers from seeded random data).",
-            self.seed, self.size
-        );
+        let _ = writeln!(s, "# warpforge random kernel, seed {} size {}: launch (buffers from seeded random data).", self.seed, self.size);
         if self.grid[1] > 1 {
             let _ = writeln!(s, "grid = [{}, {}]", self.grid[0], self.grid[1]);
         } else {
@@ -541,11 +506,7 @@ impl Gen {
         } else {
             let _ = writeln!(s, "block = [{}]", self.block[0]);
         }
-        let _ = writeln!(
-            s,
-            "args = [\"gi\", \"gf\", \"ix\", \"oi\", \"of\", \"cnt\", {}, {}]",
-            self.n, self.p
-        );
+        let _ = writeln!(s, "args = [\"gi\", \"gf\", \"ix\", \"oi\", \"of\", \"cnt\", {}, {}]", self.n, self.p);
         let wide = self.chance(0.3);
         let bufs: [(&str, &str, u64, String, String); 6] = [
             (
@@ -583,14 +544,7 @@ impl Gen {
                 self.line("__syncthreads();");
                 self.choose_uses();
                 let n = self.range(1, 4);
-                self.block_stmts(
-                    Ctx {
-                        depth: 0,
-                        in_for: false,
-                        may_return: false,
-                    },
-                    n,
-                );
+                self.block_stmts(Ctx { depth: 0, in_for: false, may_return: false }, n);
             }
             1 => {
                 self.features.insert("barrier-in-if");
@@ -665,10 +619,7 @@ impl Gen {
             }
             1 => (format!("(bid % 3u) + 1u"), 3),
             2 => (format!("(p + bid) % 2u + 1u"), 2),
-            _ => (
-                format!("((unsigned)gi[(bid * 7u + {}u) % {}u] & 1u) + 1u", self.range(0, 9), self.ni),
-                2,
-            ),
+            _ => (format!("((unsigned)gi[(bid * 7u + {}u) % {}u] & 1u) + 1u", self.range(0, 9), self.ni), 2),
         }
     }
 
@@ -794,10 +745,7 @@ impl Gen {
                 }
                 self.line(&format!("if ({c}) {{"));
                 self.indent += 1;
-                let inner = Ctx {
-                    depth: ctx.depth + 1,
-                    ..ctx
-                };
+                let inner = Ctx { depth: ctx.depth + 1, ..ctx };
                 let n = self.range(1, 3);
                 self.block_stmts(inner, n);
                 self.indent -= 1;
@@ -828,14 +776,7 @@ impl Gen {
                 let saved = self.mult;
                 self.mult *= max as i64;
                 let n = self.range(1, 4);
-                self.block_stmts(
-                    Ctx {
-                        depth: ctx.depth + 1,
-                        in_for: true,
-                        ..ctx
-                    },
-                    n,
-                );
+                self.block_stmts(Ctx { depth: ctx.depth + 1, in_for: true, ..ctx }, n);
                 self.mult = saved;
                 self.scope.pop();
                 self.indent -= 1;
@@ -857,14 +798,7 @@ impl Gen {
                 self.mult *= max as i64;
                 // `break`/`continue` here would skip the counter: not allowed.
                 let n = self.range(1, 3);
-                self.block_stmts(
-                    Ctx {
-                        depth: ctx.depth + 1,
-                        in_for: false,
-                        ..ctx
-                    },
-                    n,
-                );
+                self.block_stmts(Ctx { depth: ctx.depth + 1, in_for: false, ..ctx }, n);
                 self.mult = saved;
                 self.line(&format!("{v} += 1u;"));
                 self.indent -= 1;
@@ -902,8 +836,7 @@ impl Gen {
     // ---- expressions -----------------------------------------------------------
 
     fn fconst(&mut self) -> String {
-        self.pick(&["0.5f", "1.25f", "-2.0f", "3.0f", "0.1f", "-0.75f", "7.5f", "1.0f"])
-            .to_string()
+        self.pick(&["0.5f", "1.25f", "-2.0f", "3.0f", "0.1f", "-0.75f", "7.5f", "1.0f"]).to_string()
     }
 
     /// Own slot `j` of this thread in `si`.
@@ -1022,11 +955,7 @@ impl Gen {
     /// A float expression.
     fn fexpr(&mut self, d: u32) -> String {
         if d == 0 || self.chance(LEAF[self.size as usize]) {
-            return if self.chance(0.7) {
-                format!("f{}", self.range(0, self.nvf - 1))
-            } else {
-                self.fconst()
-            };
+            return if self.chance(0.7) { format!("f{}", self.range(0, self.nvf - 1)) } else { self.fconst() };
         }
         let sf = self.use_sf;
         let k = self.weighted(&[10, 3, 2, 1, 1, 3, 3, 1, if sf != Use::None { 3 } else { 0 }]);
