@@ -152,15 +152,16 @@ pub fn generate_sized(seed: u64, size: u32) -> Generated {
 }
 
 /// Generate and build the kernel of `seed`: the full size, or, when clang's
-/// code needs more than the 63 architected registers (the allocator does
-/// not spill), the same seed in the next smaller size class. Any other error
-/// (and too many registers in the smallest class) is returned.
+/// code needs more than the 63 architected registers or 7 predicates (the
+/// allocator does not spill), the same seed in the next smaller size class.
+/// Any other error (and too many registers in the smallest class) is
+/// returned.
 pub fn build_fitting(seed: u64, dir: &Path, opts: &CompileOptions) -> Result<(Generated, Built), KernelError> {
     let mut size = 0;
     loop {
         let g = generate_sized(seed, size);
         match g.build(dir, opts) {
-            Err(KernelError::Alloc(AllocError::TooManyRegs { .. })) if size + 1 < SIZES => size += 1,
+            Err(KernelError::Alloc(AllocError::TooManyRegs { .. } | AllocError::TooManyPreds { .. })) if size + 1 < SIZES => size += 1,
             r => return r.map(|b| (g, b)),
         }
     }

@@ -1,13 +1,18 @@
 //! The differential test on random kernels (issue 14, Correctness): every
 //! kernel `kernel::gen` writes for a seed — CUDA C compiled by clang — runs
 //! on the functional model and on the timing SM under every preset and
-//! scheduler policy (model engine), and must leave byte-identical memory and
-//! execute the same thread instructions. One seed in five also runs, on one
+//! scheduler policy (model engine), and on a starved SM (tiny caches, one
+//! MSHR, one collector unit per kind; policy rotating with the seed), and
+//! must leave byte-identical memory and execute the same thread
+//! instructions. One seed in five also runs, on one
 //! configuration (rotating), on the netlist engine — whose statistics must
 //! equal the model engine's apart from the engine's name — and with the
 //! idle-scheduler shortcut off (`Outputs::exhaustive`), which must not
 //! change the statistics either. A deadlock, an error or a panic of the SM
 //! is a failure.
+//!
+//! `WARPFORGE_RANDOM_MODES=baseline,pmode` runs every preset in each listed
+//! mode instead of its own.
 //!
 //! Seeds: `WARPFORGE_RANDOM_SEEDS=N` (default 30) starting at
 //! `WARPFORGE_RANDOM_FIRST` (default 0), or exactly the comma-separated list
@@ -54,26 +59,100 @@ fn compile_opts() -> CompileOptions {
     CompileOptions { cache_dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kernel-ptx")), ..Default::default() }
 }
 
-/// Configurations every seed runs under (model engine).
-fn configs() -> Vec<Config> {
+/// A configuration to run: a preset and `--set` overrides.
+#[derive(Clone)]
+struct Case {
+    preset: &'static str,
+    sets: Vec<String>,
+    cfg: Config,
+}
+
+impl Case {
+    fn new(preset: &'static str, sets: Vec<String>) -> Case {
+        let mut cfg = Config::preset(preset);
+        for set in &sets {
+            cfg = cfg.with_override(set).unwrap_or_else(|e| panic!("{preset} with {set}: {e}"));
+        }
+        Case { preset, sets, cfg }
+    }
+
+    fn label(&self) -> String {
+        format!("{} {}", self.preset, self.sets.join(" "))
+    }
+
+    /// The command line that runs it.
+    fn args(&self) -> String {
+        let sets: Vec<String> = self.sets.iter().map(|s| format!(" --set '{s}'")).collect();
+        format!("--config {}{}", self.preset, sets.concat())
+    }
+}
+
+/// Configurations every seed runs under (model engine): each preset with
+/// each policy, in the preset's own mode or, with
+/// `WARPFORGE_RANDOM_MODES=baseline,pmode`, in each of the modes listed.
+fn cases() -> Vec<Case> {
+    let modes: Vec<Option<String>> = match std::env::var("WARPFORGE_RANDOM_MODES") {
+        Ok(list) => list.split(',').map(|m| Some(m.trim().to_string())).collect(),
+        Err(_) => vec![None],
+    };
     let mut v = Vec::new();
     for preset in PRESETS {
-        for policy in Policy::ALL {
-            v.push(Config::preset(preset).with_override(&format!("core.policy=\"{policy}\"")).expect("a valid override"));
+        for mode in &modes {
+            for policy in Policy::ALL {
+                let mut sets: Vec<String> = mode.iter().map(|m| format!("mode=\"{m}\"")).collect();
+                sets.push(format!("core.policy=\"{policy}\""));
+                v.push(Case::new(preset, sets));
+            }
         }
     }
     v
 }
 
+/// A starved SM (one MSHR without merging, a one-entry interconnect queue, a
+/// 4-line L1, one register bank, one collector unit of each kind, one-entry
+/// instruction buffers, 16 warp slots, one SP pipeline, one writeback port):
+/// every structural hazard and stall path is taken often, and a resource that
+/// is never released shows as a deadlock.
+fn starved(policy: Policy) -> Case {
+    let mut sets: Vec<String> = [
+        "l1.sets=2",
+        "l1.ways=2",
+        "l1.mshrs=1",
+        "l1.merge=1",
+        "memory.icnt_queue=1",
+        "core.ibuffer_entries=1",
+        "core.max_threads=512",
+        "core.max_warps=16",
+        "core.two_level_active=1",
+        "operand_collector.banks=1",
+        "operand_collector.units_sp=1",
+        "operand_collector.units_sfu=1",
+        "operand_collector.units_mem=1",
+        "units.sp=1",
+        "units.writeback_width=1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    sets.push(format!("core.policy=\"{policy}\""));
+    Case::new("hpca16_pmode", sets)
+}
+
 thread_local! {
     /// Where the last panic on this thread happened (set by the test's hook).
     static PANIC_AT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// This thread is inside `simulate` (its panics are recorded, not printed).
+    static IN_SIM: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// One timing run; an error or a panic (with its location) is an `Err`.
 fn simulate(b: &(Arc<kernel::Kernel>, Arc<kernel::Launch>), cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sm::run::simulate(Arc::clone(&b.0), Arc::clone(&b.1), cfg, engine, out)))
-        .unwrap_or_else(|_| Err(format!("panic: {}", PANIC_AT.with(|p| p.borrow().clone()))))
+    IN_SIM.with(|f| f.set(true));
+    let r =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sm::run::simulate(Arc::clone(&b.0), Arc::clone(&b.1), cfg, engine, out)))
+            .unwrap_or_else(|_| Err(format!("panic: {}", PANIC_AT.with(|p| p.borrow().clone()))));
+    IN_SIM.with(|f| f.set(false));
+    r
 }
 
 /// The first buffer element where two memories differ.
@@ -110,7 +189,7 @@ fn json_difference(a: &str, b: &str, what: (&str, &str)) -> String {
     d.join("; ")
 }
 
-fn repro(g: &Generated, cfg: Option<&Config>, engine: Engine) -> String {
+fn repro(g: &Generated, case: Option<&Case>, engine: Engine) -> String {
     let dir = work_dir();
     let (cu, toml) = (dir.join(format!("{}.cu", g.stem())), dir.join(format!("{}.toml", g.stem())));
     let mut s = format!(
@@ -119,15 +198,9 @@ fn repro(g: &Generated, cfg: Option<&Config>, engine: Engine) -> String {
         toml.display(),
         g.seed
     );
-    if let Some(c) = cfg {
-        s += &format!(
-            "\n  or: warpforge run {} --kernel {} --launch {} --config {} --set 'core.policy=\"{}\"' --engine {engine}",
-            cu.display(),
-            kernel::gen::KERNEL_NAME,
-            toml.display(),
-            c.name,
-            c.core.policy
-        );
+    if let Some(c) = case {
+        let k = kernel::gen::KERNEL_NAME;
+        s += &format!("\n  or: warpforge run {} --kernel {k} --launch {} {} --engine {engine}", cu.display(), toml.display(), c.args());
     }
     s
 }
@@ -143,7 +216,10 @@ struct SeedResult {
     failures: Vec<String>,
 }
 
-fn check_seed(seed: u64, configs: &[Config]) -> SeedResult {
+/// Check one seed under `cases` and one of `starved` (rotating with the seed).
+fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
+    let mut cases = cases.to_vec();
+    cases.push(starved[seed as usize % starved.len()].clone());
     let mut r = SeedResult { extra: seed % 5 == 0, ..SeedResult::default() };
     let (g, b) = match build_fitting(seed, &work_dir(), &compile_opts()) {
         Ok(x) => x,
@@ -164,8 +240,9 @@ fn check_seed(seed: u64, configs: &[Config]) -> SeedResult {
     };
     let run = (Arc::new(b.kernel.clone()), Arc::new(b.launch.clone()));
     // The extra checks rotate through the configurations.
-    let extra_cfg = (seed as usize / 5) % configs.len();
-    for (i, cfg) in configs.iter().enumerate() {
+    let extra_case = (seed as usize / 5) % cases.len();
+    for (i, case) in cases.iter().enumerate() {
+        let cfg = &case.cfg;
         let mut bad: Vec<(Engine, String)> = Vec::new();
         let check = |engine: Engine, out: Outputs, bad: &mut Vec<(Engine, String)>| -> Option<Outcome> {
             let o = simulate(&run, cfg, engine, out).map_err(|e| bad.push((engine, e))).ok()?;
@@ -180,7 +257,7 @@ fn check_seed(seed: u64, configs: &[Config]) -> SeedResult {
         };
         if let Some(model) = check(Engine::Model, Outputs::default(), &mut bad) {
             r.cycles += model.stats.cycles;
-            if r.extra && i == extra_cfg {
+            if r.extra && i == extra_case {
                 let want = model.stats.json();
                 if let Some(o) = check(Engine::Netlist, Outputs::default(), &mut bad) {
                     let got = o.stats.json().replace("\"netlist\"", "\"model\"");
@@ -199,9 +276,7 @@ fn check_seed(seed: u64, configs: &[Config]) -> SeedResult {
             }
         }
         for (engine, what) in bad {
-            let (name, policy) = (&cfg.name, cfg.core.policy);
-            r.failures
-                .push(format!("seed {seed}, config {name} policy={policy}, engine {engine}: {what}\n  {}", repro(&g, Some(cfg), engine)));
+            r.failures.push(format!("seed {seed}, config {}, engine {engine}: {what}\n  {}", case.label(), repro(&g, Some(case), engine)));
         }
     }
     r
@@ -210,12 +285,20 @@ fn check_seed(seed: u64, configs: &[Config]) -> SeedResult {
 #[test]
 fn random_kernels_match_the_functional_model() {
     let seeds = seeds();
-    let configs = configs();
+    let cases = cases();
+    let starved: Vec<Case> = Policy::ALL.into_iter().map(starved).collect();
     let t = std::time::Instant::now();
     // Panics inside the SM are caught per run and reported with their
     // location; the hook records it instead of printing a backtrace.
-    std::panic::set_hook(Box::new(|info| PANIC_AT.with(|p| *p.borrow_mut() = info.to_string().replace('\n', " "))));
-    let results: Vec<(u64, SeedResult)> = seeds.par_iter().map(|&s| (s, check_seed(s, &configs))).collect();
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if IN_SIM.with(|f| f.get()) {
+            PANIC_AT.with(|p| *p.borrow_mut() = info.to_string().replace('\n', " "));
+        } else {
+            default_hook(info);
+        }
+    }));
+    let results: Vec<(u64, SeedResult)> = seeds.par_iter().map(|&s| (s, check_seed(s, &cases, &starved))).collect();
     let _ = std::panic::take_hook();
     let mut coverage: BTreeMap<&str, u32> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -230,9 +313,9 @@ fn random_kernels_match_the_functional_model() {
         failures.extend(r.failures.iter().cloned());
     }
     println!(
-        "{} seeds ({smaller} in a smaller size class) x {} configurations, {extra} also on the netlist engine and without the idle shortcut: {cycles} SM cycles (model runs) in {:.1?}",
+        "{} seeds ({smaller} in a smaller size class) x {} configurations and the starved SM, {extra} also on the netlist engine and without the idle shortcut: {cycles} SM cycles (model runs) in {:.1?}",
         seeds.len(),
-        configs.len(),
+        cases.len(),
         t.elapsed()
     );
     println!("feature coverage (seeds using it): {coverage:?}");
