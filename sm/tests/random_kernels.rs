@@ -331,3 +331,26 @@ fn random_kernels_match_the_functional_model() {
         }
     }
 }
+
+/// Generated kernels that once exposed an SM bug, kept as files (a change of
+/// the generator cannot lose them), each on the configuration that showed
+/// it and on every preset and policy.
+#[test]
+fn random_kernel_regressions() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/random_regressions");
+    let regressions = [("warp_slot_reuse", starved(Policy::Gto))];
+    for (name, case) in regressions {
+        let cu = dir.join(format!("{name}.cu"));
+        let module = kernel::load(&cu, &compile_opts()).unwrap_or_else(|e| panic!("{e}"));
+        let k = module.kernel(kernel::gen::KERNEL_NAME).unwrap().clone();
+        let launch =
+            kernel::LaunchFile::load(&dir.join(format!("{name}.toml"))).and_then(|f| f.bind(&module, &k)).unwrap_or_else(|e| panic!("{e}"));
+        let golden = kernel::run_functional(&k, &launch, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let run = (Arc::new(k), Arc::new(launch));
+        for c in std::iter::once(case).chain(cases()) {
+            let o = sm::run::simulate(Arc::clone(&run.0), Arc::clone(&run.1), &c.cfg, Engine::Model, Outputs::default())
+                .unwrap_or_else(|e| panic!("{name}, {}: {e}", c.label()));
+            assert!(o.memory == golden.memory, "{name}, {}: final memory differs from the functional model", c.label());
+        }
+    }
+}
