@@ -20,7 +20,11 @@
 //! - `__syncthreads()` appears only in CTA-uniform control flow (top level,
 //!   or inside `if`s and loops whose conditions depend only on the block
 //!   index, the parameters, constants and loads from CTA-uniform addresses);
-//! - threads `return` early only after the last barrier;
+//! - threads `return` early only after the last barrier, except whole warps
+//!   right after the prologue (exited warps do not count at a barrier: the
+//!   functional model's and GPGPU-Sim's rule);
+//! - shared arrays are `volatile` or in `extern __shared__` memory, so that
+//!   clang-14 does not move their loads across barriers (see `run`);
 //! - no undefined behaviour in C: unsigned integer arithmetic, shift counts
 //!   masked, divisors forced odd, floats clamped before conversion to int,
 //!   every index reduced modulo its array's length.
@@ -77,10 +81,13 @@ pub const FEATURES: &[&str] = &[
     "partial-warp",
     "shared",
     "shared-cross-read",
+    "shared-dynamic",
     "shared-interleaved",
     "shared-strided",
+    "shared-volatile",
     "short-circuit",
     "strided-load",
+    "warp-exit-before-barrier",
 ];
 
 /// A generated kernel and its launch.
@@ -231,6 +238,10 @@ struct Gen {
     // Shared memory: `si[bs * ss]` (0 = none), `sf[bs]`, `sc[3 * NC]`.
     ss: u32,
     si_strided: bool,
+    /// Shared arrays in `extern __shared__` memory (else `volatile` static arrays).
+    dyn_shared: bool,
+    /// Dynamic shared bytes per CTA (the launch's `shared_bytes`).
+    shared_bytes: u32,
     has_sf: bool,
     has_sc: bool,
     use_si: Use,
@@ -267,6 +278,8 @@ impl Gen {
             next_var: 0,
             ss: 0,
             si_strided: false,
+            dyn_shared: false,
+            shared_bytes: 0,
             has_sf: false,
             has_sc: false,
             use_si: Use::None,
@@ -339,6 +352,7 @@ impl Gen {
         // Shared counters need a barrier between their initialisation and
         // the first atomic.
         self.has_sc = has_stages && self.chance(0.5);
+        self.dyn_shared = self.chance(0.5);
 
         let header = self.header();
         self.out = header;
@@ -346,17 +360,36 @@ impl Gen {
         if self.ss > 0 || self.has_sf || self.has_sc {
             self.features.insert("shared");
         }
-        if self.ss > 0 {
-            self.line(&format!("__shared__ int si[{}];", self.bs * self.ss));
-            if self.ss > 1 {
-                self.features.insert(if self.si_strided { "shared-strided" } else { "shared-interleaved" });
+        // clang-14 (LLVM's GlobalsAA) assumes `__syncthreads()` leaves a
+        // static `__shared__` array whose address never escapes unchanged, and
+        // moves loads of it across the barrier (a known LLVM bug; seed 1283
+        // loaded `sf[2]` before the barrier that orders it after its store).
+        // Shared arrays are therefore `volatile` static arrays or carved out
+        // of `extern __shared__` dynamic shared memory, the two ways CUDA
+        // code keeps such loads in place.
+        if self.ss > 1 {
+            self.features.insert(if self.si_strided { "shared-strided" } else { "shared-interleaved" });
+        }
+        let words =
+            [(self.ss > 0, "int", "si", self.bs * self.ss), (self.has_sf, "float", "sf", self.bs), (self.has_sc, "int", "sc", 3 * NC)];
+        if self.dyn_shared {
+            self.features.insert("shared-dynamic");
+            self.line("extern __shared__ int smem[];");
+            let mut off = 0;
+            for (used, ty, name, n) in words {
+                if used {
+                    self.line(&format!("{ty} *{name} = ({ty} *)(smem + {off});"));
+                    off += n;
+                }
             }
-        }
-        if self.has_sf {
-            self.line(&format!("__shared__ float sf[{}];", self.bs));
-        }
-        if self.has_sc {
-            self.line(&format!("__shared__ int sc[{}];", 3 * NC));
+            self.shared_bytes = off * 4;
+        } else if self.ss > 0 || self.has_sf || self.has_sc {
+            self.features.insert("shared-volatile");
+            for (used, ty, name, n) in words {
+                if used {
+                    self.line(&format!("__shared__ volatile {ty} {name}[{n}];"));
+                }
+            }
         }
         if self.block[1] > 1 {
             self.line("const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;");
@@ -414,6 +447,14 @@ impl Gen {
                 self.bs,
                 2 * NC
             ));
+        }
+        // A whole warp may leave before the barriers (its shared slots are
+        // written above): exited warps do not count at a barrier.
+        let warps = self.bs.div_ceil(32);
+        if has_stages && warps >= 2 && self.chance(0.25) {
+            self.features.insert("warp-exit-before-barrier");
+            let w = self.range(0, warps - 1);
+            self.line(&format!("if ((tid >> 5) == {w}u) return;"));
         }
         self.use_si = if self.ss > 0 { Use::Write } else { Use::None };
         self.use_sf = if self.has_sf { Use::Write } else { Use::None };
@@ -508,6 +549,9 @@ impl Gen {
             let _ = writeln!(s, "block = [{}]", self.block[0]);
         }
         let _ = writeln!(s, "args = [\"gi\", \"gf\", \"ix\", \"oi\", \"of\", \"cnt\", {}, {}]", self.n, self.p);
+        if self.shared_bytes > 0 {
+            let _ = writeln!(s, "shared_bytes = {}", self.shared_bytes);
+        }
         let wide = self.chance(0.3);
         let bufs: [(&str, &str, u64, String, String); 6] = [
             (
@@ -726,7 +770,7 @@ impl Gen {
                 let (f, region) = *self.pick(&[("atomicAdd", 0), ("atomicMax", 1), ("atomicMin", 2)]);
                 let i = self.iexpr(1);
                 let v = self.iexpr(2);
-                self.line(&format!("{f}(&sc[{}u + ({i}) % {NC}u], (int)({v}));", region * NC));
+                self.line(&format!("{f}((int *)&sc[{}u + ({i}) % {NC}u], (int)({v}));", region * NC));
             }
             6 => {
                 self.spend();
@@ -1061,16 +1105,22 @@ mod tests {
 
     /// The syntactic rules the determinism argument rests on.
     #[test]
-    fn barriers_only_where_returns_cannot_precede_them() {
+    fn barriers_returns_and_shared_declarations_follow_the_rules() {
         for seed in 0..200 {
             let g = generate(seed);
             let lines: Vec<&str> = g.cuda.lines().collect();
             let last_bar = lines.iter().rposition(|l| l.contains("__syncthreads"));
-            let first_ret = lines.iter().position(|l| l.contains("return"));
+            // Besides a whole warp's exit (`if ((tid >> 5) == K) return;`).
+            let first_ret = lines.iter().position(|l| l.contains("return") && !l.contains("(tid >> 5) =="));
             if let (Some(b), Some(r)) = (last_bar, first_ret) {
                 assert!(r > b, "seed {seed}: a return before a barrier\n{}", g.cuda);
             }
             assert!(!g.cuda.contains("atomicAdd(&of"), "no float atomics");
+            for l in &lines {
+                if l.contains("__shared__") {
+                    assert!(l.contains("volatile") || l.contains("extern"), "seed {seed}: `{l}` is neither volatile nor extern");
+                }
+            }
         }
     }
 }
