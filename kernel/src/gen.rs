@@ -514,7 +514,7 @@ impl Gen {
         };
         self.bs = self.block[0] * self.block[1];
         self.total = self.bs * self.grid[0] * self.grid[1];
-        if self.bs % 32 != 0 {
+        if !self.bs.is_multiple_of(32) {
             self.features.insert("partial-warp");
         }
         if self.grid[0] * self.grid[1] > 1 {
@@ -662,8 +662,8 @@ impl Gen {
                 let c = self.range(1, 3);
                 (format!("{c}u"), c)
             }
-            1 => (format!("(bid % 3u) + 1u"), 3),
-            2 => (format!("(p + bid) % 2u + 1u"), 2),
+            1 => ("(bid % 3u) + 1u".to_string(), 3),
+            2 => ("(p + bid) % 2u + 1u".to_string(), 2),
             _ => (format!("((unsigned)gi[(bid * 7u + {}u) % {}u] & 1u) + 1u", self.range(0, 9), self.ni), 2),
         }
     }
