@@ -57,7 +57,7 @@ pub fn config(spec: &str, set: &[String]) -> Res<Config> {
 /// `warpforge run --config`: the timing SM, checked against the functional model.
 pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: Option<PathBuf>) -> Res<()> {
     let cfg = config(a.config.as_deref().expect("--config"), &a.set)?;
-    let engine = Engine::parse(&a.engine)?;
+    let engine = sm::blocks::parse_engine(&a.engine)?;
     let mut out = Outputs::default();
     if let Some(p) = &a.pipeview {
         let f = std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
@@ -227,7 +227,7 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
     for axis in &axes {
         combos = combos.iter().flat_map(|c| axis.iter().map(move |v| [c.clone(), vec![v.clone()]].concat())).collect();
     }
-    let engines: Vec<Engine> = list(&a.engines).iter().map(|e| Engine::parse(e)).collect::<Res<_>>()?;
+    let engines: Vec<Engine> = list(&a.engines).iter().map(|e| sm::blocks::parse_engine(e)).collect::<Res<_>>()?;
     let mut points = Vec::new();
     for k in &kernels {
         for c in list(&a.configs) {

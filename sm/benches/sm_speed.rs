@@ -65,7 +65,7 @@ fn main() {
     println!("SM speed at 48 warps (hpca16_pmode), one run each:");
     println!("{:<10} {:<8} {:>10} {:>9} {:>9} {:>16} {:>16}", "kernel", "engine", "cycles", "wall s", "CPU s", "SM-cycles/CPU-s", "SM-cycles/wall-s");
     for (name, (k, l)) in [("vecadd", &mem), ("sgemm", &comp)] {
-        for e in [Engine::Model, Engine::Netlist] {
+        for e in [Engine::Model, Engine::Netlist, Engine::Compiled] {
             let (cy, w, c) = time(k, l, &c48, e);
             println!("{name:<10} {:<8} {cy:>10} {w:>9.3} {c:>9.3} {:>16.0} {:>16.0}", e.to_string(), cy as f64 / c, cy as f64 / w);
         }

@@ -13,40 +13,19 @@ use crate::core::op::{MAX_READS, MAX_WRITES, SB_REGS};
 use hw::params::Params;
 use hw::registry::BlockInfo;
 use sim::{Component, ComponentExt, PortId};
-use std::fmt;
 
-/// Which engine runs the blocks (SM.md §3's vocabulary).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Engine {
-    /// The plain-Rust reference models.
-    Model,
-    /// The blocks' netlists on the netlist interpreter.
-    Netlist,
-}
+/// Which engine runs the blocks: the project's one vocabulary (`model`
+/// alias `reference`, `rtl`, `netlist`, `compiled`).
+pub use sim::Engine;
 
-impl Engine {
-    pub fn parse(s: &str) -> Result<Engine, String> {
-        match s {
-            "model" | "reference" => Ok(Engine::Model),
-            "rtl" | "netlist" => Ok(Engine::Netlist),
-            _ => Err(format!("unknown engine `{s}` (engines: model (alias reference), rtl, netlist)")),
-        }
-    }
-}
-
-impl fmt::Display for Engine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Engine::Model => "model",
-            Engine::Netlist => "netlist",
-        })
-    }
+/// Parse an engine name (an error lists the names).
+pub fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse::<Engine>().map_err(|e| e.to_string())
 }
 
 /// A block on its engine.
 pub enum EngineComp {
-    Netlist(Box<sim::NetlistSim>),
+    Rtl(Box<dyn sim::RtlSim>),
     Model(Box<dyn Component>),
 }
 
@@ -67,7 +46,7 @@ pub struct Engined {
 impl Engined {
     fn new(engine: EngineComp) -> Engined {
         let widths: Vec<u32> = match &engine {
-            EngineComp::Netlist(n) => n.ports().iter().map(|p| p.width).collect(),
+            EngineComp::Rtl(n) => n.ports().iter().map(|p| p.width).collect(),
             EngineComp::Model(m) => m.ports().iter().map(|p| p.width).collect(),
         };
         Engined { engine, shadow: vec![u64::MAX; widths.len()], widths, dirty: true }
@@ -75,14 +54,14 @@ impl Engined {
 
     fn inner(&self) -> &dyn Component {
         match &self.engine {
-            EngineComp::Netlist(n) => n.as_ref(),
+            EngineComp::Rtl(n) => n.as_ref(),
             EngineComp::Model(m) => m.as_ref(),
         }
     }
 
     fn inner_mut(&mut self) -> &mut dyn Component {
         match &mut self.engine {
-            EngineComp::Netlist(n) => n.as_mut(),
+            EngineComp::Rtl(n) => n.as_mut(),
             EngineComp::Model(m) => m.as_mut(),
         }
     }
@@ -131,12 +110,19 @@ pub struct BlockInst {
 }
 
 impl BlockInst {
-    /// The netlist simulation, on the netlist engine (the VCD shows its
-    /// internals).
-    pub fn netlist_sim(&self) -> Option<&sim::NetlistSim> {
+    /// The RTL engine, on an RTL engine (the VCD shows its internals).
+    pub fn rtl(&self) -> Option<&dyn sim::RtlSim> {
         match &self.comp.engine {
-            EngineComp::Netlist(n) => Some(n),
+            EngineComp::Rtl(n) => Some(n.as_ref()),
             EngineComp::Model(_) => None,
+        }
+    }
+
+    /// The engine actually running the block (`rtl` resolved).
+    pub fn engine(&self) -> Engine {
+        match &self.comp.engine {
+            EngineComp::Rtl(n) => n.engine(),
+            EngineComp::Model(_) => Engine::Model,
         }
     }
 }
@@ -147,8 +133,8 @@ pub fn instantiate(block: &'static BlockInfo, overrides: &[(&str, u64)], engine:
     let params = block.params(&ov).map_err(|e| e.to_string())?;
     let module = block.elaborate(&params).map_err(|e| e.to_string())?;
     let comp = match engine {
-        Engine::Netlist => Engined::new(EngineComp::Netlist(Box::new(sim::NetlistSim::new(&module)))),
         Engine::Model => Engined::new(EngineComp::Model(crate::engines::reference_model(block.name, &params)?)),
+        rtl => Engined::new(EngineComp::Rtl(sim::rtl_sim(&module, rtl, &sim::EngineOptions::default()).map_err(|e| e.to_string())?)),
     };
     Ok(BlockInst { name: block.name, params, comp })
 }
@@ -188,6 +174,9 @@ pub struct Scoreboard {
     copy_en: PortId,
     /// Writeback port slots used this cycle.
     wb_used: usize,
+    /// A command (issue, writeback) was given this cycle: the state changes
+    /// at the edge. Without one the clock can be gated.
+    pub commanded: bool,
 }
 
 /// The scoreboard's answer for one instruction.
@@ -245,7 +234,7 @@ impl Scoreboard {
             .collect::<Result<Vec<_>, String>>()?;
         let rst = port(c_, "rst", true)?;
         let copy_en = port(c_, "copy_en", true)?;
-        Ok(Scoreboard { inst, rst, iss, wb, copy_en, wb_used: 0 })
+        Ok(Scoreboard { inst, rst, iss, wb, copy_en, wb_used: 0, commanded: false })
     }
 
     /// Put an instruction on issue port `k` (fire low: a query).
@@ -285,6 +274,7 @@ impl Scoreboard {
         let c = &mut self.inst.comp;
         c.set_bool(self.iss[k].fire, true);
         c.set_bool(self.iss[k].long, long);
+        self.commanded = true;
     }
 
     /// Port `k` issues nothing this cycle.
@@ -303,6 +293,7 @@ impl Scoreboard {
     pub fn writeback(&mut self, warp: u16, reg: u8) {
         let j = self.wb_used;
         self.wb_used += 1;
+        self.commanded = true;
         let c = &mut self.inst.comp;
         let p = &self.wb[j];
         c.set_bool(p.en, true);
@@ -315,6 +306,7 @@ impl Scoreboard {
     /// Start of a cycle: no writebacks, no issues.
     pub fn begin_cycle(&mut self) {
         self.wb_used = 0;
+        self.commanded = false;
         let c = &mut self.inst.comp;
         for p in &self.wb {
             c.set_bool(p.en, false);
@@ -358,6 +350,8 @@ pub struct MshrTable {
     merge: u32,
     id_bits: u32,
     pub line_bits: u32,
+    /// A fill or an accepted request this cycle (see `Scoreboard::commanded`).
+    pub commanded: bool,
 }
 
 /// Outcome of a request to the MSHR table.
@@ -404,11 +398,13 @@ impl MshrTable {
             merge: c.l1.merge,
             id_bits: Self::ID_BITS,
             line_bits,
+            commanded: false,
             inst,
         })
     }
 
     pub fn begin_cycle(&mut self) {
+        self.commanded = false;
         let c = &mut self.inst.comp;
         c.set_bool(self.req_valid, false);
         c.set_bool(self.fill_valid, false);
@@ -425,6 +421,7 @@ impl MshrTable {
 
     /// A line returns for `entry` this cycle.
     pub fn set_fill(&mut self, entry: u32) {
+        self.commanded = true;
         let c = &mut self.inst.comp;
         c.set_bool(self.fill_valid, true);
         c.set_u64(self.fill_entry, entry as u64);
@@ -451,6 +448,7 @@ impl MshrTable {
             return MshrReply::Rejected;
         }
         let e = c.get_u64(self.req_entry) as u32;
+        self.commanded = true;
         if c.get_bool(self.req_merged) {
             MshrReply::Merged(e)
         } else {
@@ -481,6 +479,7 @@ impl MshrTable {
 
     /// Free entries at the start of this cycle.
     pub fn free(&mut self) -> u32 {
+        self.inst.comp.eval();
         self.inst.comp.get_u64(self.free_count) as u32
     }
 }

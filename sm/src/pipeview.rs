@@ -84,7 +84,7 @@ pub struct Record {
 pub fn parse(text: &str) -> Result<Vec<Record>, String> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
-        Some((_, l)) if l == "Kanata\t0004" => {}
+        Some((_, "Kanata\t0004")) => {}
         other => return Err(format!("line 1: expected `Kanata\\t0004`, found {other:?}")),
     }
     let mut now: Option<u64> = None;

@@ -74,7 +74,7 @@ impl Decl {
 
     /// A netlist scope's wires and registers (the top scope's ports are
     /// already declared), its memories if asked, then its sub-instances.
-    fn netlist_scope(&mut self, net: &sim::NetlistSim, scope: u32, top: &str, listed: &mut Vec<(String, u32)>, vars: &mut Vec<BlockVar>) -> io::Result<()> {
+    fn netlist_scope(&mut self, net: &dyn sim::RtlSim, scope: u32, top: &str, listed: &mut Vec<(String, u32)>, vars: &mut Vec<BlockVar>) -> io::Result<()> {
         let path = net.scope_path(scope);
         let prefix = if path.is_empty() { format!("TOP.sm.{top}") } else { format!("TOP.sm.{top}.{path}") };
         for s in net.signals().iter().filter(|s| s.scope == scope && !(scope == 0 && s.is_port)) {
@@ -156,7 +156,7 @@ impl SmTrace {
                 ports.push((format!("TOP.sm.{name}.{}", p.name), p.width));
             }
             gtkw.groups.push(GtkwGroup { name: format!("{name} ports"), signals: ports, closed: true });
-            if let Some(net) = b.netlist_sim() {
+            if let Some(net) = b.rtl() {
                 let mut internal = Vec::new();
                 d.netlist_scope(net, 0, name, &mut internal, &mut vars)?;
                 gtkw.groups.push(GtkwGroup { name: format!("{name} internals"), signals: internal, closed: true });
@@ -208,9 +208,9 @@ impl SmTrace {
             for v in vars {
                 let now: &[u64] = match v.src {
                     Src::Port(p) => b.comp.get(p),
-                    Src::Slot(s) => b.netlist_sim().expect("netlist").slot_words(s, v.words),
+                    Src::Slot(s) => b.rtl().expect("an RTL engine").slot_words(s, v.words),
                     Src::Mem(m, i) => {
-                        let net = b.netlist_sim().expect("netlist");
+                        let net = b.rtl().expect("an RTL engine");
                         net.mem_word(&net.memories()[m], i)
                     }
                 };

@@ -91,8 +91,8 @@ pub struct Outputs {
     pub pipeview: Option<Kanata<Box<dyn Write>>>,
     /// VCD of cycles `from..=to` (and its GTKWave save file).
     pub vcd: Option<VcdRequest>,
-    /// Scan every scheduler every cycle (no idle-scheduler shortcut); tests
-    /// compare the two.
+    /// Scan every scheduler and clock every block every cycle (no
+    /// idle-scheduler shortcut, no clock gating); tests compare the two.
     pub exhaustive: bool,
 }
 
@@ -189,7 +189,7 @@ impl Sm {
             config: cfg.name.clone(),
             mode: cfg.mode.to_string(),
             policy: cfg.core.policy.to_string(),
-            engine: engine.to_string(),
+            engine: sb.inst.engine().to_string(),
             ..Stats::default()
         };
         let mut sm = Sm {
@@ -404,11 +404,25 @@ impl Sm {
         progress |= self.issue()?;
         self.fetch();
         progress |= self.launch();
-        self.sb.inst.comp.eval();
-        self.mem.mshr.inst.comp.eval();
+        // Clock gating: a block given no command this cycle keeps its state
+        // (every block's registers and memories update only under an
+        // enable), so its edge is skipped. `exhaustive` clocks every cycle;
+        // a test compares the two.
+        let traced = self.tracing.as_ref().is_some_and(|t| t.t.wants(self.now));
+        let clock_all = self.out.exhaustive || traced;
+        if clock_all || self.sb.commanded {
+            self.sb.inst.comp.eval();
+        }
+        if clock_all || self.mem.mshr.commanded {
+            self.mem.mshr.inst.comp.eval();
+        }
         self.trace_cycle()?;
-        self.sb.inst.comp.tick();
-        self.mem.mshr.inst.comp.tick();
+        if clock_all || self.sb.commanded {
+            self.sb.inst.comp.tick();
+        }
+        if clock_all || self.mem.mshr.commanded {
+            self.mem.mshr.inst.comp.tick();
+        }
         if progress {
             self.last_progress = self.now;
         }

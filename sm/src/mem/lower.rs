@@ -55,6 +55,9 @@ pub struct LowerStats {
     pub queue_full_cycles: u64,
 }
 
+/// (ready cycle, sequence, line, kind, missed in L2).
+type InFlight = (u64, u64, u64, Kind, bool);
+
 pub struct LowerMemory {
     l2: TagArray,
     /// L2 lines per L1 line.
@@ -69,8 +72,8 @@ pub struct LowerMemory {
     dram_done: u64,
     response_interval: u64,
     next_response: u64,
-    /// (ready cycle, sequence) -> response; the sequence keeps order stable.
-    in_flight: BinaryHeap<Reverse<(u64, u64, u64, Kind, bool)>>,
+    /// Responses on their way, earliest first; the sequence keeps order stable.
+    in_flight: BinaryHeap<Reverse<InFlight>>,
     seq: u64,
     pub stats: LowerStats,
 }
