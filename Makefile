@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo verilog sim lint test bench clean
+.PHONY: all setup build demo verilog sim lint test bench fuzz-sm clean
 
 all: build
 
@@ -50,6 +50,14 @@ bench: setup
 	$(CARGO) bench -p verif --bench sim_speed
 	@if [ -f verif/benches/replay_traffic.rs ]; then $(CARGO) bench -p verif --bench replay_traffic; fi
 	$(CARGO) bench -p sm --bench sm_speed
+
+# The random-kernel differential test on many seeds (release mode):
+# SEEDS kernels from FIRST, each on every preset and policy. A failure prints
+# the seed, the configuration and the kernel's files.
+SEEDS ?= 500
+FIRST ?= 0
+fuzz-sm: setup
+	WARPFORGE_RANDOM_SEEDS=$(SEEDS) WARPFORGE_RANDOM_FIRST=$(FIRST) $(CARGO) test --release -p sm --test random_kernels -- --nocapture
 
 clean:
 	$(CARGO) clean

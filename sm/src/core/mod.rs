@@ -469,7 +469,11 @@ impl Sm {
         {
             return false;
         }
-        let free: Vec<u16> = (0..c.max_warps as u16).filter(|&w| !self.warps[w as usize].live).take(nwarps as usize).collect();
+        // A finished warp's slot stays its CTA's until the whole CTA is done
+        // (the CTA's barrier releases walk its warp list).
+        let held = |w: u16| self.ctas.iter().flatten().any(|c| c.warps.contains(&w));
+        let free: Vec<u16> =
+            (0..c.max_warps as u16).filter(|&w| !self.warps[w as usize].live && !held(w)).take(nwarps as usize).collect();
         debug_assert_eq!(free.len(), nwarps as usize);
         let cta = self.next_cta;
         self.next_cta += 1;
