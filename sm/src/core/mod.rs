@@ -160,6 +160,10 @@ pub struct Sm {
     /// Completed instructions waiting for a writeback port.
     wbq: VecDeque<u32>,
     fetch_rr: usize,
+    /// Warp slots that may be able to fetch (bit per slot): set by every
+    /// event that can make a warp fetchable (launch, issue, flush), cleared
+    /// when fetch finds it cannot.
+    fetch_candidates: u64,
     pub stats: Stats,
     last_progress: u64,
     out: Outputs,
@@ -213,6 +217,7 @@ impl Sm {
             mem: MemStage::new(&cfg, mshr),
             wbq: VecDeque::new(),
             fetch_rr: 0,
+            fetch_candidates: 0,
             stats,
             last_progress: 0,
             view: View::default(),
@@ -491,6 +496,7 @@ impl Sm {
             let k = w as usize % self.scheds.len();
             self.scheds[k].launched(w);
             self.wake(k);
+            self.fetch_candidates |= 1 << w;
         }
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, arrived: 0, unfinished: nwarps });
         self.stats.ctas += 1;
@@ -505,13 +511,21 @@ impl Sm {
         let n = self.warps.len();
         let mut fetched = 0;
         let cap = self.cfg.core.ibuffer_entries as usize;
-        for i in 0..n {
+        // Candidates (at most 64 slots) in round-robin order from `fetch_rr`.
+        let c = self.fetch_candidates;
+        let rr = self.fetch_rr;
+        let (mut hi, mut lo) = (c & (!0u64 << rr), c & ((1u64 << rr) - 1));
+        while hi | lo != 0 {
             if fetched == self.cfg.core.fetch_width {
                 break;
             }
-            let w = (self.fetch_rr + i) % n;
+            let half = if hi != 0 { &mut hi } else { &mut lo };
+            let w = half.trailing_zeros() as usize;
+            *half &= *half - 1;
             let warp = &self.warps[w];
             if !warp.live || warp.exited || warp.fetch_blocked || warp.ibuf.len() >= cap || warp.fetch_op as usize >= self.ops.len() {
+                // Not fetchable until launch, issue or flush marks it again.
+                self.fetch_candidates &= !(1u64 << w);
                 continue;
             }
             let op = warp.fetch_op;
@@ -550,6 +564,7 @@ impl Sm {
         warp.fetch_op = op;
         warp.fetch_blocked = false;
         warp.sb = None;
+        self.fetch_candidates |= 1 << w;
         self.wake_warp(w);
     }
 
@@ -653,6 +668,7 @@ impl Sm {
     fn issue_warp(&mut self, k: usize, w: u16) -> Result<u32, RunError> {
         let head = self.warps[w as usize].ibuf.pop_front().expect("issue with an empty buffer");
         self.warps[w as usize].sb = None;
+        self.fetch_candidates |= 1 << w;
         let ops = Arc::clone(&self.ops);
         let op = &ops[head.op as usize];
         let idx = self.pool.alloc();
