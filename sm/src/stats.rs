@@ -159,6 +159,13 @@ pub struct PmodeStats {
     /// N-mode global-load line requests that hit or merged.
     pub n_l1_hit_or_merge: u64,
     pub n_l1_accesses: u64,
+    /// Reused results that differed from the N-mode value (must be 0).
+    pub reuse_mismatches: u64,
+    /// N-mode instructions by what P-mode did with them (Figure 11):
+    /// [reused, executed in P-mode but not reused, skipped in P-mode, not
+    /// reached by P-mode]; short-latency and long-latency (global loads).
+    pub cover_short: [u64; 4],
+    pub cover_long: [u64; 4],
 }
 
 /// Everything a run reports.
