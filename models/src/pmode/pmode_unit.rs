@@ -108,36 +108,35 @@ impl PmodeUnitModel {
         s1.push(w(u(io.launch_warp), MC, mc.launch_warp));
         for (k, ui) in io.iss.iter().enumerate() {
             let (sbk, pqk, rnk, stk, mck) = (&sb.iss[k], &pq.iss[k], &rn.iss[k], &st.iss[k], &mc.iss[k]);
-            for (from, to) in [
-                (ui.valid, mck.valid),
-                (ui.warp, mck.warp),
-                (ui.pc, mck.pc),
-                (ui.op, mck.op),
-                (ui.src[0].reg, mck.src[0].reg),
-                (ui.src[0].vld, mck.src[0].vld),
-                (ui.src[1].reg, mck.src[1].reg),
-                (ui.src[1].vld, mck.src[1].vld),
-                (ui.dst.reg, mck.dst.reg),
-                (ui.dst.vld, mck.dst.vld),
-            ] {
+            for (from, to) in [(ui.valid, mck.valid), (ui.warp, mck.warp), (ui.pc, mck.pc), (ui.op, mck.op)] {
                 s1.push(w(u(from), MC, to));
             }
-            for (from, to) in [
-                (ui.warp, sbk.warp),
-                (ui.src[0].reg, sbk.src[0].reg),
-                (ui.src[0].vld, sbk.src[0].vld),
-                (ui.src[1].reg, sbk.src[1].reg),
-                (ui.src[1].vld, sbk.src[1].vld),
-                (ui.dst.reg, sbk.dst[0].reg),
-                (ui.dst.vld, sbk.dst[0].vld),
-            ] {
-                s1.push(w(u(from), SB, to));
-            }
-            for (from, to) in [(ui.warp, pqk.warp), (ui.pc, pqk.pc), (ui.src[0].reg, pqk.src0), (ui.src[1].reg, pqk.src1), (ui.dst.reg, pqk.dst)] {
+            s1.push(w(u(ui.warp), SB, sbk.warp));
+            for (from, to) in [(ui.warp, pqk.warp), (ui.pc, pqk.pc), (ui.src[0].reg, pqk.src0)] {
                 s1.push(w(u(from), PQ, to));
             }
-            for (from, to) in [(ui.warp, rnk.warp), (ui.src[0].reg, rnk.src[0]), (ui.src[1].reg, rnk.src[1]), (ui.dst.reg, rnk.dst)] {
-                s1.push(w(u(from), RN, to));
+            // The entry keeps the paper's two source fields (0 without a second source).
+            if let Some(s) = ui.src.get(1) {
+                s1.push(w(u(s.reg), PQ, pqk.src1));
+            }
+            s1.push(w(u(ui.warp), RN, rnk.warp));
+            for (s, o) in ui.src.iter().enumerate() {
+                for (c, to) in [(MC, &mck.src[s]), (SB, &sbk.src[s])] {
+                    s1.push(w(u(o.reg), c, to.reg));
+                    s1.push(w(u(o.vld), c, to.vld));
+                }
+                s1.push(w(u(o.reg), RN, rnk.src[s]));
+            }
+            for (d, o) in ui.dst.iter().enumerate() {
+                for (c, to) in [(MC, &mck.dst[d]), (SB, &sbk.dst[d])] {
+                    s1.push(w(u(o.reg), c, to.reg));
+                    s1.push(w(u(o.vld), c, to.vld));
+                }
+                s1.push(w(u(o.reg), PQ, pqk.dst[d].dst));
+                s1.push(w(u(o.reg), RN, rnk.dst[d].reg));
+                if let Some(v) = rnk.dst[d].vld {
+                    s1.push(w(u(o.vld), RN, v));
+                }
             }
             for (from, to) in [(ui.warp, stk.warp), (ui.taken, stk.taken), (ui.target, stk.target), (ui.reconv, stk.reconv)] {
                 s1.push(w(u(from), ST, to));
@@ -147,12 +146,12 @@ impl PmodeUnitModel {
             spm.push(w(pm, RN, rnk.pmode));
             spm.push(w(pm, ST, stk.pmode));
             // Status into mode_ctrl.
-            for (from, to) in [
-                (sbk.src_pending, mck.src_pending),
-                (sbk.dst_pending, mck.dst_pending),
-                (sbk.src_long[0], mck.src_long[0]),
-                (sbk.src_long[1], mck.src_long[1]),
-            ] {
+            // Destination pending: per destination when there are several.
+            let dst_pending = sbk.dst_pending_bits.unwrap_or(sbk.dst_pending);
+            for (from, to) in [(sbk.src_pending, mck.src_pending), (dst_pending, mck.dst_pending)] {
+                s2.push(w(Src::Sub(SB, from), MC, to));
+            }
+            for (&from, &to) in sbk.src_long.iter().zip(&mck.src_long) {
                 s2.push(w(Src::Sub(SB, from), MC, to));
             }
             for (from, to) in [(pqk.empty, mck.pq_empty), (pqk.ok, mck.pq_ok), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
@@ -257,8 +256,10 @@ impl PmodeUnitModel {
         // selects, P-queue writeback enable.
         let banks = self.p.banks as u64;
         for (k, ui) in self.io.iss.iter().enumerate() {
-            let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst.reg)) & (banks - 1);
-            self.subs[RN].set(self.rn.iss[k].bank, &[bank]);
+            for (d, o) in ui.dst.iter().enumerate() {
+                let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(o.reg)) & (banks - 1);
+                self.subs[RN].set(self.rn.iss[k].dst[d].bank, &[bank]);
+            }
         }
         for (j, uw) in self.io.wb.iter().enumerate() {
             let (en, pm) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode));
@@ -270,9 +271,11 @@ impl PmodeUnitModel {
         self.subs[PQ].eval();
         for k in 0..self.io.iss.len() {
             let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
-            let (alloc, head) = (self.subs[RN].get(rnk.alloc_phys)[0], self.subs[PQ].get(pqk.head_pdst)[0]);
-            self.subs[PQ].set(pqk.pdst, &[alloc]);
-            self.subs[RN].set(rnk.reuse_phys, &[head]);
+            for d in 0..rnk.alloc_phys.len() {
+                let (alloc, head) = (self.subs[RN].get(rnk.alloc_phys[d])[0], self.subs[PQ].get(pqk.head[d].pdst)[0]);
+                self.subs[PQ].set(pqk.dst[d].pdst, &[alloc]);
+                self.subs[RN].set(rnk.reuse_phys[d], &[head]);
+            }
         }
         self.subs[SB].eval();
         self.subs[ST].eval();
@@ -293,12 +296,14 @@ impl PmodeUnitModel {
         }
         for (k, ui) in self.io.iss.iter().enumerate() {
             let a = self.subs[MC].get(self.mc.iss[k].action)[0];
-            let v = if a == act::REUSE {
-                self.subs[PQ].get(self.pq.iss[k].head_pdst)[0]
-            } else {
-                self.subs[RN].get(self.rn.iss[k].alloc_phys)[0]
-            };
-            self.frame.set(ui.pdst, &[v]);
+            for (d, &o) in ui.pdst.iter().enumerate() {
+                let v = if a == act::REUSE {
+                    self.subs[PQ].get(self.pq.iss[k].head[d].pdst)[0]
+                } else {
+                    self.subs[RN].get(self.rn.iss[k].alloc_phys[d])[0]
+                };
+                self.frame.set(o, &[v]);
+            }
         }
     }
 }

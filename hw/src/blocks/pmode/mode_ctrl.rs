@@ -179,7 +179,7 @@
 //! cross-port paths are the same-warp blocking and the one-trigger-per-cycle
 //! chain.
 
-use super::Operand;
+use super::{per_dst, Operand};
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
@@ -220,6 +220,8 @@ crate::block_params! {
         pc_bits: u32 = shared(super::PC_BITS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
+        srcs: u32 = shared(super::SRCS),
+        dsts: u32 = shared(super::DSTS),
     }
 }
 
@@ -257,10 +259,14 @@ pub struct ModeCtrlIssue<H> {
     pub warp: H,
     pub pc: H,
     pub op: H,
-    /// `iss{k}_src{s}`, `iss{k}_src{s}_vld` (two sources).
+    /// `iss{k}_src{s}`, `iss{k}_src{s}_vld` (`srcs` sources).
     pub src: Vec<Operand<H>>,
-    pub dst: Operand<H>,
+    /// Destination `d`: `iss{k}_dst`, `iss{k}_dst_vld` for d = 0,
+    /// `iss{k}_dst{d}`, `iss{k}_dst{d}_vld` for the others.
+    pub dst: Vec<Operand<H>>,
     pub src_pending: H,
+    /// `iss{k}_dst_pending` (1 bit) at `dsts = 1`; `iss{k}_dst_pending_bits`
+    /// (`dsts` bits, bit d = destination d pending) otherwise.
     pub dst_pending: H,
     /// `iss{k}_src{s}_long`.
     pub src_long: Vec<H>,
@@ -311,11 +317,15 @@ impl Interface for ModeCtrlParams {
                         warp: b.input(n("warp"), ww),
                         pc: b.input(n("pc"), pcw),
                         op: b.input(n("op"), 3),
-                        src: (0..2).map(|s| Operand::describe(b, &n(&format!("src{s}")), aw)).collect(),
-                        dst: Operand::describe(b, &n("dst"), aw),
+                        src: (0..self.srcs).map(|s| Operand::describe(b, &n(&format!("src{s}")), aw)).collect(),
+                        dst: (0..self.dsts).map(|d| Operand::describe(b, &n(&per_dst("dst", d)), aw)).collect(),
                         src_pending: b.input(n("src_pending"), 1),
-                        dst_pending: b.input(n("dst_pending"), 1),
-                        src_long: (0..2).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
+                        dst_pending: if self.dsts == 1 {
+                            b.input(n("dst_pending"), 1)
+                        } else {
+                            b.input(n("dst_pending_bits"), self.dsts)
+                        },
+                        src_long: (0..self.srcs).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
                         pq_empty: b.input(n("pq_empty"), 1),
                         pq_ok: b.input(n("pq_ok"), 1),
                         pq_hit: b.input(n("pq_hit"), 1),
@@ -400,12 +410,12 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         warp: Sig,
         pc: Sig,
         op: Sig,
-        src: [(Sig, Sig); 2],
-        dst: Sig,
-        dst_vld: Sig,
+        src: Vec<(Sig, Sig)>,
+        dst: Vec<(Sig, Sig)>,
         src_pending: Sig,
+        /// One bit per destination (pending, as the scoreboard reports it).
         dst_pending: Sig,
-        src_long: [Sig; 2],
+        src_long: Vec<Sig>,
         pq_empty: Sig,
         pq_ok: Sig,
         pq_hit: Sig,
@@ -420,21 +430,18 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             let warp = m.port(&d.warp);
             let pc = m.port(&d.pc);
             let op = m.port(&d.op);
-            let src0 = (m.port(&d.src[0].reg), m.port(&d.src[0].vld));
-            let src1 = (m.port(&d.src[1].reg), m.port(&d.src[1].vld));
-            let dst = m.port(&d.dst.reg);
-            let dst_vld = m.port(&d.dst.vld);
+            let src = d.src.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect();
+            let dst = d.dst.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect();
             let src_pending = m.port(&d.src_pending);
             let dst_pending = m.port(&d.dst_pending);
-            let src_long = [m.port(&d.src_long[0]), m.port(&d.src_long[1])];
+            let src_long = d.src_long.iter().map(|l| m.port(l)).collect();
             Port {
                 valid,
                 warp,
                 pc,
                 op,
-                src: [src0, src1],
+                src,
                 dst,
-                dst_vld,
                 src_pending,
                 dst_pending,
                 src_long,
@@ -469,26 +476,39 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         let o = &io.iss[k];
         m.port(&o.pmode).set(pm);
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.valid & q.warp.eq(pt.warp)));
-        let long0 = pt.src[0].1 & pt.src_long[0];
-        let long_dep = (long0 | (pt.src[1].1 & pt.src_long[1])).named(&n("long_dep"));
+        let longs: Vec<Sig> = pt.src.iter().zip(&pt.src_long).map(|(&(_, v), &l)| v & l).collect();
+        let long_dep = longs[1..].iter().fold(longs[0], |acc, &l| acc | l).named(&n("long_dep"));
+        let one_dst = pt.dst.len() == 1;
+        let (dst_pending, dst_vld) = if one_dst {
+            (pt.dst_pending, pt.dst[0].1)
+        } else {
+            (pt.dst_pending.any(), pt.dst[1..].iter().fold(pt.dst[0].1, |acc, &(_, v)| acc | v).named(&n("dst_any")))
+        };
         // N-mode.
         let act_n = mux(
             long_dep,
             mux(pt.pq_empty & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
             mux(
-                pt.src_pending | pt.dst_pending,
+                pt.src_pending | dst_pending,
                 a(action::STALL),
                 mux(pt.pq_hit, mux(pt.pq_rdy, a(action::REUSE), a(action::STALL)), a(action::ISSUE)),
             ),
         );
         // P-mode.
         let trig = trig_reg.read(pt.warp);
-        let waw = (pt.dst_vld & pt.dst_pending & pt.dst.ne(trig)).named(&n("waw"));
+        // A valid destination other than the triggering register is pending.
+        let waw = if one_dst {
+            pt.dst[0].1 & pt.dst_pending & pt.dst[0].0.ne(trig)
+        } else {
+            let each = |d: usize| pt.dst[d].1 & pt.dst_pending.bit(d as u32) & pt.dst[d].0.ne(trig);
+            (1..pt.dst.len()).fold(each(0), |acc, d| acc | each(d))
+        };
+        let waw = waw.named(&n("waw"));
         let forced = is(pt.op, op::SSTORE)
             | is(pt.op, op::GSTORE)
             | is(pt.op, op::BARRIER)
             | (is(pt.op, op::SLOAD) & (sst.bit_at(pt.warp) | bar.bit_at(pt.warp)));
-        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & pt.dst_vld & pt.pq_ok;
+        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & pt.pq_ok;
         let act_p = mux(
             halted.bit_at(pt.warp) | !pt.rn_free,
             a(action::STALL),
@@ -517,14 +537,14 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             (is(act, action::ISSUE), is(act, action::REUSE), is(act, action::PREEXEC), is(act, action::PRELOAD) | is(act, action::SKIP));
         let branch = is(pt.op, op::BRANCH);
         let pre_rec = preexec & !branch;
-        m.port(&o.sb_fire).set((issue & pt.dst_vld) | pre_rec);
-        m.port(&o.sb_long).set(issue & pt.dst_vld & is(pt.op, op::GLOAD));
-        m.port(&o.sb_skip).set(skipish & pt.dst_vld);
+        m.port(&o.sb_fire).set((issue & dst_vld) | pre_rec);
+        m.port(&o.sb_long).set(issue & dst_vld & is(pt.op, op::GLOAD));
+        m.port(&o.sb_skip).set(skipish & dst_vld);
         m.port(&o.pq_push).set(pre_rec);
         m.port(&o.pq_pop).set(reuse);
         m.port(&o.rn_alloc).set(pre_rec);
-        m.port(&o.rn_reuse).set(reuse & pt.dst_vld);
-        m.port(&o.rn_write).set(issue & pt.dst_vld);
+        m.port(&o.rn_reuse).set(reuse & dst_vld);
+        m.port(&o.rn_write).set(issue & dst_vld);
         m.port(&o.st_adv).set((issue & !branch) | reuse | pre_rec | skipish);
         m.port(&o.st_br).set((issue | preexec) & branch);
         let trigger = is(act, action::TRIGGER);
@@ -538,7 +558,9 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         sst_set = sst_set | on(skip & is(pt.op, op::SSTORE));
         bar_set = bar_set | on(skip & is(pt.op, op::BARRIER));
         // The register the episode waits for: the first long source.
-        triggers.push((pt.warp, trigger, mux(long0, pt.src[0].0, pt.src[1].0)));
+        let last = pt.src[pt.src.len() - 1].0;
+        let first_long = (0..pt.src.len() - 1).rev().fold(last, |acc, s| mux(longs[s], pt.src[s].0, acc));
+        triggers.push((pt.warp, trigger, first_long));
     }
     m.port(&io.start_en).set(start.0);
     m.port(&io.start_warp).set(start.1);
