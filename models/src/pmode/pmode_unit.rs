@@ -183,6 +183,8 @@ impl PmodeUnitModel {
             outs.push((Src::Sub(PQ, pqk.idx), ui.pq_idx));
             outs.push((Src::Sub(ST, stk.pc), ui.stack_pc));
             outs.push((Src::Sub(ST, stk.mask), ui.stack_mask));
+            outs.push((Src::Sub(SB, sbk.stall), ui.stall));
+            outs.push((Src::Sub(SB, sbk.long_dep), ui.long_dep));
         }
         for (j, uw) in io.wb.iter().enumerate() {
             let (sbj, mcj, pqj) = (&sb.wb[j], &mc.wb[j], &pq.wb[j]);

@@ -83,6 +83,8 @@ pub struct PmSm {
     released_now: Option<u16>,
     /// Scratch: this cycle's candidates.
     order: Vec<u16>,
+    /// `rename_exhausted` already counted for this scheduler-cycle.
+    exhausted_counted: bool,
 }
 
 /// The rename registers the compiler's allocation occupies (§5.1: "the
@@ -241,6 +243,7 @@ impl Sm {
             }
             let mut first: Option<Stall> = None;
             let mut done = None;
+            self.pm_extra.exhausted_counted = false;
             for &w in &order {
                 match self.pm_try(k, w)? {
                     Ok(s) => {
@@ -302,9 +305,12 @@ impl Sm {
         let needs_unit = matches!(action, Action::Issue | Action::Preexec | Action::Preload);
         if action == Action::Stall {
             let (stall, long) = self.pm_block().stall_reason(k);
-            if pmode && !stall {
+            if pmode && !stall && !self.pm_extra.exhausted_counted {
                 let (used, size) = self.pm_block().rename_used();
                 if used == size {
+                    // Once per scheduler-cycle: a P-mode warp held back for
+                    // lack of a rename register.
+                    self.pm_extra.exhausted_counted = true;
                     self.stats.pmode.rename_exhausted += 1;
                 }
             }
