@@ -105,6 +105,8 @@ pub struct Outputs {
     pub pipeview: Option<Kanata<Box<dyn Write>>>,
     /// VCD of cycles `from..=to` (and its GTKWave save file).
     pub vcd: Option<VcdRequest>,
+    /// Record every P-mode unit decision that happens (`Sm::actions`).
+    pub log_actions: bool,
     /// Scan every scheduler and clock every block every cycle (no
     /// idle-scheduler shortcut, no clock gating); tests compare the two.
     pub exhaustive: bool,
@@ -247,6 +249,7 @@ pub struct Sm {
     out: Outputs,
     view: View,
     tracing: Option<Box<Tracing>>,
+    actions: Vec<pmode::ActionEvent>,
     sched_idle: Vec<Option<Idle>>,
     // Reused buffers: the cycle loop does not allocate.
     scratch_order: Vec<u16>,
@@ -309,6 +312,7 @@ impl Sm {
             last_progress: 0,
             view: View::default(),
             tracing: None,
+            actions: Vec::new(),
             sched_idle: vec![None; c.schedulers as usize],
             func,
             cfg,
@@ -399,9 +403,9 @@ impl Sm {
         &self.func
     }
 
-    /// The final global memory.
-    pub fn into_memory(self) -> kernel::Memory {
-        self.func.into_memory()
+    /// The final global memory and the P-mode decisions logged.
+    pub fn finish(self) -> (kernel::Memory, Vec<pmode::ActionEvent>) {
+        (self.func.into_memory(), self.actions)
     }
 
     pub fn cycle_count(&self) -> u64 {
@@ -1032,6 +1036,9 @@ impl Sm {
                 }
             }
             self.warps[w as usize].sb = None;
+            if pq.is_some() {
+                self.pm_extra.wrote_back.push(w);
+            }
             self.wake_warp(w);
             self.view.wb.push((w, self.pool.get(i).op));
             self.retire(i);
@@ -1063,7 +1070,13 @@ impl Sm {
                     _ => format!("next {head}, {} in flight", warp.inflight),
                 }
             };
-            s.push_str(&format!("  warp {w} (CTA slot {}): {why}; next: {head}\n", warp.cta));
+            let pm = match (self.pm[w].active, self.pm[w].halted, self.pm[w].ready) {
+                (_, _, false) if matches!(self.sb, Issuer::Pm(_)) => " (not yet started in the P-mode unit)",
+                (true, true, _) => " (P-mode, halted)",
+                (true, false, _) => " (P-mode)",
+                _ => "",
+            };
+            s.push_str(&format!("  warp {w} (CTA slot {}){pm}: {why}; next: {head}\n", warp.cta));
         }
         s.push_str(&format!(
             "  memory stage: {}; {} writeback(s) queued; {} instruction(s) in flight; requests below L1: {}\n",

@@ -25,6 +25,16 @@
 //! Scheduling (§5.1): each scheduler considers its N-mode warps in its
 //! policy's order first, then its P-mode warps round-robin.
 //!
+//! The unit has one port per scheduler; a scheduler offers its candidates
+//! one after another in a cycle (each offer is an `eval`; only the last one
+//! is committed at the edge). An N-mode warp's STALL depends only on that
+//! warp's scoreboard rows, P-queue and mode (the N-mode rules consult no
+//! shared resource) and on a lower port's TRIGGER in the same cycle, so it is
+//! kept until a writeback to the warp, a new instruction at its buffer head
+//! or a mode switch — unless a lower port triggered that cycle. Outcomes are
+//! the same as offering every warp every cycle (`Outputs::exhaustive` does;
+//! a test compares).
+//!
 //! Decisions where the paper is silent: a CTA's warps are started in the
 //! unit one per cycle (one launch port), and an exited warp's N-table
 //! mappings are released one per cycle before its slot takes a new warp.
@@ -41,6 +51,17 @@ use crate::config::Config;
 use crate::func::Functional;
 use hw::blocks::pmode::mode_ctrl::op as class;
 use std::collections::VecDeque;
+
+/// One decision of the P-mode unit that happened (`Outputs::log_actions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionEvent {
+    pub cycle: u64,
+    pub warp: u16,
+    pub pc: u32,
+    /// The warp was in P-mode.
+    pub pmode: bool,
+    pub action: Action,
+}
 
 /// Which P-mode action an instruction instance got (coverage accounting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +106,11 @@ pub struct PmSm {
     order: Vec<u16>,
     /// `rename_exhausted` already counted for this scheduler-cycle.
     exhausted_counted: bool,
+    /// Warps with a P-mode result written back this cycle.
+    pub(super) wrote_back: Vec<u16>,
+    /// A port committed a TRIGGER this cycle: a higher port's N-mode STALL
+    /// may be owed to it (one trigger per cycle), so it is not cached.
+    triggered_now: bool,
 }
 
 /// The rename registers the compiler's allocation occupies (§5.1: "the
@@ -177,6 +203,7 @@ impl Sm {
         }
         self.pm_extra.launched_now = None;
         self.pm_extra.released_now = None;
+        self.pm_extra.triggered_now = false;
         if let Some((w, lanes)) = self.pm_extra.launch_queue.pop_front() {
             self.pm_block().launch(w, lanes);
             self.pm_extra.launched_now = Some(w);
@@ -198,6 +225,12 @@ impl Sm {
         }
         if let Some(w) = self.pm_extra.released_now.take() {
             self.pm[w as usize].releasing -= 1;
+        }
+        // A P-mode result's `reuse_rdy` is visible from the cycle after its
+        // writeback (no bypass in the P-queue): a STALL kept in that cycle
+        // is stale now.
+        for w in std::mem::take(&mut self.pm_extra.wrote_back) {
+            self.warps[w as usize].sb = None;
         }
         let (mode, halted) = self.pm_block().modes();
         for w in 0..self.pm.len() {
@@ -296,15 +329,27 @@ impl Sm {
         let Some(head) = warp.ibuf.front().copied().filter(|e| e.ready <= self.now) else {
             return Ok(Err(Stall::IbufferEmpty));
         };
+        if !pmode && !self.out.exhaustive {
+            // An N-mode STALL stays a STALL until something of this warp
+            // changes (a writeback, a new head, a mode switch: each clears
+            // the cache); see `pm_cacheable`.
+            if let Some(a) = warp.sb {
+                return Ok(Err(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
+            }
+        }
         let ops = std::sync::Arc::clone(&self.ops);
         let op = &ops[head.op as usize];
         let cls = class_of(op, &self.func.kernel().insts[head.op as usize]);
         let branch = self.func.branch_preview(w, pmode).unwrap_or((0, 0, 0));
         let offer = Offer { warp: w, pc: head.op * kernel::INST_BYTES, class: cls, reads: op.reads(), writes: op.writes(), branch };
         let action = self.pm_block().offer(k, &offer);
+
         let needs_unit = matches!(action, Action::Issue | Action::Preexec | Action::Preload);
         if action == Action::Stall {
             let (stall, long) = self.pm_block().stall_reason(k);
+            if !pmode && !self.pm_extra.triggered_now {
+                self.warps[w as usize].sb = Some(crate::blocks::SbAnswer { stall, long_dep: long });
+            }
             if pmode && !stall && !self.pm_extra.exhausted_counted {
                 let (used, size) = self.pm_block().rename_used();
                 if used == size {
@@ -320,6 +365,9 @@ impl Sm {
             return Ok(Err(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
         }
         self.pm_block().commit();
+        if self.out.log_actions {
+            self.actions.push(ActionEvent { cycle: self.now, warp: w, pc: head.op * kernel::INST_BYTES, pmode, action });
+        }
         let pq = (action == Action::Preexec && op.control == Control::None).then(|| self.pm_block().pq_idx(k));
         let mut category = Stall::Issued;
         match action {
@@ -336,6 +384,7 @@ impl Sm {
             Action::Trigger => {
                 // No instruction issues: the cycle is the warp's long wait.
                 category = Stall::LongRaw;
+                self.pm_extra.triggered_now = true;
                 self.stats.pmode.switches += 1;
                 let p = &mut self.pm[w as usize];
                 p.active = true;
