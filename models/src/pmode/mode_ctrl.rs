@@ -11,6 +11,8 @@ struct WarpState {
     halted: bool,
     sst: bool,
     bar: bool,
+    /// A recorded PREEXEC re-defined `trig` in this episode.
+    tredef: bool,
     trig: u64,
 }
 
@@ -147,7 +149,7 @@ impl ModeCtrlModel {
                 act::ISSUE
             };
         } else {
-            let waw = (0..nd).any(|x| i.dst_vld[x] && (i.dst_pending >> x) & 1 == 1 && i.dst[x] != s.trig);
+            let waw = (0..nd).any(|x| i.dst_vld[x] && (i.dst_pending >> x) & 1 == 1 && (i.dst[x] != s.trig || s.tredef));
             let forced = matches!(i.op, op::SSTORE | op::GSTORE | op::BARRIER) || (i.op == op::SLOAD && (s.sst || s.bar));
             d.action = if s.halted || !i.rn_free {
                 act::STALL
@@ -278,11 +280,12 @@ impl Component for ModeCtrlModel {
                     let ns = self.p.srcs as usize;
                     let first = (0..ns).find(|&j| i.src_vld[j] && i.src_long[j]).unwrap_or(ns - 1);
                     let trig = i.src[first];
-                    *s = WarpState { mode: true, halted: false, sst: false, bar: false, trig };
+                    *s = WarpState { mode: true, trig, ..WarpState::default() };
                 }
                 act::HALT => s.halted = true,
                 act::SKIP if i.op == op::SSTORE => s.sst = true,
                 act::SKIP if i.op == op::BARRIER => s.bar = true,
+                act::PREEXEC if i.op != op::BRANCH && (0..4).any(|x| i.dst_vld[x] && i.dst[x] == s.trig) => s.tredef = true,
                 _ => {}
             }
         }

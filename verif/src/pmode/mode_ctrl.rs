@@ -239,6 +239,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     let mut halted = vec![false; nw];
     let mut sst = vec![false; nw];
     let mut bar = vec![false; nw];
+    let mut tredef = vec![false; nw];
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
         dut.set_inputs(st.cycle(c));
@@ -277,8 +278,13 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                     (true, act::ISSUE),
                 ]
             } else {
-                // WAW: a valid destination other than the triggering register is pending.
-                let waw = d.dst.iter().enumerate().any(|(x, o)| iv.b(o.vld) && (dst_pending >> x) & 1 == 1 && Some(iv.u(o.reg)) != trig[w]);
+                // WAW: a valid destination is pending; the triggering register
+                // is exempt until P-mode re-defines it.
+                let waw = d
+                    .dst
+                    .iter()
+                    .enumerate()
+                    .any(|(x, o)| iv.b(o.vld) && (dst_pending >> x) & 1 == 1 && (Some(iv.u(o.reg)) != trig[w] || tredef[w]));
                 let forced = [op::SSTORE, op::GSTORE, op::BARRIER].contains(&opc) || (opc == op::SLOAD && (sst[w] || bar[w]));
                 vec![
                     (halted[w], act::STALL),
@@ -345,7 +351,8 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             }
             // The register a trigger waits on: the first valid long source.
             let t = first_long.unwrap_or(0);
-            actions.push((w, got, opc, t));
+            let redef = pmode && d.dst.iter().any(|o| iv.b(o.vld) && Some(iv.u(o.reg)) == trig[w]);
+            actions.push((w, got, opc, t, redef));
         }
         let want_start = trig_port.map_or([0, 0, 0], |k| [1, iv.u(io.iss[k].warp), iv.u(io.iss[k].pc)]);
         let got_start = o_start.map(|o| dut.get(o)[0]);
@@ -365,17 +372,18 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 }
             }
             let launched = iv.b(len).then(|| iv.u(lw) as usize);
-            for &(w, a, opc, t) in &actions {
+            for &(w, a, opc, t, redef) in &actions {
                 if w >= nw || exited[w] || launched == Some(w) {
                     continue;
                 }
                 match a {
                     act::TRIGGER => {
-                        (trig[w], halted[w], sst[w], bar[w]) = (Some(t), false, false, false);
+                        (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (Some(t), false, false, false, false);
                     }
                     act::HALT => halted[w] = true,
                     act::SKIP if opc == op::SSTORE => sst[w] = true,
                     act::SKIP if opc == op::BARRIER => bar[w] = true,
+                    act::PREEXEC if opc != op::BRANCH && redef => tredef[w] = true,
                     _ => {}
                 }
             }
@@ -386,7 +394,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 }
             }
             if let Some(w) = launched.filter(|&w| w < nw) {
-                (trig[w], halted[w], sst[w], bar[w]) = (None, false, false, false);
+                (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (None, false, false, false, false);
             }
         }
         dut.tick();
@@ -488,6 +496,46 @@ pub mod golden {
         // Out of P-queue room: not recorded, so skipped.
         t.set(io.iss[0].rn_free, 1);
         t.set(io.iss[0].pq_ok, 0);
+        assert_eq!(t.action(0), "skip");
+    }
+
+    /// Once a pre-executed instruction re-defines the triggering register,
+    /// that register loses its WAW exemption until the next episode: the
+    /// P-mode write in flight would otherwise wipe the `long` mark a later
+    /// skipped re-definition sets, and a dependent would pre-execute with the
+    /// stale value.
+    pub fn trigger_register_redefined(p: &ModeCtrlParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "trigger");
+        t.step();
+        // Pending $r0 (the triggering load): exempt, so `add $r0` pre-executes.
+        t.offer(0, 2, op::ALU, &[(1, false)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
+        assert_eq!(t.action(0), "preexec");
+        t.step();
+        // Its P-mode write is in flight: a long-dependent re-definition of $r0
+        // stalls instead of being skipped, and so does an independent one.
+        t.offer(0, 2, op::ALU, &[(5, true)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
+        assert_eq!(t.action(0), "stall");
+        t.set(io.iss[0].src_long[0], 0);
+        assert_eq!(t.action(0), "stall");
+        t.set(io.iss[0].dst_pending, 0);
+        assert_eq!(t.action(0), "preexec");
+        t.step();
+        // The episode ends; the next one restores the exemption.
+        t.set(io.wb[0].en, 1);
+        t.set(io.wb[0].warp, 2);
+        t.set(io.wb[0].reg, 0);
+        t.step();
+        assert_eq!(t.get(io.mode), 0);
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "trigger");
+        t.step();
+        t.offer(0, 2, op::ALU, &[(5, true)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
         assert_eq!(t.action(0), "skip");
     }
 

@@ -93,7 +93,8 @@
 //!    buffer; order and outcome are the same).
 //! 4. otherwise ISSUE.
 //!
-//! **P-mode** (`mode[w] = 1`), `waw = dst_vld & dst_pending & dst != trig_reg`,
+//! **P-mode** (`mode[w] = 1`), `waw = dst_vld & dst_pending & (dst != trig_reg |
+//! tredef)`,
 //! `forced = op ∈ {SSTORE, GSTORE, BARRIER} | (op == SLOAD & (sst | bar))`:
 //! 1. `halted[w]` → STALL.
 //! 2. `!rn_free` → STALL ("P-mode warps are selected for issue only when
@@ -124,7 +125,10 @@
 //! writeback would wipe its `pending`/`long` mark. The one exception is the
 //! triggering load's own destination: its writeback ends the episode, so
 //! nothing can be wiped (Figure 5: the second `ld $r0` is pre-loaded while the
-//! first is outstanding).
+//! first is outstanding) — unless a pre-executed instruction has re-defined
+//! that register in this episode (`tredef`): then its P-mode writeback may
+//! still be in flight, and it would wipe the `long` mark of a later skipped
+//! re-definition, letting a dependent pre-execute with the stale value.
 //!
 //! Strobes by action (all others 0): ISSUE: `sb_fire = dst_vld`, `sb_long =
 //! dst_vld & op == GLOAD`, `rn_write = dst_vld`, `st_br = op == BRANCH`,
@@ -136,7 +140,8 @@
 //! # State and edge
 //!
 //! Per warp: `mode`, `halted`, `sst` (a shared store was skipped this
-//! episode), `bar` (a barrier was passed this episode), `trig_reg` (A bits: the
+//! episode), `bar` (a barrier was passed this episode), `tredef` (a recorded
+//! PREEXEC wrote `trig_reg` this episode), `trig_reg` (A bits: the
 //! destination of the load that triggered the episode = the first valid long
 //! source of the triggering instruction, src0 before src1).
 //!
@@ -151,22 +156,25 @@
 //!    had a second long source, the warp returns to N-mode when the recorded
 //!    one arrives and may trigger again for the other.
 //! 4. port effects: TRIGGER → `mode = 1`, `halted = sst = bar = 0`, `trig_reg`
-//!    set; HALT → `halted = 1`; SKIP of SSTORE → `sst = 1`; SKIP of BARRIER →
-//!    `bar = 1`.
+//!    set, `tredef = 0`; HALT → `halted = 1`; SKIP of SSTORE → `sst = 1`; SKIP
+//!    of BARRIER → `bar = 1`; PREEXEC (recorded) with a valid destination equal
+//!    to `trig_reg` → `tredef = 1`.
 //!
 //! An exit writeback does not affect this cycle's decision for the warp (no
 //! bypass): a P-mode action in that cycle completes as a P-mode action.
 //!
 //! # Storage (default parameters)
 //!
-//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + trig_reg 6 = **10 bits**
-//! (480 per SM). The paper names only the 48-bit mode vector (§5) and does not
+//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + tredef 1 + trig_reg 6 = **11
+//! bits** (528 per SM). The paper names only the 48-bit mode vector (§5) and does not
 //! include it in its 2236 bits per warp; the halt flag, the two
 //! shared-load-skip flags and the triggering register are state its text
 //! implies (halt on a dependent branch, skip after a skipped store / barrier,
-//! exit on the triggering load's writeback) but does not count.
+//! exit on the triggering load's writeback) but does not count; `tredef` is
+//! ours (the paper is silent on a P-mode re-definition of the register the
+//! episode waits for).
 //! Emitted: `mode_bits`, `halted_bits`, `sst`, `bar` (one `warps`-bit
-//! register each) + `trig_reg` (48 × 6 register array) = 480 bits; the
+//! register each) + `tredef` + `trig_reg` (48 × 6 register array) = 528 bits; the
 //! registry's paper figure is the 48-bit mode vector.
 //!
 //! # Hardware
@@ -382,6 +390,7 @@ impl Block for ModeCtrlParams {
         }
         .differs(w as i64, "a halted bit per warp (P-mode stopped at a long-dependent branch or exit)")
         .differs(2 * w as i64, "two skip flags per warp (a shared store or a barrier was skipped in the episode)")
+        .differs(w as i64, "a flag per warp: P-mode re-defined the triggering register in the episode")
         .differs(
             (w * self.reg_bits() as u64) as i64,
             "the triggering register per warp (the episode ends at its N-mode writeback)",
@@ -459,6 +468,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     let halted = m.reg("halted_bits", nw, 0);
     let sst = m.reg("sst", nw, 0);
     let bar = m.reg("bar", nw, 0);
+    let tredef = m.reg("tredef", nw, 0);
     let trig_reg = m.reg_array("trig_reg", nw, aw, 0);
     m.port(&io.mode).set(mode);
     m.port(&io.halted).set(mode & halted);
@@ -466,7 +476,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     let a = |v: u64| lit(v, 3);
     let is = |o: Sig, v: u64| o.eq(v);
     let zero_w = lit(0, nw);
-    let (mut trig_set, mut halt_set, mut sst_set, mut bar_set) = (zero_w, zero_w, zero_w, zero_w);
+    let (mut trig_set, mut halt_set, mut sst_set, mut bar_set, mut redef_set) = (zero_w, zero_w, zero_w, zero_w, zero_w);
     let mut lower_trigger = lit(0, 1);
     let mut start = (lit(0, 1), lit(0, ww), lit(0, pcw));
     let mut triggers = Vec::new();
@@ -496,13 +506,17 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         );
         // P-mode.
         let trig = trig_reg.read(pt.warp);
-        // A valid destination other than the triggering register is pending.
+        // A valid pending destination, other than the triggering register
+        // unless P-mode has re-defined that register in this episode.
+        let redef = tredef.bit_at(pt.warp);
+        let not_trig = |d: usize| pt.dst[d].0.ne(trig) | redef;
         let waw = if one_dst {
-            pt.dst[0].1 & pt.dst_pending & pt.dst[0].0.ne(trig)
+            pt.dst[0].1 & pt.dst_pending & not_trig(0)
         } else {
-            let each = |d: usize| pt.dst[d].1 & pt.dst_pending.bit(d as u32) & pt.dst[d].0.ne(trig);
+            let each = |d: usize| pt.dst[d].1 & pt.dst_pending.bit(d as u32) & not_trig(d);
             (1..pt.dst.len()).fold(each(0), |acc, d| acc | each(d))
         };
+        let writes_trig = pt.dst.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & r.eq(trig)));
         let waw = waw.named(&n("waw"));
         let forced = is(pt.op, op::SSTORE)
             | is(pt.op, op::GSTORE)
@@ -557,6 +571,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         let skip = is(act, action::SKIP);
         sst_set = sst_set | on(skip & is(pt.op, op::SSTORE));
         bar_set = bar_set | on(skip & is(pt.op, op::BARRIER));
+        redef_set = redef_set | on(pre_rec & writes_trig);
         // The register the episode waits for: the first long source.
         let last = pt.src[pt.src.len() - 1].0;
         let first_long = (0..pt.src.len() - 1).rev().fold(last, |acc, s| mux(longs[s], pt.src[s].0, acc));
@@ -580,6 +595,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     halted.set(((halted & !trig_set) | halt_set) & keep);
     sst.set(((sst & !trig_set) | (sst_set & keep)) & !launched);
     bar.set(((bar & !trig_set) | (bar_set & keep)) & !launched);
+    tredef.set(((tredef & !trig_set) | (redef_set & keep)) & !launched);
     for (w, trigger, reg) in triggers {
         trig_reg.write(w, reg, trigger & keep.bit_at(w));
     }
@@ -597,6 +613,6 @@ mod tests {
     fn defaults_are_the_paper() {
         let d = ModeCtrlParams::default();
         assert_eq!(d.storage().paper_bits(), 48);
-        assert_eq!(d.storage().expected_bits(), 480);
+        assert_eq!(d.storage().expected_bits(), 528);
     }
 }
