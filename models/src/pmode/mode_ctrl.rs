@@ -151,7 +151,7 @@ impl ModeCtrlModel {
         } else {
             let waw = (0..nd).any(|x| i.dst_vld[x] && (i.dst_pending >> x) & 1 == 1 && (i.dst[x] != s.trig || s.tredef));
             let forced = matches!(i.op, op::SSTORE | op::GSTORE | op::BARRIER) || (i.op == op::SLOAD && (s.sst || s.bar));
-            d.action = if s.halted || !i.rn_free {
+            d.action = if s.halted || self.exited[i.warp as usize] || !i.rn_free {
                 act::STALL
             } else if i.op == op::EXIT || (long_dep && i.op == op::BRANCH) {
                 act::HALT
@@ -204,6 +204,16 @@ impl ModeCtrlModel {
 
     fn decide_all(&mut self) {
         self.read_inputs();
+        // Exits, from the state at the start of the cycle.
+        let nw = self.st.len() as u64;
+        self.exited.fill(false);
+        for j in 0..self.io.wb.len() {
+            let (f, d) = (&self.frame, &self.io.wb[j]);
+            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
+            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
+                self.exited[w as usize] = true;
+            }
+        }
         let mut trig = false;
         for k in 0..self.ins.len() {
             let d = self.decide(k, trig);
@@ -257,15 +267,6 @@ impl Component for ModeCtrlModel {
         }
         self.decide_all();
         let nw = self.st.len() as u64;
-        // Exits, from the state at the start of the cycle.
-        self.exited.fill(false);
-        for j in 0..self.io.wb.len() {
-            let (f, d) = (&self.frame, &self.io.wb[j]);
-            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
-            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
-                self.exited[w as usize] = true;
-            }
-        }
         let (len, lw) = (self.frame.get_bool(self.io.launch_en), self.frame.get_u64(self.io.launch_warp));
         for k in 0..self.ins.len() {
             let (i, d) = (self.ins[k], self.decs[k]);

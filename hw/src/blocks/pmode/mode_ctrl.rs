@@ -96,7 +96,7 @@
 //! **P-mode** (`mode[w] = 1`), `waw = dst_vld & dst_pending & (dst != trig_reg |
 //! tredef)`,
 //! `forced = op ∈ {SSTORE, GSTORE, BARRIER} | (op == SLOAD & (sst | bar))`:
-//! 1. `halted[w]` → STALL.
+//! 1. `halted[w]`, or the episode ends at this edge (`exit[w]`, below) → STALL.
 //! 2. `!rn_free` → STALL ("P-mode warps are selected for issue only when
 //!    renaming registers are available", §5.1 — applies to every P-mode
 //!    instruction, as in the paper).
@@ -160,8 +160,11 @@
 //!    of BARRIER → `bar = 1`; PREEXEC (recorded) with a valid destination equal
 //!    to `trig_reg` → `tredef = 1`.
 //!
-//! An exit writeback does not affect this cycle's decision for the warp (no
-//! bypass): a P-mode action in that cycle completes as a P-mode action.
+//! In the cycle of its exit the warp's P-mode instruction stalls: the
+//! scoreboard lets that writeback clear the register on the P board in the
+//! same cycle, which would also clear a `long` mark P-mode set by skipping a
+//! re-definition of the register, and a dependent would pre-execute with the
+//! wrong value (and be reused).
 //!
 //! # Storage (default parameters)
 //!
@@ -473,9 +476,15 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     m.port(&io.mode).set(mode);
     m.port(&io.halted).set(mode & halted);
 
+    let zero_w = lit(0, nw);
+    // Exit: the N-mode writeback of a P-mode warp's triggering register.
+    let exit = wbs.iter().fold(zero_w, |acc, &[en, w, reg, pmode]| {
+        let hit = en & !pmode & mode.bit_at(w) & trig_reg.read(w).eq(reg);
+        acc | mux(hit, onehot(w, nw), zero_w)
+    });
+    let exit = exit.named("exit");
     let a = |v: u64| lit(v, 3);
     let is = |o: Sig, v: u64| o.eq(v);
-    let zero_w = lit(0, nw);
     let (mut trig_set, mut halt_set, mut sst_set, mut bar_set, mut redef_set) = (zero_w, zero_w, zero_w, zero_w, zero_w);
     let mut lower_trigger = lit(0, 1);
     let mut start = (lit(0, 1), lit(0, ww), lit(0, pcw));
@@ -524,7 +533,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             | (is(pt.op, op::SLOAD) & (sst.bit_at(pt.warp) | bar.bit_at(pt.warp)));
         let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & pt.pq_ok;
         let act_p = mux(
-            halted.bit_at(pt.warp) | !pt.rn_free,
+            halted.bit_at(pt.warp) | exit.bit_at(pt.warp) | !pt.rn_free,
             a(action::STALL),
             mux(
                 is(pt.op, op::EXIT) | (long_dep & is(pt.op, op::BRANCH)),
@@ -581,12 +590,6 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     m.port(&io.start_warp).set(start.1);
     m.port(&io.start_pc).set(start.2);
 
-    // Exit: the N-mode writeback of a P-mode warp's triggering register.
-    let exit = wbs.iter().fold(zero_w, |acc, &[en, w, reg, pmode]| {
-        let hit = en & !pmode & mode.bit_at(w) & trig_reg.read(w).eq(reg);
-        acc | mux(hit, onehot(w, nw), zero_w)
-    });
-    let exit = exit.named("exit");
     let launched = mux(launch_en, onehot(launch_warp, nw), zero_w).named("launched");
     // Port effects apply to warps neither exiting nor launched this cycle.
     let keep = !(exit | launched);
