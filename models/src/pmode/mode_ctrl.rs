@@ -36,6 +36,8 @@ struct In {
     pq_hit: bool,
     pq_rdy: bool,
     rn_free: bool,
+    dst_long: bool,
+    diverged: bool,
 }
 
 /// One port's decision with its strobes (`sb_fire` .. `st_br`, in port order).
@@ -112,6 +114,8 @@ impl ModeCtrlModel {
                 pq_hit: b(d.pq_hit),
                 pq_rdy: b(d.pq_rdy),
                 rn_free: b(d.rn_free),
+                dst_long: b(d.dst_long),
+                diverged: b(d.diverged),
                 ..i
             };
         }
@@ -165,7 +169,8 @@ impl ModeCtrlModel {
                 act::STALL
             } else {
                 match i.op {
-                    op::ALU | op::SLOAD if dst_vld && i.pq_ok => act::PREEXEC,
+                    // A partial re-definition of a skipped value is skipped.
+                    op::ALU | op::SLOAD if dst_vld && i.pq_ok && !(i.dst_long && i.diverged) => act::PREEXEC,
                     op::GLOAD => act::PRELOAD,
                     op::BRANCH => act::PREEXEC,
                     _ => act::SKIP,

@@ -133,6 +133,8 @@ impl Driver for ModeCtrlDriver {
                 (d.pq_hit, self.rng.random_bool(0.3) as u64),
                 (d.pq_rdy, self.rng.random_bool(0.7) as u64),
                 (d.rn_free, self.rng.random_bool(0.9) as u64),
+                (d.dst_long, self.rng.random_bool(0.3) as u64),
+                (d.diverged, self.rng.random_bool(0.3) as u64),
             ];
             for (id, val) in v {
                 f.set(id, val);
@@ -268,6 +270,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             let (valid, w, opc) = (iv.b(d.valid), iv.u(d.warp) as usize, iv.u(d.op));
             let (src_pending, dst_pending) = (iv.b(d.src_pending), iv.u(d.dst_pending));
             let (pq_empty, pq_ok, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_empty), iv.b(d.pq_ok), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
+            let partial_redef = iv.b(d.dst_long) && iv.b(d.diverged);
             // The first valid long source, and whether there is one.
             let first_long = d.src.iter().zip(&d.src_long).find(|(o, &l)| iv.b(o.vld) && iv.b(l)).map(|(o, _)| iv.u(o.reg));
             let long_dep = first_long.is_some();
@@ -304,7 +307,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                     (src_pending || waw, act::STALL),
                     (opc == op::GLOAD, act::PRELOAD),
                     (opc == op::BRANCH, act::PREEXEC),
-                    ((opc == op::ALU || opc == op::SLOAD) && dv && pq_ok, act::PREEXEC),
+                    ((opc == op::ALU || opc == op::SLOAD) && dv && pq_ok && !partial_redef, act::PREEXEC),
                     (true, act::SKIP),
                 ]
             };
@@ -498,6 +501,18 @@ pub mod golden {
         t.set(io.iss[0].rn_free, 1);
         t.set(io.iss[0].pq_ok, 0);
         assert_eq!(t.action(0), "skip");
+        // A re-definition of a skipped (long) register: pre-executed on the
+        // warp's whole path, skipped on one side of a divergent branch.
+        t.set(io.iss[0].pq_ok, 1);
+        t.set(io.iss[0].dst_long, 1);
+        assert_eq!(t.action(0), "preexec");
+        t.set(io.iss[0].diverged, 1);
+        assert_eq!(t.action(0), "skip");
+        t.step();
+        t.offer(0, 5, op::GLOAD, &[(1, false)], Some(4));
+        t.set(io.iss[0].dst_long, 1);
+        t.set(io.iss[0].diverged, 1);
+        assert_eq!(t.action(0), "preload");
     }
 
     /// Once a pre-executed instruction re-defines the triggering register,

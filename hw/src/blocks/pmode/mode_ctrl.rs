@@ -59,6 +59,8 @@
 //! | `iss{k}_pq_ok` | in | 1 | P-queue: a push would be recorded |
 //! | `iss{k}_pq_hit`, `iss{k}_pq_rdy` | in | 1 | P-queue: head matches the PC / head is reuse-ready |
 //! | `iss{k}_rn_free` | in | 1 | rename: a rename register is available to port k |
+//! | `iss{k}_dst_long` | in | 1 | scoreboard: a valid destination has `long` set |
+//! | `iss{k}_diverged` | in | 1 | SIMT stack: the warp runs a divergent path (top entry above the base) |
 //! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, W, A | a result is written back |
 //! | `wb{j}_pmode` | in | 1 | it was issued in P-mode (renamed) |
 //! | `mode` | out | warps | bit w = warp w is in P-mode |
@@ -112,7 +114,9 @@
 //!    executed unrecorded: §5.1 says out-of-range instructions are "simply
 //!    skipped", and with a full queue "P-mode is only useful for pre-loading".
 //!    This keeps every rename register owned by a P-queue entry (see
-//!    `rename`). An ALU without a destination has no effect and is SKIP.
+//!    `rename`). An ALU without a destination has no effect and is SKIP. So
+//!    is a *partial re-definition* of a skipped value, `dst_long & diverged`
+//!    (below).
 //! 8. GLOAD → PRELOAD (§5.1: "changed into a pre-load ... brings the data only
 //!    into the L1 cache"; marks `long[dst]`, Figure 5 / slides).
 //! 9. BRANCH → PREEXEC (updates the P stack only).
@@ -129,6 +133,16 @@
 //! that register in this episode (`tredef`): then its P-mode writeback may
 //! still be in flight, and it would wipe the `long` mark of a later skipped
 //! re-definition, letting a dependent pre-execute with the stale value.
+//!
+//! Why a partial re-definition is skipped: the scoreboard's `long` mark is
+//! per register, not per thread. When the warp runs one side of a divergent
+//! branch, a skipped instruction marks its destination long for the threads
+//! of that side only; pre-executing a re-definition on the other side would
+//! clear the mark (a fire sets `long` = 0) and, after reconvergence, a
+//! dependent would pre-execute with the first side's stale values. Skipping
+//! it keeps the mark for every thread. The paper is silent on divergence in
+//! P-mode; without divergence a re-definition covers every thread and is
+//! pre-executed as usual.
 //!
 //! Strobes by action (all others 0): ISSUE: `sb_fire = dst_vld`, `sb_long =
 //! dst_vld & op == GLOAD`, `rn_write = dst_vld`, `st_br = op == BRANCH`,
@@ -286,6 +300,8 @@ pub struct ModeCtrlIssue<H> {
     pub pq_hit: H,
     pub pq_rdy: H,
     pub rn_free: H,
+    pub dst_long: H,
+    pub diverged: H,
     pub pmode: H,
     pub action: H,
     pub sb_fire: H,
@@ -342,6 +358,8 @@ impl Interface for ModeCtrlParams {
                         pq_hit: b.input(n("pq_hit"), 1),
                         pq_rdy: b.input(n("pq_rdy"), 1),
                         rn_free: b.input(n("rn_free"), 1),
+                        dst_long: b.input(n("dst_long"), 1),
+                        diverged: b.input(n("diverged"), 1),
                         pmode: b.output(n("pmode"), 1),
                         action: b.output(n("action"), 3),
                         sb_fire: b.output(n("sb_fire"), 1),
@@ -433,6 +451,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         pq_hit: Sig,
         pq_rdy: Sig,
         rn_free: Sig,
+        dst_long: Sig,
+        diverged: Sig,
     }
     let ports: Vec<Port> = io
         .iss
@@ -462,6 +482,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                 pq_hit: m.port(&d.pq_hit),
                 pq_rdy: m.port(&d.pq_rdy),
                 rn_free: m.port(&d.rn_free),
+                dst_long: m.port(&d.dst_long),
+                diverged: m.port(&d.diverged),
             }
         })
         .collect();
@@ -531,7 +553,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             | is(pt.op, op::GSTORE)
             | is(pt.op, op::BARRIER)
             | (is(pt.op, op::SLOAD) & (sst.bit_at(pt.warp) | bar.bit_at(pt.warp)));
-        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & pt.pq_ok;
+        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & pt.pq_ok & !(pt.dst_long & pt.diverged);
         let act_p = mux(
             halted.bit_at(pt.warp) | exit.bit_at(pt.warp) | !pt.rn_free,
             a(action::STALL),

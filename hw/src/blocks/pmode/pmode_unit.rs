@@ -593,6 +593,10 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         mck.pq_hit.set(pqk.hit);
         mck.pq_rdy.set(pqk.rdy);
         mck.rn_free.set(rnk.free);
+        mck.dst_long.set(sbk.dst_long);
+        // The base entry's reconvergence PC is RPC_NONE; any other top entry
+        // is one side of a divergent branch.
+        mck.diverged.set(st.iss[k].rpc.sig().ne(lit(st_p.rpc_none(), st_p.pc_bits)));
         // The renamed destinations are recorded; a reuse maps the head's registers.
         for ((d, a), (h, r)) in pqk.dst.iter().zip(&rnk.alloc_phys).zip(pqk.head.iter().zip(&rnk.reuse_phys)) {
             d.pdst.set(*a);
