@@ -452,7 +452,12 @@ impl Sm {
         let vals = self.func.values(w, false, op.writes(), out.lanes);
         match self.pm[w as usize].recorded.pop_front() {
             Some((o, mask, pre)) if o == head.op && mask == out.lanes && pre == vals => {}
-            _ => self.stats.pmode.reuse_mismatches += 1,
+            x => {
+                if std::env::var_os("PMDBG").is_some() {
+                    eprintln!("MISMATCH cycle {} warp {w} op {} {} lanes {:#x} vals {:?} recorded {:?}", self.now, head.op, self.ops[head.op as usize].text, out.lanes, vals, x);
+                }
+                self.stats.pmode.reuse_mismatches += 1
+            }
         }
         self.pm[w as usize].nmapped |= reg_mask(op.writes());
         self.follow(k, w, false);
