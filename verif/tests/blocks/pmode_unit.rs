@@ -174,3 +174,79 @@ fn golden_test_catches_a_broken_scoreboard() {
 }
 
 cosim_tests!("pmode_unit", seed 2026, small SMALL);
+
+/// The SM's operand counts (`srcs = 8`, `dsts = 4`, register ids 0..71,
+/// eight writeback ports) at a small size: [`golden::wide`].
+const WIDE: Ov = &[
+    ("warps", 4),
+    ("regs", 72),
+    ("rename_regs", 16),
+    ("entries", 4),
+    ("depth", 4),
+    ("lanes", 8),
+    ("wb_ports", 8),
+    ("srcs", 8),
+    ("dsts", 4),
+];
+
+#[test]
+fn wide_parameters_are_the_golden_tests() {
+    assert_eq!(typed::<PmodeUnitParams>("pmode_unit", WIDE), golden::wide());
+}
+
+/// Driver traffic at the SM's operand counts: the unit's properties on the
+/// model and on the hardware, and hardware == model.
+#[test]
+fn properties_hold_at_the_sms_operand_counts() {
+    let p: PmodeUnitParams = typed("pmode_unit", WIDE);
+    let st = driven("pmode_unit", WIDE, 5, 5000);
+    check(&p, &mut PmodeUnitModel::new(&p), &st).unwrap();
+    assert_eq!(matches_model("pmode_unit", WIDE, &st), Ok(()));
+    assert_eq!(check(&p, &mut NetlistSim::new(&build("pmode_unit", WIDE)), &st), Ok(()));
+}
+
+/// The driver's wide instructions reach every P-mode action: instructions
+/// with two and four destinations are pre-executed and reused, pre-loaded
+/// and skipped; instructions with three or more sources trigger, skip and are
+/// pre-executed.
+#[test]
+fn driver_exercises_wide_instructions() {
+    let p: PmodeUnitParams = typed("pmode_unit", WIDE);
+    let st = driven("pmode_unit", WIDE, 5, 30_000);
+    let mut m = PmodeUnitModel::new(&p);
+    let io = p.bind(&m).unwrap();
+    // (action, destinations, sources (3 = three or more)) -> count
+    let mut n = std::collections::BTreeMap::new();
+    for c in 0..st.cycles() {
+        m.set_inputs(st.cycle(c));
+        m.eval();
+        for i in &io.iss {
+            let a = action::NAMES[m.get_u64(i.action) as usize];
+            let nd = i.dst.iter().filter(|o| st.bit(c, o.vld)).count();
+            let ns = i.src.iter().filter(|o| st.bit(c, o.vld)).count().min(3);
+            *n.entry((a, nd, ns)).or_insert(0u32) += 1;
+        }
+        m.tick();
+    }
+    let count = |a: &str, f: &dyn Fn(usize, usize) -> bool| n.iter().filter(|((x, d, s), _)| *x == a && f(*d, *s)).map(|(_, k)| k).sum::<u32>();
+    for a in ["preexec", "reuse"] {
+        for d in [2, 4] {
+            assert!(count(a, &|nd, _| nd == d) > 0, "no {a} with {d} destinations: {n:?}");
+        }
+    }
+    for a in ["preload", "skip"] {
+        assert!(count(a, &|nd, _| nd >= 2) > 0, "no {a} with several destinations: {n:?}");
+    }
+    for a in ["trigger", "skip", "preexec"] {
+        assert!(count(a, &|_, ns| ns >= 3) > 0, "no {a} with three or more sources: {n:?}");
+    }
+}
+
+/// Figure 5's loop as the SM's PTX has it (register pairs, `fma`, a
+/// predicate register), on both engines.
+#[test]
+fn golden_sm_loop_wide() {
+    for mut m in engines("pmode_unit", WIDE) {
+        golden::sm_loop_wide(&golden::wide(), m.as_mut());
+    }
+}
