@@ -830,5 +830,188 @@ pub mod golden {
         assert_eq!(t.m.get(id), &[0b111_1111, 0]);
     }
 
+    /// The parameters of [`sm_loop_wide`]: the SM's operand counts
+    /// (`srcs = 8`, `dsts = 4`, register ids 0..71 with the predicates at
+    /// 64..70, eight writeback ports) at a small size.
+    pub fn wide() -> PmodeUnitParams {
+        PmodeUnitParams {
+            warps: 4,
+            regs: 72,
+            rename_regs: 16,
+            entries: 4,
+            depth: 4,
+            lanes: 8,
+            wb_ports: 8,
+            srcs: 8,
+            dsts: 4,
+            ..PmodeUnitParams::default()
+        }
+    }
+
+    impl<'a> T<'a> {
+        /// Offer `pc: op dsts, srcs` of warp 0 on port 0 (any operand count).
+        fn offer_ops(&mut self, pc: u64, opc: u64, dsts: &[u64], srcs: &[u64]) {
+            let n = self.1.iss[0].clone();
+            self.set(n.valid, 1);
+            self.set(n.pc, pc);
+            self.set(n.op, opc);
+            for (o, &r) in n.dst.iter().zip(dsts) {
+                self.set(o.reg, r);
+                self.set(o.vld, 1);
+            }
+            for (o, &r) in n.src.iter().zip(srcs) {
+                self.set(o.reg, r);
+                self.set(o.vld, 1);
+            }
+        }
+        /// Write back every destination of one instruction of warp 0, one
+        /// writeback port each, in this cycle.
+        fn wb_all(&mut self, regs: &[u64], pmode: bool, idx: u64) {
+            for (j, &r) in regs.iter().enumerate() {
+                let n = self.1.wb[j].clone();
+                self.set(n.en, 1);
+                self.set(n.reg, r);
+                self.set(n.pmode, pmode as u64);
+                self.set(n.idx, idx);
+            }
+        }
+        /// The rename registers of port 0's valid destinations.
+        fn pdsts(&mut self, n: usize) -> Vec<u64> {
+            let ids: Vec<PortId> = self.1.iss[0].pdst[..n].to_vec();
+            ids.into_iter().map(|id| self.get(id)).collect()
+        }
+        /// (renamed, phys) of port 0's source `s`.
+        fn src_reads(&mut self, s: usize) -> (u64, u64) {
+            let l = self.1.iss[0].lookup[s].clone();
+            (self.get(l.renamed), self.get(l.phys))
+        }
+    }
+
+    /// The Figure 5 loop as the SM's PTX has it (the `pmode_loop` kernel):
+    /// 64-bit addresses in register pairs, a 3-source `fma`, a predicate
+    /// register, at [`wide`] parameters, one warp:
+    /// ```text
+    /// 0x80 ld.global r0 <- [r2:r3]          0xA0 add.s64 r2:r3 <- r10:r11, r6:r7
+    /// 0x88 add r4 <- r4, 1                  0xA8 setp.lt p64 <- r4, r9  (register 64)
+    /// 0x90 fma r5 <- r12, r0, r5            0xB0 @p64 bra 0x80
+    /// 0x98 mul.wide r6:r7 <- r4, r8
+    /// ```
+    /// `fma` triggers P-mode waiting on r0 (its second source, the first
+    /// long one); P-mode pre-executes the 64-bit address arithmetic (two
+    /// rename registers per instruction, each in its destination's bank), so
+    /// the next iteration's load address is known and the load is pre-loaded
+    /// — the paper's main effect; N-mode then reuses both halves of each pair
+    /// and reads the reused pairs through the N table. Rename registers: the
+    /// compiler uses 0–3; bank = (warp + reg) mod 4.
+    pub fn sm_loop_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        let id = io.init_used;
+        t.m.set(id, &[0b1111]);
+        t.set(io.init_en, 1);
+        t.set(io.launch_en, 1);
+        t.set(io.launch_pc, 0x80);
+        t.set(io.launch_mask, 0xFF);
+        t.step();
+        let (ld, add, fma, mulw, add64, setp, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8, 0xB0);
+        let branch = |t: &mut T| {
+            t.offer_ops(br, op::BRANCH, &[], &[64]);
+            t.set(io.iss[0].taken, 0xFF);
+            t.set(io.iss[0].target, ld);
+            t.set(io.iss[0].reconv, 0xB8);
+        };
+        // N-mode: the load, the counter, then fma waits on the load: trigger.
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        t.wb_all(&[4], false, 0);
+        assert_eq!(t.action(), "trigger");
+        t.step();
+        // P-mode.
+        assert_eq!(t.get(io.mode), 1);
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!(t.action(), "skip");
+        t.step();
+        // mul.wide: one rename register per half, each in its own bank (r6: 2, r7: 3).
+        t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        assert_eq!((t.action(), t.pdsts(2), t.get(io.iss[0].pq_idx)), ("preexec", vec![6, 7], 0));
+        t.step();
+        t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        assert_eq!(t.action(), "stall"); // r6:r7 in flight
+        t.step();
+        t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        t.wb_all(&[6, 7], true, 0); // both halves in one cycle
+        assert_eq!((t.action(), t.pdsts(2), t.get(io.iss[0].pq_idx)), ("preexec", vec![10, 11], 1));
+        assert_eq!((t.src_reads(0), t.src_reads(2), t.src_reads(3)), ((0, 0), (1, 6), (1, 7)));
+        t.step();
+        t.offer_ops(setp, op::ALU, &[64], &[4, 9]);
+        assert_eq!((t.action(), t.pdsts(1), t.get(io.iss[0].pq_idx)), ("preexec", vec![4], 2));
+        t.step();
+        branch(&mut t);
+        assert_eq!(t.action(), "stall"); // p64 in flight
+        t.step();
+        branch(&mut t);
+        t.wb_all(&[64], true, 2);
+        assert_eq!((t.action(), t.src_reads(0)), ("preexec", (1, 4)));
+        t.step();
+        // The next iteration's load: its address pair is being computed.
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "stall");
+        t.step();
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        t.wb_all(&[2, 3], true, 1);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("preload", ld));
+        assert_eq!((t.src_reads(0), t.src_reads(1)), ((1, 10), (1, 11)));
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!((t.action(), t.pdsts(1), t.get(io.iss[0].pq_idx)), ("preexec", vec![8], 3));
+        t.step();
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!(t.action(), "skip"); // r0: the pre-loaded value
+        t.step();
+        t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        t.wb_all(&[0], false, 0); // the first load returns: back to N-mode
+        assert_eq!(t.action(), "stall"); // r4 (second add) in flight
+        t.step();
+        // N-mode at the blocked fma; the P-queue holds four entries.
+        assert_eq!(t.get(io.mode), 0);
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", fma));
+        t.step();
+        t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        assert_eq!((t.action(), t.pdsts(2)), ("reuse", vec![6, 7]));
+        t.step();
+        t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        assert_eq!((t.action(), t.pdsts(2)), ("reuse", vec![10, 11]));
+        assert_eq!((t.src_reads(0), t.src_reads(2), t.src_reads(3)), ((0, 0), (1, 6), (1, 7)));
+        t.step();
+        t.offer_ops(setp, op::ALU, &[64], &[4, 9]);
+        assert_eq!((t.action(), t.pdsts(1)), ("reuse", vec![4]));
+        t.step();
+        branch(&mut t);
+        assert_eq!((t.action(), t.src_reads(0)), ("issue", (1, 4)));
+        t.step();
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!((t.action(), t.src_reads(0), t.src_reads(1)), ("issue", (1, 10), (1, 11)));
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!(t.action(), "stall"); // pre-executed, result not back yet
+        t.step();
+        t.wb_all(&[4], true, 3);
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!((t.action(), t.pdsts(1)), ("reuse", vec![8]));
+        t.step();
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!(t.action(), "trigger");
+        // Rename registers: the compiler's 0-3 and the reused 4, 6, 7, 8, 10, 11.
+        let id = io.used;
+        t.m.eval();
+        assert_eq!(t.m.get(id), &[0b1101_1101_1111]);
+    }
 }
 

@@ -248,6 +248,12 @@ pub mod props {
                         return Err(format!("cycle {c}: {name} = {} but the issue/writeback history says {want}", !want));
                     }
                 }
+                if let Some(id) = o.dst_pending_bits {
+                    let want = is.dsts.iter().enumerate().fold(0u64, |acc, (d, &(r, v))| acc | (((v && has(&pending, r)) as u64) << d));
+                    if comp.get_u64(id) != want {
+                        return Err(format!("cycle {c}: iss{k}_dst_pending_bits = {:#b} but the issue/writeback history says {want:#b}", comp.get_u64(id)));
+                    }
+                }
             }
             comp.tick();
             if cy.rst {

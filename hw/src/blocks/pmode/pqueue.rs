@@ -338,7 +338,7 @@ impl Block for PqueueParams {
         let extra = (self.dsts - 1) as u64 * (self.reg_bits() + self.phys_bits()) as u64;
         acc.differs(
             (extra * self.entries as u64 * self.warps as u64) as i64,
-            &format!(
+            format!(
                 "{} further destination(s) per entry, {extra} bits (architected + physical id each): the SM's instructions \
                  write up to {} registers, the paper's one",
                 self.dsts - 1,

@@ -166,7 +166,7 @@ use super::per_dst;
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, lit_bits, mux, onehot, Bits, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
-use crate::util::{below, idx_bits, row_addr};
+use crate::util::{and_or, below, gate, idx_bits, row_addr};
 use std::sync::Arc;
 
 crate::block_params! {
@@ -417,6 +417,13 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         })
         .collect();
     let addr = |w: Sig, r: Sig| row_addr(w, r, p.warps, p.regs);
+    // `cond ? x : 0` for the masks. With several destinations the masks are
+    // AND-OR logic: yosys's `share` pass would otherwise try to merge every
+    // pair of the many muxed shifters with one SAT query over the flattened
+    // unit each (out of memory at dsts = 2, see `hw::util::gate`). One
+    // destination keeps the paper block's multiplexers.
+    let wide = p.dsts > 1;
+    let masked = |cond: Sig, x: Sig| if wide { gate(cond, x) } else { mux(cond, x, lit(0, x.width())) };
 
     // Lookups: P-mode reads its P table first, then the N table.
     for (k, pt) in ports.iter().enumerate() {
@@ -462,33 +469,48 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         .collect();
     let mut avail = (!used).named("avail");
     let mut cands: Vec<Vec<Sig>> = Vec::new();
+    // Per port and destination, the candidate as a one-hot mask.
+    let mut hots: Vec<Vec<Sig>> = Vec::new();
     let mut frees_k = Vec::new();
     for (k, pt) in ports.iter().enumerate() {
         let mut free: Option<Sig> = None;
         let mut port_cands = Vec::new();
+        let mut port_hots = Vec::new();
         for (d, x) in pt.dst.iter().enumerate() {
             let in_bank = if p.banks == 1 { avail } else { avail & crate::ir::pick(x.bank, &bank_masks) };
             let cand = mux(in_bank.any(), in_bank.ffs(), avail.ffs()).named(&format!("iss{k}_{}", per_dst("cand", d as u32)));
             // At least one register, also for an instruction without a
             // destination (every P-mode instruction needs one, §5.1).
             let mut f = free.unwrap_or_else(|| avail.any());
-            let taken = avail & !onehot(cand, nr);
+            // With several destinations the search chains through up to
+            // `issue_ports x dsts` picks: each pick's mask is the lowest set
+            // bit, x & -x (no shifter fed by a priority encoder, which yosys's
+            // `share` pass cannot analyse at that depth); the index is the
+            // encoder's, the same register.
+            let hot = if wide {
+                let low = |v: Sig| v & (!v + 1u64);
+                and_or(in_bank.any(), low(in_bank), low(avail))
+            } else {
+                onehot(cand, nr)
+            };
+            let taken = avail & !hot;
             avail = match wrote[k][d] {
                 None => taken.named(&format!("avail{}", k + 1)),
                 Some(w) => {
                     f = f & (!w | avail.any());
                     let name = if d + 1 == pt.dst.len() { format!("avail{}", k + 1) } else { format!("avail{k}_{}", d + 1) };
-                    mux(w, taken, avail).named(&name)
+                    and_or(w, taken, avail).named(&name)
                 }
             };
             free = Some(f);
             outs[k].alloc_phys[d].set(cand);
             port_cands.push(cand);
+            port_hots.push(hot);
         }
         let free = free.expect("at least one destination");
-        let free = if pt.dst.len() > 1 { free.named(&format!("iss{k}_free")) } else { free };
         outs[k].free.set(free);
         cands.push(port_cands);
+        hots.push(port_hots);
         frees_k.push(free);
     }
 
@@ -524,13 +546,13 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
             let old_ren = n_ren.read(pt.warp).bit_at(x.reg);
             let old_id = n_id.read(addr(pt.warp, x.reg));
             let freed = (reuse & old_ren & old_id.ne(pt.reuse_phys[d])) | (write & old_ren);
-            frees = frees | mux(freed, onehot(old_id, nr), zero_r);
-            allocs = allocs | mux(alloc, onehot(cands[k][d], nr), zero_r);
+            frees = frees | masked(freed, onehot(old_id, nr));
+            allocs = allocs | masked(alloc, hots[k][d]);
             p_id.write(addr(pt.warp, x.reg), cands[k][d], alloc);
             if pt.dst.len() == 1 {
                 p_ren.write(pt.warp, p_ren.read(pt.warp) | onehot(x.reg, p.regs), alloc);
             } else {
-                p_set = p_set | mux(alloc, onehot(x.reg, p.regs), zero_a);
+                p_set = p_set | masked(alloc, onehot(x.reg, p.regs));
                 any_alloc = any_alloc | alloc;
             }
             n_id.write(addr(pt.warp, x.reg), pt.reuse_phys[d], reuse);
@@ -553,7 +575,7 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
             rel_ren = mux(same & (a.reuse | a.write), a.reuse, rel_ren);
         }
     }
-    frees = frees | mux(rel & rel_ren, onehot(rel_id, nr), zero_r);
+    frees = frees | masked(rel & rel_ren, onehot(rel_id, nr));
     // N renamed rows: ports set (reuse) or clear (write) bits, the release
     // clears one; rows touched by a port and the release in one cycle merge.
     let n_next = |x: Sig| {
@@ -561,11 +583,11 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         for (k, pt) in ports.iter().enumerate() {
             let here = pt.warp.eq(x);
             for (d, dx) in pt.dst.iter().enumerate() {
-                set = set | mux(acts[k][d].reuse & here, onehot(dx.reg, p.regs), zero_a);
-                clr = clr | mux(acts[k][d].write & here, onehot(dx.reg, p.regs), zero_a);
+                set = set | masked(acts[k][d].reuse & here, onehot(dx.reg, p.regs));
+                clr = clr | masked(acts[k][d].write & here, onehot(dx.reg, p.regs));
             }
         }
-        let rel_clr = mux(rel & rel_warp.eq(x), onehot(rel_reg, p.regs), zero_a);
+        let rel_clr = masked(rel & rel_warp.eq(x), onehot(rel_reg, p.regs));
         ((n_ren.read(x) & !clr) | set) & !rel_clr
     };
     let mut touches: Vec<(Sig, Sig)> = ports
