@@ -99,3 +99,16 @@ fn suite_pmode_every_policy() {
         }
     }
 }
+
+/// With warp pre-execution on, the P-mode unit on its compiled netlist gives
+/// the reference models' cycles and statistics, decision for decision.
+#[test]
+fn pmode_engines_agree() {
+    let c = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+    for name in ["pmode_loop", "histogram", "spmv", "pathfinder"] {
+        let t = std::time::Instant::now();
+        let m = same(run(name, &c, Engine::Model));
+        assert_eq!(same(run(name, &c, Engine::Compiled)), m, "{name} on the compiled engine");
+        println!("{name:16} ({:?})", t.elapsed());
+    }
+}
