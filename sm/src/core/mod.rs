@@ -46,7 +46,7 @@ enum IssueKind {
 
 /// A decoded instruction waiting in a warp's instruction buffer.
 #[derive(Clone, Copy, Debug)]
-struct IbEntry {
+pub(crate) struct IbEntry {
     op: u32,
     /// Cycle it arrives from fetch/decode.
     ready: u64,

@@ -5,7 +5,8 @@
 //! - **TRIGGER** (an N-mode instruction depends on a long-latency load): the
 //!   warp's P-mode copy starts as its N-mode state (the functional model
 //!   clones the warp), its instruction buffer is flushed and fetch follows
-//!   the copy from the blocked instruction, which is offered again in P-mode.
+//!   the copy from the blocked instruction, which is offered again in P-mode;
+//!   the decoded N-mode instruction is kept aside.
 //! - **PREEXEC**: executed on the copy without memory side effects, through
 //!   the pipeline (operand collector, units, shared memory), written back to
 //!   its rename register (`wb pmode = 1` with its P-queue index). A branch
@@ -19,8 +20,9 @@
 //!   golden result) but takes no pipeline slot; the SM checks that the value
 //!   pre-executed in P-mode equals the N-mode value (`reuse_mismatches`).
 //! - The episode ends when the triggering load writes back (the unit's
-//!   `mode` bit falls): the copy is dropped, the buffer flushed, and fetch
-//!   resumes at the first blocked instruction.
+//!   `mode` bit falls): the copy is dropped, the buffer flushed, the blocked
+//!   instruction kept aside is released into it (§5.2, no re-fetch) and
+//!   fetch resumes after it.
 //!
 //! Scheduling (§5.1): each scheduler considers its N-mode warps in its
 //! policy's order first, then its P-mode warps round-robin.
@@ -90,6 +92,9 @@ pub struct PWarp {
     /// This episode's actions in program order, for the coverage of the
     /// N-mode instructions that follow.
     episode: VecDeque<(u32, Pre)>,
+    /// The blocked N-mode instruction, decoded, kept aside during the
+    /// episode and released at its end (§5.2) without a re-fetch.
+    held: Option<super::IbEntry>,
 }
 
 /// SM-wide P-mode bookkeeping.
@@ -241,7 +246,26 @@ impl Sm {
                 p.active = false;
                 self.func.end_pmode(w as u16);
                 let next = self.func.next_op(w as u16).unwrap_or(0);
+                let held = p.held.take();
                 self.flush(w as u16, next);
+                // §5.2: "The first instruction that is dependent on the long
+                // latency operation is then released for execution. Then the
+                // warp starts the next instruction fetch in program order."
+                match held {
+                    Some(e) if e.op == next => {
+                        let control = self.ops[e.op as usize].control;
+                        let warp = &mut self.warps[w];
+                        warp.ibuf.push_back(e);
+                        warp.fetch_op = e.op + 1;
+                        warp.fetch_blocked = matches!(control, Control::Branch | Control::Exit);
+                    }
+                    Some(e) => {
+                        if let Some(k) = self.out.pipeview.as_mut() {
+                            let _ = k.retire(self.now, e.uid, true);
+                        }
+                    }
+                    None => {}
+                }
             }
         }
         if self.pm_block().overflow() {
@@ -389,6 +413,7 @@ impl Sm {
                 let p = &mut self.pm[w as usize];
                 p.active = true;
                 p.episode.clear();
+                p.held = self.warps[w as usize].ibuf.pop_front();
                 self.func.start_pmode(w);
                 self.flush(w, head.op);
             }
@@ -452,12 +477,7 @@ impl Sm {
         let vals = self.func.values(w, false, op.writes(), out.lanes);
         match self.pm[w as usize].recorded.pop_front() {
             Some((o, mask, pre)) if o == head.op && mask == out.lanes && pre == vals => {}
-            x => {
-                if std::env::var_os("PMDBG").is_some() {
-                    eprintln!("MISMATCH cycle {} warp {w} op {} {} lanes {:#x} vals {:?} recorded {:?}", self.now, head.op, self.ops[head.op as usize].text, out.lanes, vals, x);
-                }
-                self.stats.pmode.reuse_mismatches += 1
-            }
+            _ => self.stats.pmode.reuse_mismatches += 1,
         }
         self.pm[w as usize].nmapped |= reg_mask(op.writes());
         self.follow(k, w, false);
