@@ -1013,5 +1013,62 @@ pub mod golden {
         t.m.eval();
         assert_eq!(t.m.get(id), &[0b1101_1101_1111]);
     }
+
+    /// A four-register result (`ld.shared.v4`) pre-executed and reused, at
+    /// [`wide`] parameters, one warp:
+    /// ```text
+    /// 0x80 ld.global r0 <- [r2:r3]        0x90 ld.shared.v4 r8:r11 <- [r12]
+    /// 0x88 add r4 <- r0, r5               0x98 add r13 <- r8, r9, r10, r11
+    /// ```
+    /// `add` triggers P-mode; P-mode skips it and pre-executes the vector
+    /// load with one rename register per destination, each in its
+    /// destination's bank (compiler registers 0-3; bank = (warp + reg) mod 4:
+    /// r8..r11 -> 4, 5, 6, 7). The load returns; N-mode issues `add`, reuses
+    /// all four registers and reads them through the N table.
+    pub fn shared_v4_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        let id = io.init_used;
+        t.m.set(id, &[0b1111]);
+        t.set(io.init_en, 1);
+        t.set(io.launch_en, 1);
+        t.set(io.launch_pc, 0x80);
+        t.set(io.launch_mask, 0xFF);
+        t.step();
+        let (ld, add, v4, sum) = (0x80, 0x88, 0x90, 0x98);
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!(t.action(), "trigger");
+        t.step();
+        assert_eq!(t.get(io.mode), 1);
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!(t.action(), "skip");
+        t.step();
+        t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        assert_eq!((t.action(), t.pdsts(4), t.get(io.iss[0].pq_idx)), ("preexec", vec![4, 5, 6, 7], 0));
+        t.step();
+        t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);
+        assert_eq!(t.action(), "stall"); // r8..r11 in flight
+        t.step();
+        t.wb_all(&[8, 9, 10, 11], true, 0); // nothing offered: `add r13` stays unrecorded
+        t.step();
+        t.wb_all(&[0], false, 0); // the load returns: back to N-mode
+        t.step();
+        assert_eq!(t.get(io.mode), 0);
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", add));
+        t.step();
+        t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        assert_eq!((t.action(), t.pdsts(4)), ("reuse", vec![4, 5, 6, 7]));
+        t.step();
+        t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);
+        assert_eq!(t.action(), "issue");
+        assert_eq!((t.src_reads(0), t.src_reads(1), t.src_reads(2), t.src_reads(3)), ((1, 4), (1, 5), (1, 6), (1, 7)));
+        let id = io.used;
+        t.m.eval();
+        assert_eq!(t.m.get(id), &[0b1111_1111]);
+    }
 }
 
