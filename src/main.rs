@@ -17,6 +17,8 @@ use verif::cosim::{cosim_with, Simulator};
 use verif::run::{apply, check_inputs, output_ids};
 use verif::stimulus::{Driver, Frame, Stimulus};
 
+mod sm_cmd;
+
 #[derive(Parser)]
 #[command(name = "warpforge", version, about = "Hardware construction kit and cycle-accurate model generator for GPU SM pipelines")]
 struct Cli {
@@ -210,15 +212,36 @@ enum Cmd {
         /// Launch file (TOML: grid, block, args, buffers).
         #[arg(long, value_name = "L.toml")]
         launch: PathBuf,
-        /// Run on the functional model (the only engine for now).
-        #[arg(long)]
+        /// Run on the functional model only (no timing).
+        #[arg(long, conflicts_with = "config")]
         functional: bool,
+        #[command(flatten)]
+        timing: sm_cmd::TimingArgs,
         /// Write every buffer after the run as DIR/NAME.bin (raw little-endian).
         #[arg(long, value_name = "DIR")]
         dump: Option<PathBuf>,
         /// Stop with an error after this many warp instructions.
         #[arg(long, value_name = "N", default_value_t = kernel::RunOptions::default().max_warp_insts)]
         max_instructions: u64,
+    },
+    /// Stacked-bar SVG of the scheduler-cycle breakdown of several runs
+    /// (stats files written by `run --stats`), normalized per kernel to its first run.
+    Plot {
+        /// Stats JSON files.
+        files: Vec<PathBuf>,
+        #[arg(long, short = 'o', default_value = "out/breakdown.svg")]
+        out: PathBuf,
+        #[arg(long, default_value = "Scheduler-cycle breakdown")]
+        title: String,
+    },
+    /// Run a grid of timing runs (kernels x configs x modes x policies x
+    /// engines x varied keys) in parallel into one CSV.
+    Sweep(sm_cmd::SweepArgs),
+    /// Per kernel, each run of a sweep CSV against the kernel's baseline
+    /// run: cycles, speedup, long-latency RAW and issued shares.
+    Compare {
+        /// A CSV written by `warpforge sweep`.
+        file: PathBuf,
     },
     /// First difference between two VCD files (signals present in both).
     Wavediff {
@@ -675,7 +698,7 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     Ok(())
 }
 
-fn load_module(file: &Path) -> Res<kernel::Module> {
+pub(crate) fn load_module(file: &Path) -> Res<kernel::Module> {
     let opts = kernel::CompileOptions { cache_dir: std::env::var_os("WARPFORGE_CACHE").map(|d| PathBuf::from(d).join("ptx")), ..Default::default() };
     kernel::load(file, &opts).map_err(|e| e.to_string())
 }
@@ -704,9 +727,9 @@ fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
     Ok(())
 }
 
-fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, dump: Option<PathBuf>, max: u64) -> Res<()> {
-    if !functional {
-        return Err("only --functional runs exist yet (the timing SM is not built)".into());
+fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, timing: sm_cmd::TimingArgs, dump: Option<PathBuf>, max: u64) -> Res<()> {
+    if functional == timing.config.is_some() {
+        return Err("run: give --functional or --config C.toml (a preset name or a file)".into());
     }
     let m = load_module(&file)?;
     let k = match &name {
@@ -716,6 +739,9 @@ fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: boo
     .map_err(|e| e.to_string())?;
     let lf = kernel::LaunchFile::load(&launch).map_err(|e| e.to_string())?;
     let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
+    if !functional {
+        return sm_cmd::run_timing(k, &l, &timing, dump);
+    }
     let t = Instant::now();
     let r = kernel::run_functional(k, &l, &kernel::RunOptions { max_warp_insts: max }).map_err(|e| e.to_string())?;
     let secs = t.elapsed().as_secs_f64();
@@ -759,7 +785,12 @@ fn main() -> ExitCode {
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
         Cmd::Kernel { file, kernel, ptx } => cmd_kernel(file, kernel, ptx),
-        Cmd::Run { file, kernel, launch, functional, dump, max_instructions } => cmd_run(file, kernel, launch, functional, dump, max_instructions),
+        Cmd::Run { file, kernel, launch, functional, timing, dump, max_instructions } => {
+            cmd_run(file, kernel, launch, functional, timing, dump, max_instructions)
+        }
+        Cmd::Plot { files, out, title } => sm_cmd::plot(&files, &out, &title),
+        Cmd::Sweep(a) => sm_cmd::sweep(&a),
+        Cmd::Compare { file } => sm_cmd::compare(&file),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");

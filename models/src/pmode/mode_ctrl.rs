@@ -11,6 +11,8 @@ struct WarpState {
     halted: bool,
     sst: bool,
     bar: bool,
+    /// A recorded PREEXEC re-defined `trig` in this episode.
+    tredef: bool,
     trig: u64,
 }
 
@@ -34,6 +36,8 @@ struct In {
     pq_hit: bool,
     pq_rdy: bool,
     rn_free: bool,
+    dst_long: bool,
+    diverged: bool,
 }
 
 /// One port's decision with its strobes (`sb_fire` .. `st_br`, in port order).
@@ -110,6 +114,8 @@ impl ModeCtrlModel {
                 pq_hit: b(d.pq_hit),
                 pq_rdy: b(d.pq_rdy),
                 rn_free: b(d.rn_free),
+                dst_long: b(d.dst_long),
+                diverged: b(d.diverged),
                 ..i
             };
         }
@@ -147,9 +153,9 @@ impl ModeCtrlModel {
                 act::ISSUE
             };
         } else {
-            let waw = (0..nd).any(|x| i.dst_vld[x] && (i.dst_pending >> x) & 1 == 1 && i.dst[x] != s.trig);
+            let waw = (0..nd).any(|x| i.dst_vld[x] && (i.dst_pending >> x) & 1 == 1 && (i.dst[x] != s.trig || s.tredef));
             let forced = matches!(i.op, op::SSTORE | op::GSTORE | op::BARRIER) || (i.op == op::SLOAD && (s.sst || s.bar));
-            d.action = if s.halted || !i.rn_free {
+            d.action = if s.halted || self.exited[i.warp as usize] || !i.rn_free {
                 act::STALL
             } else if i.op == op::EXIT || (long_dep && i.op == op::BRANCH) {
                 act::HALT
@@ -163,7 +169,8 @@ impl ModeCtrlModel {
                 act::STALL
             } else {
                 match i.op {
-                    op::ALU | op::SLOAD if dst_vld && i.pq_ok => act::PREEXEC,
+                    // A partial re-definition of a skipped value is skipped.
+                    op::ALU | op::SLOAD if dst_vld && i.pq_ok && !(i.dst_long && i.diverged) => act::PREEXEC,
                     op::GLOAD => act::PRELOAD,
                     op::BRANCH => act::PREEXEC,
                     _ => act::SKIP,
@@ -202,6 +209,16 @@ impl ModeCtrlModel {
 
     fn decide_all(&mut self) {
         self.read_inputs();
+        // Exits, from the state at the start of the cycle.
+        let nw = self.st.len() as u64;
+        self.exited.fill(false);
+        for j in 0..self.io.wb.len() {
+            let (f, d) = (&self.frame, &self.io.wb[j]);
+            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
+            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
+                self.exited[w as usize] = true;
+            }
+        }
         let mut trig = false;
         for k in 0..self.ins.len() {
             let d = self.decide(k, trig);
@@ -255,15 +272,6 @@ impl Component for ModeCtrlModel {
         }
         self.decide_all();
         let nw = self.st.len() as u64;
-        // Exits, from the state at the start of the cycle.
-        self.exited.fill(false);
-        for j in 0..self.io.wb.len() {
-            let (f, d) = (&self.frame, &self.io.wb[j]);
-            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
-            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
-                self.exited[w as usize] = true;
-            }
-        }
         let (len, lw) = (self.frame.get_bool(self.io.launch_en), self.frame.get_u64(self.io.launch_warp));
         for k in 0..self.ins.len() {
             let (i, d) = (self.ins[k], self.decs[k]);
@@ -278,11 +286,12 @@ impl Component for ModeCtrlModel {
                     let ns = self.p.srcs as usize;
                     let first = (0..ns).find(|&j| i.src_vld[j] && i.src_long[j]).unwrap_or(ns - 1);
                     let trig = i.src[first];
-                    *s = WarpState { mode: true, halted: false, sst: false, bar: false, trig };
+                    *s = WarpState { mode: true, trig, ..WarpState::default() };
                 }
                 act::HALT => s.halted = true,
                 act::SKIP if i.op == op::SSTORE => s.sst = true,
                 act::SKIP if i.op == op::BARRIER => s.bar = true,
+                act::PREEXEC if i.op != op::BRANCH && (0..4).any(|x| i.dst_vld[x] && i.dst[x] == s.trig) => s.tredef = true,
                 _ => {}
             }
         }

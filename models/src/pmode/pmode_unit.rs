@@ -48,6 +48,10 @@ pub struct PmodeUnitModel {
     pq: PqueueIo<PortId>,
     rn: RenameIo<PortId>,
     mc: ModeCtrlIo<PortId>,
+    /// Per port: the stack's top-of-stack reconvergence PC, and the base
+    /// entry's (`RPC_NONE`).
+    st_rpc: Vec<PortId>,
+    rpc_none: u64,
     /// Unit inputs into the sub-blocks: stage 1.
     stage1: Vec<Wire>,
     /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
@@ -158,6 +162,7 @@ impl PmodeUnitModel {
                 s2.push(w(Src::Sub(PQ, from), MC, to));
             }
             s2.push(w(Src::Sub(RN, rnk.free), MC, mck.rn_free));
+            s2.push(w(Src::Sub(SB, sbk.dst_long), MC, mck.dst_long));
             // Commands out of mode_ctrl.
             let from_mc = |id| Src::Sub(MC, id);
             for (from, c, to) in [
@@ -183,6 +188,8 @@ impl PmodeUnitModel {
             outs.push((Src::Sub(PQ, pqk.idx), ui.pq_idx));
             outs.push((Src::Sub(ST, stk.pc), ui.stack_pc));
             outs.push((Src::Sub(ST, stk.mask), ui.stack_mask));
+            outs.push((Src::Sub(SB, sbk.stall), ui.stall));
+            outs.push((Src::Sub(SB, sbk.long_dep), ui.long_dep));
         }
         for (j, uw) in io.wb.iter().enumerate() {
             let (sbj, mcj, pqj) = (&sb.wb[j], &mc.wb[j], &pq.wb[j]);
@@ -210,6 +217,7 @@ impl PmodeUnitModel {
         outs.push((Src::Sub(MC, mc.halted), io.halted));
         outs.push((Src::Sub(RN, rn.used), io.used));
         outs.push((Src::Sub(ST, st.overflow), io.overflow));
+        let st_rpc = st.iss.iter().map(|x| x.rpc).collect();
         Ok(PmodeUnitModel {
             buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
             p: p.clone(),
@@ -220,6 +228,8 @@ impl PmodeUnitModel {
             pq,
             rn,
             mc,
+            st_rpc,
+            rpc_none: p.simt_stack().rpc_none(),
             stage1: s1,
             stage_pm: spm,
             stage2: s2,
@@ -279,6 +289,11 @@ impl PmodeUnitModel {
         }
         self.subs[SB].eval();
         self.subs[ST].eval();
+        // Glue: a top entry other than the base (RPC_NONE) is a divergent path.
+        for k in 0..self.io.iss.len() {
+            let diverged = self.subs[ST].get(self.st_rpc[k])[0] != self.rpc_none;
+            self.subs[MC].set(self.mc.iss[k].diverged, &[diverged as u64]);
+        }
         self.route(2);
         self.subs[MC].eval();
         self.route(3);

@@ -1,6 +1,5 @@
 //! Reference model of `rename` (specification: `hw::blocks::pmode::rename`).
 
-use crate::bits::bit;
 use crate::Reference;
 use hw::blocks::pmode::rename::{RenameIo, RenameIssue, RenameParams};
 use sim::{words_for, Bind, Component, PortFrame, PortId};
@@ -31,6 +30,8 @@ pub struct RenameModel {
     cand: Vec<Vec<Option<u64>>>,
     /// Per port: enough registers for its written destinations (and one).
     free: Vec<bool>,
+    /// Per bank: the registers of that bank (`id mod banks`).
+    bank_masks: Vec<Vec<u64>>,
 }
 
 impl RenameModel {
@@ -41,14 +42,19 @@ impl RenameModel {
             io: p.ids(),
             t: vec![empty; p.warps as usize],
             used: vec![0; words_for(p.rename_regs)],
+            bank_masks: (0..p.banks as u64)
+                .map(|b| {
+                    let mut m = vec![0u64; words_for(p.rename_regs)];
+                    for i in (b..p.rename_regs as u64).step_by(p.banks as usize) {
+                        m[(i / 64) as usize] |= 1 << (i % 64);
+                    }
+                    m
+                })
+                .collect(),
             cand: vec![vec![None; p.dsts as usize]; p.issue_ports as usize],
             free: vec![false; p.issue_ports as usize],
             p: p.clone(),
         }
-    }
-
-    fn is_used(&self, i: u64) -> bool {
-        bit(&self.used, i as usize)
     }
 
     fn set_used(&mut self, i: u64, v: bool) {
@@ -92,17 +98,22 @@ impl RenameModel {
     /// lower written destinations.
     fn candidates(&mut self) {
         let banks = self.p.banks as u64;
-        let nr = self.p.rename_regs as u64;
-        let mut reserved: Vec<u64> = Vec::new();
+        // Registers neither in use nor reserved (the banks' masks together
+        // are every register).
+        let all = |w: usize| self.bank_masks.iter().fold(0, |acc, m| acc | m[w]);
+        let mut avail: Vec<u64> = self.used.iter().enumerate().map(|(w, &u)| !u & all(w)).collect();
+        let lowest = |mask: &mut dyn Iterator<Item = u64>| mask.enumerate().find(|&(_, m)| m != 0).map(|(w, m)| w as u64 * 64 + m.trailing_zeros() as u64);
         for k in 0..self.io.iss.len() {
-            let mut free = (0..nr).any(|i| !self.is_used(i) && !reserved.contains(&i));
+            let mut free = avail.iter().any(|&a| a != 0);
             for d in 0..self.io.iss[k].dst.len() {
-                let bank = self.frame.get_u64(self.io.iss[k].dst[d].bank) & (banks - 1);
-                let taken = |i: u64| self.is_used(i) || reserved.contains(&i);
-                let c = (bank..nr).step_by(banks as usize).find(|&i| !taken(i)).or_else(|| (0..nr).find(|&i| !taken(i)));
+                let bank = (self.frame.get_u64(self.io.iss[k].dst[d].bank) & (banks - 1)) as usize;
+                let in_bank = &self.bank_masks[bank];
+                let c = lowest(&mut avail.iter().zip(in_bank).map(|(&a, &b)| a & b)).or_else(|| lowest(&mut avail.iter().copied()));
                 if self.writes(k, d) {
                     free &= c.is_some();
-                    reserved.extend(c);
+                    if let Some(i) = c {
+                        avail[(i / 64) as usize] &= !(1 << (i % 64));
+                    }
                 }
                 self.cand[k][d] = c;
             }

@@ -89,6 +89,8 @@ impl Component for ScoreboardModel {
                 acc | (((f.get_bool(o.vld) && self.query(board, 0, warp, f.get_u64(o.reg))) as u64) << d)
             });
             let dst_pending = dst_bits != 0;
+            let dst_long = ip.dst.iter().any(|o| f.get_bool(o.vld) && self.query(board, 1, warp, f.get_u64(o.reg)));
+            self.frame.set_bool(ip.dst_long, dst_long);
             if let Some(id) = ip.dst_pending_bits {
                 self.frame.set_u64(id, dst_bits);
             }

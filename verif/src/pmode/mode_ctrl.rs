@@ -133,6 +133,8 @@ impl Driver for ModeCtrlDriver {
                 (d.pq_hit, self.rng.random_bool(0.3) as u64),
                 (d.pq_rdy, self.rng.random_bool(0.7) as u64),
                 (d.rn_free, self.rng.random_bool(0.9) as u64),
+                (d.dst_long, self.rng.random_bool(0.3) as u64),
+                (d.diverged, self.rng.random_bool(0.3) as u64),
             ];
             for (id, val) in v {
                 f.set(id, val);
@@ -239,6 +241,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     let mut halted = vec![false; nw];
     let mut sst = vec![false; nw];
     let mut bar = vec![false; nw];
+    let mut tredef = vec![false; nw];
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
         dut.set_inputs(st.cycle(c));
@@ -253,12 +256,21 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 dut.get(o_halted)[0]
             ));
         }
+        // Exits at this edge, from the books at the start of the cycle.
+        let mut exited = vec![false; nw];
+        for s in &wbs {
+            let w = iv.u(s[1]) as usize;
+            if iv.b(s[0]) && !iv.b(s[3]) && w < nw && trig[w] == Some(iv.u(s[2])) {
+                exited[w] = true;
+            }
+        }
         let mut actions = Vec::new();
         let mut trig_port = None;
         for (k, d) in io.iss.iter().enumerate() {
             let (valid, w, opc) = (iv.b(d.valid), iv.u(d.warp) as usize, iv.u(d.op));
             let (src_pending, dst_pending) = (iv.b(d.src_pending), iv.u(d.dst_pending));
             let (pq_empty, pq_ok, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_empty), iv.b(d.pq_ok), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
+            let partial_redef = iv.b(d.dst_long) && iv.b(d.diverged);
             // The first valid long source, and whether there is one.
             let first_long = d.src.iter().zip(&d.src_long).find(|(o, &l)| iv.b(o.vld) && iv.b(l)).map(|(o, _)| iv.u(o.reg));
             let long_dep = first_long.is_some();
@@ -277,11 +289,16 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                     (true, act::ISSUE),
                 ]
             } else {
-                // WAW: a valid destination other than the triggering register is pending.
-                let waw = d.dst.iter().enumerate().any(|(x, o)| iv.b(o.vld) && (dst_pending >> x) & 1 == 1 && Some(iv.u(o.reg)) != trig[w]);
+                // WAW: a valid destination is pending; the triggering register
+                // is exempt until P-mode re-defines it.
+                let waw = d
+                    .dst
+                    .iter()
+                    .enumerate()
+                    .any(|(x, o)| iv.b(o.vld) && (dst_pending >> x) & 1 == 1 && (Some(iv.u(o.reg)) != trig[w] || tredef[w]));
                 let forced = [op::SSTORE, op::GSTORE, op::BARRIER].contains(&opc) || (opc == op::SLOAD && (sst[w] || bar[w]));
                 vec![
-                    (halted[w], act::STALL),
+                    (halted[w] || exited[w], act::STALL),
                     (!rn_free, act::STALL),
                     (opc == op::EXIT, act::HALT),
                     (long_dep && opc == op::BRANCH, act::HALT),
@@ -290,7 +307,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                     (src_pending || waw, act::STALL),
                     (opc == op::GLOAD, act::PRELOAD),
                     (opc == op::BRANCH, act::PREEXEC),
-                    ((opc == op::ALU || opc == op::SLOAD) && dv && pq_ok, act::PREEXEC),
+                    ((opc == op::ALU || opc == op::SLOAD) && dv && pq_ok && !partial_redef, act::PREEXEC),
                     (true, act::SKIP),
                 ]
             };
@@ -345,7 +362,8 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             }
             // The register a trigger waits on: the first valid long source.
             let t = first_long.unwrap_or(0);
-            actions.push((w, got, opc, t));
+            let redef = pmode && d.dst.iter().any(|o| iv.b(o.vld) && Some(iv.u(o.reg)) == trig[w]);
+            actions.push((w, got, opc, t, redef));
         }
         let want_start = trig_port.map_or([0, 0, 0], |k| [1, iv.u(io.iss[k].warp), iv.u(io.iss[k].pc)]);
         let got_start = o_start.map(|o| dut.get(o)[0]);
@@ -357,25 +375,19 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             trig.fill(None);
             halted.fill(false);
         } else {
-            let mut exited = vec![false; nw];
-            for s in &wbs {
-                let w = iv.u(s[1]) as usize;
-                if iv.b(s[0]) && !iv.b(s[3]) && w < nw && trig[w] == Some(iv.u(s[2])) {
-                    exited[w] = true;
-                }
-            }
             let launched = iv.b(len).then(|| iv.u(lw) as usize);
-            for &(w, a, opc, t) in &actions {
+            for &(w, a, opc, t, redef) in &actions {
                 if w >= nw || exited[w] || launched == Some(w) {
                     continue;
                 }
                 match a {
                     act::TRIGGER => {
-                        (trig[w], halted[w], sst[w], bar[w]) = (Some(t), false, false, false);
+                        (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (Some(t), false, false, false, false);
                     }
                     act::HALT => halted[w] = true,
                     act::SKIP if opc == op::SSTORE => sst[w] = true,
                     act::SKIP if opc == op::BARRIER => bar[w] = true,
+                    act::PREEXEC if opc != op::BRANCH && redef => tredef[w] = true,
                     _ => {}
                 }
             }
@@ -386,7 +398,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 }
             }
             if let Some(w) = launched.filter(|&w| w < nw) {
-                (trig[w], halted[w], sst[w], bar[w]) = (None, false, false, false);
+                (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (None, false, false, false, false);
             }
         }
         dut.tick();
@@ -488,6 +500,63 @@ pub mod golden {
         // Out of P-queue room: not recorded, so skipped.
         t.set(io.iss[0].rn_free, 1);
         t.set(io.iss[0].pq_ok, 0);
+        assert_eq!(t.action(0), "skip");
+        // A re-definition of a skipped (long) register: pre-executed on the
+        // warp's whole path, skipped on one side of a divergent branch.
+        t.set(io.iss[0].pq_ok, 1);
+        t.set(io.iss[0].dst_long, 1);
+        assert_eq!(t.action(0), "preexec");
+        t.set(io.iss[0].diverged, 1);
+        assert_eq!(t.action(0), "skip");
+        t.step();
+        t.offer(0, 5, op::GLOAD, &[(1, false)], Some(4));
+        t.set(io.iss[0].dst_long, 1);
+        t.set(io.iss[0].diverged, 1);
+        assert_eq!(t.action(0), "preload");
+    }
+
+    /// Once a pre-executed instruction re-defines the triggering register,
+    /// that register loses its WAW exemption until the next episode: the
+    /// P-mode write in flight would otherwise wipe the `long` mark a later
+    /// skipped re-definition sets, and a dependent would pre-execute with the
+    /// stale value.
+    pub fn trigger_register_redefined(p: &ModeCtrlParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "trigger");
+        t.step();
+        // Pending $r0 (the triggering load): exempt, so `add $r0` pre-executes.
+        t.offer(0, 2, op::ALU, &[(1, false)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
+        assert_eq!(t.action(0), "preexec");
+        t.step();
+        // Its P-mode write is in flight: a long-dependent re-definition of $r0
+        // stalls instead of being skipped, and so does an independent one.
+        t.offer(0, 2, op::ALU, &[(5, true)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
+        assert_eq!(t.action(0), "stall");
+        t.set(io.iss[0].src_long[0], 0);
+        assert_eq!(t.action(0), "stall");
+        t.set(io.iss[0].dst_pending, 0);
+        assert_eq!(t.action(0), "preexec");
+        t.step();
+        // The episode ends at this edge: P-mode stops in this cycle already
+        // (the writeback clears $r0 on the P board now, also the long mark a
+        // skipped re-definition set). The next episode restores the exemption.
+        t.offer(0, 2, op::ALU, &[(0, false)], Some(6));
+        assert_eq!(t.action(0), "preexec");
+        t.set(io.wb[0].en, 1);
+        t.set(io.wb[0].warp, 2);
+        t.set(io.wb[0].reg, 0);
+        assert_eq!(t.action(0), "stall");
+        t.step();
+        assert_eq!(t.get(io.mode), 0);
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "trigger");
+        t.step();
+        t.offer(0, 2, op::ALU, &[(5, true)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
         assert_eq!(t.action(0), "skip");
     }
 

@@ -230,9 +230,15 @@ pub mod props {
                 let want_src = is.srcs.iter().any(|&(r, v)| v && has(&pending, r));
                 let want_dst = is.dsts.iter().any(|&(r, v)| v && has(&pending, r));
                 let want_long = is.srcs.iter().any(|&(r, v)| v && has(&long, r));
+                let want_dst_long = is.dsts.iter().any(|&(r, v)| v && has(&long, r));
                 let o = &out.iss[k];
-                let mut checks =
-                    vec![(o.src_pending, want_src), (o.dst_pending, want_dst), (o.long_dep, want_long), (o.stall, want_src || want_dst)];
+                let mut checks = vec![
+                    (o.src_pending, want_src),
+                    (o.dst_pending, want_dst),
+                    (o.long_dep, want_long),
+                    (o.stall, want_src || want_dst),
+                    (o.dst_long, want_dst_long),
+                ];
                 for (s, &(r, v)) in is.srcs.iter().enumerate() {
                     checks.push((o.src_long[s], v && has(&long, r)));
                 }

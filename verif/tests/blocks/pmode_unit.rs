@@ -199,7 +199,7 @@ fn wide_parameters_are_the_golden_tests() {
 #[test]
 fn properties_hold_at_the_sms_operand_counts() {
     let p: PmodeUnitParams = typed("pmode_unit", WIDE);
-    let st = driven("pmode_unit", WIDE, 5, 5000);
+    let st = driven("pmode_unit", WIDE, 3, 30_000);
     check(&p, &mut PmodeUnitModel::new(&p), &st).unwrap();
     assert_eq!(matches_model("pmode_unit", WIDE, &st), Ok(()));
     assert_eq!(check(&p, &mut NetlistSim::new(&build("pmode_unit", WIDE)), &st), Ok(()));
@@ -216,7 +216,7 @@ fn driver_exercises_wide_instructions() {
     let p: PmodeUnitParams = typed("pmode_unit", WIDE);
     // (action, destinations, sources (3 = three or more)) -> count
     let mut n = std::collections::BTreeMap::new();
-    for seed in 5..7 {
+    for seed in [3, 5] {
         let st = driven("pmode_unit", WIDE, seed, 15_000);
         let mut m = PmodeUnitModel::new(&p);
         let io = p.bind(&m).unwrap();

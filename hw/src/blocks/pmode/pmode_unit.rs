@@ -54,6 +54,7 @@
 //! | `iss{k}_pdst` | out | R | rename destination: the allocated register on PREEXEC, the reused one on REUSE |
 //! | `iss{k}_pq_idx` | out | I | P-queue index of a PREEXEC, returned on `wb{j}_idx` |
 //! | `iss{k}_stack_pc`, `iss{k}_stack_mask` | out | P, L | top of the warp's SIMT stack in its current mode |
+//! | `iss{k}_stall`, `iss{k}_long_dep` | out | 1, 1 | the scoreboard's answer for the offered instruction (why a STALL stalls; the SM's cycle breakdown) |
 //!
 //! # Wiring (the glue is all combinational)
 //!
@@ -306,6 +307,10 @@ pub struct PmodeUnitIssue<H> {
     pub pq_idx: H,
     pub stack_pc: H,
     pub stack_mask: H,
+    /// The scoreboard's view of the offered instruction (`iss{k}_stall`,
+    /// `iss{k}_long_dep`): why a STALL stalled, for the SM's cycle breakdown.
+    pub stall: H,
+    pub long_dep: H,
 }
 
 /// One writeback port.
@@ -363,6 +368,8 @@ impl Interface for PmodeUnitParams {
                         pq_idx: b.output(n("pq_idx"), iw),
                         stack_pc: b.output(n("stack_pc"), pcw),
                         stack_mask: b.output(n("stack_mask"), lanes),
+                        stall: b.output(n("stall"), 1),
+                        long_dep: b.output(n("long_dep"), 1),
                     }
                 })
                 .collect(),
@@ -586,6 +593,10 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         mck.pq_hit.set(pqk.hit);
         mck.pq_rdy.set(pqk.rdy);
         mck.rn_free.set(rnk.free);
+        mck.dst_long.set(sbk.dst_long);
+        // The base entry's reconvergence PC is RPC_NONE; any other top entry
+        // is one side of a divergent branch.
+        mck.diverged.set(st.iss[k].rpc.sig().ne(lit(st_p.rpc_none(), st_p.pc_bits)));
         // The renamed destinations are recorded; a reuse maps the head's registers.
         for ((d, a), (h, r)) in pqk.dst.iter().zip(&rnk.alloc_phys).zip(pqk.head.iter().zip(&rnk.reuse_phys)) {
             d.pdst.set(*a);
@@ -639,6 +650,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         m.port(&o.pq_idx).set(pq.iss[k].idx);
         m.port(&o.stack_pc).set(st.iss[k].pc);
         m.port(&o.stack_mask).set(st.iss[k].mask);
+        m.port(&o.stall).set(sb.iss[k].stall);
+        m.port(&o.long_dep).set(sb.iss[k].long_dep);
     }
     m.finish_io(p)
 }

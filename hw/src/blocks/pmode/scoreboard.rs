@@ -29,6 +29,7 @@
 //! | `iss{k}_stall` | out | 1 | `src_pending \| dst_pending` |
 //! | `iss{k}_long_dep` | out | 1 | a valid source has `long` set (P-mode trigger / skip) |
 //! | `iss{k}_src{s}_long` | out | 1 | source s is valid and has `long` set (which load a trigger waits on) |
+//! | `iss{k}_dst_long` | out | 1 | a valid destination has `long` set (P-mode: a re-definition of a skipped value) |
 //!
 //! # Cycle behaviour (decisions where the paper is silent)
 //! - Queries are combinational and read the board selected by `iss{k}_pmode`.
@@ -121,6 +122,7 @@ pub struct ScoreboardIssue<H> {
     pub long_dep: H,
     /// `iss{k}_src{s}_long`.
     pub src_long: Vec<H>,
+    pub dst_long: H,
     /// `iss{k}_dst_pending_bits` (`dsts` bits, only when `dsts > 1`): bit d
     /// = destination d is valid and pending. At `dsts = 1` that bit is
     /// `dst_pending` itself.
@@ -165,6 +167,7 @@ impl Interface for ScoreboardParams {
                         stall: b.output(n("stall"), 1),
                         long_dep: b.output(n("long_dep"), 1),
                         src_long: (0..self.srcs).map(|s| b.output(n(&format!("src{s}_long")), 1)).collect(),
+                        dst_long: b.output(n("dst_long"), 1),
                         dst_pending_bits: (self.dsts > 1).then(|| b.output(n("dst_pending_bits"), self.dsts)),
                     }
                 })
@@ -348,6 +351,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
         let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
         let dst_pend: Vec<Sig> = ip.dsts.iter().map(|&(r, v, _)| v & pending.bit_at(r)).collect();
         let dst_pending = dst_pend[1..].iter().fold(dst_pend[0], |acc, &x| acc | x);
+        let dst_long = ip.dsts.iter().fold(lit(0, 1), |acc, &(r, v, _)| acc | (v & long.bit_at(r)));
         let d = &io.iss[k];
         m.port(&d.src_pending).set(src_pending);
         m.port(&d.dst_pending).set(dst_pending);
@@ -356,6 +360,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
         for (o, l) in d.src_long.iter().zip(src_long) {
             m.port(o).set(l);
         }
+        m.port(&d.dst_long).set(dst_long);
         if let Some(bits) = &d.dst_pending_bits {
             // Most significant first: destination D-1 .. destination 0.
             let msb_first: Vec<Sig> = dst_pend.iter().rev().copied().collect();

@@ -1,0 +1,586 @@
+//! The hardware blocks in the SM's loop, each on the engine chosen at launch,
+//! driven only through `sim::Component`: the dual-mode scoreboard at issue
+//! and the MSHR table in the memory stage.
+//!
+//! Per cycle the SM sets a block's inputs as its stages run, may `eval`
+//! several times to read combinational answers (the issue stage asks the
+//! scoreboard about several warps through one query port; a query with
+//! `fire` low changes nothing), and at the end of the cycle sets the final
+//! inputs, `eval`s and `tick`s every block once.
+
+use crate::config::Config;
+use crate::core::op::{MAX_READS, MAX_WRITES, SB_REGS};
+use hw::blocks::pmode::scoreboard::{ScoreboardIo, ScoreboardParams};
+use hw::blocks::replay::mshr_table::{MshrTableIo, MshrTableParams};
+use sim::{Bind, Component, ComponentExt, PortId};
+
+/// Which engine runs the blocks: the project's one vocabulary (`model`
+/// alias `reference`, `rtl`, `netlist`, `compiled`).
+pub use sim::Engine;
+
+/// Parse an engine name (an error lists the names).
+pub fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse::<Engine>().map_err(|e| e.to_string())
+}
+
+/// A block on its engine.
+pub enum EngineComp {
+    Rtl(Box<dyn sim::RtlSim>),
+    Model(Box<dyn Component>),
+}
+
+/// A block on its engine, with a shadow of its narrow inputs: the SM sets
+/// many inputs to the values they already hold, and those writes (and an
+/// `eval` with nothing changed since the last one) are skipped. The block
+/// sees exactly the same input values at every `eval` and `tick`.
+pub struct Engined {
+    pub engine: EngineComp,
+    /// Last value written per port (inputs of at most 64 bits).
+    shadow: Vec<u64>,
+    /// Port widths (no dynamic call per `set`).
+    widths: Vec<u32>,
+    /// Inputs changed (or the state ticked) since the last `eval`.
+    dirty: bool,
+}
+
+impl Engined {
+    fn new(engine: EngineComp) -> Engined {
+        let widths: Vec<u32> = match &engine {
+            EngineComp::Rtl(n) => n.ports().iter().map(|p| p.width).collect(),
+            EngineComp::Model(m) => m.ports().iter().map(|p| p.width).collect(),
+        };
+        Engined { engine, shadow: vec![u64::MAX; widths.len()], widths, dirty: true }
+    }
+
+    fn inner(&self) -> &dyn Component {
+        match &self.engine {
+            EngineComp::Rtl(n) => n.as_ref(),
+            EngineComp::Model(m) => m.as_ref(),
+        }
+    }
+
+    fn inner_mut(&mut self) -> &mut dyn Component {
+        match &mut self.engine {
+            EngineComp::Rtl(n) => n.as_mut(),
+            EngineComp::Model(m) => m.as_mut(),
+        }
+    }
+}
+
+impl Component for Engined {
+    fn name(&self) -> &str {
+        self.inner().name()
+    }
+    fn ports(&self) -> &[sim::PortSpec] {
+        self.inner().ports()
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        let i = port.0 as usize;
+        let width = self.widths[i];
+        if width <= 64 {
+            let v = value[0] & sim::top_mask(width);
+            if self.shadow[i] == v {
+                return;
+            }
+            self.shadow[i] = v;
+        }
+        self.dirty = true;
+        self.inner_mut().set(port, value);
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        self.inner().get(port)
+    }
+    fn eval(&mut self) {
+        if self.dirty {
+            self.dirty = false;
+            self.inner_mut().eval();
+        }
+    }
+    fn tick(&mut self) {
+        self.inner_mut().tick();
+        self.dirty = true;
+    }
+}
+
+/// A block instance of the SM: its component and parameters.
+pub struct BlockInst {
+    pub name: &'static str,
+    pub params: hw::params::Params,
+    pub comp: Engined,
+}
+
+impl BlockInst {
+    /// The RTL engine, on an RTL engine (the VCD shows its internals).
+    pub fn rtl(&self) -> Option<&dyn sim::RtlSim> {
+        match &self.comp.engine {
+            EngineComp::Rtl(n) => Some(n.as_ref()),
+            EngineComp::Model(_) => None,
+        }
+    }
+
+    /// The engine actually running the block (`rtl` resolved).
+    pub fn engine(&self) -> Engine {
+        match &self.comp.engine {
+            EngineComp::Rtl(n) => n.engine(),
+            EngineComp::Model(_) => Engine::Model,
+        }
+    }
+}
+
+/// Build block `P` with parameters `p` on `engine`, and bind its port
+/// description to the component.
+pub fn instantiate<P: models::Reference + Bind>(p: &P, engine: Engine) -> Result<(BlockInst, P::Io<PortId>), String> {
+    let comp = match engine {
+        Engine::Model => Engined::new(EngineComp::Model(Box::new(p.model()))),
+        rtl => {
+            let module = p.elaborate().map_err(|e| e.to_string())?;
+            Engined::new(EngineComp::Rtl(sim::rtl_sim(&module, rtl, &sim::EngineOptions::default()).map_err(|e| e.to_string())?))
+        }
+    };
+    let io = p.bind(&comp).map_err(|e| e.to_string())?;
+    Ok((BlockInst { name: P::NAME, params: p.to_params(P::NAME), comp }, io))
+}
+
+/// The dual-mode scoreboard (N board only outside P-mode).
+pub struct Scoreboard {
+    pub inst: BlockInst,
+    io: ScoreboardIo<PortId>,
+    /// Writeback port slots used this cycle.
+    wb_used: usize,
+    /// A command (issue, writeback) was given this cycle: the state changes
+    /// at the edge. Without one the clock can be gated.
+    pub commanded: bool,
+}
+
+/// The scoreboard's answer for one instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SbAnswer {
+    pub stall: bool,
+    pub long_dep: bool,
+}
+
+impl Scoreboard {
+    pub fn new(c: &Config, engine: Engine) -> Result<Scoreboard, String> {
+        let p = ScoreboardParams {
+            warps: c.core.max_warps,
+            regs: SB_REGS,
+            issue_ports: c.core.schedulers,
+            wb_ports: c.units.writeback_width * MAX_WRITES as u32,
+            srcs: MAX_READS as u32,
+            dsts: MAX_WRITES as u32,
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(Scoreboard { inst, io, wb_used: 0, commanded: false })
+    }
+
+    /// Put an instruction on issue port `k` (fire low: a query).
+    fn present(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8]) {
+        let c = &mut self.inst.comp;
+        let p = &self.io.iss[k];
+        c.set_u64(p.warp, warp as u64);
+        c.set_bool(p.pmode, false);
+        for (ops, regs) in [(&p.src, reads), (&p.dst, writes)] {
+            for (i, o) in ops.iter().enumerate() {
+                let reg = regs.get(i).copied();
+                c.set_u64(o.reg, reg.unwrap_or(0) as u64);
+                c.set_bool(o.vld, reg.is_some());
+            }
+        }
+        c.set_bool(p.fire, false);
+        c.set_bool(p.long, false);
+        c.set_bool(p.skip, false);
+    }
+
+    /// Ask whether an instruction of `warp` may issue (this cycle's
+    /// writebacks already count, the scoreboard's same-cycle bypass).
+    pub fn query(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8]) -> SbAnswer {
+        self.present(k, warp, reads, writes);
+        let c = &mut self.inst.comp;
+        c.eval();
+        SbAnswer { stall: c.get_bool(self.io.iss[k].stall), long_dep: c.get_bool(self.io.iss[k].long_dep) }
+    }
+
+    /// The instruction on port `k` issues: its destinations become pending
+    /// (and long, for a long-latency operation) at the clock edge.
+    pub fn fire(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8], long: bool) {
+        self.present(k, warp, reads, writes);
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.iss[k].fire, true);
+        c.set_bool(self.io.iss[k].long, long);
+        self.commanded = true;
+    }
+
+    /// Port `k` issues nothing this cycle.
+    pub fn idle(&mut self, k: usize) {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.iss[k].fire, false);
+        c.set_bool(self.io.iss[k].skip, false);
+    }
+
+    /// Free writeback port slots left this cycle.
+    pub fn wb_free(&self) -> usize {
+        self.io.wb.len() - self.wb_used
+    }
+
+    /// A register of `warp` is written back this cycle (clears the N board).
+    pub fn writeback(&mut self, warp: u16, reg: u8) {
+        let j = self.wb_used;
+        self.wb_used += 1;
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        let p = &self.io.wb[j];
+        c.set_bool(p.en, true);
+        c.set_u64(p.warp, warp as u64);
+        c.set_u64(p.reg, reg as u64);
+        c.set_bool(p.n, true);
+        c.set_bool(p.p, false);
+    }
+
+    /// Start of a cycle: no writebacks, no issues.
+    pub fn begin_cycle(&mut self) {
+        self.wb_used = 0;
+        self.commanded = false;
+        let c = &mut self.inst.comp;
+        for p in &self.io.wb {
+            c.set_bool(p.en, false);
+        }
+        for k in 0..self.io.iss.len() {
+            c.set_bool(self.io.iss[k].fire, false);
+            c.set_bool(self.io.iss[k].skip, false);
+        }
+        c.set_bool(self.io.copy_en, false);
+        c.set_bool(self.io.rst, false);
+    }
+
+    /// The reset cycle every run starts with.
+    pub fn reset(&mut self) {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rst, true);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.rst, false);
+    }
+}
+
+/// The MSHR table of the L1 data cache.
+pub struct MshrTable {
+    pub inst: BlockInst,
+    io: MshrTableIo<PortId>,
+    merge: u32,
+    id_bits: u32,
+    /// A fill or an accepted request this cycle (see `Scoreboard::commanded`).
+    pub commanded: bool,
+}
+
+/// Outcome of a request to the MSHR table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MshrReply {
+    Merged(u32),
+    Allocated(u32),
+    Rejected,
+}
+
+impl MshrTable {
+    /// Request ids index the SM's pending-load table of 256 entries.
+    pub const ID_BITS: u32 = 8;
+
+    pub fn new(c: &Config, engine: Engine) -> Result<MshrTable, String> {
+        // Byte addresses are 32 bits (the SM's address space); a line
+        // address drops the offset bits.
+        let p = MshrTableParams {
+            entries: c.l1.mshrs,
+            merge_limit: c.l1.merge,
+            line_bits: 32 - c.l1.line.trailing_zeros(),
+            id_bits: Self::ID_BITS,
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(MshrTable { inst, io, merge: c.l1.merge, id_bits: Self::ID_BITS, commanded: false })
+    }
+
+    pub fn begin_cycle(&mut self) {
+        self.commanded = false;
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.req_valid, false);
+        c.set_bool(self.io.fill_valid, false);
+        c.set_bool(self.io.rst, false);
+    }
+
+    pub fn reset(&mut self) {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rst, true);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.rst, false);
+    }
+
+    /// A line returns for `entry` this cycle.
+    pub fn set_fill(&mut self, entry: u32) {
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.fill_valid, true);
+        c.set_u64(self.io.fill_entry, entry as u64);
+    }
+
+    /// Does a pending entry hold `line` (combinational probe)?
+    pub fn probe(&mut self, line: u64) -> bool {
+        let c = &mut self.inst.comp;
+        c.set_u64(self.io.req_addr, line);
+        c.eval();
+        c.get_bool(self.io.probe_hit)
+    }
+
+    /// Ask for an entry for `line` on behalf of pending load `id`.
+    pub fn request(&mut self, line: u64, id: u32) -> MshrReply {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.req_valid, true);
+        c.set_u64(self.io.req_addr, line);
+        c.set_u64(self.io.req_id, id as u64);
+        c.eval();
+        if !c.get_bool(self.io.req_ok) {
+            // A rejected request changes nothing: withdraw it.
+            c.set_bool(self.io.req_valid, false);
+            return MshrReply::Rejected;
+        }
+        let e = c.get_u64(self.io.req_entry) as u32;
+        self.commanded = true;
+        if c.get_bool(self.io.req_merged) {
+            MshrReply::Merged(e)
+        } else {
+            MshrReply::Allocated(e)
+        }
+    }
+
+    /// After `set_fill` and `eval`: the filled line and the woken request ids.
+    pub fn filled(&mut self, woken: &mut Vec<u32>) -> Option<u64> {
+        let c = &mut self.inst.comp;
+        c.eval();
+        if !c.get_bool(self.io.fill_ok) {
+            return None;
+        }
+        let valid = c.get_u64(self.io.wake_valid);
+        let ids = c.get(self.io.wake_ids);
+        woken.clear();
+        for k in 0..self.merge {
+            if valid >> k & 1 == 1 {
+                let bit = (k * self.id_bits) as usize;
+                let word = ids[bit / 64] >> (bit % 64);
+                let word = if bit % 64 + self.id_bits as usize > 64 { word | ids[bit / 64 + 1] << (64 - bit % 64) } else { word };
+                woken.push((word & ((1 << self.id_bits) - 1)) as u32);
+            }
+        }
+        Some(c.get_u64(self.io.fill_addr))
+    }
+
+    /// Free entries at the start of this cycle.
+    pub fn free(&mut self) -> u32 {
+        self.inst.comp.eval();
+        self.inst.comp.get_u64(self.io.free_count) as u32
+    }
+}
+
+/// What the P-mode unit decided for an offered instruction
+/// (`mode_ctrl::action`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Stall,
+    Issue,
+    Reuse,
+    Trigger,
+    Preexec,
+    Preload,
+    Skip,
+    Halt,
+}
+
+impl Action {
+    fn from_code(c: u64) -> Action {
+        use hw::blocks::pmode::mode_ctrl::action as a;
+        match c {
+            a::ISSUE => Action::Issue,
+            a::REUSE => Action::Reuse,
+            a::TRIGGER => Action::Trigger,
+            a::PREEXEC => Action::Preexec,
+            a::PRELOAD => Action::Preload,
+            a::SKIP => Action::Skip,
+            a::HALT => Action::Halt,
+            _ => Action::Stall,
+        }
+    }
+}
+
+/// An instruction offered to the P-mode unit.
+pub struct Offer<'a> {
+    pub warp: u16,
+    pub pc: u32,
+    /// `mode_ctrl::op` class.
+    pub class: u64,
+    pub reads: &'a [u8],
+    pub writes: &'a [u8],
+    /// Branch outcome: threads taking it, target, reconvergence PC.
+    pub branch: (u32, u32, u32),
+}
+
+/// The P-mode unit (`pmode_unit`: dual-mode scoreboard, P-queue, rename
+/// tables, SIMT stack pair, mode controller) at the issue stage, in place of
+/// the plain scoreboard when `mode = "pmode"`.
+pub struct PmodeBlock {
+    pub inst: BlockInst,
+    io: hw::blocks::pmode::pmode_unit::PmodeUnitIo<PortId>,
+    wb_used: usize,
+    pub commanded: bool,
+    warps: u32,
+}
+
+impl PmodeBlock {
+    pub fn new(c: &Config, engine: Engine) -> Result<PmodeBlock, String> {
+        let p = hw::blocks::pmode::pmode_unit::PmodeUnitParams {
+            warps: c.core.max_warps,
+            regs: SB_REGS,
+            rename_regs: c.pmode.rename_regs,
+            entries: c.pmode.pqueue_entries,
+            depth: c.pmode.stack_depth,
+            issue_ports: c.core.schedulers,
+            wb_ports: c.units.writeback_width * MAX_WRITES as u32,
+            srcs: MAX_READS as u32,
+            dsts: MAX_WRITES as u32,
+            ..Default::default()
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps })
+    }
+
+    pub fn begin_cycle(&mut self) {
+        self.wb_used = 0;
+        self.commanded = false;
+        let c = &mut self.inst.comp;
+        for p in &self.io.wb {
+            c.set_bool(p.en, false);
+        }
+        for p in &self.io.iss {
+            c.set_bool(p.valid, false);
+        }
+        for x in [self.io.rst, self.io.init_en, self.io.launch_en, self.io.rel_en] {
+            c.set_bool(x, false);
+        }
+    }
+
+    /// The reset cycle, then the kernel start: `used` marks the rename
+    /// registers the compiler's allocation occupies.
+    pub fn reset(&mut self, used: &[u64]) {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rst, true);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.rst, false);
+        c.set_bool(self.io.init_en, true);
+        c.set(self.io.init_used, used);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.init_en, false);
+    }
+
+    /// Offer an instruction on port `k`; the unit's decision. The offer
+    /// commits at the end of the cycle unless withdrawn.
+    pub fn offer(&mut self, k: usize, o: &Offer) -> Action {
+        let c = &mut self.inst.comp;
+        let p = &self.io.iss[k];
+        c.set_bool(p.valid, true);
+        c.set_u64(p.warp, o.warp as u64);
+        c.set_u64(p.pc, o.pc as u64);
+        c.set_u64(p.op, o.class);
+        for (ops, regs) in [(&p.src, o.reads), (&p.dst, o.writes)] {
+            for (i, x) in ops.iter().enumerate() {
+                let reg = regs.get(i).copied();
+                c.set_u64(x.reg, reg.unwrap_or(0) as u64);
+                c.set_bool(x.vld, reg.is_some());
+            }
+        }
+        c.set_u64(p.taken, o.branch.0 as u64);
+        c.set_u64(p.target, o.branch.1 as u64);
+        c.set_u64(p.reconv, o.branch.2 as u64);
+        c.eval();
+        Action::from_code(c.get_u64(p.action))
+    }
+
+    /// Why the last offer on port `k` stalled, as far as the scoreboard
+    /// knows: (operands pending, a source pending on a long-latency load).
+    pub fn stall_reason(&self, k: usize) -> (bool, bool) {
+        let c = &self.inst.comp;
+        (c.get_bool(self.io.iss[k].stall), c.get_bool(self.io.iss[k].long_dep))
+    }
+
+    /// The offer on port `k` does not happen.
+    pub fn withdraw(&mut self, k: usize) {
+        self.inst.comp.set_bool(self.io.iss[k].valid, false);
+    }
+
+    /// The offer on port `k` happens (its action changes state at the edge).
+    pub fn commit(&mut self) {
+        self.commanded = true;
+    }
+
+    /// P-queue index of the instruction pre-executed on port `k`.
+    pub fn pq_idx(&self, k: usize) -> u32 {
+        self.inst.comp.get_u64(self.io.iss[k].pq_idx) as u32
+    }
+
+    pub fn wb_free(&self) -> usize {
+        self.io.wb.len() - self.wb_used
+    }
+
+    /// A register is written back: by an N-mode instruction, or by a P-mode
+    /// one with its P-queue index.
+    pub fn writeback(&mut self, warp: u16, reg: u8, pmode: Option<u32>) {
+        let j = self.wb_used;
+        self.wb_used += 1;
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        let p = &self.io.wb[j];
+        c.set_bool(p.en, true);
+        c.set_u64(p.warp, warp as u64);
+        c.set_u64(p.reg, reg as u64);
+        c.set_bool(p.pmode, pmode.is_some());
+        c.set_u64(p.idx, pmode.unwrap_or(0) as u64);
+    }
+
+    /// A warp starts (N-mode, SIMT stack base entry at PC 0 with `mask`).
+    pub fn launch(&mut self, warp: u16, mask: u32) {
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.launch_en, true);
+        c.set_u64(self.io.launch_warp, warp as u64);
+        c.set_u64(self.io.launch_pc, 0);
+        c.set_u64(self.io.launch_mask, mask as u64);
+    }
+
+    /// Release one N-table mapping of an exited warp.
+    pub fn release(&mut self, warp: u16, reg: u8) {
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rel_en, true);
+        c.set_u64(self.io.rel_warp, warp as u64);
+        c.set_u64(self.io.rel_reg, reg as u64);
+    }
+
+    /// Per-warp mode and halted bits (after `eval`).
+    pub fn modes(&mut self) -> (u64, u64) {
+        let c = &mut self.inst.comp;
+        c.eval();
+        let mask = if self.warps >= 64 { u64::MAX } else { (1u64 << self.warps) - 1 };
+        (c.get_u64(self.io.mode) & mask, c.get_u64(self.io.halted) & mask)
+    }
+
+    /// Rename registers in use (the availability vector), and its size.
+    pub fn rename_used(&mut self) -> (u32, u32) {
+        let c = &mut self.inst.comp;
+        c.eval();
+        let v = c.get(self.io.used);
+        (v.iter().map(|w| w.count_ones()).sum(), c.ports()[self.io.used.0 as usize].width)
+    }
+
+    /// The unit's SIMT stack overflowed (sticky).
+    pub fn overflow(&mut self) -> bool {
+        self.inst.comp.eval();
+        self.inst.comp.get_bool(self.io.overflow)
+    }
+}
