@@ -711,6 +711,17 @@ pub mod golden {
             self.set(n.pmode, pmode as u64);
             self.set(n.idx, idx);
         }
+        /// Warp 0's kernel start at `pc` with `mask`, the compiler's rename
+        /// registers `used` marked taken; one cycle.
+        fn launch(&mut self, used: &[u64], pc: u64, mask: u64) {
+            let io = self.1.clone();
+            self.m.set(io.init_used, used);
+            self.set(io.init_en, 1);
+            self.set(io.launch_en, 1);
+            self.set(io.launch_pc, pc);
+            self.set(io.launch_mask, mask);
+            self.step();
+        }
         fn action(&mut self) -> &'static str {
             let id = self.1.iss[0].action;
             act::NAMES[self.get(id) as usize]
@@ -736,13 +747,7 @@ pub mod golden {
     pub fn figure5_single_warp(p: &PmodeUnitParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m, io.clone());
-        let id = io.init_used;
-        t.m.set(id, &[0b1111, 0]);
-        t.set(io.init_en, 1);
-        t.set(io.launch_en, 1);
-        t.set(io.launch_pc, 0x80);
-        t.set(io.launch_mask, 0xFFFF_FFFF);
-        t.step();
+        t.launch(&[0b1111, 0], 0x80, 0xFFFF_FFFF);
         let (ld, add, mul, sub, set, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8);
         // N-mode.
         t.offer(ld, op::GLOAD, Some(0), &[1]);
@@ -906,13 +911,7 @@ pub mod golden {
     pub fn sm_loop_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m, io.clone());
-        let id = io.init_used;
-        t.m.set(id, &[0b1111]);
-        t.set(io.init_en, 1);
-        t.set(io.launch_en, 1);
-        t.set(io.launch_pc, 0x80);
-        t.set(io.launch_mask, 0xFF);
-        t.step();
+        t.launch(&[0b1111], 0x80, 0xFF);
         let (ld, add, fma, mulw, add64, setp, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8, 0xB0);
         let branch = |t: &mut T| {
             t.offer_ops(br, op::BRANCH, &[], &[64]);
@@ -1028,13 +1027,7 @@ pub mod golden {
     pub fn shared_v4_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m, io.clone());
-        let id = io.init_used;
-        t.m.set(id, &[0b1111]);
-        t.set(io.init_en, 1);
-        t.set(io.launch_en, 1);
-        t.set(io.launch_pc, 0x80);
-        t.set(io.launch_mask, 0xFF);
-        t.step();
+        t.launch(&[0b1111], 0x80, 0xFF);
         let (ld, add, v4, sum) = (0x80, 0x88, 0x90, 0x98);
         t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
         assert_eq!(t.action(), "issue");
