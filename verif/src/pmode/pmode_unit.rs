@@ -711,6 +711,17 @@ pub mod golden {
             self.set(n.pmode, pmode as u64);
             self.set(n.idx, idx);
         }
+        /// Warp 0's kernel start at `pc` with `mask`, the compiler's rename
+        /// registers `used` marked taken; one cycle.
+        fn launch(&mut self, used: &[u64], pc: u64, mask: u64) {
+            let io = self.1.clone();
+            self.m.set(io.init_used, used);
+            self.set(io.init_en, 1);
+            self.set(io.launch_en, 1);
+            self.set(io.launch_pc, pc);
+            self.set(io.launch_mask, mask);
+            self.step();
+        }
         fn action(&mut self) -> &'static str {
             let id = self.1.iss[0].action;
             act::NAMES[self.get(id) as usize]
@@ -736,13 +747,7 @@ pub mod golden {
     pub fn figure5_single_warp(p: &PmodeUnitParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m, io.clone());
-        let id = io.init_used;
-        t.m.set(id, &[0b1111, 0]);
-        t.set(io.init_en, 1);
-        t.set(io.launch_en, 1);
-        t.set(io.launch_pc, 0x80);
-        t.set(io.launch_mask, 0xFFFF_FFFF);
-        t.step();
+        t.launch(&[0b1111, 0], 0x80, 0xFFFF_FFFF);
         let (ld, add, mul, sub, set, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8);
         // N-mode.
         t.offer(ld, op::GLOAD, Some(0), &[1]);
@@ -906,13 +911,7 @@ pub mod golden {
     pub fn sm_loop_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m, io.clone());
-        let id = io.init_used;
-        t.m.set(id, &[0b1111]);
-        t.set(io.init_en, 1);
-        t.set(io.launch_en, 1);
-        t.set(io.launch_pc, 0x80);
-        t.set(io.launch_mask, 0xFF);
-        t.step();
+        t.launch(&[0b1111], 0x80, 0xFF);
         let (ld, add, fma, mulw, add64, setp, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8, 0xB0);
         let branch = |t: &mut T| {
             t.offer_ops(br, op::BRANCH, &[], &[64]);
@@ -1012,6 +1011,57 @@ pub mod golden {
         let id = io.used;
         t.m.eval();
         assert_eq!(t.m.get(id), &[0b1101_1101_1111]);
+    }
+
+    /// A four-register result (`ld.shared.v4`) pre-executed and reused, at
+    /// [`wide`] parameters, one warp:
+    /// ```text
+    /// 0x80 ld.global r0 <- [r2:r3]        0x90 ld.shared.v4 r8:r11 <- [r12]
+    /// 0x88 add r4 <- r0, r5               0x98 add r13 <- r8, r9, r10, r11
+    /// ```
+    /// `add` triggers P-mode; P-mode skips it and pre-executes the vector
+    /// load with one rename register per destination, each in its
+    /// destination's bank (compiler registers 0-3; bank = (warp + reg) mod 4:
+    /// r8..r11 -> 4, 5, 6, 7). The load returns; N-mode issues `add`, reuses
+    /// all four registers and reads them through the N table.
+    pub fn shared_v4_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        t.launch(&[0b1111], 0x80, 0xFF);
+        let (ld, add, v4, sum) = (0x80, 0x88, 0x90, 0x98);
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!(t.action(), "trigger");
+        t.step();
+        assert_eq!(t.get(io.mode), 1);
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!(t.action(), "skip");
+        t.step();
+        t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        assert_eq!((t.action(), t.pdsts(4), t.get(io.iss[0].pq_idx)), ("preexec", vec![4, 5, 6, 7], 0));
+        t.step();
+        t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);
+        assert_eq!(t.action(), "stall"); // r8..r11 in flight
+        t.step();
+        t.wb_all(&[8, 9, 10, 11], true, 0); // nothing offered: `add r13` stays unrecorded
+        t.step();
+        t.wb_all(&[0], false, 0); // the load returns: back to N-mode
+        t.step();
+        assert_eq!(t.get(io.mode), 0);
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", add));
+        t.step();
+        t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        assert_eq!((t.action(), t.pdsts(4)), ("reuse", vec![4, 5, 6, 7]));
+        t.step();
+        t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);
+        assert_eq!(t.action(), "issue");
+        assert_eq!((t.src_reads(0), t.src_reads(1), t.src_reads(2), t.src_reads(3)), ((1, 4), (1, 5), (1, 6), (1, 7)));
+        let id = io.used;
+        t.m.eval();
+        assert_eq!(t.m.get(id), &[0b1111_1111]);
     }
 }
 

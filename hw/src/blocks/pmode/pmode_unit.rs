@@ -115,16 +115,16 @@
 //! | P-queue (`pq.*`) | 16 032 | 16 032 | 13 440 RAM + 2 592 flip-flops |
 //! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 RAM (ids) + 6 048 flip-flops (renamed bits) |
 //! | availability vector (`rn.avail_vec`) | 128 | 128 | |
-//! | mode control (`mc.*`) | 48 (mode vector) | 480 | + halted, two skip flags, 6-bit triggering register per warp (10 bits per warp) |
+//! | mode control (`mc.*`) | 48 (mode vector) | 528 | + halted, two skip flags, re-definition flag, 6-bit triggering register per warp (11 bits per warp) |
 //! | stack overflow flag (`st.overflow_flag`) | — | 1 | error flag the paper does not need |
-//! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 081 (13.2 KB)** | 2249 bits per warp + 129 per SM |
+//! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 129 (13.2 KB)** | 2250 bits per warp + 129 per SM |
 //! | baseline N stacks (`st.n_stack`, `st.n_top`) | 36 864 | 36 864 + 144 | exist without P-mode; top pointer as above |
 //! | baseline N board (`sb.n_pending`, `sb.n_long`) | 6 048 | 6 048 | exists without P-mode |
-//! | **all storage** | | **151 137** | 95 361 flip-flops + 55 776 RAM bits |
+//! | **all storage** | | **151 185** | 95 409 flip-flops + 55 776 RAM bits |
 //!
 //! The registry's paper figures list the paper's rows (the P-mode table, the
 //! mode vector and the baseline N stack and board of the same sizes): 150 416
-//! bits; the emitted 151 137 exceed them by 721 = 2 × 144 top pointers + 432
+//! bits; the emitted 151 185 exceed them by 769 = 2 × 144 top pointers + 480
 //! mode-control bits beyond the mode vector + 1 overflow flag.
 
 use super::mode_ctrl::ModeCtrlParams;
@@ -434,8 +434,8 @@ impl Block for PmodeUnitParams {
         }
         .differs(2 * (w * st.top_bits() as u64) as i64, "simt_stack: a top-of-stack pointer per stack and warp")
         .differs(
-            (w * (3 + self.reg_bits() as u64)) as i64,
-            "mode_ctrl: halted, two skip flags and the triggering register per warp",
+            (w * (4 + self.reg_bits() as u64)) as i64,
+            "mode_ctrl: halted, two skip flags, the re-definition flag and the triggering register per warp",
         )
         .differs(1, "simt_stack: the sticky overflow flag")
     }
@@ -697,11 +697,11 @@ mod tests {
         assert_eq!(st.bits_under("sb.p_"), 48 * 126);
         assert_eq!(st.bits_under("pq."), 48 * 334);
         assert_eq!(st.bits_under("rn."), 48 * 1008 + 128);
-        assert_eq!(st.bits_under("mc."), 48 * 10);
-        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_361, 55_776, 151_137));
+        assert_eq!(st.bits_under("mc."), 48 * 11);
+        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_409, 55_776, 151_185));
         let acc = d.storage();
         assert_eq!(acc.paper_bits(), 150_416);
-        assert_eq!(acc.expected_bits(), 151_137);
-        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 432 + 1);
+        assert_eq!(acc.expected_bits(), 151_185);
+        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 480 + 1);
     }
 }
