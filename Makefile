@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo verilog sim lint test bench fuzz-sm clean
+.PHONY: all setup build demo pmode verilog sim lint test bench fuzz-sm clean
 
 all: build
 
@@ -28,6 +28,18 @@ demo: setup build
 	$(WF) verilog --block scoreboard -o out/verilog/scoreboard
 	$(WF) sim --block scoreboard --cycles 100000 --seed 1 --vcd out/scoreboard.vcd --vcd-to 2000
 	$(WF) cosim --block scoreboard --cycles 100000 --seed 1 --work out/cosim
+
+# Warp pre-execution (seed 000) on the kernel suite: baseline vs P-mode under
+# the paper's Table 1 preset (speedups, long-latency RAW share before/after,
+# the breakdown side by side in one SVG), then the sensitivity to P-queue
+# entries and rename registers.
+pmode: setup build
+	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode -o out/pmode.csv --stats-dir out/pmode
+	$(WF) compare out/pmode.csv
+	$(WF) plot out/pmode/*.json -o out/pmode.svg --title "Scheduler-cycle breakdown: baseline vs warp pre-execution"
+	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode \
+	    --vary pmode.pqueue_entries=0,4,8,16 --vary pmode.rename_regs=64,128,256 -o out/pmode_sensitivity.csv
+	$(WF) compare out/pmode_sensitivity.csv
 
 verilog: build
 	@for b in $(BLOCKS); do $(WF) verilog --block $$b -o out/verilog/$$b || exit 1; done

@@ -237,6 +237,12 @@ enum Cmd {
     /// Run a grid of timing runs (kernels x configs x modes x policies x
     /// engines x varied keys) in parallel into one CSV.
     Sweep(sm_cmd::SweepArgs),
+    /// Per kernel, each run of a sweep CSV against the kernel's baseline
+    /// run: cycles, speedup, long-latency RAW and issued shares.
+    Compare {
+        /// A CSV written by `warpforge sweep`.
+        file: PathBuf,
+    },
     /// First difference between two VCD files (signals present in both).
     Wavediff {
         a: PathBuf,
@@ -784,6 +790,7 @@ fn main() -> ExitCode {
         }
         Cmd::Plot { files, out, title } => sm_cmd::plot(&files, &out, &title),
         Cmd::Sweep(a) => sm_cmd::sweep(&a),
+        Cmd::Compare { file } => sm_cmd::compare(&file),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");

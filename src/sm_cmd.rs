@@ -214,10 +214,10 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
     // The configuration axes, as override lists.
     let mut axes: Vec<Vec<String>> = Vec::new();
     if let Some(m) = &a.modes {
-        axes.push(list(m).into_iter().map(|v| format!("mode=\"{v}\"")).collect());
+        axes.push(list(m).into_iter().map(|v| format!("mode={v}")).collect());
     }
     if let Some(p) = &a.policies {
-        axes.push(list(p).into_iter().map(|v| format!("core.policy=\"{v}\"")).collect());
+        axes.push(list(p).into_iter().map(|v| format!("core.policy={v}")).collect());
     }
     for v in &a.vary {
         let (key, values) = v.split_once('=').ok_or_else(|| format!("--vary `{v}`: expected section.key=v1,v2"))?;
@@ -290,5 +290,13 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
     if !failures.is_empty() {
         return Err(format!("{} run(s) failed:\n{}", failures.len(), failures.join("\n")));
     }
+    Ok(())
+}
+
+/// `warpforge compare`: speedups and long-latency RAW shares from a sweep CSV.
+pub fn compare(file: &Path) -> Res<()> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let rows = sm::report::parse_csv(&text, &file.display().to_string())?;
+    print!("{}", sm::report::compare(&rows).map_err(|e| format!("{}: {e}", file.display()))?);
     Ok(())
 }

@@ -377,3 +377,210 @@ impl MshrTable {
         self.inst.comp.get_u64(self.io.free_count) as u32
     }
 }
+
+/// What the P-mode unit decided for an offered instruction
+/// (`mode_ctrl::action`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Stall,
+    Issue,
+    Reuse,
+    Trigger,
+    Preexec,
+    Preload,
+    Skip,
+    Halt,
+}
+
+impl Action {
+    fn from_code(c: u64) -> Action {
+        use hw::blocks::pmode::mode_ctrl::action as a;
+        match c {
+            a::ISSUE => Action::Issue,
+            a::REUSE => Action::Reuse,
+            a::TRIGGER => Action::Trigger,
+            a::PREEXEC => Action::Preexec,
+            a::PRELOAD => Action::Preload,
+            a::SKIP => Action::Skip,
+            a::HALT => Action::Halt,
+            _ => Action::Stall,
+        }
+    }
+}
+
+/// An instruction offered to the P-mode unit.
+pub struct Offer<'a> {
+    pub warp: u16,
+    pub pc: u32,
+    /// `mode_ctrl::op` class.
+    pub class: u64,
+    pub reads: &'a [u8],
+    pub writes: &'a [u8],
+    /// Branch outcome: threads taking it, target, reconvergence PC.
+    pub branch: (u32, u32, u32),
+}
+
+/// The P-mode unit (`pmode_unit`: dual-mode scoreboard, P-queue, rename
+/// tables, SIMT stack pair, mode controller) at the issue stage, in place of
+/// the plain scoreboard when `mode = "pmode"`.
+pub struct PmodeBlock {
+    pub inst: BlockInst,
+    io: hw::blocks::pmode::pmode_unit::PmodeUnitIo<PortId>,
+    wb_used: usize,
+    pub commanded: bool,
+    warps: u32,
+}
+
+impl PmodeBlock {
+    pub fn new(c: &Config, engine: Engine) -> Result<PmodeBlock, String> {
+        let p = hw::blocks::pmode::pmode_unit::PmodeUnitParams {
+            warps: c.core.max_warps,
+            regs: SB_REGS,
+            rename_regs: c.pmode.rename_regs,
+            entries: c.pmode.pqueue_entries,
+            depth: c.pmode.stack_depth,
+            issue_ports: c.core.schedulers,
+            wb_ports: c.units.writeback_width * MAX_WRITES as u32,
+            srcs: MAX_READS as u32,
+            dsts: MAX_WRITES as u32,
+            ..Default::default()
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps })
+    }
+
+    pub fn begin_cycle(&mut self) {
+        self.wb_used = 0;
+        self.commanded = false;
+        let c = &mut self.inst.comp;
+        for p in &self.io.wb {
+            c.set_bool(p.en, false);
+        }
+        for p in &self.io.iss {
+            c.set_bool(p.valid, false);
+        }
+        for x in [self.io.rst, self.io.init_en, self.io.launch_en, self.io.rel_en] {
+            c.set_bool(x, false);
+        }
+    }
+
+    /// The reset cycle, then the kernel start: `used` marks the rename
+    /// registers the compiler's allocation occupies.
+    pub fn reset(&mut self, used: &[u64]) {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rst, true);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.rst, false);
+        c.set_bool(self.io.init_en, true);
+        c.set(self.io.init_used, used);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.init_en, false);
+    }
+
+    /// Offer an instruction on port `k`; the unit's decision. The offer
+    /// commits at the end of the cycle unless withdrawn.
+    pub fn offer(&mut self, k: usize, o: &Offer) -> Action {
+        let c = &mut self.inst.comp;
+        let p = &self.io.iss[k];
+        c.set_bool(p.valid, true);
+        c.set_u64(p.warp, o.warp as u64);
+        c.set_u64(p.pc, o.pc as u64);
+        c.set_u64(p.op, o.class);
+        for (ops, regs) in [(&p.src, o.reads), (&p.dst, o.writes)] {
+            for (i, x) in ops.iter().enumerate() {
+                let reg = regs.get(i).copied();
+                c.set_u64(x.reg, reg.unwrap_or(0) as u64);
+                c.set_bool(x.vld, reg.is_some());
+            }
+        }
+        c.set_u64(p.taken, o.branch.0 as u64);
+        c.set_u64(p.target, o.branch.1 as u64);
+        c.set_u64(p.reconv, o.branch.2 as u64);
+        c.eval();
+        Action::from_code(c.get_u64(p.action))
+    }
+
+    /// Why the last offer on port `k` stalled, as far as the scoreboard
+    /// knows: (operands pending, a source pending on a long-latency load).
+    pub fn stall_reason(&self, k: usize) -> (bool, bool) {
+        let c = &self.inst.comp;
+        (c.get_bool(self.io.iss[k].stall), c.get_bool(self.io.iss[k].long_dep))
+    }
+
+    /// The offer on port `k` does not happen.
+    pub fn withdraw(&mut self, k: usize) {
+        self.inst.comp.set_bool(self.io.iss[k].valid, false);
+    }
+
+    /// The offer on port `k` happens (its action changes state at the edge).
+    pub fn commit(&mut self) {
+        self.commanded = true;
+    }
+
+    /// P-queue index of the instruction pre-executed on port `k`.
+    pub fn pq_idx(&self, k: usize) -> u32 {
+        self.inst.comp.get_u64(self.io.iss[k].pq_idx) as u32
+    }
+
+    pub fn wb_free(&self) -> usize {
+        self.io.wb.len() - self.wb_used
+    }
+
+    /// A register is written back: by an N-mode instruction, or by a P-mode
+    /// one with its P-queue index.
+    pub fn writeback(&mut self, warp: u16, reg: u8, pmode: Option<u32>) {
+        let j = self.wb_used;
+        self.wb_used += 1;
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        let p = &self.io.wb[j];
+        c.set_bool(p.en, true);
+        c.set_u64(p.warp, warp as u64);
+        c.set_u64(p.reg, reg as u64);
+        c.set_bool(p.pmode, pmode.is_some());
+        c.set_u64(p.idx, pmode.unwrap_or(0) as u64);
+    }
+
+    /// A warp starts (N-mode, SIMT stack base entry at PC 0 with `mask`).
+    pub fn launch(&mut self, warp: u16, mask: u32) {
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.launch_en, true);
+        c.set_u64(self.io.launch_warp, warp as u64);
+        c.set_u64(self.io.launch_pc, 0);
+        c.set_u64(self.io.launch_mask, mask as u64);
+    }
+
+    /// Release one N-table mapping of an exited warp.
+    pub fn release(&mut self, warp: u16, reg: u8) {
+        self.commanded = true;
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rel_en, true);
+        c.set_u64(self.io.rel_warp, warp as u64);
+        c.set_u64(self.io.rel_reg, reg as u64);
+    }
+
+    /// Per-warp mode and halted bits (after `eval`).
+    pub fn modes(&mut self) -> (u64, u64) {
+        let c = &mut self.inst.comp;
+        c.eval();
+        let mask = if self.warps >= 64 { u64::MAX } else { (1u64 << self.warps) - 1 };
+        (c.get_u64(self.io.mode) & mask, c.get_u64(self.io.halted) & mask)
+    }
+
+    /// Rename registers in use (the availability vector), and its size.
+    pub fn rename_used(&mut self) -> (u32, u32) {
+        let c = &mut self.inst.comp;
+        c.eval();
+        let v = c.get(self.io.used);
+        (v.iter().map(|w| w.count_ones()).sum(), c.ports()[self.io.used.0 as usize].width)
+    }
+
+    /// The unit's SIMT stack overflowed (sticky).
+    pub fn overflow(&mut self) -> bool {
+        self.inst.comp.eval();
+        self.inst.comp.get_bool(self.io.overflow)
+    }
+}

@@ -184,6 +184,8 @@ pub struct Pmode {
     pub pqueue_entries: u32,
     /// Physical registers available for renaming.
     pub rename_regs: u32,
+    /// SIMT stack entries per warp and mode (the unit's stacks).
+    pub stack_depth: u32,
 }
 
 /// Run control.
@@ -360,6 +362,7 @@ impl Config {
         let p = &self.pmode;
         range("pmode.pqueue_entries", p.pqueue_entries as u64, 0, 64)?;
         range("pmode.rename_regs", p.rename_regs as u64, 2, 1024)?;
+        range("pmode.stack_depth", p.stack_depth as u64, 2, 32)?;
         if self.limits.deadlock_cycles == 0 {
             return bad("limits.deadlock_cycles", &0, "must be at least 1");
         }

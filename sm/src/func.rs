@@ -52,6 +52,8 @@ pub struct Functional {
     launch: Arc<Launch>,
     memory: Memory,
     warps: Vec<Option<WarpState>>,
+    /// P-mode copies of the warps that are pre-executing.
+    pwarps: Vec<Option<WarpState>>,
     warp_cta: Vec<u16>,
     ctas: Vec<Option<CtaMem>>,
     /// Fresh warp states of one CTA (cloned at each CTA start).
@@ -84,6 +86,7 @@ impl Functional {
         Ok(Functional {
             memory: launch.memory.clone(),
             warps: vec![None; warp_slots as usize],
+            pwarps: vec![None; warp_slots as usize],
             warp_cta: vec![0; warp_slots as usize],
             ctas: (0..cta_slots).map(|_| None).collect(),
             fresh,
@@ -150,9 +153,19 @@ impl Functional {
     /// Execute the next instruction of warp `w`; per-lane addresses of a
     /// memory access go to `addrs` (as the memory system sees them).
     pub fn exec(&mut self, w: u16, addrs: &mut [u64; 32]) -> Result<ExecOut, String> {
+        self.exec_in(w, false, addrs)
+    }
+
+    /// Execute the next instruction of warp `w`'s P-mode copy, without side
+    /// effects on memory (stores and atomics are not performed; loads read).
+    pub fn p_exec(&mut self, w: u16, addrs: &mut [u64; 32]) -> Result<ExecOut, String> {
+        self.exec_in(w, true, addrs)
+    }
+
+    fn exec_in(&mut self, w: u16, pmode: bool, addrs: &mut [u64; 32]) -> Result<ExecOut, String> {
         let slot = self.warp_cta[w as usize] as usize;
         let cta = self.ctas[slot].as_mut().expect("warp of a running CTA");
-        let warp = self.warps[w as usize].as_mut().expect("a live warp");
+        let warp = if pmode { self.pwarps[w as usize].as_mut().expect("a warp in P-mode") } else { self.warps[w as usize].as_mut().expect("a live warp") };
         let mut ctx = ExecCtx {
             global: &mut self.memory,
             shared: &mut cta.shared,
@@ -161,9 +174,9 @@ impl Functional {
             ntid: self.launch.block,
             ctaid: cta.ctaid,
             nctaid: self.launch.grid,
-            side_effects: true,
+            side_effects: !pmode,
         };
-        let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| e.to_string())?;
+        let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| if pmode { format!("in P-mode: {e}") } else { e.to_string() })?;
         let mut out = ExecOut { op: ex.inst, active: ex.active, lanes: ex.exec_mask, space: None, bytes: 0, barrier: ex.barrier };
         if let Some(m) = ex.mem {
             out.bytes = m.bytes;
@@ -187,6 +200,69 @@ impl Functional {
             }
         }
         Ok(out)
+    }
+
+    /// The lanes that exist in warp `w` (a CTA's last warp may be partial).
+    pub fn lanes(&self, w: u16) -> u32 {
+        self.warps[w as usize].as_ref().map_or(0, |s| s.lanes)
+    }
+
+    /// Warp `w` enters P-mode: its P-mode copy starts as its N-mode state.
+    pub fn start_pmode(&mut self, w: u16) {
+        self.pwarps[w as usize] = self.warps[w as usize].clone();
+    }
+
+    /// Warp `w` leaves P-mode: the copy is dropped.
+    pub fn end_pmode(&mut self, w: u16) {
+        self.pwarps[w as usize] = None;
+    }
+
+    /// The next instruction of warp `w`'s P-mode copy.
+    pub fn p_next_op(&self, w: u16) -> Option<u32> {
+        self.pwarps[w as usize].as_ref()?.pc().map(|pc| pc / kernel::INST_BYTES)
+    }
+
+    /// Move the P-mode copy past its next instruction without executing it.
+    pub fn p_skip(&mut self, w: u16) -> Result<(), String> {
+        let warp = self.pwarps[w as usize].as_mut().expect("a warp in P-mode");
+        kernel::skip(&self.kernel, warp).map(|_| ()).map_err(|e| format!("in P-mode: {e}"))
+    }
+
+    /// The outcome a branch at the top of warp `w`'s stack (N or P copy)
+    /// will have, without executing it: (threads taking it, target PC,
+    /// reconvergence PC). The P-mode unit's SIMT stack needs it in the cycle
+    /// its action is decided.
+    pub fn branch_preview(&self, w: u16, pmode: bool) -> Option<(u32, u32, u32)> {
+        let warp = if pmode { self.pwarps[w as usize].as_ref()? } else { self.warps[w as usize].as_ref()? };
+        let (_, inst) = warp.next_inst(&self.kernel)?;
+        let kernel::Op::Bra { target, reconv, .. } = inst.op else { return None };
+        let active = warp.active_mask();
+        let taken = match inst.guard {
+            None => active,
+            Some(g) => active & if g.neg { !warp.preds[g.pred as usize] } else { warp.preds[g.pred as usize] },
+        };
+        Some((taken, target * kernel::INST_BYTES, reconv))
+    }
+
+    /// The values of registers `regs` (scoreboard ids) of warp `w`'s N or P
+    /// state, for the lanes of `mask`: what a P-mode result must equal when
+    /// N-mode reuses it.
+    pub fn values(&self, w: u16, pmode: bool, regs: &[u8], mask: u32) -> Vec<u32> {
+        let warp = if pmode { self.pwarps[w as usize].as_ref() } else { self.warps[w as usize].as_ref() };
+        let Some(warp) = warp else { return Vec::new() };
+        let mut v = Vec::with_capacity(regs.len() * 32);
+        for &r in regs {
+            for lane in 0..32 {
+                let on = mask >> lane & 1 == 1;
+                let x = if r < SB_PRED_BASE {
+                    warp.regs.get(r as usize).map_or(0, |row| row[lane])
+                } else {
+                    warp.preds[(r - SB_PRED_BASE) as usize] >> lane & 1
+                };
+                v.push(if on { x } else { 0 });
+            }
+        }
+        v
     }
 
     /// The static decode of every instruction, with this configuration's

@@ -15,6 +15,7 @@ pub mod func;
 pub mod mem;
 pub mod pipeview;
 pub mod plot;
+pub mod report;
 pub mod run;
 pub mod stats;
 pub mod sweep;

@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub struct Outcome {
     pub stats: Stats,
     pub memory: Memory,
+    /// P-mode decisions, with `Outputs::log_actions`.
+    pub actions: Vec<crate::core::pmode::ActionEvent>,
 }
 
 /// Run `kernel` with `launch` on the SM of `cfg`, its blocks on `engine`.
@@ -21,5 +23,6 @@ pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: 
     let mut sm = Sm::new(cfg.clone(), func, engine, out)?;
     sm.run().map_err(|e| e.to_string())?;
     let stats = sm.stats.clone();
-    Ok(Outcome { stats, memory: sm.into_memory() })
+    let (memory, actions) = sm.finish();
+    Ok(Outcome { stats, memory, actions })
 }

@@ -151,14 +151,23 @@ pub struct PmodeStats {
     pub pre_loads: u64,
     /// N-mode instructions whose result came from the P-queue.
     pub reused: u64,
-    /// N-mode instructions executed in P-mode earlier but not reused.
-    pub not_reused: u64,
+    /// Instructions P-mode would have pre-executed but could not record
+    /// (P-queue full or PC offset out of range): skipped instead.
     pub pqueue_full: u64,
+    /// Scheduler-cycles in which a P-mode warp was held back because every
+    /// rename register was in use.
     pub rename_exhausted: u64,
     pub halted_on_branch: u64,
     /// N-mode global-load line requests that hit or merged.
     pub n_l1_hit_or_merge: u64,
     pub n_l1_accesses: u64,
+    /// Reused results that differed from the N-mode value (must be 0).
+    pub reuse_mismatches: u64,
+    /// N-mode instructions by what P-mode did with them (Figure 11):
+    /// [reused, executed in P-mode but not reused, skipped in P-mode, not
+    /// reached by P-mode]; short-latency and long-latency (global loads).
+    pub cover_short: [u64; 4],
+    pub cover_long: [u64; 4],
 }
 
 /// Everything a run reports.
@@ -225,17 +234,33 @@ impl Stats {
             let per = |x: u64| if p.switches == 0 { 0.0 } else { x as f64 / p.switches as f64 };
             let _ = writeln!(
                 s,
-                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; reused {}, not reused {}; P-queue full {}, rename exhausted {}, halted on branch {}",
+                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches); not recorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
                 p.switches,
                 per(p.pre_executed),
                 per(p.skipped),
                 per(p.pre_loads),
                 p.reused,
-                p.not_reused,
+                p.reuse_mismatches,
                 p.pqueue_full,
                 p.rename_exhausted,
                 p.halted_on_branch
             );
+            let pct = |r: &[u64; 4], i: usize| {
+                let t: u64 = r.iter().sum();
+                if t == 0 { 0.0 } else { 100.0 * r[i] as f64 / t as f64 }
+            };
+            for (what, r) in [("short-latency", &p.cover_short), ("long-latency", &p.cover_long)] {
+                let _ = writeln!(
+                    s,
+                    "  N-mode {what} instructions covered by P-mode: reused {:.1}%, not reused {:.1}%, skipped {:.1}%, not reached {:.1}%",
+                    pct(r, 0),
+                    pct(r, 1),
+                    pct(r, 2),
+                    pct(r, 3)
+                );
+            }
+            let hm = if p.n_l1_accesses == 0 { 0.0 } else { 100.0 * p.n_l1_hit_or_merge as f64 / p.n_l1_accesses as f64 };
+            let _ = writeln!(s, "  N-mode L1 hit-or-merge rate {hm:.1}% of {} load line requests", p.n_l1_accesses);
         }
         s
     }
@@ -263,7 +288,7 @@ impl Stats {
                 "pm_skipped",
                 "pm_pre_loads",
                 "pm_reused",
-                "pm_not_reused",
+                "pm_reuse_mismatches",
             ]
             .iter()
             .map(|s| s.to_string()),
@@ -289,7 +314,7 @@ impl Stats {
         for x in [l.accesses, l.hits, l.merges, l.misses, h.div, h.bank, h.mshr, h.comq, h.rsv] {
             v.push(x.to_string());
         }
-        for x in [p.switches, p.pre_executed, p.skipped, p.pre_loads, p.reused, p.not_reused] {
+        for x in [p.switches, p.pre_executed, p.skipped, p.pre_loads, p.reused, p.reuse_mismatches] {
             v.push(x.to_string());
         }
         v.join(",")

@@ -11,8 +11,10 @@
 //! change the statistics either. A deadlock, an error or a panic of the SM
 //! is a failure.
 //!
+//! The seed 000 preset runs in its own mode and with warp pre-execution on
+//! (P-mode: also no reused value may differ from the N-mode value);
 //! `WARPFORGE_RANDOM_MODES=baseline,pmode` runs every preset in each listed
-//! mode instead of its own.
+//! mode instead.
 //!
 //! Seeds: `WARPFORGE_RANDOM_SEEDS=N` (default 30) starting at
 //! `WARPFORGE_RANDOM_FIRST` (default 0), or exactly the comma-separated list
@@ -88,15 +90,18 @@ impl Case {
 }
 
 /// Configurations every seed runs under (model engine): each preset with
-/// each policy, in the preset's own mode or, with
-/// `WARPFORGE_RANDOM_MODES=baseline,pmode`, in each of the modes listed.
+/// each policy, in the preset's own mode (the seed 000 preset also with
+/// warp pre-execution on) or, with `WARPFORGE_RANDOM_MODES=baseline,pmode`,
+/// in each of the modes listed.
 fn cases() -> Vec<Case> {
-    let modes: Vec<Option<String>> = match std::env::var("WARPFORGE_RANDOM_MODES") {
-        Ok(list) => list.split(',').map(|m| Some(m.trim().to_string())).collect(),
-        Err(_) => vec![None],
-    };
+    let listed: Option<Vec<Option<String>>> =
+        std::env::var("WARPFORGE_RANDOM_MODES").ok().map(|list| list.split(',').map(|m| Some(m.trim().to_string())).collect());
     let mut v = Vec::new();
     for preset in PRESETS {
+        let modes = listed.clone().unwrap_or_else(|| match preset {
+            "hpca16_pmode" => vec![None, Some("pmode".to_string())],
+            _ => vec![None],
+        });
         for mode in &modes {
             for policy in Policy::ALL {
                 let mut sets: Vec<String> = mode.iter().map(|m| format!("mode=\"{m}\"")).collect();
@@ -269,6 +274,9 @@ fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
             if o.stats.thread_insts != golden.stats.thread_insts {
                 let (s, f) = (o.stats.thread_insts, golden.stats.thread_insts);
                 bad.push((engine, format!("{s} thread instructions, the functional model executed {f}")));
+            }
+            if o.stats.pmode.reuse_mismatches != 0 {
+                bad.push((engine, format!("{} reused values differ from the N-mode values", o.stats.pmode.reuse_mismatches)));
             }
             Some(o)
         };

@@ -84,3 +84,31 @@ fn idle_shortcut_is_exact() {
         }
     }
 }
+
+/// P-mode leaves the same memory (and reuses only values equal to N-mode's)
+/// on every kernel and policy.
+#[test]
+fn suite_pmode_every_policy() {
+    for name in SUITE {
+        for policy in sm::Policy::ALL {
+            let c = Config::preset("hpca16_pmode").with_override(&format!("core.policy=\"{policy}\"")).unwrap().with_override("mode=\"pmode\"").unwrap();
+            let t = std::time::Instant::now();
+            let s = run(name, &c, Engine::Model);
+            assert_eq!(s.pmode.reuse_mismatches, 0, "{name} {policy}");
+            println!("{name:16} {policy:9} cycles {:8} switches {:6} reused {:6} ({:?})", s.cycles, s.pmode.switches, s.pmode.reused, t.elapsed());
+        }
+    }
+}
+
+/// With warp pre-execution on, the P-mode unit on its compiled netlist gives
+/// the reference models' cycles and statistics, decision for decision.
+#[test]
+fn pmode_engines_agree() {
+    let c = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+    for name in ["pmode_loop", "histogram", "spmv", "pathfinder"] {
+        let t = std::time::Instant::now();
+        let m = same(run(name, &c, Engine::Model));
+        assert_eq!(same(run(name, &c, Engine::Compiled)), m, "{name} on the compiled engine");
+        println!("{name:16} ({:?})", t.elapsed());
+    }
+}

@@ -134,23 +134,36 @@ pub fn synth(dir: &Path, names: &[String], top: &str, flow: Flow) -> Result<(Che
     Ok((check, stats))
 }
 
-/// Run all three tools on `files` (written to `dir`) with top module `top`;
-/// yosys runs `flow`.
-pub fn lint(files: &[VerilogFile], top: &str, dir: &Path, flow: Flow) -> Result<LintReport, CosimError> {
+/// Verilator `--lint-only -Wall` (zero warnings) and iverilog `-g2005 -Wall`
+/// on `files` (written to `dir`) with top module `top`: the two checks that
+/// take seconds at any size, without synthesis.
+pub fn lint_hdl(files: &[VerilogFile], top: &str, dir: &Path) -> Result<(Check, Check), CosimError> {
     let names = write_files(files, dir)?;
+    lint_names(&names, top, dir)
+}
+
+fn lint_names(names: &[String], top: &str, dir: &Path) -> Result<(Check, Check), CosimError> {
     let (ok, log) = run(
-        Command::new("verilator").current_dir(dir).args(["--lint-only", "-Wall", "--top-module", top]).args(&names),
+        Command::new("verilator").current_dir(dir).args(["--lint-only", "-Wall", "--top-module", top]).args(names),
         "verilator",
     )?;
     let verilator = if ok && log.trim().is_empty() { Check::Pass } else { Check::Fail(crate::cosim::tail(&log, 30)) };
     let (ok, log) = run(
-        Command::new("iverilog").current_dir(dir).args(["-g2005", "-Wall", "-s", top, "-o", "/dev/null"]).args(&names),
+        Command::new("iverilog").current_dir(dir).args(["-g2005", "-Wall", "-s", top, "-o", "/dev/null"]).args(names),
         "iverilog",
     )?;
     // iverilog -Wall notes `timescale` inheritance for files without one; that
     // is not a problem of the design.
     let iv_problems: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty() && !l.contains("timescale")).collect();
     let iverilog = if ok && iv_problems.is_empty() { Check::Pass } else { Check::Fail(iv_problems.join("\n")) };
+    Ok((verilator, iverilog))
+}
+
+/// Run all three tools on `files` (written to `dir`) with top module `top`;
+/// yosys runs `flow`.
+pub fn lint(files: &[VerilogFile], top: &str, dir: &Path, flow: Flow) -> Result<LintReport, CosimError> {
+    let names = write_files(files, dir)?;
+    let (verilator, iverilog) = lint_names(&names, top, dir)?;
     let (yosys, synth) = synth(dir, &names, top, flow)?;
     Ok(LintReport { top: top.to_string(), verilator, iverilog, yosys, synth })
 }

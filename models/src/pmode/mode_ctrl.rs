@@ -11,28 +11,33 @@ struct WarpState {
     halted: bool,
     sst: bool,
     bar: bool,
+    /// A recorded PREEXEC re-defined `trig` in this episode.
+    tredef: bool,
     trig: u64,
 }
 
-/// Inputs of one issue port for one cycle.
+/// Inputs of one issue port for one cycle (up to 8 sources, 4 destinations).
 #[derive(Clone, Copy, Debug, Default)]
 struct In {
     valid: bool,
     warp: u64,
     pc: u64,
     op: u64,
-    src: [u64; 2],
-    src_vld: [bool; 2],
-    dst: u64,
-    dst_vld: bool,
+    src: [u64; 8],
+    src_vld: [bool; 8],
+    dst: [u64; 4],
+    dst_vld: [bool; 4],
     src_pending: bool,
-    dst_pending: bool,
-    src_long: [bool; 2],
+    /// Bit d: destination d is pending (the scoreboard's report).
+    dst_pending: u64,
+    src_long: [bool; 8],
     pq_empty: bool,
     pq_ok: bool,
     pq_hit: bool,
     pq_rdy: bool,
     rn_free: bool,
+    dst_long: bool,
+    diverged: bool,
 }
 
 /// One port's decision with its strobes (`sb_fire` .. `st_br`, in port order).
@@ -90,23 +95,28 @@ impl ModeCtrlModel {
         for k in 0..self.ins.len() {
             let (f, d) = (&self.frame, &self.io.iss[k]);
             let (g, b) = (|id| f.get_u64(id), |id| f.get_bool(id));
+            let mut i = In::default();
+            for (s, o) in d.src.iter().enumerate() {
+                (i.src[s], i.src_vld[s], i.src_long[s]) = (g(o.reg), b(o.vld), b(d.src_long[s]));
+            }
+            for (x, o) in d.dst.iter().enumerate() {
+                (i.dst[x], i.dst_vld[x]) = (g(o.reg), b(o.vld));
+            }
             self.ins[k] = In {
                 valid: b(d.valid),
                 warp: g(d.warp),
                 pc: g(d.pc),
                 op: g(d.op),
-                src: [g(d.src[0].reg), g(d.src[1].reg)],
-                src_vld: [b(d.src[0].vld), b(d.src[1].vld)],
-                dst: g(d.dst.reg),
-                dst_vld: b(d.dst.vld),
                 src_pending: b(d.src_pending),
-                dst_pending: b(d.dst_pending),
-                src_long: [b(d.src_long[0]), b(d.src_long[1])],
+                dst_pending: g(d.dst_pending),
                 pq_empty: b(d.pq_empty),
                 pq_ok: b(d.pq_ok),
                 pq_hit: b(d.pq_hit),
                 pq_rdy: b(d.pq_rdy),
                 rn_free: b(d.rn_free),
+                dst_long: b(d.dst_long),
+                diverged: b(d.diverged),
+                ..i
             };
         }
     }
@@ -119,7 +129,10 @@ impl ModeCtrlModel {
         if !i.valid || blocked {
             return stall;
         }
-        let long_dep = (i.src_vld[0] && i.src_long[0]) || (i.src_vld[1] && i.src_long[1]);
+        let (ns, nd) = (self.p.srcs as usize, self.p.dsts as usize);
+        let long_dep = (0..ns).any(|s| i.src_vld[s] && i.src_long[s]);
+        let dst_vld = i.dst_vld[..nd].iter().any(|&v| v);
+        let dst_pending = i.dst_pending != 0;
         let mut d = Dec::default();
         if !s.mode {
             d.action = if long_dep {
@@ -128,7 +141,7 @@ impl ModeCtrlModel {
                 } else {
                     act::STALL
                 }
-            } else if i.src_pending || i.dst_pending {
+            } else if i.src_pending || dst_pending {
                 act::STALL
             } else if i.pq_hit {
                 if i.pq_rdy {
@@ -140,9 +153,9 @@ impl ModeCtrlModel {
                 act::ISSUE
             };
         } else {
-            let waw = i.dst_vld && i.dst_pending && i.dst != s.trig;
+            let waw = (0..nd).any(|x| i.dst_vld[x] && (i.dst_pending >> x) & 1 == 1 && (i.dst[x] != s.trig || s.tredef));
             let forced = matches!(i.op, op::SSTORE | op::GSTORE | op::BARRIER) || (i.op == op::SLOAD && (s.sst || s.bar));
-            d.action = if s.halted || !i.rn_free {
+            d.action = if s.halted || self.exited[i.warp as usize] || !i.rn_free {
                 act::STALL
             } else if i.op == op::EXIT || (long_dep && i.op == op::BRANCH) {
                 act::HALT
@@ -156,7 +169,8 @@ impl ModeCtrlModel {
                 act::STALL
             } else {
                 match i.op {
-                    op::ALU | op::SLOAD if i.dst_vld && i.pq_ok => act::PREEXEC,
+                    // A partial re-definition of a skipped value is skipped.
+                    op::ALU | op::SLOAD if dst_vld && i.pq_ok && !(i.dst_long && i.diverged) => act::PREEXEC,
                     op::GLOAD => act::PRELOAD,
                     op::BRANCH => act::PREEXEC,
                     _ => act::SKIP,
@@ -166,15 +180,15 @@ impl ModeCtrlModel {
         let sb = &mut d.strobes;
         match d.action {
             act::ISSUE => {
-                sb[FIRE] = i.dst_vld;
-                sb[LONG] = i.dst_vld && i.op == op::GLOAD;
-                sb[WRITE] = i.dst_vld;
+                sb[FIRE] = dst_vld;
+                sb[LONG] = dst_vld && i.op == op::GLOAD;
+                sb[WRITE] = dst_vld;
                 sb[BR] = i.op == op::BRANCH;
                 sb[ADV] = i.op != op::BRANCH;
             }
             act::REUSE => {
                 sb[POP] = true;
-                sb[REUSE] = i.dst_vld;
+                sb[REUSE] = dst_vld;
                 sb[ADV] = true;
             }
             act::PREEXEC if i.op == op::BRANCH => sb[BR] = true,
@@ -185,7 +199,7 @@ impl ModeCtrlModel {
                 sb[ADV] = true;
             }
             act::PRELOAD | act::SKIP => {
-                sb[SKIPS] = i.dst_vld;
+                sb[SKIPS] = dst_vld;
                 sb[ADV] = true;
             }
             _ => {}
@@ -195,6 +209,16 @@ impl ModeCtrlModel {
 
     fn decide_all(&mut self) {
         self.read_inputs();
+        // Exits, from the state at the start of the cycle.
+        let nw = self.st.len() as u64;
+        self.exited.fill(false);
+        for j in 0..self.io.wb.len() {
+            let (f, d) = (&self.frame, &self.io.wb[j]);
+            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
+            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
+                self.exited[w as usize] = true;
+            }
+        }
         let mut trig = false;
         for k in 0..self.ins.len() {
             let d = self.decide(k, trig);
@@ -248,15 +272,6 @@ impl Component for ModeCtrlModel {
         }
         self.decide_all();
         let nw = self.st.len() as u64;
-        // Exits, from the state at the start of the cycle.
-        self.exited.fill(false);
-        for j in 0..self.io.wb.len() {
-            let (f, d) = (&self.frame, &self.io.wb[j]);
-            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
-            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
-                self.exited[w as usize] = true;
-            }
-        }
         let (len, lw) = (self.frame.get_bool(self.io.launch_en), self.frame.get_u64(self.io.launch_warp));
         for k in 0..self.ins.len() {
             let (i, d) = (self.ins[k], self.decs[k]);
@@ -267,12 +282,16 @@ impl Component for ModeCtrlModel {
             let s = &mut self.st[w];
             match d.action {
                 act::TRIGGER => {
-                    let trig = if i.src_vld[0] && i.src_long[0] { i.src[0] } else { i.src[1] };
-                    *s = WarpState { mode: true, halted: false, sst: false, bar: false, trig };
+                    // The first valid long source (the last source if none).
+                    let ns = self.p.srcs as usize;
+                    let first = (0..ns).find(|&j| i.src_vld[j] && i.src_long[j]).unwrap_or(ns - 1);
+                    let trig = i.src[first];
+                    *s = WarpState { mode: true, trig, ..WarpState::default() };
                 }
                 act::HALT => s.halted = true,
                 act::SKIP if i.op == op::SSTORE => s.sst = true,
                 act::SKIP if i.op == op::BARRIER => s.bar = true,
+                act::PREEXEC if i.op != op::BRANCH && (0..4).any(|x| i.dst_vld[x] && i.dst[x] == s.trig) => s.tredef = true,
                 _ => {}
             }
         }

@@ -48,6 +48,10 @@ pub struct PmodeUnitModel {
     pq: PqueueIo<PortId>,
     rn: RenameIo<PortId>,
     mc: ModeCtrlIo<PortId>,
+    /// Per port: the stack's top-of-stack reconvergence PC, and the base
+    /// entry's (`RPC_NONE`).
+    st_rpc: Vec<PortId>,
+    rpc_none: u64,
     /// Unit inputs into the sub-blocks: stage 1.
     stage1: Vec<Wire>,
     /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
@@ -108,36 +112,35 @@ impl PmodeUnitModel {
         s1.push(w(u(io.launch_warp), MC, mc.launch_warp));
         for (k, ui) in io.iss.iter().enumerate() {
             let (sbk, pqk, rnk, stk, mck) = (&sb.iss[k], &pq.iss[k], &rn.iss[k], &st.iss[k], &mc.iss[k]);
-            for (from, to) in [
-                (ui.valid, mck.valid),
-                (ui.warp, mck.warp),
-                (ui.pc, mck.pc),
-                (ui.op, mck.op),
-                (ui.src[0].reg, mck.src[0].reg),
-                (ui.src[0].vld, mck.src[0].vld),
-                (ui.src[1].reg, mck.src[1].reg),
-                (ui.src[1].vld, mck.src[1].vld),
-                (ui.dst.reg, mck.dst.reg),
-                (ui.dst.vld, mck.dst.vld),
-            ] {
+            for (from, to) in [(ui.valid, mck.valid), (ui.warp, mck.warp), (ui.pc, mck.pc), (ui.op, mck.op)] {
                 s1.push(w(u(from), MC, to));
             }
-            for (from, to) in [
-                (ui.warp, sbk.warp),
-                (ui.src[0].reg, sbk.src[0].reg),
-                (ui.src[0].vld, sbk.src[0].vld),
-                (ui.src[1].reg, sbk.src[1].reg),
-                (ui.src[1].vld, sbk.src[1].vld),
-                (ui.dst.reg, sbk.dst[0].reg),
-                (ui.dst.vld, sbk.dst[0].vld),
-            ] {
-                s1.push(w(u(from), SB, to));
-            }
-            for (from, to) in [(ui.warp, pqk.warp), (ui.pc, pqk.pc), (ui.src[0].reg, pqk.src0), (ui.src[1].reg, pqk.src1), (ui.dst.reg, pqk.dst)] {
+            s1.push(w(u(ui.warp), SB, sbk.warp));
+            for (from, to) in [(ui.warp, pqk.warp), (ui.pc, pqk.pc), (ui.src[0].reg, pqk.src0)] {
                 s1.push(w(u(from), PQ, to));
             }
-            for (from, to) in [(ui.warp, rnk.warp), (ui.src[0].reg, rnk.src[0]), (ui.src[1].reg, rnk.src[1]), (ui.dst.reg, rnk.dst)] {
-                s1.push(w(u(from), RN, to));
+            // The entry keeps the paper's two source fields (0 without a second source).
+            if let Some(s) = ui.src.get(1) {
+                s1.push(w(u(s.reg), PQ, pqk.src1));
+            }
+            s1.push(w(u(ui.warp), RN, rnk.warp));
+            for (s, o) in ui.src.iter().enumerate() {
+                for (c, to) in [(MC, &mck.src[s]), (SB, &sbk.src[s])] {
+                    s1.push(w(u(o.reg), c, to.reg));
+                    s1.push(w(u(o.vld), c, to.vld));
+                }
+                s1.push(w(u(o.reg), RN, rnk.src[s]));
+            }
+            for (d, o) in ui.dst.iter().enumerate() {
+                for (c, to) in [(MC, &mck.dst[d]), (SB, &sbk.dst[d])] {
+                    s1.push(w(u(o.reg), c, to.reg));
+                    s1.push(w(u(o.vld), c, to.vld));
+                }
+                s1.push(w(u(o.reg), PQ, pqk.dst[d].dst));
+                s1.push(w(u(o.reg), RN, rnk.dst[d].reg));
+                if let Some(v) = rnk.dst[d].vld {
+                    s1.push(w(u(o.vld), RN, v));
+                }
             }
             for (from, to) in [(ui.warp, stk.warp), (ui.taken, stk.taken), (ui.target, stk.target), (ui.reconv, stk.reconv)] {
                 s1.push(w(u(from), ST, to));
@@ -147,18 +150,19 @@ impl PmodeUnitModel {
             spm.push(w(pm, RN, rnk.pmode));
             spm.push(w(pm, ST, stk.pmode));
             // Status into mode_ctrl.
-            for (from, to) in [
-                (sbk.src_pending, mck.src_pending),
-                (sbk.dst_pending, mck.dst_pending),
-                (sbk.src_long[0], mck.src_long[0]),
-                (sbk.src_long[1], mck.src_long[1]),
-            ] {
+            // Destination pending: per destination when there are several.
+            let dst_pending = sbk.dst_pending_bits.unwrap_or(sbk.dst_pending);
+            for (from, to) in [(sbk.src_pending, mck.src_pending), (dst_pending, mck.dst_pending)] {
+                s2.push(w(Src::Sub(SB, from), MC, to));
+            }
+            for (&from, &to) in sbk.src_long.iter().zip(&mck.src_long) {
                 s2.push(w(Src::Sub(SB, from), MC, to));
             }
             for (from, to) in [(pqk.empty, mck.pq_empty), (pqk.ok, mck.pq_ok), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
                 s2.push(w(Src::Sub(PQ, from), MC, to));
             }
             s2.push(w(Src::Sub(RN, rnk.free), MC, mck.rn_free));
+            s2.push(w(Src::Sub(SB, sbk.dst_long), MC, mck.dst_long));
             // Commands out of mode_ctrl.
             let from_mc = |id| Src::Sub(MC, id);
             for (from, c, to) in [
@@ -184,6 +188,8 @@ impl PmodeUnitModel {
             outs.push((Src::Sub(PQ, pqk.idx), ui.pq_idx));
             outs.push((Src::Sub(ST, stk.pc), ui.stack_pc));
             outs.push((Src::Sub(ST, stk.mask), ui.stack_mask));
+            outs.push((Src::Sub(SB, sbk.stall), ui.stall));
+            outs.push((Src::Sub(SB, sbk.long_dep), ui.long_dep));
         }
         for (j, uw) in io.wb.iter().enumerate() {
             let (sbj, mcj, pqj) = (&sb.wb[j], &mc.wb[j], &pq.wb[j]);
@@ -211,6 +217,7 @@ impl PmodeUnitModel {
         outs.push((Src::Sub(MC, mc.halted), io.halted));
         outs.push((Src::Sub(RN, rn.used), io.used));
         outs.push((Src::Sub(ST, st.overflow), io.overflow));
+        let st_rpc = st.iss.iter().map(|x| x.rpc).collect();
         Ok(PmodeUnitModel {
             buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
             p: p.clone(),
@@ -221,6 +228,8 @@ impl PmodeUnitModel {
             pq,
             rn,
             mc,
+            st_rpc,
+            rpc_none: p.simt_stack().rpc_none(),
             stage1: s1,
             stage_pm: spm,
             stage2: s2,
@@ -257,8 +266,10 @@ impl PmodeUnitModel {
         // selects, P-queue writeback enable.
         let banks = self.p.banks as u64;
         for (k, ui) in self.io.iss.iter().enumerate() {
-            let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst.reg)) & (banks - 1);
-            self.subs[RN].set(self.rn.iss[k].bank, &[bank]);
+            for (d, o) in ui.dst.iter().enumerate() {
+                let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(o.reg)) & (banks - 1);
+                self.subs[RN].set(self.rn.iss[k].dst[d].bank, &[bank]);
+            }
         }
         for (j, uw) in self.io.wb.iter().enumerate() {
             let (en, pm) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode));
@@ -270,12 +281,19 @@ impl PmodeUnitModel {
         self.subs[PQ].eval();
         for k in 0..self.io.iss.len() {
             let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
-            let (alloc, head) = (self.subs[RN].get(rnk.alloc_phys)[0], self.subs[PQ].get(pqk.head_pdst)[0]);
-            self.subs[PQ].set(pqk.pdst, &[alloc]);
-            self.subs[RN].set(rnk.reuse_phys, &[head]);
+            for d in 0..rnk.alloc_phys.len() {
+                let (alloc, head) = (self.subs[RN].get(rnk.alloc_phys[d])[0], self.subs[PQ].get(pqk.head[d].pdst)[0]);
+                self.subs[PQ].set(pqk.dst[d].pdst, &[alloc]);
+                self.subs[RN].set(rnk.reuse_phys[d], &[head]);
+            }
         }
         self.subs[SB].eval();
         self.subs[ST].eval();
+        // Glue: a top entry other than the base (RPC_NONE) is a divergent path.
+        for k in 0..self.io.iss.len() {
+            let diverged = self.subs[ST].get(self.st_rpc[k])[0] != self.rpc_none;
+            self.subs[MC].set(self.mc.iss[k].diverged, &[diverged as u64]);
+        }
         self.route(2);
         self.subs[MC].eval();
         self.route(3);
@@ -293,12 +311,14 @@ impl PmodeUnitModel {
         }
         for (k, ui) in self.io.iss.iter().enumerate() {
             let a = self.subs[MC].get(self.mc.iss[k].action)[0];
-            let v = if a == act::REUSE {
-                self.subs[PQ].get(self.pq.iss[k].head_pdst)[0]
-            } else {
-                self.subs[RN].get(self.rn.iss[k].alloc_phys)[0]
-            };
-            self.frame.set(ui.pdst, &[v]);
+            for (d, &o) in ui.pdst.iter().enumerate() {
+                let v = if a == act::REUSE {
+                    self.subs[PQ].get(self.pq.iss[k].head[d].pdst)[0]
+                } else {
+                    self.subs[RN].get(self.rn.iss[k].alloc_phys[d])[0]
+                };
+                self.frame.set(o, &[v]);
+            }
         }
     }
 }

@@ -10,8 +10,8 @@ struct Entry {
     offset: u64,
     src0: u64,
     src1: u64,
-    dst: u64,
-    pdst: u64,
+    /// Per destination: (architected, physical) ids.
+    dst: [(u64, u64); 4],
     reuse_rdy: bool,
     valid: bool,
 }
@@ -97,6 +97,10 @@ impl PqueueModel {
         let w = self.frame.get_u64(ids.warp);
         let pc = self.frame.get_u64(ids.pc);
         let q = self.warp(w);
+        if q.e.is_empty() {
+            // No P-queue: empty and full at once, nothing recorded or matched.
+            return View { empty: true, full: true, ..View::default() };
+        }
         let head = q.e[q.head];
         let full = q.e[q.tail].valid;
         let off = self.offset(pc, q.base);
@@ -132,8 +136,10 @@ impl Component for PqueueModel {
             self.frame.set_bool(ids.rdy, v.rdy);
             self.frame.set_u64(ids.head_src0, v.head.src0);
             self.frame.set_u64(ids.head_src1, v.head.src1);
-            self.frame.set_u64(ids.head_dst, v.head.dst);
-            self.frame.set_u64(ids.head_pdst, v.head.pdst);
+            for (h, &(dst, pdst)) in ids.head.iter().zip(&v.head.dst) {
+                self.frame.set_u64(h.dst, dst);
+                self.frame.set_u64(h.pdst, pdst);
+            }
         }
     }
 
@@ -179,15 +185,20 @@ impl Component for PqueueModel {
                 continue;
             }
             let v = self.views[k];
-            let e = Entry {
+            let mut e = Entry {
                 offset: v.offset,
                 src0: self.frame.get_u64(ids.src0),
                 src1: self.frame.get_u64(ids.src1),
-                dst: self.frame.get_u64(ids.dst),
-                pdst: self.frame.get_u64(ids.pdst),
+                dst: [(0, 0); 4],
                 reuse_rdy: false,
                 valid: true,
             };
+            for (x, d) in e.dst.iter_mut().zip(&ids.dst) {
+                *x = (self.frame.get_u64(d.dst), self.frame.get_u64(d.pdst));
+            }
+            if n == 0 {
+                continue; // no P-queue: nothing is recorded or matched
+            }
             let q = &mut self.q[w as usize];
             if pop && v.hit && v.rdy {
                 q.e[q.head] = Entry::default();

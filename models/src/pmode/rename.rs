@@ -1,6 +1,5 @@
 //! Reference model of `rename` (specification: `hw::blocks::pmode::rename`).
 
-use crate::bits::bit;
 use crate::Reference;
 use hw::blocks::pmode::rename::{RenameIo, RenameIssue, RenameParams};
 use sim::{words_for, Bind, Component, PortFrame, PortId};
@@ -26,8 +25,13 @@ pub struct RenameModel {
     t: Vec<WarpTables>,
     /// Availability vector, set = in use (little-endian words).
     used: Vec<u64>,
-    /// Per port: the candidate register (start-of-cycle state).
-    cand: Vec<Option<u64>>,
+    /// Per port and destination: the candidate register (start-of-cycle
+    /// state).
+    cand: Vec<Vec<Option<u64>>>,
+    /// Per port: enough registers for its written destinations (and one).
+    free: Vec<bool>,
+    /// Per bank: the registers of that bank (`id mod banks`).
+    bank_masks: Vec<Vec<u64>>,
 }
 
 impl RenameModel {
@@ -38,13 +42,19 @@ impl RenameModel {
             io: p.ids(),
             t: vec![empty; p.warps as usize],
             used: vec![0; words_for(p.rename_regs)],
-            cand: vec![None; p.issue_ports as usize],
+            bank_masks: (0..p.banks as u64)
+                .map(|b| {
+                    let mut m = vec![0u64; words_for(p.rename_regs)];
+                    for i in (b..p.rename_regs as u64).step_by(p.banks as usize) {
+                        m[(i / 64) as usize] |= 1 << (i % 64);
+                    }
+                    m
+                })
+                .collect(),
+            cand: vec![vec![None; p.dsts as usize]; p.issue_ports as usize],
+            free: vec![false; p.issue_ports as usize],
             p: p.clone(),
         }
-    }
-
-    fn is_used(&self, i: u64) -> bool {
-        bit(&self.used, i as usize)
     }
 
     fn set_used(&mut self, i: u64, v: bool) {
@@ -73,24 +83,41 @@ impl RenameModel {
         }
     }
 
-    /// Candidates of every port, same-bank first, each port excluding the
-    /// candidates of lower ports.
+    /// Does destination `d` of port `k` write a register: valid and not
+    /// naming a lower valid destination's register. At `dsts = 1` the one
+    /// destination always counts.
+    fn writes(&self, k: usize, d: usize) -> bool {
+        let ids = &self.io.iss[k];
+        let vld = |e: usize| ids.dst[e].vld.is_none_or(|v| self.frame.get_bool(v));
+        let reg = |e: usize| self.frame.get_u64(ids.dst[e].reg);
+        vld(d) && !(0..d).any(|e| vld(e) && reg(e) == reg(d))
+    }
+
+    /// Candidates of every port and destination, same-bank first, each
+    /// excluding the registers reserved by lower ports and by the port's
+    /// lower written destinations.
     fn candidates(&mut self) {
         let banks = self.p.banks as u64;
+        // Registers neither in use nor reserved (the banks' masks together
+        // are every register).
+        let all = |w: usize| self.bank_masks.iter().fold(0, |acc, m| acc | m[w]);
+        let mut avail: Vec<u64> = self.used.iter().enumerate().map(|(w, &u)| !u & all(w)).collect();
+        let lowest = |mask: &mut dyn Iterator<Item = u64>| mask.enumerate().find(|&(_, m)| m != 0).map(|(w, m)| w as u64 * 64 + m.trailing_zeros() as u64);
         for k in 0..self.io.iss.len() {
-            let bank = self.frame.get_u64(self.io.iss[k].bank) & (banks - 1);
-            let taken = |i: u64, me: &Self| me.is_used(i) || me.cand[..k].contains(&Some(i));
-            let mut c = None;
-            for i in (bank..self.p.rename_regs as u64).step_by(banks as usize) {
-                if !taken(i, self) {
-                    c = Some(i);
-                    break;
+            let mut free = avail.iter().any(|&a| a != 0);
+            for d in 0..self.io.iss[k].dst.len() {
+                let bank = (self.frame.get_u64(self.io.iss[k].dst[d].bank) & (banks - 1)) as usize;
+                let in_bank = &self.bank_masks[bank];
+                let c = lowest(&mut avail.iter().zip(in_bank).map(|(&a, &b)| a & b)).or_else(|| lowest(&mut avail.iter().copied()));
+                if self.writes(k, d) {
+                    free &= c.is_some();
+                    if let Some(i) = c {
+                        avail[(i / 64) as usize] &= !(1 << (i % 64));
+                    }
                 }
+                self.cand[k][d] = c;
             }
-            if c.is_none() {
-                c = (0..self.p.rename_regs as u64).find(|&i| !taken(i, self));
-            }
-            self.cand[k] = c;
+            self.free[k] = free;
         }
     }
 
@@ -113,13 +140,15 @@ impl Component for RenameModel {
         for k in 0..self.io.iss.len() {
             let ids = &self.io.iss[k];
             let (w, pm) = (self.frame.get_u64(ids.warp), self.frame.get_bool(ids.pmode));
-            for j in 0..2 {
+            for j in 0..ids.src.len() {
                 let (ren, phys) = self.lookup(w, pm, self.frame.get_u64(ids.src[j]));
                 self.frame.set_bool(ids.lookup[j].renamed, ren);
                 self.frame.set_u64(ids.lookup[j].phys, phys);
             }
-            self.frame.set_bool(ids.free, self.cand[k].is_some());
-            self.frame.set_u64(ids.alloc_phys, self.cand[k].unwrap_or(0));
+            self.frame.set_bool(ids.free, self.free[k]);
+            for (d, &c) in self.cand[k].iter().enumerate() {
+                self.frame.set_u64(ids.alloc_phys[d], c.unwrap_or(0));
+            }
         }
     }
 
@@ -148,34 +177,39 @@ impl Component for RenameModel {
         let warps = self.t.len() as u64;
         let (start, sw) = (self.frame.get_bool(self.io.start_en), self.frame.get_u64(self.io.start_warp));
         for k in 0..self.io.iss.len() {
-            let ids = &self.io.iss[k];
+            let ids = self.io.iss[k].clone();
+            let ids = &ids;
             let w = self.frame.get_u64(ids.warp);
             let cmd = |ids: &RenameIssue<PortId>| self.frame.get_bool(ids.alloc) || self.frame.get_bool(ids.reuse) || self.frame.get_bool(ids.write);
             let blocked = (0..k).any(|j| self.frame.get_u64(self.io.iss[j].warp) == w && cmd(&self.io.iss[j]));
-            let dst = self.frame.get_u64(ids.dst) as usize;
-            if w >= warps || blocked || dst >= regs {
+            if w >= warps || blocked {
                 continue;
             }
             let wi = w as usize;
-            if self.frame.get_bool(ids.pmode) {
-                if self.frame.get_bool(ids.alloc) && !(start && sw == w) {
-                    if let Some(c) = self.cand[k] {
+            for d in 0..ids.dst.len() {
+                let dst = self.frame.get_u64(ids.dst[d].reg) as usize;
+                if dst >= regs || !self.writes(k, d) {
+                    continue;
+                }
+                if self.frame.get_bool(ids.pmode) {
+                    if self.frame.get_bool(ids.alloc) && self.free[k] && !(start && sw == w) {
+                        let c = self.cand[k][d].expect("free implies a candidate per written destination");
                         allocs.push(c);
                         self.t[wi].p[dst] = Map { id: c, renamed: true };
                     }
-                }
-            } else if self.frame.get_bool(ids.reuse) {
-                let rp = self.frame.get_u64(ids.reuse_phys);
-                let old = self.t[wi].n[dst];
-                if old.renamed && old.id != rp {
-                    self.free(old.id);
-                }
-                self.t[wi].n[dst] = Map { id: rp, renamed: true };
-            } else if self.frame.get_bool(ids.write) {
-                let old = self.t[wi].n[dst];
-                if old.renamed {
-                    self.free(old.id);
-                    self.t[wi].n[dst].renamed = false;
+                } else if self.frame.get_bool(ids.reuse) {
+                    let rp = self.frame.get_u64(ids.reuse_phys[d]);
+                    let old = self.t[wi].n[dst];
+                    if old.renamed && old.id != rp {
+                        self.free(old.id);
+                    }
+                    self.t[wi].n[dst] = Map { id: rp, renamed: true };
+                } else if self.frame.get_bool(ids.write) {
+                    let old = self.t[wi].n[dst];
+                    if old.renamed {
+                        self.free(old.id);
+                        self.t[wi].n[dst].renamed = false;
+                    }
                 }
             }
         }

@@ -85,7 +85,15 @@ impl Component for ScoreboardModel {
                     long_dep |= src_long[s];
                 }
             }
-            let dst_pending = ip.dst.iter().any(|d| f.get_bool(d.vld) && self.query(board, 0, warp, f.get_u64(d.reg)));
+            let dst_bits = ip.dst.iter().enumerate().fold(0u64, |acc, (d, o)| {
+                acc | (((f.get_bool(o.vld) && self.query(board, 0, warp, f.get_u64(o.reg))) as u64) << d)
+            });
+            let dst_pending = dst_bits != 0;
+            let dst_long = ip.dst.iter().any(|o| f.get_bool(o.vld) && self.query(board, 1, warp, f.get_u64(o.reg)));
+            self.frame.set_bool(ip.dst_long, dst_long);
+            if let Some(id) = ip.dst_pending_bits {
+                self.frame.set_u64(id, dst_bits);
+            }
             let (a, b, c, d, n) = (ip.src_pending, ip.dst_pending, ip.stall, ip.long_dep, ip.src_long.len());
             self.frame.set_bool(a, src_pending);
             self.frame.set_bool(b, dst_pending);

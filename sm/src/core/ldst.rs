@@ -65,6 +65,11 @@ pub struct MemStage {
     /// 4 COMQ, 5 RSV.
     pub hazard_now: u8,
     pub shared_accesses: u64,
+    /// Line requests of N-mode loads, and those that hit or merged (P-mode's
+    /// pre-loads excluded: seed 000 Figure 14).
+    pub n_accesses: u64,
+    pub n_hit_or_merge: u64,
+    cur_pmode: bool,
 }
 
 impl MemStage {
@@ -97,6 +102,9 @@ impl MemStage {
             hazards: Hazards::default(),
             hazard_now: 0,
             shared_accesses: 0,
+            n_accesses: 0,
+            n_hit_or_merge: 0,
+            cur_pmode: false,
         }
     }
 
@@ -197,6 +205,7 @@ impl MemStage {
         if !self.started {
             self.started = true;
             let i = pool.get(inst);
+            self.cur_pmode = i.pmode;
             match space {
                 Space::Const => {
                     self.timed.push_back((now + self.const_latency, inst));
@@ -309,6 +318,7 @@ impl MemStage {
         let id = self.load_id.expect("a load id");
         match self.l1.probe(line) {
             Probe::Hit => {
+                self.count_n(true);
                 self.l1.touch(line);
                 self.hits.push_back((self.now + self.hit_latency, id));
                 self.l1_stats.accesses += 1;
@@ -327,11 +337,13 @@ impl MemStage {
                 }
                 match self.mshr.request(line, id) {
                     MshrReply::Merged(_) => {
+                        self.count_n(true);
                         self.l1_stats.accesses += 1;
                         self.l1_stats.merges += 1;
                                 Ok(())
                     }
                     MshrReply::Allocated(e) => {
+                        self.count_n(false);
                         self.l1.reserve(line);
                         self.lower.push(Request { line, kind: Kind::Read { mshr: e } });
                         self.l1_stats.accesses += 1;
@@ -341,6 +353,13 @@ impl MemStage {
                     MshrReply::Rejected => Err(Hazard::Mshr),
                 }
             }
+        }
+    }
+
+    fn count_n(&mut self, hit_or_merge: bool) {
+        if !self.cur_pmode {
+            self.n_accesses += 1;
+            self.n_hit_or_merge += hit_or_merge as u64;
         }
     }
 

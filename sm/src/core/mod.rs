@@ -11,11 +11,12 @@
 //! warp instruction issues; the timing decides only when.
 
 pub mod ldst;
+pub mod pmode;
 pub mod op;
 pub mod pipes;
 pub mod sched;
 
-use crate::blocks::{Engine, MshrTable, SbAnswer, Scoreboard};
+use crate::blocks::{Engine, MshrTable, PmodeBlock, SbAnswer, Scoreboard};
 use crate::config::Config;
 use crate::func::{ExecOut, Functional};
 use crate::pipeview::Kanata;
@@ -30,9 +31,22 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
 
+/// How an instruction enters the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IssueKind {
+    /// N-mode, baseline: the scoreboard is told at issue.
+    N,
+    /// N-mode under the P-mode unit (which already decided ISSUE).
+    PmN,
+    /// P-mode pre-execution (with its P-queue index when recorded).
+    Preexec(Option<u32>),
+    /// P-mode pre-load.
+    Preload,
+}
+
 /// A decoded instruction waiting in a warp's instruction buffer.
 #[derive(Clone, Copy, Debug)]
-struct IbEntry {
+pub(crate) struct IbEntry {
     op: u32,
     /// Cycle it arrives from fetch/decode.
     ready: u64,
@@ -91,6 +105,8 @@ pub struct Outputs {
     pub pipeview: Option<Kanata<Box<dyn Write>>>,
     /// VCD of cycles `from..=to` (and its GTKWave save file).
     pub vcd: Option<VcdRequest>,
+    /// Record every P-mode unit decision that happens (`Sm::actions`).
+    pub log_actions: bool,
     /// Scan every scheduler and clock every block every cycle (no
     /// idle-scheduler shortcut, no clock gating); tests compare the two.
     pub exhaustive: bool,
@@ -102,6 +118,67 @@ pub struct VcdRequest {
     pub to: u64,
     /// Also dump memories and register arrays of netlist blocks.
     pub memories: bool,
+}
+
+/// The block at issue: the plain scoreboard, or (P-mode) the P-mode unit
+/// with its own scoreboard.
+pub enum Issuer {
+    Sb(Scoreboard),
+    Pm(Box<PmodeBlock>),
+}
+
+impl Issuer {
+    pub fn inst(&self) -> &crate::blocks::BlockInst {
+        match self {
+            Issuer::Sb(b) => &b.inst,
+            Issuer::Pm(b) => &b.inst,
+        }
+    }
+    fn inst_mut(&mut self) -> &mut crate::blocks::BlockInst {
+        match self {
+            Issuer::Sb(b) => &mut b.inst,
+            Issuer::Pm(b) => &mut b.inst,
+        }
+    }
+    fn begin_cycle(&mut self) {
+        match self {
+            Issuer::Sb(b) => b.begin_cycle(),
+            Issuer::Pm(b) => b.begin_cycle(),
+        }
+    }
+    fn commanded(&self) -> bool {
+        match self {
+            Issuer::Sb(b) => b.commanded,
+            Issuer::Pm(b) => b.commanded,
+        }
+    }
+    fn wb_free(&self) -> usize {
+        match self {
+            Issuer::Sb(b) => b.wb_free(),
+            Issuer::Pm(b) => b.wb_free(),
+        }
+    }
+    /// Register `reg` of warp `w` written back; `pq` = the P-queue index of a
+    /// P-mode result.
+    fn writeback(&mut self, w: u16, reg: u8, pq: Option<u32>) {
+        match self {
+            Issuer::Sb(b) => b.writeback(w, reg),
+            Issuer::Pm(b) => b.writeback(w, reg, pq),
+        }
+    }
+    /// The plain scoreboard (the baseline issue path only).
+    fn sb(&mut self) -> &mut Scoreboard {
+        match self {
+            Issuer::Sb(b) => b,
+            Issuer::Pm(_) => unreachable!("the baseline issue path with the P-mode unit"),
+        }
+    }
+    fn name(&self) -> &'static str {
+        match self {
+            Issuer::Sb(_) => "sb",
+            Issuer::Pm(_) => "pm",
+        }
+    }
 }
 
 /// A scheduler found nothing to issue; until `until` or an event that can
@@ -152,7 +229,10 @@ pub struct Sm {
     used_regs: u32,
     used_shared: u32,
     scheds: Vec<Scheduler>,
-    pub sb: Scoreboard,
+    pub sb: Issuer,
+    /// P-mode state per warp slot (empty outside P-mode configurations).
+    pm: Vec<pmode::PWarp>,
+    pm_extra: pmode::PmSm,
     oc: Collector,
     sp: Vec<Pipe>,
     sfu: Vec<Pipe>,
@@ -169,6 +249,7 @@ pub struct Sm {
     out: Outputs,
     view: View,
     tracing: Option<Box<Tracing>>,
+    actions: Vec<pmode::ActionEvent>,
     sched_idle: Vec<Option<Idle>>,
     // Reused buffers: the cycle loop does not allocate.
     scratch_order: Vec<u16>,
@@ -179,9 +260,16 @@ pub struct Sm {
 impl Sm {
     pub fn new(cfg: Config, func: Functional, engine: Engine, mut out: Outputs) -> Result<Sm, String> {
         let vcd = out.vcd.take();
-        let mut sb = Scoreboard::new(&cfg, engine)?;
+        let sb = if cfg.mode == crate::config::Mode::Pmode {
+            let mut pm = PmodeBlock::new(&cfg, engine)?;
+            pm.reset(&pmode::compiler_used(&cfg, &func));
+            Issuer::Pm(Box::new(pm))
+        } else {
+            let mut sb = Scoreboard::new(&cfg, engine)?;
+            sb.reset();
+            Issuer::Sb(sb)
+        };
         let mut mshr = MshrTable::new(&cfg, engine)?;
-        sb.reset();
         mshr.reset();
         let c = &cfg.core;
         let scheds = (0..c.schedulers).map(|k| Scheduler::new(k, c.policy, c.schedulers, c.max_warps, c.two_level_active)).collect();
@@ -193,7 +281,7 @@ impl Sm {
             config: cfg.name.clone(),
             mode: cfg.mode.to_string(),
             policy: cfg.core.policy.to_string(),
-            engine: sb.inst.engine().to_string(),
+            engine: sb.inst().engine().to_string(),
             ..Stats::default()
         };
         let mut sm = Sm {
@@ -210,6 +298,8 @@ impl Sm {
             used_regs: 0,
             used_shared: 0,
             scheds,
+            pm: vec![pmode::PWarp::default(); c.max_warps as usize],
+            pm_extra: pmode::PmSm::default(),
             sb,
             oc,
             sp: (0..cfg.units.sp).map(|_| Pipe::default()).collect(),
@@ -222,6 +312,7 @@ impl Sm {
             last_progress: 0,
             view: View::default(),
             tracing: None,
+            actions: Vec::new(),
             sched_idle: vec![None; c.schedulers as usize],
             func,
             cfg,
@@ -262,7 +353,7 @@ impl Sm {
             let s = format!("wb{j}");
             [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32)]
         }).collect();
-        let t = SmTrace::create(&v.path, v.from, v.to, l, &[("sb", &self.sb.inst), ("mshr", &self.mem.mshr.inst)], v.memories)?;
+        let t = SmTrace::create(&v.path, v.from, v.to, l, &[(self.sb.name(), self.sb.inst()), ("mshr", &self.mem.mshr.inst)], v.memories)?;
         self.tracing = Some(Box::new(Tracing { t, fetch, issue, opcoll_busy, sp_busy, sfu_busy, mem, wb, gtkw_path: v.path.with_extension("gtkw") }));
         Ok(())
     }
@@ -304,7 +395,7 @@ impl Sm {
             tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
             tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
         }
-        tr.t.sample(self.now, &[&self.sb.inst, &self.mem.mshr.inst])
+        tr.t.sample(self.now, &[self.sb.inst(), &self.mem.mshr.inst])
     }
 
     /// The functional model (final memory after `run`).
@@ -312,9 +403,9 @@ impl Sm {
         &self.func
     }
 
-    /// The final global memory.
-    pub fn into_memory(self) -> kernel::Memory {
-        self.func.into_memory()
+    /// The final global memory and the P-mode decisions logged.
+    pub fn finish(self) -> (kernel::Memory, Vec<pmode::ActionEvent>) {
+        (self.func.into_memory(), self.actions)
     }
 
     pub fn cycle_count(&self) -> u64 {
@@ -342,6 +433,8 @@ impl Sm {
         self.stats.l1 = self.mem.l1_stats;
         self.stats.hazards = self.mem.hazards;
         self.stats.shared_accesses = self.mem.shared_accesses;
+        self.stats.pmode.n_l1_accesses = self.mem.n_accesses;
+        self.stats.pmode.n_l1_hit_or_merge = self.mem.n_hit_or_merge;
         self.stats.l2_hits = self.mem.lower.stats.l2_hits;
         self.stats.l2_misses = self.mem.lower.stats.l2_misses;
         if let Some(k) = self.out.pipeview.take() {
@@ -394,6 +487,9 @@ impl Sm {
             }
         }
         self.sb.begin_cycle();
+        if matches!(self.sb, Issuer::Pm(_)) {
+            self.pm_begin_cycle();
+        }
         self.mem.mshr.begin_cycle();
         let mut progress = self.mem.cycle(self.now, &mut self.pool);
         let mut done = std::mem::take(&mut self.scratch_insts);
@@ -406,7 +502,7 @@ impl Sm {
         progress |= self.writeback();
         self.execute();
         self.collect();
-        progress |= self.issue()?;
+        progress |= if matches!(self.sb, Issuer::Pm(_)) { self.issue_pmode()? } else { self.issue()? };
         self.fetch();
         progress |= self.launch();
         // Clock gating: a block given no command this cycle keeps its state
@@ -415,18 +511,21 @@ impl Sm {
         // a test compares the two.
         let traced = self.tracing.as_ref().is_some_and(|t| t.t.wants(self.now));
         let clock_all = self.out.exhaustive || traced;
-        if clock_all || self.sb.commanded {
-            self.sb.inst.comp.eval();
+        if clock_all || self.sb.commanded() {
+            self.sb.inst_mut().comp.eval();
         }
         if clock_all || self.mem.mshr.commanded {
             self.mem.mshr.inst.comp.eval();
         }
         self.trace_cycle()?;
-        if clock_all || self.sb.commanded {
-            self.sb.inst.comp.tick();
+        if clock_all || self.sb.commanded() {
+            self.sb.inst_mut().comp.tick();
         }
         if clock_all || self.mem.mshr.commanded {
             self.mem.mshr.inst.comp.tick();
+        }
+        if matches!(self.sb, Issuer::Pm(_)) {
+            self.pm_after_edge()?;
         }
         if progress {
             self.last_progress = self.now;
@@ -476,10 +575,14 @@ impl Sm {
         }
         // A finished warp's slot stays its CTA's until the whole CTA is done
         // (the CTA's barrier releases walk its warp list).
-        let held = |w: u16| self.ctas.iter().flatten().any(|c| c.warps.contains(&w));
+        // In P-mode a slot is also busy until the unit has released its
+        // warp's rename mappings.
+        let held = |w: u16| self.ctas.iter().flatten().any(|c| c.warps.contains(&w)) || self.pm[w as usize].releasing > 0;
         let free: Vec<u16> =
             (0..c.max_warps as u16).filter(|&w| !self.warps[w as usize].live && !held(w)).take(nwarps as usize).collect();
-        debug_assert_eq!(free.len(), nwarps as usize);
+        if free.len() < nwarps as usize {
+            return false;
+        }
         let cta = self.next_cta;
         self.next_cta += 1;
         self.last_launch = Some(self.now);
@@ -497,6 +600,9 @@ impl Sm {
             self.scheds[k].launched(w);
             self.wake(k);
             self.fetch_candidates |= 1 << w;
+            if matches!(self.sb, Issuer::Pm(_)) {
+                self.pm_launch(w);
+            }
         }
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, arrived: 0, unfinished: nwarps });
         self.stats.ctas += 1;
@@ -577,7 +683,7 @@ impl Sm {
                 // Nothing this scheduler's scan depends on has changed since
                 // its last fruitless scan: the same outcome, without the scan.
                 if self.now < idle.until {
-                    self.sb.idle(k);
+                    self.sb.sb().idle(k);
                     self.stats.breakdown.add(idle.stall);
                     self.view.issue.push((None, idle.stall));
                     continue;
@@ -624,7 +730,7 @@ impl Sm {
                     any = true;
                 }
                 None => {
-                    self.sb.idle(k);
+                    self.sb.sb().idle(k);
                     let s = first.unwrap_or(Stall::NoInstLeft);
                     if !demoted && !self.out.exhaustive {
                         self.sched_idle[k] = Some(Idle { stall: s, until });
@@ -650,7 +756,7 @@ impl Sm {
         let answer = match warp.sb {
             Some(a) => a,
             None => {
-                let a = self.sb.query(k, w, op.reads(), op.writes());
+                let a = self.sb.sb().query(k, w, op.reads(), op.writes());
                 self.warps[w as usize].sb = Some(a);
                 a
             }
@@ -664,17 +770,30 @@ impl Sm {
         Ok(())
     }
 
-    /// Issue warp `w`'s next instruction on scheduler `k`; returns its op.
+    /// Issue warp `w`'s next instruction on scheduler `k` (baseline: the
+    /// scoreboard is told here); returns its op.
     fn issue_warp(&mut self, k: usize, w: u16) -> Result<u32, RunError> {
+        self.issue_as(k, w, IssueKind::N).map(|(op, _)| op)
+    }
+
+    /// Issue warp `w`'s next instruction into the pipeline: executed on its
+    /// N-mode state, or (P-mode) on its P-mode copy as a pre-executed
+    /// instruction or a pre-load. Returns the op and the lanes that executed.
+    fn issue_as(&mut self, k: usize, w: u16, kind: IssueKind) -> Result<(u32, u32), RunError> {
         let head = self.warps[w as usize].ibuf.pop_front().expect("issue with an empty buffer");
         self.warps[w as usize].sb = None;
         self.fetch_candidates |= 1 << w;
         let ops = Arc::clone(&self.ops);
         let op = &ops[head.op as usize];
         let idx = self.pool.alloc();
+        let pmode = matches!(kind, IssueKind::Preexec(_) | IssueKind::Preload);
         let out: ExecOut = {
             let inst = self.pool.get_mut(idx);
-            self.func.exec(w, &mut inst.addrs).map_err(RunError::Exec)?
+            if pmode {
+                self.func.p_exec(w, &mut inst.addrs).map_err(RunError::Exec)?
+            } else {
+                self.func.exec(w, &mut inst.addrs).map_err(RunError::Exec)?
+            }
         };
         debug_assert_eq!(out.op, head.op, "fetched PC differs from the executed one");
         let long = matches!(out.space, Some(Space::Global | Space::Local)) && matches!(op.access, Some(Access::Load | Access::Atomic));
@@ -691,11 +810,21 @@ impl Sm {
             inst.lines_left = 0;
             inst.reads_left = gpr_reads;
             inst.long = long;
+            inst.pq = match kind {
+                IssueKind::Preexec(pq) => pq,
+                _ => None,
+            };
+            inst.pmode = pmode;
+            inst.preload = kind == IssueKind::Preload;
         }
-        self.sb.fire(k, w, op.reads(), op.writes(), long);
+        if kind == IssueKind::N {
+            self.sb.sb().fire(k, w, op.reads(), op.writes(), long);
+        }
         self.oc.allocate(op.unit, idx);
-        self.stats.warp_insts += 1;
-        self.stats.thread_insts += out.active.count_ones() as u64;
+        if !pmode {
+            self.stats.warp_insts += 1;
+            self.stats.thread_insts += out.active.count_ones() as u64;
+        }
         if let Some(kv) = self.out.pipeview.as_mut() {
             let _ = kv.stage(self.now, head.uid, "Rr");
         }
@@ -704,8 +833,23 @@ impl Sm {
         if op.control != Control::None {
             warp.fetch_blocked = false;
         }
-        // Where the warp goes next (branches, reconvergence, exit).
-        match self.func.next_op(w) {
+        self.follow(k, w, pmode);
+        if out.barrier && !pmode {
+            self.barrier_arrive(w);
+        }
+        Ok((head.op, out.lanes))
+    }
+
+    /// After an instruction of warp `w` left its buffer: where the warp goes
+    /// next (branches, reconvergence, exit) in N-mode or on its P-mode copy.
+    fn follow(&mut self, k: usize, w: u16, pmode: bool) {
+        let next = if pmode { self.func.p_next_op(w) } else { self.func.next_op(w) };
+        match next {
+            None if pmode => {
+                // The P-mode copy ran off the end (an exit is never
+                // pre-executed, so this does not happen); fetch stops.
+                self.flush(w, self.ops.len() as u32);
+            }
             None => {
                 self.flush(w, 0);
                 self.warps[w as usize].exited = true;
@@ -723,10 +867,6 @@ impl Sm {
                 }
             }
         }
-        if out.barrier {
-            self.barrier_arrive(w);
-        }
-        Ok(head.op)
     }
 
     fn barrier_arrive(&mut self, w: u16) {
@@ -767,6 +907,9 @@ impl Sm {
         let k = w as usize % self.scheds.len();
         self.scheds[k].finished(w);
         self.wake(k);
+        if matches!(self.sb, Issuer::Pm(_)) {
+            self.pm_finish(w);
+        }
         let cta = self.ctas[slot].as_mut().expect("running CTA");
         cta.unfinished -= 1;
         if cta.unfinished == 0 {
@@ -852,7 +995,7 @@ impl Sm {
     /// (nothing to write) is done.
     fn completed(&mut self, i: u32) {
         let op = &self.ops[self.pool.get(i).op as usize];
-        if op.n_writes > 0 {
+        if op.n_writes > 0 && !self.pool.get(i).preload {
             if let Some(k) = self.out.pipeview.as_mut() {
                 let _ = k.stage(self.now, self.pool.get(i).uid, "Wb");
             }
@@ -879,20 +1022,23 @@ impl Sm {
         let mut n = 0;
         while n < self.cfg.units.writeback_width {
             let Some(&i) = self.wbq.front() else { break };
-            let (w, op) = (self.pool.get(i).warp, self.pool.get(i).op);
+            let (w, op, pq) = (self.pool.get(i).warp, self.pool.get(i).op, self.pool.get(i).pq);
             let op = &self.ops[op as usize];
             if op.n_writes as usize > self.sb.wb_free() {
                 break;
             }
             self.wbq.pop_front();
             for &r in op.writes() {
-                self.sb.writeback(w, r);
+                self.sb.writeback(w, r, pq);
                 if r < op::SB_PRED_BASE {
                     let b = self.oc.bank(w, r);
                     self.oc.write_bank(b);
                 }
             }
             self.warps[w as usize].sb = None;
+            if pq.is_some() {
+                self.pm_extra.wrote_back.push(w);
+            }
             self.wake_warp(w);
             self.view.wb.push((w, self.pool.get(i).op));
             self.retire(i);
@@ -924,7 +1070,13 @@ impl Sm {
                     _ => format!("next {head}, {} in flight", warp.inflight),
                 }
             };
-            s.push_str(&format!("  warp {w} (CTA slot {}): {why}; next: {head}\n", warp.cta));
+            let pm = match (self.pm[w].active, self.pm[w].halted, self.pm[w].ready) {
+                (_, _, false) if matches!(self.sb, Issuer::Pm(_)) => " (not yet started in the P-mode unit)",
+                (true, true, _) => " (P-mode, halted)",
+                (true, false, _) => " (P-mode)",
+                _ => "",
+            };
+            s.push_str(&format!("  warp {w} (CTA slot {}){pm}: {why}; next: {head}\n", warp.cta));
         }
         s.push_str(&format!(
             "  memory stage: {}; {} writeback(s) queued; {} instruction(s) in flight; requests below L1: {}\n",

@@ -131,6 +131,11 @@ pub struct Inst {
     pub reads_left: u8,
     /// Pending on a long-latency operation (global / local load, atomic).
     pub long: bool,
+    /// Issued in P-mode: its P-queue index when recorded (pre-executed).
+    pub pq: Option<u32>,
+    pub pmode: bool,
+    /// A P-mode pre-load: fills L1, writes no register.
+    pub preload: bool,
 }
 
 impl Inst {
@@ -147,6 +152,9 @@ impl Inst {
             lines_left: 0,
             reads_left: 0,
             long: false,
+            pq: None,
+            pmode: false,
+            preload: false,
         }
     }
 }

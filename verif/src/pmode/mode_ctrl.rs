@@ -101,16 +101,23 @@ impl Driver for ModeCtrlDriver {
                 _ => op::ALU,
             };
             let has_dst = matches!(opc, op::ALU | op::SLOAD | op::GLOAD) && self.rng.random_range(0..20) != 0;
+            // Several destinations: a pair or all of them, now and then.
+            let ndst = match (has_dst, self.rng.random_range(0..6)) {
+                (false, _) => 0,
+                (true, 0..3) => 1,
+                (true, 3..5) => 2.min(p.dsts),
+                _ => p.dsts,
+            };
             let nsrc = match opc {
                 op::BARRIER | op::EXIT => 0,
                 op::BRANCH => 1,
-                _ => self.rng.random_range(0..3),
+                _ if self.rng.random_range(0..4) == 0 => self.rng.random_range(0..=p.srcs),
+                _ => self.rng.random_range(0..=2.min(p.srcs)),
             };
             let dst = match trig {
                 Some(t) if self.rng.random_range(0..6) == 0 => t,
                 _ => self.reg(regs),
             };
-            let (src0, src1) = (self.reg(regs), self.reg(regs));
             // Status biases: long sources are common in N-mode (to trigger) and
             // in P-mode (to skip); most other conditions are occasional.
             let long_p = if trig.is_some() { 0.25 } else { 0.15 };
@@ -120,25 +127,38 @@ impl Driver for ModeCtrlDriver {
                 (d.warp, w),
                 (d.pc, self.rng.random::<u64>()),
                 (d.op, opc),
-                (d.src[0].reg, src0),
-                (d.src[0].vld, (nsrc >= 1) as u64),
-                (d.src[1].reg, src1),
-                (d.src[1].vld, (nsrc >= 2) as u64),
-                (d.dst.reg, dst),
-                (d.dst.vld, has_dst as u64),
                 (d.src_pending, self.rng.random_bool(0.2) as u64),
-                (d.dst_pending, self.rng.random_bool(0.2) as u64),
-                (d.src_long[0], self.rng.random_bool(long_p) as u64),
-                (d.src_long[1], self.rng.random_bool(long_p) as u64),
                 (d.pq_empty, self.rng.random_bool(0.8) as u64),
                 (d.pq_ok, self.rng.random_bool(0.8) as u64),
                 (d.pq_hit, self.rng.random_bool(0.3) as u64),
                 (d.pq_rdy, self.rng.random_bool(0.7) as u64),
                 (d.rn_free, self.rng.random_bool(0.9) as u64),
+                (d.dst_long, self.rng.random_bool(0.3) as u64),
+                (d.diverged, self.rng.random_bool(0.3) as u64),
             ];
             for (id, val) in v {
                 f.set(id, val);
             }
+            for (s, o) in d.src.iter().enumerate() {
+                f.set(o.reg, self.reg(regs));
+                f.set_bool(o.vld, (s as u32) < nsrc);
+                f.set_bool(d.src_long[s], self.rng.random_bool(long_p));
+            }
+            let mut pend = 0u64;
+            for (x, o) in d.dst.iter().enumerate() {
+                // Destination x > 0: the next register (a pair, a vector) or any.
+                let r = if x == 0 {
+                    dst
+                } else if self.rng.random_range(0..4) == 0 {
+                    self.reg(regs)
+                } else {
+                    (dst + x as u64) % regs
+                };
+                f.set(o.reg, r);
+                f.set_bool(o.vld, (x as u32) < ndst);
+                pend |= (self.rng.random_bool(0.2) as u64) << x;
+            }
+            f.set(d.dst_pending, pend);
         }
         // Writebacks: the triggering load of a P-mode warp now and then, plus
         // other N- and P-mode results.
@@ -200,21 +220,8 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     crate::run::check_inputs(dut, st.layout())?;
     let io = p.bind(dut).map_err(|e| e.to_string())?;
     let (rst, len, lw) = (io.rst, io.launch_en, io.launch_warp);
-    // Per port, the inputs and outputs in port order: valid warp pc op src0
-    // src0_vld src1 src1_vld dst dst_vld src_pending dst_pending src0_long
-    // src1_long pq_empty pq_ok pq_hit pq_rdy rn_free | pmode action and the
-    // ten strobes sb_fire .. st_br.
-    let ki: Vec<Vec<PortId>> = io
-        .iss
-        .iter()
-        .map(|d| {
-            let (s, l) = (&d.src, &d.src_long);
-            vec![
-                d.valid, d.warp, d.pc, d.op, s[0].reg, s[0].vld, s[1].reg, s[1].vld, d.dst.reg, d.dst.vld, d.src_pending,
-                d.dst_pending, l[0], l[1], d.pq_empty, d.pq_ok, d.pq_hit, d.pq_rdy, d.rn_free,
-            ]
-        })
-        .collect();
+    // Per port, the outputs in port order: pmode action and the ten strobes
+    // sb_fire .. st_br.
     let ko: Vec<Vec<PortId>> = io
         .iss
         .iter()
@@ -234,6 +241,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     let mut halted = vec![false; nw];
     let mut sst = vec![false; nw];
     let mut bar = vec![false; nw];
+    let mut tredef = vec![false; nw];
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
         dut.set_inputs(st.cycle(c));
@@ -248,41 +256,58 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 dut.get(o_halted)[0]
             ));
         }
+        // Exits at this edge, from the books at the start of the cycle.
+        let mut exited = vec![false; nw];
+        for s in &wbs {
+            let w = iv.u(s[1]) as usize;
+            if iv.b(s[0]) && !iv.b(s[3]) && w < nw && trig[w] == Some(iv.u(s[2])) {
+                exited[w] = true;
+            }
+        }
         let mut actions = Vec::new();
         let mut trig_port = None;
-        for k in 0..ki.len() {
-            let g = |n: usize| iv.u(ki[k][n]);
-            let b = |n: usize| iv.b(ki[k][n]);
-            let (valid, w, opc) = (b(0), g(1) as usize, g(3));
-            let (s0v, s1v, dv) = (b(5), b(7), b(9));
-            let long_dep = (s0v && b(12)) || (s1v && b(13));
-            let blocked = (0..k).any(|j| iv.b(ki[j][0]) && iv.u(ki[j][1]) as usize == w);
+        for (k, d) in io.iss.iter().enumerate() {
+            let (valid, w, opc) = (iv.b(d.valid), iv.u(d.warp) as usize, iv.u(d.op));
+            let (src_pending, dst_pending) = (iv.b(d.src_pending), iv.u(d.dst_pending));
+            let (pq_empty, pq_ok, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_empty), iv.b(d.pq_ok), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
+            let partial_redef = iv.b(d.dst_long) && iv.b(d.diverged);
+            // The first valid long source, and whether there is one.
+            let first_long = d.src.iter().zip(&d.src_long).find(|(o, &l)| iv.b(o.vld) && iv.b(l)).map(|(o, _)| iv.u(o.reg));
+            let long_dep = first_long.is_some();
+            let dv = d.dst.iter().any(|o| iv.b(o.vld));
+            let blocked = io.iss[..k].iter().any(|q| iv.b(q.valid) && iv.u(q.warp) as usize == w);
             let pmode = w < nw && trig[w].is_some();
             let table: Vec<(bool, u64)> = if !valid || w >= nw || blocked {
                 vec![(true, act::STALL)]
             } else if !pmode {
                 vec![
-                    (long_dep && b(14) && trig_port.is_none(), act::TRIGGER),
+                    (long_dep && pq_empty && trig_port.is_none(), act::TRIGGER),
                     (long_dep, act::STALL),
-                    (b(10) || b(11), act::STALL),
-                    (b(16) && b(17), act::REUSE),
-                    (b(16), act::STALL),
+                    (src_pending || dst_pending != 0, act::STALL),
+                    (pq_hit && pq_rdy, act::REUSE),
+                    (pq_hit, act::STALL),
                     (true, act::ISSUE),
                 ]
             } else {
-                let waw = dv && b(11) && Some(g(8)) != trig[w];
+                // WAW: a valid destination is pending; the triggering register
+                // is exempt until P-mode re-defines it.
+                let waw = d
+                    .dst
+                    .iter()
+                    .enumerate()
+                    .any(|(x, o)| iv.b(o.vld) && (dst_pending >> x) & 1 == 1 && (Some(iv.u(o.reg)) != trig[w] || tredef[w]));
                 let forced = [op::SSTORE, op::GSTORE, op::BARRIER].contains(&opc) || (opc == op::SLOAD && (sst[w] || bar[w]));
                 vec![
-                    (halted[w], act::STALL),
-                    (!b(18), act::STALL),
+                    (halted[w] || exited[w], act::STALL),
+                    (!rn_free, act::STALL),
                     (opc == op::EXIT, act::HALT),
                     (long_dep && opc == op::BRANCH, act::HALT),
                     ((long_dep || forced) && waw, act::STALL),
                     (long_dep || forced, act::SKIP),
-                    (b(10) || waw, act::STALL),
+                    (src_pending || waw, act::STALL),
                     (opc == op::GLOAD, act::PRELOAD),
                     (opc == op::BRANCH, act::PREEXEC),
-                    ((opc == op::ALU || opc == op::SLOAD) && dv && b(15), act::PREEXEC),
+                    ((opc == op::ALU || opc == op::SLOAD) && dv && pq_ok && !partial_redef, act::PREEXEC),
                     (true, act::SKIP),
                 ]
             };
@@ -309,7 +334,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             if pmode && opc == op::SLOAD && (sst[w] || bar[w]) && got == act::PREEXEC {
                 return err(format!("port {k}: shared load pre-executed after a skipped shared store or a barrier"));
             }
-            if w < nw && iv.b(ki[k][0]) && dut.get(ko[k][0])[0] != pmode as u64 {
+            if w < nw && valid && dut.get(ko[k][0])[0] != pmode as u64 {
                 return err(format!("port {k}: pmode output disagrees with the mode of warp {w}"));
             }
             // Strobes follow the action.
@@ -335,9 +360,12 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             if got == act::TRIGGER {
                 trig_port = Some(k);
             }
-            actions.push((w, got, opc, if s0v && b(12) { g(4) } else { g(6) }));
+            // The register a trigger waits on: the first valid long source.
+            let t = first_long.unwrap_or(0);
+            let redef = pmode && d.dst.iter().any(|o| iv.b(o.vld) && Some(iv.u(o.reg)) == trig[w]);
+            actions.push((w, got, opc, t, redef));
         }
-        let want_start = trig_port.map_or([0, 0, 0], |k| [1, iv.u(ki[k][1]), iv.u(ki[k][2])]);
+        let want_start = trig_port.map_or([0, 0, 0], |k| [1, iv.u(io.iss[k].warp), iv.u(io.iss[k].pc)]);
         let got_start = o_start.map(|o| dut.get(o)[0]);
         if got_start != want_start {
             return err(format!("start {got_start:?}, expected {want_start:?}"));
@@ -347,25 +375,19 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             trig.fill(None);
             halted.fill(false);
         } else {
-            let mut exited = vec![false; nw];
-            for s in &wbs {
-                let w = iv.u(s[1]) as usize;
-                if iv.b(s[0]) && !iv.b(s[3]) && w < nw && trig[w] == Some(iv.u(s[2])) {
-                    exited[w] = true;
-                }
-            }
             let launched = iv.b(len).then(|| iv.u(lw) as usize);
-            for &(w, a, opc, t) in &actions {
+            for &(w, a, opc, t, redef) in &actions {
                 if w >= nw || exited[w] || launched == Some(w) {
                     continue;
                 }
                 match a {
                     act::TRIGGER => {
-                        (trig[w], halted[w], sst[w], bar[w]) = (Some(t), false, false, false);
+                        (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (Some(t), false, false, false, false);
                     }
                     act::HALT => halted[w] = true,
                     act::SKIP if opc == op::SSTORE => sst[w] = true,
                     act::SKIP if opc == op::BARRIER => bar[w] = true,
+                    act::PREEXEC if opc != op::BRANCH && redef => tredef[w] = true,
                     _ => {}
                 }
             }
@@ -376,7 +398,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 }
             }
             if let Some(w) = launched.filter(|&w| w < nw) {
-                (trig[w], halted[w], sst[w], bar[w]) = (None, false, false, false);
+                (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (None, false, false, false, false);
             }
         }
         dut.tick();
@@ -407,8 +429,8 @@ pub mod golden {
                 self.set(n.src_long[j], long as u64);
             }
             if let Some(d) = dst {
-                self.set(n.dst.reg, d);
-                self.set(n.dst.vld, 1);
+                self.set(n.dst[0].reg, d);
+                self.set(n.dst[0].vld, 1);
             }
             self.set(n.pq_empty, 1);
             self.set(n.pq_ok, 1);
@@ -470,7 +492,7 @@ pub mod golden {
         // WAW on a pending destination stalls, except on the triggering register.
         t.set(io.iss[0].dst_pending, 1);
         assert_eq!(t.action(0), "stall");
-        t.set(io.iss[0].dst.reg, 9);
+        t.set(io.iss[0].dst[0].reg, 9);
         assert_eq!(t.action(0), "preexec");
         // No free rename register: every P-mode instruction stalls.
         t.set(io.iss[0].rn_free, 0);
@@ -478,6 +500,63 @@ pub mod golden {
         // Out of P-queue room: not recorded, so skipped.
         t.set(io.iss[0].rn_free, 1);
         t.set(io.iss[0].pq_ok, 0);
+        assert_eq!(t.action(0), "skip");
+        // A re-definition of a skipped (long) register: pre-executed on the
+        // warp's whole path, skipped on one side of a divergent branch.
+        t.set(io.iss[0].pq_ok, 1);
+        t.set(io.iss[0].dst_long, 1);
+        assert_eq!(t.action(0), "preexec");
+        t.set(io.iss[0].diverged, 1);
+        assert_eq!(t.action(0), "skip");
+        t.step();
+        t.offer(0, 5, op::GLOAD, &[(1, false)], Some(4));
+        t.set(io.iss[0].dst_long, 1);
+        t.set(io.iss[0].diverged, 1);
+        assert_eq!(t.action(0), "preload");
+    }
+
+    /// Once a pre-executed instruction re-defines the triggering register,
+    /// that register loses its WAW exemption until the next episode: the
+    /// P-mode write in flight would otherwise wipe the `long` mark a later
+    /// skipped re-definition sets, and a dependent would pre-execute with the
+    /// stale value.
+    pub fn trigger_register_redefined(p: &ModeCtrlParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "trigger");
+        t.step();
+        // Pending $r0 (the triggering load): exempt, so `add $r0` pre-executes.
+        t.offer(0, 2, op::ALU, &[(1, false)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
+        assert_eq!(t.action(0), "preexec");
+        t.step();
+        // Its P-mode write is in flight: a long-dependent re-definition of $r0
+        // stalls instead of being skipped, and so does an independent one.
+        t.offer(0, 2, op::ALU, &[(5, true)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
+        assert_eq!(t.action(0), "stall");
+        t.set(io.iss[0].src_long[0], 0);
+        assert_eq!(t.action(0), "stall");
+        t.set(io.iss[0].dst_pending, 0);
+        assert_eq!(t.action(0), "preexec");
+        t.step();
+        // The episode ends at this edge: P-mode stops in this cycle already
+        // (the writeback clears $r0 on the P board now, also the long mark a
+        // skipped re-definition set). The next episode restores the exemption.
+        t.offer(0, 2, op::ALU, &[(0, false)], Some(6));
+        assert_eq!(t.action(0), "preexec");
+        t.set(io.wb[0].en, 1);
+        t.set(io.wb[0].warp, 2);
+        t.set(io.wb[0].reg, 0);
+        assert_eq!(t.action(0), "stall");
+        t.step();
+        assert_eq!(t.get(io.mode), 0);
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "trigger");
+        t.step();
+        t.offer(0, 2, op::ALU, &[(5, true)], Some(0));
+        t.set(io.iss[0].dst_pending, 1);
         assert_eq!(t.action(0), "skip");
     }
 

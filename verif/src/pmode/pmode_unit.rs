@@ -26,18 +26,44 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 // ---------------------------------------------------------------------------
 // SM-like driver
 
-/// One decoded instruction of a generated kernel.
+/// One decoded instruction of a generated kernel: up to 8 sources and 4
+/// destinations (the unit's `srcs` and `dsts` limits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inst {
     pub op: u64,
-    pub src: [Option<u64>; 2],
-    pub dst: Option<u64>,
+    pub src: [Option<u64>; 8],
+    pub dst: [Option<u64>; 4],
+}
+
+impl Inst {
+    /// `op` reading `srcs` and writing `dsts` (at most 8 and 4).
+    pub fn new(op: u64, srcs: &[u64], dsts: &[u64]) -> Inst {
+        let mut i = Inst { op, src: [None; 8], dst: [None; 4] };
+        for (x, &r) in i.src.iter_mut().zip(srcs) {
+            *x = Some(r);
+        }
+        for (x, &r) in i.dst.iter_mut().zip(dsts) {
+            *x = Some(r);
+        }
+        i
+    }
+    /// Valid sources, in order.
+    pub fn srcs(&self) -> Vec<u64> {
+        self.src.iter().flatten().copied().collect()
+    }
+    /// Valid destinations, in order.
+    pub fn dsts(&self) -> Vec<u64> {
+        self.dst.iter().flatten().copied().collect()
+    }
 }
 
 /// A warp's kernel: control structure from [`Program`] (with its per-thread
 /// branch outcomes), instruction classes and registers chosen at random from a
 /// small register set so that dependences, long-latency chains and
-/// long-dependent branches occur; an EXIT at the end.
+/// long-dependent branches occur; an EXIT at the end. With more than two
+/// sources or one destination, as in the SM's PTX: 3-source `fma`, 64-bit
+/// arithmetic on aligned register pairs (`mul.wide`, `add.s64`: a pair
+/// written, pairs read), 64-bit addresses, pair and 4-vector loads.
 #[derive(Clone, Debug)]
 pub struct Kernel {
     pub prog: Program,
@@ -48,43 +74,81 @@ impl Kernel {
     pub fn generate(rng: &mut ChaCha8Rng, p: &PmodeUnitParams, base: u64) -> Kernel {
         let prog = Program::generate(rng, &p.simt_stack(), base);
         let nregs = p.regs.min(8) as u64;
+        let (ns, nd) = (p.srcs as usize, p.dsts as usize);
         let mut code = HashMap::new();
-        fn walk(nodes: &[Node], rng: &mut ChaCha8Rng, nregs: u64, code: &mut HashMap<u64, Inst>) {
+        // An aligned group of `n` registers containing r (one if they do not fit).
+        let group = move |r: u64, n: usize| -> Vec<u64> {
+            let n = n as u64;
+            if n <= 1 || nregs < n {
+                return vec![r];
+            }
+            let b = r / n * n;
+            (b..b + n).collect()
+        };
+        // Up to `n` sources: registers, or pairs when the operands are 64-bit.
+        let reads = move |regs: &[u64], wide: bool| -> Vec<u64> {
+            let mut v: Vec<u64> = regs.iter().flat_map(|&r| if wide { group(r, 2) } else { vec![r] }).collect();
+            v.truncate(ns);
+            v
+        };
+        let gen = move |rng: &mut ChaCha8Rng| -> Inst {
+            let r = |rng: &mut ChaCha8Rng| rng.random_range(0..nregs);
+            let (a, b, c, e) = (r(rng), r(rng), r(rng), r(rng));
+            let wide = nd > 1 && rng.random_range(0..3) == 0;
+            let width = |rng: &mut ChaCha8Rng| match rng.random_range(0..6) {
+                _ if nd == 1 => 1,
+                0..2 => 2.min(nd),
+                2 => nd,
+                _ => 1,
+            };
+            match rng.random_range(0..24) {
+                0..12 => match rng.random_range(0..4) {
+                    // fma d, a, b, c (three sources).
+                    0 if ns >= 3 => Inst::new(op::ALU, &reads(&[a, b, e], wide), &group(c, if wide { 2 } else { 1 })),
+                    // mul.wide d:d+1, a, b (32-bit sources, a pair written).
+                    1 if nd >= 2 => Inst::new(op::ALU, &reads(&[a, b], false), &group(c, 2)),
+                    _ => Inst::new(op::ALU, &reads(&if b % 2 == 0 { vec![a, b] } else { vec![a] }, wide), &group(c, if wide { 2 } else { 1 })),
+                },
+                12..16 => {
+                    let n = width(rng);
+                    Inst::new(op::GLOAD, &reads(&[a], ns >= 2 && nd > 1), &group(c, n))
+                }
+                16..18 => {
+                    let n = width(rng);
+                    Inst::new(op::SLOAD, &reads(&[a], false), &group(c, n))
+                }
+                18 => Inst::new(op::SSTORE, &reads(&[a, b], false), &[]),
+                19 => Inst::new(op::GSTORE, &reads(&[a, b], wide), &[]),
+                20 => Inst::new(op::BARRIER, &[], &[]),
+                _ => Inst::new(op::ALU, &[a], &group(c, 1)),
+            }
+        };
+        fn walk(nodes: &[Node], rng: &mut ChaCha8Rng, nregs: u64, code: &mut HashMap<u64, Inst>, gen: &dyn Fn(&mut ChaCha8Rng) -> Inst) {
             let r = |rng: &mut ChaCha8Rng| rng.random_range(0..nregs);
             for n in nodes {
                 match n {
                     Node::Plain(pc) => {
-                        let (a, b, c) = (r(rng), r(rng), r(rng));
-                        let inst = match rng.random_range(0..24) {
-                            0..12 => Inst { op: op::ALU, src: [Some(a), (b % 2 == 0).then_some(b)], dst: Some(c) },
-                            12..16 => Inst { op: op::GLOAD, src: [Some(a), None], dst: Some(c) },
-                            16..18 => Inst { op: op::SLOAD, src: [Some(a), None], dst: Some(c) },
-                            18 => Inst { op: op::SSTORE, src: [Some(a), Some(b)], dst: None },
-                            19 => Inst { op: op::GSTORE, src: [Some(a), Some(b)], dst: None },
-                            20 => Inst { op: op::BARRIER, src: [None, None], dst: None },
-                            _ => Inst { op: op::ALU, src: [Some(a), None], dst: Some(c) },
-                        };
-                        code.insert(*pc, inst);
+                        code.insert(*pc, gen(rng));
                     }
                     Node::If { br, body, .. } => {
-                        code.insert(*br, Inst { op: op::BRANCH, src: [Some(r(rng)), None], dst: None });
-                        walk(body, rng, nregs, code);
+                        code.insert(*br, Inst::new(op::BRANCH, &[r(rng)], &[]));
+                        walk(body, rng, nregs, code, gen);
                     }
                     Node::IfElse { br, a, jmp, b, .. } => {
-                        code.insert(*br, Inst { op: op::BRANCH, src: [Some(r(rng)), None], dst: None });
-                        code.insert(*jmp, Inst { op: op::BRANCH, src: [None, None], dst: None });
-                        walk(a, rng, nregs, code);
-                        walk(b, rng, nregs, code);
+                        code.insert(*br, Inst::new(op::BRANCH, &[r(rng)], &[]));
+                        code.insert(*jmp, Inst::new(op::BRANCH, &[], &[]));
+                        walk(a, rng, nregs, code, gen);
+                        walk(b, rng, nregs, code, gen);
                     }
                     Node::Loop { body, br, .. } => {
-                        walk(body, rng, nregs, code);
-                        code.insert(*br, Inst { op: op::BRANCH, src: [Some(r(rng)), None], dst: None });
+                        walk(body, rng, nregs, code, gen);
+                        code.insert(*br, Inst::new(op::BRANCH, &[r(rng)], &[]));
                     }
                 }
             }
         }
-        walk(&prog.nodes, rng, nregs, &mut code);
-        code.insert(prog.end, Inst { op: op::EXIT, src: [None, None], dst: None });
+        walk(&prog.nodes, rng, nregs, &mut code, &gen);
+        code.insert(prog.end, Inst::new(op::EXIT, &[], &[]));
         Kernel { prog, code }
     }
 
@@ -110,12 +174,13 @@ struct DWarp {
     done: bool,
 }
 
-/// A scheduled writeback.
-#[derive(Clone, Copy, Debug)]
+/// A scheduled writeback: every destination of one instruction, written
+/// back in one cycle (the unit's protocol).
+#[derive(Clone, Debug)]
 struct Wb {
     due: u64,
     warp: u64,
-    reg: u64,
+    regs: Vec<u64>,
     pmode: bool,
     idx: u64,
 }
@@ -191,12 +256,14 @@ impl PmodeUnitDriver {
         f.set(d.warp, w as u64);
         f.set(d.pc, pc);
         f.set(d.op, inst.op);
-        for j in 0..2 {
-            f.set(d.src[j].reg, inst.src[j].unwrap_or(0));
-            f.set_bool(d.src[j].vld, inst.src[j].is_some());
+        for (o, x) in d.src.iter().zip(inst.src) {
+            f.set(o.reg, x.unwrap_or(0));
+            f.set_bool(o.vld, x.is_some());
         }
-        f.set(d.dst.reg, inst.dst.unwrap_or(0));
-        f.set_bool(d.dst.vld, inst.dst.is_some());
+        for (o, x) in d.dst.iter().zip(inst.dst) {
+            f.set(o.reg, x.unwrap_or(0));
+            f.set_bool(o.vld, x.is_some());
+        }
         let (taken, target, reconv) = br.unwrap_or((0, 0, 0));
         f.set(d.taken, taken);
         f.set(d.target, target);
@@ -205,8 +272,8 @@ impl PmodeUnitDriver {
 
     fn clear_port(&self, f: &mut Frame, k: usize) {
         let d = &self.io.iss[k];
-        let (s, t) = (&d.src, &d.dst);
-        for id in [d.valid, d.warp, d.pc, d.op, s[0].reg, s[0].vld, s[1].reg, s[1].vld, t.reg, t.vld, d.taken, d.target, d.reconv] {
+        let ops = d.src.iter().chain(&d.dst).flat_map(|o| [o.reg, o.vld]);
+        for id in [d.valid, d.warp, d.pc, d.op, d.taken, d.target, d.reconv].into_iter().chain(ops) {
             f.set(id, 0);
         }
     }
@@ -290,18 +357,21 @@ impl Driver for PmodeUnitDriver {
             f.set(self.io.rel_reg, r);
             self.warps[w].releasing = (r + 1 < p.regs as u64).then_some(r + 1);
         }
-        // Writebacks due.
+        // Writebacks due: all destinations of an instruction in one cycle
+        // (`wb_ports >= dsts`), oldest first while they fit.
         self.wbq.sort_by_key(|x| x.due);
         let mut j = 0;
-        while j < p.wb_ports as usize && !self.wbq.is_empty() && self.wbq[0].due <= c {
+        while !self.wbq.is_empty() && self.wbq[0].due <= c && j + self.wbq[0].regs.len() <= p.wb_ports as usize {
             let x = self.wbq.remove(0);
-            let n = self.io.wb[j].clone();
-            f.set_bool(n.en, true);
-            f.set(n.warp, x.warp);
-            f.set(n.reg, x.reg);
-            f.set_bool(n.pmode, x.pmode);
-            f.set(n.idx, x.idx);
-            j += 1;
+            for &reg in &x.regs {
+                let n = self.io.wb[j].clone();
+                f.set_bool(n.en, true);
+                f.set(n.warp, x.warp);
+                f.set(n.reg, reg);
+                f.set_bool(n.pmode, x.pmode);
+                f.set(n.idx, x.idx);
+                j += 1;
+            }
         }
         // Issue: each port serves warps w with w % ports == k; N-mode first.
         let mut chosen: Vec<Option<usize>> = vec![None; kp];
@@ -348,8 +418,8 @@ impl Driver for PmodeUnitDriver {
             let d = &mut self.warps[w];
             match a {
                 act::ISSUE => {
-                    if let Some(r) = inst.dst {
-                        self.wbq.push(Wb { due: c + lat, warp: w as u64, reg: r, pmode: false, idx: 0 });
+                    if !inst.dsts().is_empty() {
+                        self.wbq.push(Wb { due: c + lat, warp: w as u64, regs: inst.dsts(), pmode: false, idx: 0 });
                     }
                     if inst.op == op::EXIT {
                         d.kernel = None;
@@ -364,8 +434,8 @@ impl Driver for PmodeUnitDriver {
                     d.p_pos = d.n_pos;
                 }
                 act::PREEXEC => {
-                    if let Some(r) = inst.dst {
-                        self.wbq.push(Wb { due: c + lat, warp: w as u64, reg: r, pmode: true, idx });
+                    if !inst.dsts().is_empty() {
+                        self.wbq.push(Wb { due: c + lat, warp: w as u64, regs: inst.dsts(), pmode: true, idx });
                     }
                     d.p_pos += 1;
                 }
@@ -407,26 +477,6 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
     crate::run::check_inputs(dut, st.layout())?;
     let io = p.bind(dut).map_err(|e| e.to_string())?;
     let (rst, len, lw) = (io.rst, io.launch_en, io.launch_warp);
-    // Per port, the inputs (valid warp pc op src0 src0_vld src1 src1_vld dst
-    // dst_vld taken target reconv) and outputs (action src0_renamed src0_phys
-    // src1_renamed src1_phys pdst pq_idx stack_pc stack_mask) in port order.
-    let ki: Vec<Vec<PortId>> = io
-        .iss
-        .iter()
-        .map(|d| {
-            let (s, t) = (&d.src, &d.dst);
-            vec![d.valid, d.warp, d.pc, d.op, s[0].reg, s[0].vld, s[1].reg, s[1].vld, t.reg, t.vld, d.taken, d.target, d.reconv]
-        })
-        .collect();
-    let ko: Vec<Vec<PortId>> = io
-        .iss
-        .iter()
-        .map(|d| {
-            let l = &d.lookup;
-            vec![d.action, l[0].renamed, l[0].phys, l[1].renamed, l[1].phys, d.pdst, d.pq_idx, d.stack_pc, d.stack_mask]
-        })
-        .collect();
-    let wbs: Vec<Vec<PortId>> = io.wb.iter().map(|d| vec![d.en, d.warp, d.reg, d.pmode, d.idx]).collect();
     let (o_mode, o_halted, o_used) = (io.mode, io.halted, io.used);
     let nw = p.warps as usize;
     // Books: per warp N and P (pending, long) register sets, P-queue by PC.
@@ -436,7 +486,7 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
         n_long: HashSet<u64>,
         p_pend: HashSet<u64>,
         p_long: HashSet<u64>,
-        queue: VecDeque<(u64, u64, u64, bool)>, // (pc, idx, pdst, ready)
+        queue: VecDeque<(u64, u64, Vec<u64>, bool)>, // (pc, idx, pdst per destination, ready)
         pmode: bool,
         waits_on: Vec<u64>,
     }
@@ -454,29 +504,36 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
             return err(format!("mode changed to {mode:#x} from {prev_mode:#x} outside a trigger, exit or launch"));
         }
         // Writebacks this cycle (they bypass into this cycle's checks).
-        let wb_now: Vec<(usize, u64, bool, u64)> = wbs
-            .iter()
-            .filter(|s| iv.b(s[0]))
-            .map(|s| (iv.u(s[1]) as usize, iv.u(s[2]), iv.b(s[3]), iv.u(s[4])))
-            .collect();
+        let wb_now: Vec<(usize, u64, bool, u64)> =
+            io.wb.iter().filter(|s| iv.b(s.en)).map(|s| (iv.u(s.warp) as usize, iv.u(s.reg), iv.b(s.pmode), iv.u(s.idx))).collect();
         let cleared = |w: usize, r: u64, pside: bool| wb_now.iter().any(|x| x.0 == w && x.1 == r && (pside || !x.2));
         let free = (0..p.rename_regs as usize).filter(|&i| !bit(&used, i)).count();
+        // Registers the rename search reserves for lower ports: one per
+        // destination they name (one per port at dsts = 1).
+        let mut reserved = 0usize;
         let mut handed = Vec::new();
         let mut next_mode = mode;
         let mut actions = Vec::new();
-        for k in 0..ki.len() {
-            let g = |n: usize| iv.u(ki[k][n]);
-            if !iv.b(ki[k][0]) {
+        for (k, d) in io.iss.iter().enumerate() {
+            let srcs: Vec<u64> = d.src.iter().filter(|o| iv.b(o.vld)).map(|o| iv.u(o.reg)).collect();
+            let mut dsts: Vec<u64> = Vec::new();
+            for o in d.dst.iter().filter(|o| iv.b(o.vld)) {
+                if !dsts.contains(&iv.u(o.reg)) {
+                    dsts.push(iv.u(o.reg));
+                }
+            }
+            let need = if p.dsts == 1 { 1 } else { dsts.len() };
+            let before = reserved;
+            reserved += need;
+            if !iv.b(d.valid) {
                 continue;
             }
-            let a = dut.get(ko[k][0])[0];
-            let w = g(1) as usize;
+            let a = dut.get(d.action)[0];
+            let w = iv.u(d.warp) as usize;
             if w >= nw {
                 continue;
             }
-            let (pc, opc) = (g(2), g(3));
-            let srcs: Vec<u64> = [(4, 5), (6, 7)].iter().filter(|x| iv.b(ki[k][x.1])).map(|x| g(x.0)).collect();
-            let dst = iv.b(ki[k][9]).then(|| g(8));
+            let (pc, opc) = (iv.u(d.pc), iv.u(d.op));
             let pm = mode >> w & 1 == 1;
             let bk = &b[w];
             let name = act::NAMES[a as usize & 7];
@@ -487,14 +544,17 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
             if pm && halted >> w & 1 == 1 && a != act::STALL {
                 return err(format!("port {k} warp {w}: halted warp did {name}"));
             }
-            if pm && a != act::STALL && free <= k {
-                return err(format!("port {k} warp {w}: P-mode {name} with {free} free rename registers"));
+            if pm && a != act::STALL && free < before + need.max(1) {
+                return err(format!(
+                    "port {k} warp {w}: P-mode {name} needing {} rename registers with {free} free, {before} reserved by lower ports",
+                    need.max(1)
+                ));
             }
             let n_pending = |r: &u64| bk.n_pend.contains(r) && !cleared(w, *r, false);
             let n_long = |r: &u64| bk.n_long.contains(r) && !cleared(w, *r, false);
             match a {
                 act::ISSUE | act::REUSE => {
-                    if let Some(r) = srcs.iter().chain(dst.iter()).find(|r| n_pending(r)) {
+                    if let Some(r) = srcs.iter().chain(dsts.iter()).find(|r| n_pending(r)) {
                         return err(format!("port {k} warp {w} pc {pc:#x}: {name} with $r{r} pending"));
                     }
                 }
@@ -517,25 +577,27 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                 }
                 _ => {}
             }
-            if a == act::PREEXEC && dst.is_some() {
-                let x = dut.get(ko[k][5])[0];
-                if bit(&used, x as usize) || handed.contains(&x) {
-                    return err(format!("port {k} warp {w}: rename register {x} handed out while live"));
+            // Per valid destination (in slot order), the rename register the unit names.
+            let pdsts: Vec<u64> = d.dst.iter().zip(&d.pdst).filter(|(o, _)| iv.b(o.vld)).map(|(_, &x)| dut.get(x)[0]).collect();
+            if a == act::PREEXEC && !dsts.is_empty() {
+                for &x in &pdsts {
+                    if bit(&used, x as usize) || handed.contains(&x) {
+                        return err(format!("port {k} warp {w}: rename register {x} handed out while live"));
+                    }
+                    handed.push(x);
                 }
-                handed.push(x);
             }
             if a == act::REUSE {
-                let Some(&(qpc, _, pdst, ready)) = bk.queue.front() else {
+                let Some((qpc, _, qpdst, ready)) = bk.queue.front() else {
                     return err(format!("port {k} warp {w} pc {pc:#x}: reuse with no pre-executed instruction"));
                 };
-                if qpc != pc || !ready || dut.get(ko[k][5])[0] != pdst {
+                if *qpc != pc || !ready || &pdsts != qpdst {
                     return err(format!(
-                        "port {k} warp {w} pc {pc:#x}: reused (pc {qpc:#x}, ready {ready}, register {pdst}), got register {}",
-                        dut.get(ko[k][5])[0]
+                        "port {k} warp {w} pc {pc:#x}: reused (pc {qpc:#x}, ready {ready}, registers {qpdst:?}), got registers {pdsts:?}"
                     ));
                 }
             }
-            actions.push((k, w, a, pc, opc, srcs, dst));
+            actions.push((k, w, a, pc, opc, srcs, dsts, pdsts));
         }
         // Books: next state (writebacks clear first, then issue effects).
         if iv.b(rst) {
@@ -562,11 +624,11 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                     }
                 }
             }
-            for (k, w, a, pc, opc, srcs, dst) in actions {
+            for (k, w, a, pc, opc, srcs, dsts, pdsts) in actions {
                 let x = &mut b[w];
                 match a {
                     act::ISSUE => {
-                        if let Some(r) = dst {
+                        for r in dsts {
                             x.n_pend.insert(r);
                             if opc == op::GLOAD {
                                 x.n_long.insert(r);
@@ -586,16 +648,16 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                         x.waits_on = srcs.iter().copied().find(|r| x.n_long.contains(r)).into_iter().collect();
                         next_mode |= 1 << w;
                     }
-                    act::PREEXEC => {
-                        if let Some(r) = dst {
+                    act::PREEXEC if !dsts.is_empty() => {
+                        for &r in &dsts {
                             x.p_pend.insert(r);
                             x.p_long.remove(&r);
-                            let idx = dut.get(ko[k][6])[0];
-                            x.queue.push_back((pc, idx, dut.get(ko[k][5])[0], false));
                         }
+                        let idx = dut.get(io.iss[k].pq_idx)[0];
+                        x.queue.push_back((pc, idx, pdsts, false));
                     }
                     act::PRELOAD | act::SKIP => {
-                        if let Some(r) = dst {
+                        for r in dsts {
                             x.p_long.insert(r);
                         }
                     }
@@ -634,8 +696,8 @@ pub mod golden {
             self.set(n.pc, pc);
             self.set(n.op, opc);
             if let Some(d) = dst {
-                self.set(n.dst.reg, d);
-                self.set(n.dst.vld, 1);
+                self.set(n.dst[0].reg, d);
+                self.set(n.dst[0].vld, 1);
             }
             for (j, s) in srcs.iter().enumerate() {
                 self.set(n.src[j].reg, *s);
@@ -648,6 +710,17 @@ pub mod golden {
             self.set(n.reg, reg);
             self.set(n.pmode, pmode as u64);
             self.set(n.idx, idx);
+        }
+        /// Warp 0's kernel start at `pc` with `mask`, the compiler's rename
+        /// registers `used` marked taken; one cycle.
+        fn launch(&mut self, used: &[u64], pc: u64, mask: u64) {
+            let io = self.1.clone();
+            self.m.set(io.init_used, used);
+            self.set(io.init_en, 1);
+            self.set(io.launch_en, 1);
+            self.set(io.launch_pc, pc);
+            self.set(io.launch_mask, mask);
+            self.step();
         }
         fn action(&mut self) -> &'static str {
             let id = self.1.iss[0].action;
@@ -674,13 +747,7 @@ pub mod golden {
     pub fn figure5_single_warp(p: &PmodeUnitParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m, io.clone());
-        let id = io.init_used;
-        t.m.set(id, &[0b1111, 0]);
-        t.set(io.init_en, 1);
-        t.set(io.launch_en, 1);
-        t.set(io.launch_pc, 0x80);
-        t.set(io.launch_mask, 0xFFFF_FFFF);
-        t.step();
+        t.launch(&[0b1111, 0], 0x80, 0xFFFF_FFFF);
         let (ld, add, mul, sub, set, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8);
         // N-mode.
         t.offer(ld, op::GLOAD, Some(0), &[1]);
@@ -699,7 +766,7 @@ pub mod golden {
         assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("skip", mul));
         t.step();
         t.offer(sub, op::ALU, Some(1), &[2, 5]);
-        assert_eq!((t.action(), t.get(io.iss[0].pdst), t.get(io.iss[0].pq_idx)), ("preexec", 5, 0));
+        assert_eq!((t.action(), t.get(io.iss[0].pdst[0]), t.get(io.iss[0].pq_idx)), ("preexec", 5, 0));
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[1].renamed)), (0, 0));
         t.step();
         t.offer(set, op::ALU, Some(4), &[1, 2]);
@@ -707,7 +774,7 @@ pub mod golden {
         t.step();
         t.offer(set, op::ALU, Some(4), &[1, 2]);
         t.wb(1, true, 0); // sub's result arrives and bypasses
-        assert_eq!((t.action(), t.get(io.iss[0].pdst), t.get(io.iss[0].pq_idx)), ("preexec", 4, 1));
+        assert_eq!((t.action(), t.get(io.iss[0].pdst[0]), t.get(io.iss[0].pq_idx)), ("preexec", 4, 1));
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 5));
         t.step();
         t.offer(br, op::BRANCH, None, &[4]);
@@ -722,7 +789,7 @@ pub mod golden {
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 5));
         t.step();
         t.offer(add, op::ALU, Some(2), &[2]);
-        assert_eq!((t.action(), t.get(io.iss[0].pdst), t.get(io.iss[0].pq_idx)), ("preexec", 6, 2));
+        assert_eq!((t.action(), t.get(io.iss[0].pdst[0]), t.get(io.iss[0].pq_idx)), ("preexec", 6, 2));
         t.step();
         t.offer(mul, op::ALU, Some(3), &[0, 2]);
         assert_eq!(t.action(), "skip");
@@ -737,10 +804,10 @@ pub mod golden {
         assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", mul));
         t.step();
         t.offer(sub, op::ALU, Some(1), &[2, 5]);
-        assert_eq!((t.action(), t.get(io.iss[0].pdst)), ("reuse", 5));
+        assert_eq!((t.action(), t.get(io.iss[0].pdst[0])), ("reuse", 5));
         t.step();
         t.offer(set, op::ALU, Some(4), &[1, 2]);
-        assert_eq!((t.action(), t.get(io.iss[0].pdst)), ("reuse", 4));
+        assert_eq!((t.action(), t.get(io.iss[0].pdst[0])), ("reuse", 4));
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 5));
         t.step();
         t.offer(br, op::BRANCH, None, &[4]);
@@ -758,7 +825,7 @@ pub mod golden {
         t.wb(2, true, 2);
         t.step();
         t.offer(add, op::ALU, Some(2), &[2]);
-        assert_eq!((t.action(), t.get(io.iss[0].pdst)), ("reuse", 6));
+        assert_eq!((t.action(), t.get(io.iss[0].pdst[0])), ("reuse", 6));
         t.step();
         t.offer(mul, op::ALU, Some(3), &[0, 2]);
         assert_eq!(t.action(), "trigger");
@@ -768,5 +835,233 @@ pub mod golden {
         assert_eq!(t.m.get(id), &[0b111_1111, 0]);
     }
 
+    /// The parameters of [`sm_loop_wide`]: the SM's operand counts
+    /// (`srcs = 8`, `dsts = 4`, register ids 0..71 with the predicates at
+    /// 64..70, eight writeback ports) at a small size.
+    pub fn wide() -> PmodeUnitParams {
+        PmodeUnitParams {
+            warps: 4,
+            regs: 72,
+            rename_regs: 16,
+            entries: 4,
+            depth: 4,
+            lanes: 8,
+            wb_ports: 8,
+            srcs: 8,
+            dsts: 4,
+            ..PmodeUnitParams::default()
+        }
+    }
+
+    impl<'a> T<'a> {
+        /// Offer `pc: op dsts, srcs` of warp 0 on port 0 (any operand count).
+        fn offer_ops(&mut self, pc: u64, opc: u64, dsts: &[u64], srcs: &[u64]) {
+            let n = self.1.iss[0].clone();
+            self.set(n.valid, 1);
+            self.set(n.pc, pc);
+            self.set(n.op, opc);
+            for (o, &r) in n.dst.iter().zip(dsts) {
+                self.set(o.reg, r);
+                self.set(o.vld, 1);
+            }
+            for (o, &r) in n.src.iter().zip(srcs) {
+                self.set(o.reg, r);
+                self.set(o.vld, 1);
+            }
+        }
+        /// Write back every destination of one instruction of warp 0, one
+        /// writeback port each, in this cycle.
+        fn wb_all(&mut self, regs: &[u64], pmode: bool, idx: u64) {
+            for (j, &r) in regs.iter().enumerate() {
+                let n = self.1.wb[j].clone();
+                self.set(n.en, 1);
+                self.set(n.reg, r);
+                self.set(n.pmode, pmode as u64);
+                self.set(n.idx, idx);
+            }
+        }
+        /// The rename registers of port 0's valid destinations.
+        fn pdsts(&mut self, n: usize) -> Vec<u64> {
+            let ids: Vec<PortId> = self.1.iss[0].pdst[..n].to_vec();
+            ids.into_iter().map(|id| self.get(id)).collect()
+        }
+        /// (renamed, phys) of port 0's source `s`.
+        fn src_reads(&mut self, s: usize) -> (u64, u64) {
+            let l = self.1.iss[0].lookup[s].clone();
+            (self.get(l.renamed), self.get(l.phys))
+        }
+    }
+
+    /// The Figure 5 loop as the SM's PTX has it (the `pmode_loop` kernel):
+    /// 64-bit addresses in register pairs, a 3-source `fma`, a predicate
+    /// register, at [`wide`] parameters, one warp:
+    /// ```text
+    /// 0x80 ld.global r0 <- [r2:r3]          0xA0 add.s64 r2:r3 <- r10:r11, r6:r7
+    /// 0x88 add r4 <- r4, 1                  0xA8 setp.lt p64 <- r4, r9  (register 64)
+    /// 0x90 fma r5 <- r12, r0, r5            0xB0 @p64 bra 0x80
+    /// 0x98 mul.wide r6:r7 <- r4, r8
+    /// ```
+    /// `fma` triggers P-mode waiting on r0 (its second source, the first
+    /// long one); P-mode pre-executes the 64-bit address arithmetic (two
+    /// rename registers per instruction, each in its destination's bank), so
+    /// the next iteration's load address is known and the load is pre-loaded
+    /// — the paper's main effect; N-mode then reuses both halves of each pair
+    /// and reads the reused pairs through the N table. Rename registers: the
+    /// compiler uses 0–3; bank = (warp + reg) mod 4.
+    pub fn sm_loop_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        t.launch(&[0b1111], 0x80, 0xFF);
+        let (ld, add, fma, mulw, add64, setp, br) = (0x80, 0x88, 0x90, 0x98, 0xA0, 0xA8, 0xB0);
+        let branch = |t: &mut T| {
+            t.offer_ops(br, op::BRANCH, &[], &[64]);
+            t.set(io.iss[0].taken, 0xFF);
+            t.set(io.iss[0].target, ld);
+            t.set(io.iss[0].reconv, 0xB8);
+        };
+        // N-mode: the load, the counter, then fma waits on the load: trigger.
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        t.wb_all(&[4], false, 0);
+        assert_eq!(t.action(), "trigger");
+        t.step();
+        // P-mode.
+        assert_eq!(t.get(io.mode), 1);
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!(t.action(), "skip");
+        t.step();
+        // mul.wide: one rename register per half, each in its own bank (r6: 2, r7: 3).
+        t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        assert_eq!((t.action(), t.pdsts(2), t.get(io.iss[0].pq_idx)), ("preexec", vec![6, 7], 0));
+        t.step();
+        t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        assert_eq!(t.action(), "stall"); // r6:r7 in flight
+        t.step();
+        t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        t.wb_all(&[6, 7], true, 0); // both halves in one cycle
+        assert_eq!((t.action(), t.pdsts(2), t.get(io.iss[0].pq_idx)), ("preexec", vec![10, 11], 1));
+        assert_eq!((t.src_reads(0), t.src_reads(2), t.src_reads(3)), ((0, 0), (1, 6), (1, 7)));
+        t.step();
+        t.offer_ops(setp, op::ALU, &[64], &[4, 9]);
+        assert_eq!((t.action(), t.pdsts(1), t.get(io.iss[0].pq_idx)), ("preexec", vec![4], 2));
+        t.step();
+        branch(&mut t);
+        assert_eq!(t.action(), "stall"); // p64 in flight
+        t.step();
+        branch(&mut t);
+        t.wb_all(&[64], true, 2);
+        assert_eq!((t.action(), t.src_reads(0)), ("preexec", (1, 4)));
+        t.step();
+        // The next iteration's load: its address pair is being computed.
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "stall");
+        t.step();
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        t.wb_all(&[2, 3], true, 1);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("preload", ld));
+        assert_eq!((t.src_reads(0), t.src_reads(1)), ((1, 10), (1, 11)));
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!((t.action(), t.pdsts(1), t.get(io.iss[0].pq_idx)), ("preexec", vec![8], 3));
+        t.step();
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!(t.action(), "skip"); // r0: the pre-loaded value
+        t.step();
+        t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        t.wb_all(&[0], false, 0); // the first load returns: back to N-mode
+        assert_eq!(t.action(), "stall"); // r4 (second add) in flight
+        t.step();
+        // N-mode at the blocked fma; the P-queue holds four entries.
+        assert_eq!(t.get(io.mode), 0);
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", fma));
+        t.step();
+        t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        assert_eq!((t.action(), t.pdsts(2)), ("reuse", vec![6, 7]));
+        t.step();
+        t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        assert_eq!((t.action(), t.pdsts(2)), ("reuse", vec![10, 11]));
+        assert_eq!((t.src_reads(0), t.src_reads(2), t.src_reads(3)), ((0, 0), (1, 6), (1, 7)));
+        t.step();
+        t.offer_ops(setp, op::ALU, &[64], &[4, 9]);
+        assert_eq!((t.action(), t.pdsts(1)), ("reuse", vec![4]));
+        t.step();
+        branch(&mut t);
+        assert_eq!((t.action(), t.src_reads(0)), ("issue", (1, 4)));
+        t.step();
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!((t.action(), t.src_reads(0), t.src_reads(1)), ("issue", (1, 10), (1, 11)));
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!(t.action(), "stall"); // pre-executed, result not back yet
+        t.step();
+        t.wb_all(&[4], true, 3);
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[4]);
+        assert_eq!((t.action(), t.pdsts(1)), ("reuse", vec![8]));
+        t.step();
+        t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
+        assert_eq!(t.action(), "trigger");
+        // Rename registers: the compiler's 0-3 and the reused 4, 6, 7, 8, 10, 11.
+        let id = io.used;
+        t.m.eval();
+        assert_eq!(t.m.get(id), &[0b1101_1101_1111]);
+    }
+
+    /// A four-register result (`ld.shared.v4`) pre-executed and reused, at
+    /// [`wide`] parameters, one warp:
+    /// ```text
+    /// 0x80 ld.global r0 <- [r2:r3]        0x90 ld.shared.v4 r8:r11 <- [r12]
+    /// 0x88 add r4 <- r0, r5               0x98 add r13 <- r8, r9, r10, r11
+    /// ```
+    /// `add` triggers P-mode; P-mode skips it and pre-executes the vector
+    /// load with one rename register per destination, each in its
+    /// destination's bank (compiler registers 0-3; bank = (warp + reg) mod 4:
+    /// r8..r11 -> 4, 5, 6, 7). The load returns; N-mode issues `add`, reuses
+    /// all four registers and reads them through the N table.
+    pub fn shared_v4_wide(p: &PmodeUnitParams, m: &mut dyn Component) {
+        let io = p.bind(m).unwrap();
+        let mut t = T::new(m, io.clone());
+        t.launch(&[0b1111], 0x80, 0xFF);
+        let (ld, add, v4, sum) = (0x80, 0x88, 0x90, 0x98);
+        t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
+        assert_eq!(t.action(), "issue");
+        t.step();
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!(t.action(), "trigger");
+        t.step();
+        assert_eq!(t.get(io.mode), 1);
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!(t.action(), "skip");
+        t.step();
+        t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        assert_eq!((t.action(), t.pdsts(4), t.get(io.iss[0].pq_idx)), ("preexec", vec![4, 5, 6, 7], 0));
+        t.step();
+        t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);
+        assert_eq!(t.action(), "stall"); // r8..r11 in flight
+        t.step();
+        t.wb_all(&[8, 9, 10, 11], true, 0); // nothing offered: `add r13` stays unrecorded
+        t.step();
+        t.wb_all(&[0], false, 0); // the load returns: back to N-mode
+        t.step();
+        assert_eq!(t.get(io.mode), 0);
+        t.offer_ops(add, op::ALU, &[4], &[0, 5]);
+        assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", add));
+        t.step();
+        t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        assert_eq!((t.action(), t.pdsts(4)), ("reuse", vec![4, 5, 6, 7]));
+        t.step();
+        t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);
+        assert_eq!(t.action(), "issue");
+        assert_eq!((t.src_reads(0), t.src_reads(1), t.src_reads(2), t.src_reads(3)), ((1, 4), (1, 5), (1, 6), (1, 7)));
+        let id = io.used;
+        t.m.eval();
+        assert_eq!(t.m.get(id), &[0b1111_1111]);
+    }
 }
 

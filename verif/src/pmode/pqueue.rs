@@ -130,8 +130,10 @@ impl Driver for PqueueDriver {
             f.set(s.warp, w);
             f.set(s.src0, self.rng.random_range(0..=p.regs as u64));
             f.set(s.src1, self.rng.random_range(0..=p.regs as u64));
-            f.set(s.dst, self.rng.random_range(0..p.regs as u64));
-            f.set(s.pdst, self.rng.random::<u64>());
+            for x in &s.dst {
+                f.set(x.dst, self.rng.random_range(0..p.regs as u64));
+                f.set(x.pdst, self.rng.random::<u64>());
+            }
             let Some(d) = self.warps.get_mut(w as usize) else {
                 f.set(s.pc, self.rng.random::<u64>());
                 f.set_bool(s.push, self.rng.random_bool(0.5));
@@ -228,8 +230,8 @@ struct Rec {
     pc: u64,
     src0: u64,
     src1: u64,
-    dst: u64,
-    pdst: u64,
+    /// Per destination: (architected, physical).
+    dst: Vec<(u64, u64)>,
     idx: u64,
     ready: bool,
 }
@@ -304,8 +306,11 @@ pub fn check(p: &PqueueParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             if rdy != front.is_some_and(|e| e.ready) {
                 return err(format!("port {k} warp {w}: rdy = {rdy}, oldest entry {front:?}"));
             }
-            let fields = front.map_or([0; 4], |e| [e.src0, e.src1, e.dst, e.pdst]);
-            let head = [g(kk.head_src0), g(kk.head_src1), g(kk.head_dst), g(kk.head_pdst)];
+            let fields: Vec<u64> = match front {
+                Some(e) => [e.src0, e.src1].into_iter().chain(e.dst.iter().flat_map(|&(a, b)| [a, b])).collect(),
+                None => vec![0; 2 + 2 * kk.head.len()],
+            };
+            let head: Vec<u64> = [g(kk.head_src0), g(kk.head_src1)].into_iter().chain(kk.head.iter().flat_map(|h| [g(h.dst), g(h.pdst)])).collect();
             if head != fields {
                 return err(format!("port {k} warp {w}: head fields {head:?}, oldest entry {front:?}"));
             }
@@ -358,8 +363,7 @@ pub fn check(p: &PqueueParams, dut: &mut dyn Component, st: &Stimulus) -> Result
                         pc,
                         src0: u(kk.src0),
                         src1: u(kk.src1),
-                        dst: u(kk.dst),
-                        pdst: u(kk.pdst),
+                        dst: kk.dst.iter().map(|x| (u(x.dst), u(x.pdst))).collect(),
                         idx: tail[w],
                         ready: false,
                     });
@@ -399,8 +403,8 @@ pub mod golden {
         let io = p.bind(m).unwrap();
         let (sen, spc) = (io.start_en, io.start_pc);
         let d = &io.iss[0];
-        let (pc, push, pop, dst, pdst) = (d.pc, d.push, d.pop, d.dst, d.pdst);
-        let (hit, rdy, ok, idx, hpdst, empty) = (d.hit, d.rdy, d.ok, d.idx, d.head_pdst, d.empty);
+        let (pc, push, pop, dst, pdst) = (d.pc, d.push, d.pop, d.dst[0].dst, d.dst[0].pdst);
+        let (hit, rdy, ok, idx, hpdst, empty) = (d.hit, d.rdy, d.ok, d.idx, d.head[0].pdst, d.empty);
         let (wben, wbidx) = (io.wb[0].en, io.wb[0].idx);
         m.set_bool(sen, true);
         m.set_u64(spc, 0x90);

@@ -4,7 +4,7 @@
 
 use super::InView;
 use crate::stimulus::{Driver, Frame, InputLayout, Stimulus};
-use hw::blocks::pmode::rename::{RenameIo, RenameParams};
+use hw::blocks::pmode::rename::{RenameIo, RenameIssue, RenameParams};
 use hw::iface::InterfaceExt;
 use models::bits::{bit, mask};
 use models::pmode::rename::RenameModel;
@@ -23,9 +23,10 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 #[derive(Clone, Debug, Default)]
 struct DrvWarp {
     pmode: bool,
-    /// Registers allocated in the current/last episode, in order: (dst, phys),
-    /// standing for P-queue entries; reused in order back in N-mode.
-    fifo: VecDeque<(u64, u64)>,
+    /// Instructions renamed in the current/last episode, in order: per
+    /// destination slot the (dst, phys) it was given, standing for P-queue
+    /// entries; reused in order back in N-mode.
+    fifo: VecDeque<Vec<Option<(u64, u64)>>>,
     allocs_left: u32,
     /// Warp-exit release walk in progress: next register.
     releasing: Option<u64>,
@@ -143,9 +144,25 @@ impl Driver for RenameDriver {
                 self.warps[w].releasing = Some(0);
             }
         }
-        // Ports: choose warps and operands first (outputs depend on them only).
+        // Ports: choose warps, operands and what each port will do first (the
+        // outputs depend on the operands, not on the commands).
+        #[derive(Clone, Copy, PartialEq)]
+        enum Plan {
+            Nothing,
+            WrongMode,
+            StartCorner,
+            EndEpisode,
+            Alloc,
+            Reuse,
+            Write,
+        }
+        let ks = p.issue_ports as usize;
+        let nd = p.dsts as usize;
         let mut pw = [u64::MAX; 4];
-        for k in 0..p.issue_ports as usize {
+        let mut plans = vec![Plan::Nothing; ks];
+        // Per port, the recorded instruction a reuse names.
+        let mut reused: Vec<Vec<Option<(u64, u64)>>> = vec![Vec::new(); ks];
+        for k in 0..ks {
             let mut w = self.rng.random_range(0..nw.min(8));
             while pw[..k].contains(&w) && self.rng.random_range(0..20) != 0 {
                 w = self.rng.random_range(0..nw);
@@ -154,83 +171,128 @@ impl Driver for RenameDriver {
                 w = self.rng.random_range(0..=mask(p.warp_bits()));
             }
             pw[k] = w;
-            let d = self.warps.get(w as usize);
-            let pm = d.is_some_and(|d| d.pmode);
-            f.set(self.io.iss[k].warp, w);
-            f.set_bool(self.io.iss[k].pmode, if self.rng.random_range(0..100) == 0 { !pm } else { pm });
-            for j in 0..2 {
-                f.set(self.io.iss[k].src[j], self.rng.random_range(0..=p.regs as u64));
+            let d = self.warps.get(w as usize).cloned();
+            let pm = d.as_ref().is_some_and(|d| d.pmode);
+            let s = self.io.iss[k].clone();
+            let pm_set = if self.rng.random_range(0..100) == 0 { !pm } else { pm };
+            f.set(s.warp, w);
+            f.set_bool(s.pmode, pm_set);
+            for &src in &s.src {
+                f.set(src, self.rng.random_range(0..=p.regs as u64));
             }
-            f.set(self.io.iss[k].bank, self.rng.random::<u64>());
+            for x in &s.dst {
+                f.set(x.bank, self.rng.random::<u64>());
+            }
+            plans[k] = match &d {
+                None => Plan::Nothing,
+                Some(_) if pm_set != pm => Plan::WrongMode,
+                Some(d) if d.pmode && w == started => if self.rng.random_range(0..4) == 0 { Plan::StartCorner } else { Plan::Nothing },
+                Some(d) if d.pmode && d.allocs_left == 0 => Plan::EndEpisode,
+                Some(d) if d.pmode => if self.rng.random_range(0..3) == 0 { Plan::Alloc } else { Plan::Nothing },
+                Some(d) if d.releasing.is_none() => match self.rng.random_range(0..10) {
+                    0..4 if !d.fifo.is_empty() => Plan::Reuse,
+                    0..7 => Plan::Write,
+                    _ => Plan::Nothing,
+                },
+                Some(_) => Plan::Nothing,
+            };
+            // Destination slots (register, valid): a reuse names the recorded
+            // instruction's; otherwise one register, a pair or a vector, now and
+            // then a repeated or out-of-range register.
+            let slots: Vec<(u64, bool)> = match (plans[k], &d) {
+                (Plan::Reuse, Some(d)) => {
+                    reused[k] = d.fifo[0].clone();
+                    d.fifo[0].iter().map(|x| x.map_or((self.rng.random_range(0..p.regs as u64), false), |(r, _)| (r, true))).collect()
+                }
+                _ => {
+                    let n = match self.rng.random_range(0..4) {
+                        0 => self.rng.random_range(0..=nd),
+                        1 => nd,
+                        _ => 1,
+                    };
+                    let base = self.rng.random_range(0..p.regs as u64);
+                    (0..nd)
+                        .map(|x| {
+                            let r = match self.rng.random_range(0..40) {
+                                0 => p.regs as u64,
+                                1..4 => base,
+                                4..10 => self.rng.random_range(0..p.regs as u64),
+                                _ => (base + x as u64) % p.regs as u64,
+                            };
+                            (r, x < n || nd == 1)
+                        })
+                        .collect()
+                }
+            };
+            for (x, &(r, v)) in s.dst.iter().zip(&slots) {
+                f.set(x.reg, r);
+                if let Some(id) = x.vld {
+                    f.set_bool(id, v);
+                }
+            }
         }
         self.push_to_shadow(f);
-        // Commands.
-        for k in 0..p.issue_ports as usize {
+        // Commands, in port order.
+        for k in 0..ks {
             let w = pw[k];
             let cmd = |j: usize| {
                 let d = &self.io.iss[j];
                 [d.alloc, d.reuse, d.write].iter().any(|&id| f.get(id)[0] == 1)
             };
             let blocked = (0..k).any(|j| pw[j] == w && cmd(j));
+            let s = self.io.iss[k].clone();
+            let writes = written_slots(&s, f, p.regs);
             let Some(d) = self.warps.get_mut(w as usize) else {
                 continue;
             };
-            let s = &self.io.iss[k];
-            let pm = f.get(s.pmode)[0] == 1;
-            if pm != d.pmode {
+            match plans[k] {
+                Plan::Nothing => {}
                 // A port driving the wrong mode: commands are ignored.
-                f.set_bool(s.alloc, true);
-                f.set_bool(s.write, true);
-                continue;
-            }
-            if d.pmode {
-                if w == started {
-                    // Corner: an allocation in the cycle the episode starts is
-                    // ignored (the start wins).
-                    if self.rng.random_range(0..4) == 0 {
-                        f.set(s.dst, self.rng.random_range(0..p.regs as u64));
-                        f.set_bool(s.alloc, true);
-                    }
-                    continue;
-                }
-                if d.allocs_left == 0 {
-                    // Episode ends (the triggering load came back).
-                    d.pmode = false;
-                    continue;
-                }
-                if self.rng.random_range(0..3) == 0 {
-                    let dst = if self.rng.random_range(0..50) == 0 { p.regs as u64 } else { self.rng.random_range(0..p.regs as u64) };
-                    f.set(s.dst, dst);
+                Plan::WrongMode => {
                     f.set_bool(s.alloc, true);
-                    let free = self.shadow.get_bool(s.free);
-                    if free && !blocked && dst < p.regs as u64 {
-                        d.fifo.push_back((dst, self.shadow.get_u64(s.alloc_phys)));
-                    }
-                    d.allocs_left -= 1;
+                    f.set_bool(s.write, true);
                 }
-            } else if d.releasing.is_none() {
-                match self.rng.random_range(0..10) {
-                    0..4 if !d.fifo.is_empty() => {
-                        let (dst, phys) = d.fifo[0];
-                        f.set(s.dst, dst);
-                        f.set_bool(s.reuse, true);
-                        f.set(s.reuse_phys, phys);
-                        f.set_bool(s.write, self.rng.random_range(0..10) == 0);
-                        if !blocked {
-                            d.fifo.pop_front();
+                // Corner: an allocation in the cycle the episode starts is
+                // ignored (the start wins).
+                Plan::StartCorner => f.set_bool(s.alloc, true),
+                // The episode ends (the triggering load came back).
+                Plan::EndEpisode => d.pmode = false,
+                Plan::Alloc => {
+                    f.set_bool(s.alloc, true);
+                    if self.shadow.get_bool(s.free) && !blocked {
+                        let entry: Vec<Option<(u64, u64)>> =
+                            (0..nd).map(|x| writes[x].then(|| (f.get(s.dst[x].reg)[0], self.shadow.get_u64(s.alloc_phys[x])))).collect();
+                        if entry.iter().any(Option::is_some) {
+                            d.fifo.push_back(entry);
                         }
                     }
-                    0..7 => {
-                        f.set(s.dst, self.rng.random_range(0..p.regs as u64));
-                        f.set_bool(s.write, true);
-                    }
-                    _ => {}
+                    d.allocs_left = d.allocs_left.saturating_sub(1);
                 }
+                Plan::Reuse => {
+                    f.set_bool(s.reuse, true);
+                    for (x, e) in reused[k].iter().enumerate() {
+                        f.set(s.reuse_phys[x], e.map_or(0, |e| e.1));
+                    }
+                    f.set_bool(s.write, self.rng.random_range(0..10) == 0);
+                    if !blocked && d.fifo.front() == Some(&reused[k]) {
+                        d.fifo.pop_front();
+                    }
+                }
+                Plan::Write => f.set_bool(s.write, true),
             }
         }
         self.push_to_shadow(f);
         self.shadow.tick();
     }
+}
+
+/// Per destination slot of port `s` in frame `f`: does the instruction write
+/// it — valid (always at `dsts = 1`), not naming a lower valid slot's
+/// register, and in range (`< regs`).
+fn written_slots(s: &RenameIssue<PortId>, f: &Frame, regs: u32) -> Vec<bool> {
+    let vld = |x: usize| s.dst[x].vld.is_none_or(|v| f.get(v)[0] == 1);
+    let reg = |x: usize| f.get(s.dst[x].reg)[0];
+    (0..s.dst.len()).map(|x| vld(x) && !(0..x).any(|e| vld(e) && reg(e) == reg(x)) && reg(x) < regs as u64).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -244,10 +306,11 @@ impl Driver for RenameDriver {
 ///   other port's register this cycle;
 /// - **a source reads the renamed register exactly when its renamed bit is
 ///   set**: every lookup equals the checker's tables (P before N in P-mode);
-/// - **no free register means a P-mode warp may not issue**: `free` is clear
-///   exactly when fewer than k+1 registers are free for port k; the chosen
-///   register is the lowest free one of the requested bank, else the lowest
-///   free one;
+/// - **no free register means a P-mode warp may not issue**: `free` is set
+///   exactly when port k finds a register for each destination it writes
+///   (and at least one), after the registers lower ports and its own lower
+///   destinations reserve; each destination's register is the lowest free
+///   one of its bank, else the lowest free one;
 /// - **return to the vector**: `used` equals the checker's set every cycle
 ///   (frees on reuse over a mapping, normal write, release; none on P-table
 ///   overwrite or episode start).
@@ -257,17 +320,6 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
     let (rst, init_en, init_used, sen, sw) = (io.rst, io.init_en, io.init_used, io.start_en, io.start_warp);
     let rel = [io.rel_en, io.rel_warp, io.rel_reg];
     let o_used = io.used;
-    // Per port: the inputs (warp, pmode, src0, src1, dst, bank, alloc, reuse,
-    // reuse_phys, write) and the outputs (two lookups, free, alloc_phys).
-    let ks: Vec<(Vec<PortId>, Vec<PortId>)> = io
-        .iss
-        .iter()
-        .map(|d| {
-            let i = vec![d.warp, d.pmode, d.src[0], d.src[1], d.dst, d.bank, d.alloc, d.reuse, d.reuse_phys, d.write];
-            let l = &d.lookup;
-            (i, vec![l[0].renamed, l[0].phys, l[1].renamed, l[1].phys, d.free, d.alloc_phys])
-        })
-        .collect();
     let (nr, regs) = (p.rename_regs as u64, p.regs as u64);
     // The checker's books.
     let mut used: BTreeSet<u64> = BTreeSet::new();
@@ -284,30 +336,46 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             let missing: Vec<_> = used.difference(&got).collect();
             return err(format!("`used` differs: set but free {extra:?}, clear but in use {missing:?}"));
         }
-        let mut handed: Vec<Option<u64>> = Vec::new();
-        for (k, (i, o)) in ks.iter().enumerate() {
-            let (w, pm) = (iv.u(i[0]), iv.b(i[1]));
-            for j in 0..2 {
-                let r = iv.u(i[2 + j]);
+        // Per port: the register each destination slot would get (None when
+        // none is left) and whether the port may allocate.
+        let mut reserved: Vec<u64> = Vec::new();
+        let mut offers: Vec<(Vec<Option<u64>>, bool)> = Vec::new();
+        for (k, d) in io.iss.iter().enumerate() {
+            let (w, pm) = (iv.u(d.warp), iv.b(d.pmode));
+            for (j, (&src, l)) in d.src.iter().zip(&d.lookup).enumerate() {
+                let r = iv.u(src);
                 let want = if pm { p_map.get(&(w, r)).or(n_map.get(&(w, r))) } else { n_map.get(&(w, r)) };
-                let got = (dut.get(o[2 * j])[0] == 1, dut.get(o[2 * j + 1])[0]);
+                let got = (dut.get(l.renamed)[0] == 1, dut.get(l.phys)[0]);
                 if got != (want.is_some(), want.copied().unwrap_or(0)) {
                     return err(format!("port {k} warp {w} src{j} r{r} (pmode {pm}): reads {got:?}, expected {want:?}"));
                 }
             }
-            let avail: Vec<u64> = (0..nr).filter(|i| !used.contains(i) && !handed.contains(&Some(*i))).collect();
-            let bank = iv.u(i[5]) % p.banks as u64;
-            let want = avail.iter().copied().find(|i| i % p.banks as u64 == bank).or(avail.first().copied());
-            let (free, phys) = (dut.get(o[4])[0] == 1, dut.get(o[5])[0]);
-            if free != want.is_some() {
-                return err(format!("port {k}: free = {free} with {} registers available to it", avail.len()));
-            }
-            if let Some(x) = want {
-                if phys != x {
-                    return err(format!("port {k}: offers register {phys}, expected {x} (bank {bank})"));
+            // A slot takes a register when the instruction writes it (valid,
+            // always at dsts = 1, and not a repeated register).
+            let vld = |x: usize| d.dst[x].vld.is_none_or(|v| iv.b(v));
+            let takes = |x: usize| vld(x) && !(0..x).any(|e| vld(e) && iv.u(d.dst[e].reg) == iv.u(d.dst[x].reg));
+            let avail_k = (0..nr).filter(|i| !used.contains(i) && !reserved.contains(i)).count();
+            let mut want_free = avail_k > 0;
+            let mut cands = Vec::new();
+            for (x, o) in d.dst.iter().enumerate() {
+                let avail: Vec<u64> = (0..nr).filter(|i| !used.contains(i) && !reserved.contains(i)).collect();
+                let bank = iv.u(o.bank) % p.banks as u64;
+                let want = avail.iter().copied().find(|i| i % p.banks as u64 == bank).or(avail.first().copied());
+                let phys = dut.get(d.alloc_phys[x])[0];
+                if phys != want.unwrap_or(0) {
+                    return err(format!("port {k} destination {x}: offers register {phys}, expected {want:?} (bank {bank})"));
                 }
+                if takes(x) {
+                    want_free &= want.is_some();
+                    reserved.extend(want);
+                }
+                cands.push(want);
             }
-            handed.push(want);
+            let free = dut.get(d.free)[0] == 1;
+            if free != want_free {
+                return err(format!("port {k}: free = {free} with {avail_k} registers available to it"));
+            }
+            offers.push((cands, free));
         }
         // Next state of the books.
         if iv.b(rst) {
@@ -321,34 +389,42 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             let start = iv.b(sen).then(|| iv.u(sw));
             let mut busy = Vec::new();
             let mut new_regs = Vec::new();
-            for (k, (i, _)) in ks.iter().enumerate() {
-                let (w, pm, dst) = (iv.u(i[0]), iv.b(i[1]), iv.u(i[4]));
-                let (alloc, reuse, write) = (iv.b(i[6]), iv.b(i[7]), iv.b(i[9]));
+            for (k, d) in io.iss.iter().enumerate() {
+                let (w, pm) = (iv.u(d.warp), iv.b(d.pmode));
+                let (alloc, reuse, write) = (iv.b(d.alloc), iv.b(d.reuse), iv.b(d.write));
                 let blocked = busy.contains(&w);
                 if alloc || reuse || write {
                     busy.push(w);
                 }
-                if w >= p.warps as u64 || blocked || dst >= regs {
+                if w >= p.warps as u64 || blocked {
                     continue;
                 }
-                if pm {
-                    if let (true, true, Some(x)) = (alloc, start != Some(w), handed[k]) {
-                        if used.contains(&x) || n_map.values().any(|&v| v == x) {
-                            return err(format!("port {k}: register {x} handed out while live"));
-                        }
-                        new_regs.push(x);
-                        p_map.insert((w, dst), x);
+                let vld = |x: usize| d.dst[x].vld.is_none_or(|v| iv.b(v));
+                for (x, o) in d.dst.iter().enumerate() {
+                    let dst = iv.u(o.reg);
+                    let repeated = (0..x).any(|e| vld(e) && iv.u(d.dst[e].reg) == dst);
+                    if !vld(x) || repeated || dst >= regs {
+                        continue;
                     }
-                } else if reuse {
-                    let rp = iv.u(i[8]);
-                    if let Some(old) = n_map.insert((w, dst), rp) {
-                        if old != rp {
+                    if pm {
+                        if let (true, true, true, Some(r)) = (alloc, start != Some(w), offers[k].1, offers[k].0[x]) {
+                            if used.contains(&r) || n_map.values().any(|&v| v == r) || new_regs.contains(&r) {
+                                return err(format!("port {k}: register {r} handed out while live"));
+                            }
+                            new_regs.push(r);
+                            p_map.insert((w, dst), r);
+                        }
+                    } else if reuse {
+                        let rp = iv.u(d.reuse_phys[x]);
+                        if let Some(old) = n_map.insert((w, dst), rp) {
+                            if old != rp {
+                                used.remove(&old);
+                            }
+                        }
+                    } else if write {
+                        if let Some(old) = n_map.remove(&(w, dst)) {
                             used.remove(&old);
                         }
-                    }
-                } else if write {
-                    if let Some(old) = n_map.remove(&(w, dst)) {
-                        used.remove(&old);
                     }
                 }
             }
@@ -393,13 +469,13 @@ pub mod golden {
         t.m.set(idinit, &[0b10_0011_1111, 0]);
         t.step();
         // Bank 1 (ids 1, 5, 9, 13, ...): 1, 5, 9 used -> 13. Bank 2: 2 and 6? 6 free -> 6.
-        t.set(io.iss[0].bank, 1);
-        t.set(io.iss[1].bank, 2);
-        assert_eq!((t.get(io.iss[0].free), t.get(io.iss[0].alloc_phys)), (1, 13));
-        assert_eq!((t.get(io.iss[1].free), t.get(io.iss[1].alloc_phys)), (1, 6));
+        t.set(io.iss[0].dst[0].bank, 1);
+        t.set(io.iss[1].dst[0].bank, 2);
+        assert_eq!((t.get(io.iss[0].free), t.get(io.iss[0].alloc_phys[0])), (1, 13));
+        assert_eq!((t.get(io.iss[1].free), t.get(io.iss[1].alloc_phys[0])), (1, 6));
         // Port 1 asking for the same bank gets the next one in that bank.
-        t.set(io.iss[1].bank, 1);
-        assert_eq!(t.get(io.iss[1].alloc_phys), 17);
+        t.set(io.iss[1].dst[0].bank, 1);
+        assert_eq!(t.get(io.iss[1].alloc_phys[0]), 17);
         // All of bank 3 used -> lowest free anywhere.
         let mut words = [0u64; 2];
         for i in 0..128 {
@@ -411,9 +487,9 @@ pub mod golden {
         t.set(io.init_en, 1);
         t.m.set(idinit, &words);
         t.step();
-        t.set(io.iss[0].bank, 3);
-        t.set(io.iss[1].bank, 3);
-        assert_eq!((t.get(io.iss[0].alloc_phys), t.get(io.iss[1].alloc_phys)), (8, 9));
+        t.set(io.iss[0].dst[0].bank, 3);
+        t.set(io.iss[1].dst[0].bank, 3);
+        assert_eq!((t.get(io.iss[0].alloc_phys[0]), t.get(io.iss[1].alloc_phys[0])), (8, 9));
         // Nothing free: no port may allocate.
         t.clear();
         t.set(io.init_en, 1);
@@ -424,7 +500,7 @@ pub mod golden {
         t.set(io.init_en, 1);
         t.m.set(idinit, &[u64::MAX, u64::MAX >> 1]);
         t.step();
-        assert_eq!((t.get(io.iss[0].free), t.get(io.iss[0].alloc_phys), t.get(io.iss[1].free)), (1, 127, 0));
+        assert_eq!((t.get(io.iss[0].free), t.get(io.iss[0].alloc_phys[0]), t.get(io.iss[1].free)), (1, 127, 0));
     }
 
     /// The life of a rename register: allocated in P-mode, kept across the
@@ -441,8 +517,8 @@ pub mod golden {
         for dst in [1, 1, 2] {
             t.set(io.iss[0].warp, 3);
             t.set(io.iss[0].pmode, 1);
-            t.set(io.iss[0].dst, dst);
-            t.set(io.iss[0].bank, 0);
+            t.set(io.iss[0].dst[0].reg, dst);
+            t.set(io.iss[0].dst[0].bank, 0);
             t.set(io.iss[0].alloc, 1);
             t.step();
         }
@@ -460,9 +536,9 @@ pub mod golden {
         // Back in N-mode: reuse p0 into $r1, then p1 into $r1 -> p0 freed.
         for phys in [0, 4] {
             t.set(io.iss[0].warp, 3);
-            t.set(io.iss[0].dst, 1);
+            t.set(io.iss[0].dst[0].reg, 1);
             t.set(io.iss[0].reuse, 1);
-            t.set(io.iss[0].reuse_phys, phys);
+            t.set(io.iss[0].reuse_phys[0], phys);
             t.step();
         }
         assert_eq!(t.used(io.used), vec![4, 8]);
@@ -481,12 +557,12 @@ pub mod golden {
         t.clear();
         // Reuse p2 into $r2, then a normal write of $r1 frees p1.
         t.set(io.iss[0].warp, 3);
-        t.set(io.iss[0].dst, 2);
+        t.set(io.iss[0].dst[0].reg, 2);
         t.set(io.iss[0].reuse, 1);
-        t.set(io.iss[0].reuse_phys, 8);
+        t.set(io.iss[0].reuse_phys[0], 8);
         t.step();
         t.set(io.iss[1].warp, 3);
-        t.set(io.iss[1].dst, 1);
+        t.set(io.iss[1].dst[0].reg, 1);
         t.set(io.iss[1].write, 1);
         t.step();
         assert_eq!(t.used(io.used), vec![8]);
@@ -508,16 +584,16 @@ pub mod golden {
         let alloc = |t: &mut T, io: &RenameIo<PortId>, warp: u64, dst: u64, bank: u64| {
             t.set(io.iss[0].warp, warp);
             t.set(io.iss[0].pmode, 1);
-            t.set(io.iss[0].dst, dst);
-            t.set(io.iss[0].bank, bank);
+            t.set(io.iss[0].dst[0].reg, dst);
+            t.set(io.iss[0].dst[0].bank, bank);
             t.set(io.iss[0].alloc, 1);
             t.step();
         };
         let reuse = |t: &mut T, io: &RenameIo<PortId>, k: u32, warp: u64, dst: u64, phys: u64| {
             t.set(io.iss[k as usize].warp, warp);
-            t.set(io.iss[k as usize].dst, dst);
+            t.set(io.iss[k as usize].dst[0].reg, dst);
             t.set(io.iss[k as usize].reuse, 1);
-            t.set(io.iss[k as usize].reuse_phys, phys);
+            t.set(io.iss[k as usize].reuse_phys[0], phys);
         };
         let release = |t: &mut T, io: &RenameIo<PortId>, warp: u64, reg: u64| {
             t.set(io.rel_en, 1);
@@ -547,7 +623,7 @@ pub mod golden {
         t.clear();
         // A normal write of $r2 and its release in one cycle: freed once.
         t.set(io.iss[1].warp, 1);
-        t.set(io.iss[1].dst, 2);
+        t.set(io.iss[1].dst[0].reg, 2);
         t.set(io.iss[1].write, 1);
         release(&mut t, &io, 1, 2);
         t.step();
@@ -564,14 +640,14 @@ pub mod golden {
         t.set(io.iss[0].src[0], 4);
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 5));
         // Port 0 writes $r4 (frees 5) while port 1 allocates 5: allocated.
-        t.set(io.iss[0].dst, 4);
+        t.set(io.iss[0].dst[0].reg, 4);
         t.set(io.iss[0].write, 1);
         t.set(io.iss[1].warp, 3);
         t.set(io.iss[1].pmode, 1);
-        t.set(io.iss[1].dst, 0);
-        t.set(io.iss[1].bank, 1);
+        t.set(io.iss[1].dst[0].reg, 0);
+        t.set(io.iss[1].dst[0].bank, 1);
         t.set(io.iss[1].alloc, 1);
-        assert_eq!(t.get(io.iss[1].alloc_phys), 5);
+        assert_eq!(t.get(io.iss[1].alloc_phys[0]), 5);
         t.step();
         assert_eq!(t.used(io.used), vec![0, 1, 2, 3, 4, 5]);
     }

@@ -230,9 +230,15 @@ pub mod props {
                 let want_src = is.srcs.iter().any(|&(r, v)| v && has(&pending, r));
                 let want_dst = is.dsts.iter().any(|&(r, v)| v && has(&pending, r));
                 let want_long = is.srcs.iter().any(|&(r, v)| v && has(&long, r));
+                let want_dst_long = is.dsts.iter().any(|&(r, v)| v && has(&long, r));
                 let o = &out.iss[k];
-                let mut checks =
-                    vec![(o.src_pending, want_src), (o.dst_pending, want_dst), (o.long_dep, want_long), (o.stall, want_src || want_dst)];
+                let mut checks = vec![
+                    (o.src_pending, want_src),
+                    (o.dst_pending, want_dst),
+                    (o.long_dep, want_long),
+                    (o.stall, want_src || want_dst),
+                    (o.dst_long, want_dst_long),
+                ];
                 for (s, &(r, v)) in is.srcs.iter().enumerate() {
                     checks.push((o.src_long[s], v && has(&long, r)));
                 }
@@ -240,6 +246,12 @@ pub mod props {
                     if comp.get_bool(id) != want {
                         let name = &comp.ports()[id.0 as usize].name;
                         return Err(format!("cycle {c}: {name} = {} but the issue/writeback history says {want}", !want));
+                    }
+                }
+                if let Some(id) = o.dst_pending_bits {
+                    let want = is.dsts.iter().enumerate().fold(0u64, |acc, (d, &(r, v))| acc | (((v && has(&pending, r)) as u64) << d));
+                    if comp.get_u64(id) != want {
+                        return Err(format!("cycle {c}: iss{k}_dst_pending_bits = {:#b} but the issue/writeback history says {want:#b}", comp.get_u64(id)));
                     }
                 }
             }

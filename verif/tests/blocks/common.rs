@@ -95,12 +95,20 @@ pub fn work(name: &str) -> PathBuf {
 /// module, as `warpforge verilog` emits it) co-simulated under Verilator;
 /// returns the module, the stimulus and the report.
 pub fn verilator_100k(block: &str, seed: u64) -> (Arc<Module>, Stimulus, CosimReport) {
-    let top = top_of(block, &[]);
-    let stim = driven(block, &[], seed, 100_000);
+    verilator(block, &[], seed, 100_000)
+}
+
+/// `cycles` driver cycles of `block` at `ov` co-simulated under Verilator
+/// (a harness per module, so parameter sets build apart).
+pub fn verilator(block: &str, ov: Ov, seed: u64, cycles: u64) -> (Arc<Module>, Stimulus, CosimReport) {
+    let top = top_of(block, ov);
+    let stim = driven(block, ov, seed, cycles);
     let t = std::time::Instant::now();
-    let r = cosim(&top, None, &stim, Simulator::Verilator, &work(&format!("{block}-verilator"))).unwrap();
+    let dir = if ov.is_empty() { format!("{block}-verilator") } else { format!("{}-verilator", top.name) };
+    let r = cosim(&top, None, &stim, Simulator::Verilator, &work(&dir)).unwrap();
     println!(
-        "{block}: {} cycles, {} outputs, harness {}, {:.1} s",
+        "{}: {} cycles, {} outputs, harness {}, {:.1} s",
+        top.name,
         r.cycles,
         r.outputs,
         if r.built { "built" } else { "cached" },
@@ -109,7 +117,7 @@ pub fn verilator_100k(block: &str, seed: u64) -> (Arc<Module>, Stimulus, CosimRe
     if let Some(m) = &r.mismatch {
         panic!("{m}");
     }
-    assert_eq!(r.cycles, 100_000);
+    assert_eq!(r.cycles as u64, cycles);
     (top, stim, r)
 }
 

@@ -76,7 +76,8 @@ fn driver_exercises_every_action() {
 #[test]
 fn golden_directed_tests() {
     let p = ModeCtrlParams::default();
-    let tests: [fn(&ModeCtrlParams, &mut dyn Component); 2] = [golden::skip_rules, golden::one_trigger_per_cycle_and_exit_wins];
+    let tests: [fn(&ModeCtrlParams, &mut dyn Component); 3] =
+        [golden::skip_rules, golden::trigger_register_redefined, golden::one_trigger_per_cycle_and_exit_wins];
     for t in tests {
         for mut m in engines("mode_ctrl", &[]) {
             t(&p, m.as_mut());

@@ -31,7 +31,7 @@ proptest! {
 
     #[test]
     fn model_properties_over_parameters(seed in 0u64..1_000_000, regs in 2u32..12, rr in 1u32..5, bank_log in 0u32..3, ports in 1u32..4) {
-        let p = RenameParams { warps: 3, regs, rename_regs: 8 * rr, banks: 1 << bank_log, issue_ports: ports };
+        let p = RenameParams { warps: 3, regs, rename_regs: 8 * rr, banks: 1 << bank_log, issue_ports: ports, ..RenameParams::default() };
         let st = Stimulus::record(&mut RenameDriver::new(&p, seed), 3_000);
         prop_assert_eq!(check(&p, &mut RenameModel::new(&p), &st), Ok(()));
     }
@@ -47,7 +47,7 @@ fn properties_hold_on_the_hardware() {
 
 #[test]
 fn properties_hold_on_the_model() {
-    let small = RenameParams { warps: 5, regs: 8, rename_regs: 16, banks: 4, issue_ports: 2 };
+    let small = RenameParams { warps: 5, regs: 8, rename_regs: 16, banks: 4, issue_ports: 2, ..RenameParams::default() };
     for (p, seed) in [(RenameParams::default(), 1u64), (small.clone(), 2), (RenameParams { issue_ports: 3, banks: 2, ..small }, 3)] {
         let st = Stimulus::record(&mut RenameDriver::new(&p, seed), 10_000);
         check(&p, &mut RenameModel::new(&p), &st).unwrap();
@@ -56,7 +56,7 @@ fn properties_hold_on_the_model() {
 
 #[test]
 fn driver_exercises_the_interesting_cases() {
-    let p = RenameParams { warps: 5, regs: 8, rename_regs: 16, banks: 4, issue_ports: 2 };
+    let p = RenameParams { warps: 5, regs: 8, rename_regs: 16, banks: 4, issue_ports: 2, ..RenameParams::default() };
     let st = Stimulus::record(&mut RenameDriver::new(&p, 9), 20_000);
     let mut m = RenameModel::new(&p);
     verif::run::check_inputs(&m, st.layout()).unwrap();

@@ -272,7 +272,7 @@ fn verilator_cosim_with_several_destinations() {
 #[test]
 fn verilator_cosim_100k_cycles_default_size() {
     let (_, _, r) = crate::common::verilator_100k("scoreboard", 2026);
-    assert_eq!(r.outputs, 12);
+    assert_eq!(r.outputs, 14);
 }
 
 #[test]

@@ -90,9 +90,17 @@ pub const BANKS: ParamSpec = ParamSpec {
     source: "section 5: 4",
 };
 
-/// P-queue entries per warp (Table 1: 8).
-pub const ENTRIES: ParamSpec =
-    ParamSpec { name: "entries", default: 8, min: 1, max: 64, doc: "P-queue entries per warp", source: "Table 1, section 5.1" };
+/// P-queue entries per warp (Table 1: 8). 0 is the paper's "without
+/// P-queue" (§5.1, the sensitivity study of §6): nothing is recorded, so
+/// nothing is reused and P-mode only pre-loads.
+pub const ENTRIES: ParamSpec = ParamSpec {
+    name: "entries",
+    default: 8,
+    min: 0,
+    max: 64,
+    doc: "P-queue entries per warp (0: no P-queue, no reuse)",
+    source: "Table 1, section 5.1",
+};
 
 /// Width of the signed PC offset in a P-queue entry (§5.1: 10 bits).
 pub const OFFSET_BITS: ParamSpec = ParamSpec {
@@ -144,6 +152,43 @@ pub const WB_PORTS: ParamSpec = ParamSpec {
     doc: "writeback ports",
     source: "not in the paper: one result bus per scheduler",
 };
+
+/// Source registers per instruction. The paper's instructions read two (the
+/// P-queue entry of Figure 9 records two sources); the SM's PTX reads up to
+/// eight (a 3-source `fma` of 64-bit pairs and a guard predicate).
+pub const SRCS: ParamSpec = ParamSpec {
+    name: "srcs",
+    default: 2,
+    min: 1,
+    max: 8,
+    doc: "source operands per instruction",
+    source: "P-queue entry (section 5.1): two sources",
+};
+
+/// Destination registers per instruction. The paper's instructions write one;
+/// the SM's write up to four (a 64-bit result is an aligned pair, `ld.v4`).
+/// Destination 0 keeps the names `dst` / `dst_vld`, destination `d > 0` is
+/// `dst{d}` / `dst{d}_vld` (and so on for every per-destination port), so at
+/// `dsts = 1` every block is the paper's.
+pub const DSTS: ParamSpec = ParamSpec {
+    name: "dsts",
+    default: 1,
+    min: 1,
+    max: 4,
+    doc: "destination registers per instruction",
+    source: "P-queue entry (section 5.1): one destination",
+};
+
+/// The name of destination `d`'s variant of a per-destination port `base`:
+/// `base` for destination 0, `base{d}` for the others (`dst`, `dst1`, ...;
+/// `pdst`, `pdst1`, ...).
+pub fn per_dst(base: &str, d: u32) -> String {
+    if d == 0 {
+        base.to_string()
+    } else {
+        format!("{base}{d}")
+    }
+}
 
 /// `offset_bits` must not exceed `pc_bits` (pqueue, pmode_unit).
 pub(crate) fn offset_fits(offset_bits: u32, pc_bits: u32) -> Result<(), String> {

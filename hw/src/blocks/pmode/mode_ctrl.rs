@@ -59,6 +59,8 @@
 //! | `iss{k}_pq_ok` | in | 1 | P-queue: a push would be recorded |
 //! | `iss{k}_pq_hit`, `iss{k}_pq_rdy` | in | 1 | P-queue: head matches the PC / head is reuse-ready |
 //! | `iss{k}_rn_free` | in | 1 | rename: a rename register is available to port k |
+//! | `iss{k}_dst_long` | in | 1 | scoreboard: a valid destination has `long` set |
+//! | `iss{k}_diverged` | in | 1 | SIMT stack: the warp runs a divergent path (top entry above the base) |
 //! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, W, A | a result is written back |
 //! | `wb{j}_pmode` | in | 1 | it was issued in P-mode (renamed) |
 //! | `mode` | out | warps | bit w = warp w is in P-mode |
@@ -93,9 +95,10 @@
 //!    buffer; order and outcome are the same).
 //! 4. otherwise ISSUE.
 //!
-//! **P-mode** (`mode[w] = 1`), `waw = dst_vld & dst_pending & dst != trig_reg`,
+//! **P-mode** (`mode[w] = 1`), `waw = dst_vld & dst_pending & (dst != trig_reg |
+//! tredef)`,
 //! `forced = op ∈ {SSTORE, GSTORE, BARRIER} | (op == SLOAD & (sst | bar))`:
-//! 1. `halted[w]` → STALL.
+//! 1. `halted[w]`, or the episode ends at this edge (`exit[w]`, below) → STALL.
 //! 2. `!rn_free` → STALL ("P-mode warps are selected for issue only when
 //!    renaming registers are available", §5.1 — applies to every P-mode
 //!    instruction, as in the paper).
@@ -111,7 +114,9 @@
 //!    executed unrecorded: §5.1 says out-of-range instructions are "simply
 //!    skipped", and with a full queue "P-mode is only useful for pre-loading".
 //!    This keeps every rename register owned by a P-queue entry (see
-//!    `rename`). An ALU without a destination has no effect and is SKIP.
+//!    `rename`). An ALU without a destination has no effect and is SKIP. So
+//!    is a *partial re-definition* of a skipped value, `dst_long & diverged`
+//!    (below).
 //! 8. GLOAD → PRELOAD (§5.1: "changed into a pre-load ... brings the data only
 //!    into the L1 cache"; marks `long[dst]`, Figure 5 / slides).
 //! 9. BRANCH → PREEXEC (updates the P stack only).
@@ -124,7 +129,20 @@
 //! writeback would wipe its `pending`/`long` mark. The one exception is the
 //! triggering load's own destination: its writeback ends the episode, so
 //! nothing can be wiped (Figure 5: the second `ld $r0` is pre-loaded while the
-//! first is outstanding).
+//! first is outstanding) — unless a pre-executed instruction has re-defined
+//! that register in this episode (`tredef`): then its P-mode writeback may
+//! still be in flight, and it would wipe the `long` mark of a later skipped
+//! re-definition, letting a dependent pre-execute with the stale value.
+//!
+//! Why a partial re-definition is skipped: the scoreboard's `long` mark is
+//! per register, not per thread. When the warp runs one side of a divergent
+//! branch, a skipped instruction marks its destination long for the threads
+//! of that side only; pre-executing a re-definition on the other side would
+//! clear the mark (a fire sets `long` = 0) and, after reconvergence, a
+//! dependent would pre-execute with the first side's stale values. Skipping
+//! it keeps the mark for every thread. The paper is silent on divergence in
+//! P-mode; without divergence a re-definition covers every thread and is
+//! pre-executed as usual.
 //!
 //! Strobes by action (all others 0): ISSUE: `sb_fire = dst_vld`, `sb_long =
 //! dst_vld & op == GLOAD`, `rn_write = dst_vld`, `st_br = op == BRANCH`,
@@ -136,7 +154,8 @@
 //! # State and edge
 //!
 //! Per warp: `mode`, `halted`, `sst` (a shared store was skipped this
-//! episode), `bar` (a barrier was passed this episode), `trig_reg` (A bits: the
+//! episode), `bar` (a barrier was passed this episode), `tredef` (a recorded
+//! PREEXEC wrote `trig_reg` this episode), `trig_reg` (A bits: the
 //! destination of the load that triggered the episode = the first valid long
 //! source of the triggering instruction, src0 before src1).
 //!
@@ -151,22 +170,28 @@
 //!    had a second long source, the warp returns to N-mode when the recorded
 //!    one arrives and may trigger again for the other.
 //! 4. port effects: TRIGGER → `mode = 1`, `halted = sst = bar = 0`, `trig_reg`
-//!    set; HALT → `halted = 1`; SKIP of SSTORE → `sst = 1`; SKIP of BARRIER →
-//!    `bar = 1`.
+//!    set, `tredef = 0`; HALT → `halted = 1`; SKIP of SSTORE → `sst = 1`; SKIP
+//!    of BARRIER → `bar = 1`; PREEXEC (recorded) with a valid destination equal
+//!    to `trig_reg` → `tredef = 1`.
 //!
-//! An exit writeback does not affect this cycle's decision for the warp (no
-//! bypass): a P-mode action in that cycle completes as a P-mode action.
+//! In the cycle of its exit the warp's P-mode instruction stalls: the
+//! scoreboard lets that writeback clear the register on the P board in the
+//! same cycle, which would also clear a `long` mark P-mode set by skipping a
+//! re-definition of the register, and a dependent would pre-execute with the
+//! wrong value (and be reused).
 //!
 //! # Storage (default parameters)
 //!
-//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + trig_reg 6 = **10 bits**
-//! (480 per SM). The paper names only the 48-bit mode vector (§5) and does not
+//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + tredef 1 + trig_reg 6 = **11
+//! bits** (528 per SM). The paper names only the 48-bit mode vector (§5) and does not
 //! include it in its 2236 bits per warp; the halt flag, the two
 //! shared-load-skip flags and the triggering register are state its text
 //! implies (halt on a dependent branch, skip after a skipped store / barrier,
-//! exit on the triggering load's writeback) but does not count.
+//! exit on the triggering load's writeback) but does not count; `tredef` is
+//! ours (the paper is silent on a P-mode re-definition of the register the
+//! episode waits for).
 //! Emitted: `mode_bits`, `halted_bits`, `sst`, `bar` (one `warps`-bit
-//! register each) + `trig_reg` (48 × 6 register array) = 480 bits; the
+//! register each) + `tredef` + `trig_reg` (48 × 6 register array) = 528 bits; the
 //! registry's paper figure is the 48-bit mode vector.
 //!
 //! # Hardware
@@ -179,7 +204,7 @@
 //! cross-port paths are the same-warp blocking and the one-trigger-per-cycle
 //! chain.
 
-use super::Operand;
+use super::{per_dst, Operand};
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
@@ -220,6 +245,8 @@ crate::block_params! {
         pc_bits: u32 = shared(super::PC_BITS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
+        srcs: u32 = shared(super::SRCS),
+        dsts: u32 = shared(super::DSTS),
     }
 }
 
@@ -257,10 +284,14 @@ pub struct ModeCtrlIssue<H> {
     pub warp: H,
     pub pc: H,
     pub op: H,
-    /// `iss{k}_src{s}`, `iss{k}_src{s}_vld` (two sources).
+    /// `iss{k}_src{s}`, `iss{k}_src{s}_vld` (`srcs` sources).
     pub src: Vec<Operand<H>>,
-    pub dst: Operand<H>,
+    /// Destination `d`: `iss{k}_dst`, `iss{k}_dst_vld` for d = 0,
+    /// `iss{k}_dst{d}`, `iss{k}_dst{d}_vld` for the others.
+    pub dst: Vec<Operand<H>>,
     pub src_pending: H,
+    /// `iss{k}_dst_pending` (1 bit) at `dsts = 1`; `iss{k}_dst_pending_bits`
+    /// (`dsts` bits, bit d = destination d pending) otherwise.
     pub dst_pending: H,
     /// `iss{k}_src{s}_long`.
     pub src_long: Vec<H>,
@@ -269,6 +300,8 @@ pub struct ModeCtrlIssue<H> {
     pub pq_hit: H,
     pub pq_rdy: H,
     pub rn_free: H,
+    pub dst_long: H,
+    pub diverged: H,
     pub pmode: H,
     pub action: H,
     pub sb_fire: H,
@@ -311,16 +344,22 @@ impl Interface for ModeCtrlParams {
                         warp: b.input(n("warp"), ww),
                         pc: b.input(n("pc"), pcw),
                         op: b.input(n("op"), 3),
-                        src: (0..2).map(|s| Operand::describe(b, &n(&format!("src{s}")), aw)).collect(),
-                        dst: Operand::describe(b, &n("dst"), aw),
+                        src: (0..self.srcs).map(|s| Operand::describe(b, &n(&format!("src{s}")), aw)).collect(),
+                        dst: (0..self.dsts).map(|d| Operand::describe(b, &n(&per_dst("dst", d)), aw)).collect(),
                         src_pending: b.input(n("src_pending"), 1),
-                        dst_pending: b.input(n("dst_pending"), 1),
-                        src_long: (0..2).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
+                        dst_pending: if self.dsts == 1 {
+                            b.input(n("dst_pending"), 1)
+                        } else {
+                            b.input(n("dst_pending_bits"), self.dsts)
+                        },
+                        src_long: (0..self.srcs).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
                         pq_empty: b.input(n("pq_empty"), 1),
                         pq_ok: b.input(n("pq_ok"), 1),
                         pq_hit: b.input(n("pq_hit"), 1),
                         pq_rdy: b.input(n("pq_rdy"), 1),
                         rn_free: b.input(n("rn_free"), 1),
+                        dst_long: b.input(n("dst_long"), 1),
+                        diverged: b.input(n("diverged"), 1),
                         pmode: b.output(n("pmode"), 1),
                         action: b.output(n("action"), 3),
                         sb_fire: b.output(n("sb_fire"), 1),
@@ -372,6 +411,7 @@ impl Block for ModeCtrlParams {
         }
         .differs(w as i64, "a halted bit per warp (P-mode stopped at a long-dependent branch or exit)")
         .differs(2 * w as i64, "two skip flags per warp (a shared store or a barrier was skipped in the episode)")
+        .differs(w as i64, "a flag per warp: P-mode re-defined the triggering register in the episode")
         .differs(
             (w * self.reg_bits() as u64) as i64,
             "the triggering register per warp (the episode ends at its N-mode writeback)",
@@ -400,17 +440,19 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         warp: Sig,
         pc: Sig,
         op: Sig,
-        src: [(Sig, Sig); 2],
-        dst: Sig,
-        dst_vld: Sig,
+        src: Vec<(Sig, Sig)>,
+        dst: Vec<(Sig, Sig)>,
         src_pending: Sig,
+        /// One bit per destination (pending, as the scoreboard reports it).
         dst_pending: Sig,
-        src_long: [Sig; 2],
+        src_long: Vec<Sig>,
         pq_empty: Sig,
         pq_ok: Sig,
         pq_hit: Sig,
         pq_rdy: Sig,
         rn_free: Sig,
+        dst_long: Sig,
+        diverged: Sig,
     }
     let ports: Vec<Port> = io
         .iss
@@ -420,21 +462,18 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             let warp = m.port(&d.warp);
             let pc = m.port(&d.pc);
             let op = m.port(&d.op);
-            let src0 = (m.port(&d.src[0].reg), m.port(&d.src[0].vld));
-            let src1 = (m.port(&d.src[1].reg), m.port(&d.src[1].vld));
-            let dst = m.port(&d.dst.reg);
-            let dst_vld = m.port(&d.dst.vld);
+            let src = d.src.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect();
+            let dst = d.dst.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect();
             let src_pending = m.port(&d.src_pending);
             let dst_pending = m.port(&d.dst_pending);
-            let src_long = [m.port(&d.src_long[0]), m.port(&d.src_long[1])];
+            let src_long = d.src_long.iter().map(|l| m.port(l)).collect();
             Port {
                 valid,
                 warp,
                 pc,
                 op,
-                src: [src0, src1],
+                src,
                 dst,
-                dst_vld,
                 src_pending,
                 dst_pending,
                 src_long,
@@ -443,6 +482,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                 pq_hit: m.port(&d.pq_hit),
                 pq_rdy: m.port(&d.pq_rdy),
                 rn_free: m.port(&d.rn_free),
+                dst_long: m.port(&d.dst_long),
+                diverged: m.port(&d.diverged),
             }
         })
         .collect();
@@ -452,14 +493,21 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     let halted = m.reg("halted_bits", nw, 0);
     let sst = m.reg("sst", nw, 0);
     let bar = m.reg("bar", nw, 0);
+    let tredef = m.reg("tredef", nw, 0);
     let trig_reg = m.reg_array("trig_reg", nw, aw, 0);
     m.port(&io.mode).set(mode);
     m.port(&io.halted).set(mode & halted);
 
+    let zero_w = lit(0, nw);
+    // Exit: the N-mode writeback of a P-mode warp's triggering register.
+    let exit = wbs.iter().fold(zero_w, |acc, &[en, w, reg, pmode]| {
+        let hit = en & !pmode & mode.bit_at(w) & trig_reg.read(w).eq(reg);
+        acc | mux(hit, onehot(w, nw), zero_w)
+    });
+    let exit = exit.named("exit");
     let a = |v: u64| lit(v, 3);
     let is = |o: Sig, v: u64| o.eq(v);
-    let zero_w = lit(0, nw);
-    let (mut trig_set, mut halt_set, mut sst_set, mut bar_set) = (zero_w, zero_w, zero_w, zero_w);
+    let (mut trig_set, mut halt_set, mut sst_set, mut bar_set, mut redef_set) = (zero_w, zero_w, zero_w, zero_w, zero_w);
     let mut lower_trigger = lit(0, 1);
     let mut start = (lit(0, 1), lit(0, ww), lit(0, pcw));
     let mut triggers = Vec::new();
@@ -469,28 +517,45 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         let o = &io.iss[k];
         m.port(&o.pmode).set(pm);
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.valid & q.warp.eq(pt.warp)));
-        let long0 = pt.src[0].1 & pt.src_long[0];
-        let long_dep = (long0 | (pt.src[1].1 & pt.src_long[1])).named(&n("long_dep"));
+        let longs: Vec<Sig> = pt.src.iter().zip(&pt.src_long).map(|(&(_, v), &l)| v & l).collect();
+        let long_dep = longs[1..].iter().fold(longs[0], |acc, &l| acc | l).named(&n("long_dep"));
+        let one_dst = pt.dst.len() == 1;
+        let (dst_pending, dst_vld) = if one_dst {
+            (pt.dst_pending, pt.dst[0].1)
+        } else {
+            (pt.dst_pending.any(), pt.dst[1..].iter().fold(pt.dst[0].1, |acc, &(_, v)| acc | v).named(&n("dst_any")))
+        };
         // N-mode.
         let act_n = mux(
             long_dep,
             mux(pt.pq_empty & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
             mux(
-                pt.src_pending | pt.dst_pending,
+                pt.src_pending | dst_pending,
                 a(action::STALL),
                 mux(pt.pq_hit, mux(pt.pq_rdy, a(action::REUSE), a(action::STALL)), a(action::ISSUE)),
             ),
         );
         // P-mode.
         let trig = trig_reg.read(pt.warp);
-        let waw = (pt.dst_vld & pt.dst_pending & pt.dst.ne(trig)).named(&n("waw"));
+        // A valid pending destination, other than the triggering register
+        // unless P-mode has re-defined that register in this episode.
+        let redef = tredef.bit_at(pt.warp);
+        let not_trig = |d: usize| pt.dst[d].0.ne(trig) | redef;
+        let waw = if one_dst {
+            pt.dst[0].1 & pt.dst_pending & not_trig(0)
+        } else {
+            let each = |d: usize| pt.dst[d].1 & pt.dst_pending.bit(d as u32) & not_trig(d);
+            (1..pt.dst.len()).fold(each(0), |acc, d| acc | each(d))
+        };
+        let writes_trig = pt.dst.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & r.eq(trig)));
+        let waw = waw.named(&n("waw"));
         let forced = is(pt.op, op::SSTORE)
             | is(pt.op, op::GSTORE)
             | is(pt.op, op::BARRIER)
             | (is(pt.op, op::SLOAD) & (sst.bit_at(pt.warp) | bar.bit_at(pt.warp)));
-        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & pt.dst_vld & pt.pq_ok;
+        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & pt.pq_ok & !(pt.dst_long & pt.diverged);
         let act_p = mux(
-            halted.bit_at(pt.warp) | !pt.rn_free,
+            halted.bit_at(pt.warp) | exit.bit_at(pt.warp) | !pt.rn_free,
             a(action::STALL),
             mux(
                 is(pt.op, op::EXIT) | (long_dep & is(pt.op, op::BRANCH)),
@@ -517,14 +582,14 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             (is(act, action::ISSUE), is(act, action::REUSE), is(act, action::PREEXEC), is(act, action::PRELOAD) | is(act, action::SKIP));
         let branch = is(pt.op, op::BRANCH);
         let pre_rec = preexec & !branch;
-        m.port(&o.sb_fire).set((issue & pt.dst_vld) | pre_rec);
-        m.port(&o.sb_long).set(issue & pt.dst_vld & is(pt.op, op::GLOAD));
-        m.port(&o.sb_skip).set(skipish & pt.dst_vld);
+        m.port(&o.sb_fire).set((issue & dst_vld) | pre_rec);
+        m.port(&o.sb_long).set(issue & dst_vld & is(pt.op, op::GLOAD));
+        m.port(&o.sb_skip).set(skipish & dst_vld);
         m.port(&o.pq_push).set(pre_rec);
         m.port(&o.pq_pop).set(reuse);
         m.port(&o.rn_alloc).set(pre_rec);
-        m.port(&o.rn_reuse).set(reuse & pt.dst_vld);
-        m.port(&o.rn_write).set(issue & pt.dst_vld);
+        m.port(&o.rn_reuse).set(reuse & dst_vld);
+        m.port(&o.rn_write).set(issue & dst_vld);
         m.port(&o.st_adv).set((issue & !branch) | reuse | pre_rec | skipish);
         m.port(&o.st_br).set((issue | preexec) & branch);
         let trigger = is(act, action::TRIGGER);
@@ -537,19 +602,16 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         let skip = is(act, action::SKIP);
         sst_set = sst_set | on(skip & is(pt.op, op::SSTORE));
         bar_set = bar_set | on(skip & is(pt.op, op::BARRIER));
+        redef_set = redef_set | on(pre_rec & writes_trig);
         // The register the episode waits for: the first long source.
-        triggers.push((pt.warp, trigger, mux(long0, pt.src[0].0, pt.src[1].0)));
+        let last = pt.src[pt.src.len() - 1].0;
+        let first_long = (0..pt.src.len() - 1).rev().fold(last, |acc, s| mux(longs[s], pt.src[s].0, acc));
+        triggers.push((pt.warp, trigger, first_long));
     }
     m.port(&io.start_en).set(start.0);
     m.port(&io.start_warp).set(start.1);
     m.port(&io.start_pc).set(start.2);
 
-    // Exit: the N-mode writeback of a P-mode warp's triggering register.
-    let exit = wbs.iter().fold(zero_w, |acc, &[en, w, reg, pmode]| {
-        let hit = en & !pmode & mode.bit_at(w) & trig_reg.read(w).eq(reg);
-        acc | mux(hit, onehot(w, nw), zero_w)
-    });
-    let exit = exit.named("exit");
     let launched = mux(launch_en, onehot(launch_warp, nw), zero_w).named("launched");
     // Port effects apply to warps neither exiting nor launched this cycle.
     let keep = !(exit | launched);
@@ -558,6 +620,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     halted.set(((halted & !trig_set) | halt_set) & keep);
     sst.set(((sst & !trig_set) | (sst_set & keep)) & !launched);
     bar.set(((bar & !trig_set) | (bar_set & keep)) & !launched);
+    tredef.set(((tredef & !trig_set) | (redef_set & keep)) & !launched);
     for (w, trigger, reg) in triggers {
         trig_reg.write(w, reg, trigger & keep.bit_at(w));
     }
@@ -575,6 +638,6 @@ mod tests {
     fn defaults_are_the_paper() {
         let d = ModeCtrlParams::default();
         assert_eq!(d.storage().paper_bits(), 48);
-        assert_eq!(d.storage().expected_bits(), 480);
+        assert_eq!(d.storage().expected_bits(), 528);
     }
 }

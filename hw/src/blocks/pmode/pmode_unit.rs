@@ -54,6 +54,7 @@
 //! | `iss{k}_pdst` | out | R | rename destination: the allocated register on PREEXEC, the reused one on REUSE |
 //! | `iss{k}_pq_idx` | out | I | P-queue index of a PREEXEC, returned on `wb{j}_idx` |
 //! | `iss{k}_stack_pc`, `iss{k}_stack_mask` | out | P, L | top of the warp's SIMT stack in its current mode |
+//! | `iss{k}_stall`, `iss{k}_long_dep` | out | 1, 1 | the scoreboard's answer for the offered instruction (why a STALL stalls; the SM's cycle breakdown) |
 //!
 //! # Wiring (the glue is all combinational)
 //!
@@ -114,16 +115,16 @@
 //! | P-queue (`pq.*`) | 16 032 | 16 032 | 13 440 RAM + 2 592 flip-flops |
 //! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 RAM (ids) + 6 048 flip-flops (renamed bits) |
 //! | availability vector (`rn.avail_vec`) | 128 | 128 | |
-//! | mode control (`mc.*`) | 48 (mode vector) | 480 | + halted, two skip flags, 6-bit triggering register per warp (10 bits per warp) |
+//! | mode control (`mc.*`) | 48 (mode vector) | 528 | + halted, two skip flags, re-definition flag, 6-bit triggering register per warp (11 bits per warp) |
 //! | stack overflow flag (`st.overflow_flag`) | — | 1 | error flag the paper does not need |
-//! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 081 (13.2 KB)** | 2249 bits per warp + 129 per SM |
+//! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 129 (13.2 KB)** | 2250 bits per warp + 129 per SM |
 //! | baseline N stacks (`st.n_stack`, `st.n_top`) | 36 864 | 36 864 + 144 | exist without P-mode; top pointer as above |
 //! | baseline N board (`sb.n_pending`, `sb.n_long`) | 6 048 | 6 048 | exists without P-mode |
-//! | **all storage** | | **151 137** | 95 361 flip-flops + 55 776 RAM bits |
+//! | **all storage** | | **151 185** | 95 409 flip-flops + 55 776 RAM bits |
 //!
 //! The registry's paper figures list the paper's rows (the P-mode table, the
 //! mode vector and the baseline N stack and board of the same sizes): 150 416
-//! bits; the emitted 151 137 exceed them by 721 = 2 × 144 top pointers + 432
+//! bits; the emitted 151 185 exceed them by 769 = 2 × 144 top pointers + 480
 //! mode-control bits beyond the mode vector + 1 overflow flag.
 
 use super::mode_ctrl::ModeCtrlParams;
@@ -131,7 +132,7 @@ use super::pqueue::PqueueParams;
 use super::rename::{RenameLookup, RenameParams};
 use super::scoreboard::ScoreboardParams;
 use super::simt_stack::SimtStackParams;
-use super::Operand;
+use super::{per_dst, Operand};
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
@@ -154,10 +155,18 @@ crate::block_params! {
         inst_bytes: u32 = shared(super::INST_BYTES),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
+        srcs: u32 = shared(super::SRCS),
+        dsts: u32 = shared(super::DSTS),
     }
     check = |u: &PmodeUnitParams| {
         super::banks_divide(u.banks, u.rename_regs)?;
-        super::offset_fits(u.offset_bits, u.pc_bits)
+        super::offset_fits(u.offset_bits, u.pc_bits)?;
+        // Every destination of an instruction is written back in one cycle
+        // (a P-queue entry becomes reusable when its writeback arrives).
+        if u.wb_ports < u.dsts {
+            return Err(format!("wb_ports ({}) must be at least dsts ({}): an instruction's destinations are written back in one cycle", u.wb_ports, u.dsts));
+        }
+        Ok(())
     };
 }
 
@@ -174,10 +183,16 @@ impl PmodeUnitParams {
     pub fn idx_bits(&self) -> u32 {
         idx_bits(self.entries)
     }
-    /// The dual-mode scoreboard's parameters (two sources and one
-    /// destination per instruction).
+    /// The dual-mode scoreboard's parameters.
     pub fn scoreboard(&self) -> ScoreboardParams {
-        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2, dsts: 1 }
+        ScoreboardParams {
+            warps: self.warps,
+            regs: self.regs,
+            issue_ports: self.issue_ports,
+            wb_ports: self.wb_ports,
+            srcs: self.srcs,
+            dsts: self.dsts,
+        }
     }
     pub fn pqueue(&self) -> PqueueParams {
         PqueueParams {
@@ -189,6 +204,7 @@ impl PmodeUnitParams {
             pc_bits: self.pc_bits,
             issue_ports: self.issue_ports,
             wb_ports: self.wb_ports,
+            dsts: self.dsts,
         }
     }
     pub fn rename(&self) -> RenameParams {
@@ -198,6 +214,8 @@ impl PmodeUnitParams {
             rename_regs: self.rename_regs,
             banks: self.banks,
             issue_ports: self.issue_ports,
+            srcs: self.srcs,
+            dsts: self.dsts,
         }
     }
     pub fn simt_stack(&self) -> SimtStackParams {
@@ -217,6 +235,8 @@ impl PmodeUnitParams {
             pc_bits: self.pc_bits,
             issue_ports: self.issue_ports,
             wb_ports: self.wb_ports,
+            srcs: self.srcs,
+            dsts: self.dsts,
         }
     }
 
@@ -271,19 +291,26 @@ pub struct PmodeUnitIssue<H> {
     pub warp: H,
     pub pc: H,
     pub op: H,
-    /// `iss{k}_src{j}`, `iss{k}_src{j}_vld` (two sources).
+    /// `iss{k}_src{j}`, `iss{k}_src{j}_vld` (`srcs` sources).
     pub src: Vec<Operand<H>>,
-    pub dst: Operand<H>,
+    /// Destination `d`: `iss{k}_dst`, `iss{k}_dst_vld` for d = 0,
+    /// `iss{k}_dst{d}`, `iss{k}_dst{d}_vld` for the others.
+    pub dst: Vec<Operand<H>>,
     pub taken: H,
     pub target: H,
     pub reconv: H,
     pub action: H,
     /// `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys`.
     pub lookup: Vec<RenameLookup<H>>,
-    pub pdst: H,
+    /// Destination `d`'s rename register: `iss{k}_pdst`, `iss{k}_pdst{d}`.
+    pub pdst: Vec<H>,
     pub pq_idx: H,
     pub stack_pc: H,
     pub stack_mask: H,
+    /// The scoreboard's view of the offered instruction (`iss{k}_stall`,
+    /// `iss{k}_long_dep`): why a STALL stalled, for the SM's cycle breakdown.
+    pub stall: H,
+    pub long_dep: H,
 }
 
 /// One writeback port.
@@ -325,22 +352,24 @@ impl Interface for PmodeUnitParams {
                         warp: b.input(n("warp"), ww),
                         pc: b.input(n("pc"), pcw),
                         op: b.input(n("op"), 3),
-                        src: (0..2).map(|j| Operand::describe(b, &n(&format!("src{j}")), aw)).collect(),
-                        dst: Operand::describe(b, &n("dst"), aw),
+                        src: (0..self.srcs).map(|j| Operand::describe(b, &n(&format!("src{j}")), aw)).collect(),
+                        dst: (0..self.dsts).map(|d| Operand::describe(b, &n(&per_dst("dst", d)), aw)).collect(),
                         taken: b.input(n("taken"), lanes),
                         target: b.input(n("target"), pcw),
                         reconv: b.input(n("reconv"), pcw),
                         action: b.output(n("action"), 3),
-                        lookup: (0..2)
+                        lookup: (0..self.srcs)
                             .map(|j| RenameLookup {
                                 renamed: b.output(n(&format!("src{j}_renamed")), 1),
                                 phys: b.output(n(&format!("src{j}_phys")), rw),
                             })
                             .collect(),
-                        pdst: b.output(n("pdst"), rw),
+                        pdst: (0..self.dsts).map(|d| b.output(n(&per_dst("pdst", d)), rw)).collect(),
                         pq_idx: b.output(n("pq_idx"), iw),
                         stack_pc: b.output(n("stack_pc"), pcw),
                         stack_mask: b.output(n("stack_mask"), lanes),
+                        stall: b.output(n("stall"), 1),
+                        long_dep: b.output(n("long_dep"), 1),
                     }
                 })
                 .collect(),
@@ -405,8 +434,8 @@ impl Block for PmodeUnitParams {
         }
         .differs(2 * (w * st.top_bits() as u64) as i64, "simt_stack: a top-of-stack pointer per stack and warp")
         .differs(
-            (w * (3 + self.reg_bits() as u64)) as i64,
-            "mode_ctrl: halted, two skip flags and the triggering register per warp",
+            (w * (4 + self.reg_bits() as u64)) as i64,
+            "mode_ctrl: halted, two skip flags, the re-definition flag and the triggering register per warp",
         )
         .differs(1, "simt_stack: the sticky overflow flag")
     }
@@ -444,9 +473,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         warp: Sig,
         pc: Sig,
         op: Sig,
-        src: [(Sig, Sig); 2],
-        dst: Sig,
-        dst_vld: Sig,
+        src: Vec<(Sig, Sig)>,
+        dst: Vec<(Sig, Sig)>,
         taken: Sig,
         target: Sig,
         reconv: Sig,
@@ -459,9 +487,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             warp: m.port(&d.warp),
             pc: m.port(&d.pc),
             op: m.port(&d.op),
-            src: [(m.port(&d.src[0].reg), m.port(&d.src[0].vld)), (m.port(&d.src[1].reg), m.port(&d.src[1].vld))],
-            dst: m.port(&d.dst.reg),
-            dst_vld: m.port(&d.dst.vld),
+            src: d.src.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect(),
+            dst: d.dst.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect(),
             taken: m.port(&d.taken),
             target: m.port(&d.target),
             reconv: m.port(&d.reconv),
@@ -512,31 +539,44 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             d.reg.set(r);
             d.vld.set(v);
         }
-        mck.dst.reg.set(port.dst);
-        mck.dst.vld.set(port.dst_vld);
+        for (d, &(r, v)) in mck.dst.iter().zip(&port.dst) {
+            d.reg.set(r);
+            d.vld.set(v);
+        }
         let pmode = mck.pmode.sig();
         sbk.warp.set(port.warp);
         for (d, &(r, v)) in sbk.src.iter().zip(&port.src) {
             d.reg.set(r);
             d.vld.set(v);
         }
-        sbk.dst[0].reg.set(port.dst);
-        sbk.dst[0].vld.set(port.dst_vld);
+        for (d, &(r, v)) in sbk.dst.iter().zip(&port.dst) {
+            d.reg.set(r);
+            d.vld.set(v);
+        }
         sbk.pmode.set(pmode);
         pqk.warp.set(port.warp);
         pqk.pc.set(port.pc);
+        // The entry keeps the paper's two source fields.
         pqk.src0.set(port.src[0].0);
-        pqk.src1.set(port.src[1].0);
-        pqk.dst.set(port.dst);
+        pqk.src1.set(port.src.get(1).map_or(lit(0, port.src[0].0.width()), |s| s.0));
+        for (d, &(r, _)) in pqk.dst.iter().zip(&port.dst) {
+            d.dst.set(r);
+        }
         rnk.warp.set(port.warp);
-        rnk.src[0].set(port.src[0].0);
-        rnk.src[1].set(port.src[1].0);
-        rnk.dst.set(port.dst);
+        for (d, &(r, _)) in rnk.src.iter().zip(&port.src) {
+            d.set(r);
+        }
+        for (i, (d, &(r, v))) in rnk.dst.iter().zip(&port.dst).enumerate() {
+            d.reg.set(r);
+            if let Some(x) = &d.vld {
+                x.set(v);
+            }
+            // GPGPU-Sim's register bank of the original destination: (warp + reg) mod banks.
+            let bw = idx_bits(p.banks);
+            let bank = if p.banks == 1 { lit(0, bw) } else { port.warp.resize(bw) + r.resize(bw) };
+            d.bank.set(bank.named(&format!("iss{k}_{}", per_dst("bank", i as u32))));
+        }
         rnk.pmode.set(pmode);
-        // GPGPU-Sim's register bank of the original destination: (warp + reg) mod banks.
-        let bw = idx_bits(p.banks);
-        let bank = if p.banks == 1 { lit(0, bw) } else { port.warp.resize(bw) + port.dst.resize(bw) };
-        rnk.bank.set(bank.named(&format!("iss{k}_bank")));
         stk.warp.set(port.warp);
         stk.taken.set(port.taken);
         stk.target.set(port.target);
@@ -544,17 +584,24 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         stk.pmode.set(pmode);
         // Status into the mode controller.
         mck.src_pending.set(sbk.src_pending);
-        mck.dst_pending.set(sbk.dst_pending);
-        mck.src_long[0].set(sbk.src_long[0]);
-        mck.src_long[1].set(sbk.src_long[1]);
+        mck.dst_pending.set(*sbk.dst_pending_bits.as_ref().unwrap_or(&sbk.dst_pending));
+        for (d, l) in mck.src_long.iter().zip(&sbk.src_long) {
+            d.set(*l);
+        }
         mck.pq_empty.set(pqk.empty);
         mck.pq_ok.set(pqk.ok);
         mck.pq_hit.set(pqk.hit);
         mck.pq_rdy.set(pqk.rdy);
         mck.rn_free.set(rnk.free);
-        // The renamed destination is recorded; a reuse maps the head's register.
-        pqk.pdst.set(rnk.alloc_phys);
-        rnk.reuse_phys.set(pqk.head_pdst);
+        mck.dst_long.set(sbk.dst_long);
+        // The base entry's reconvergence PC is RPC_NONE; any other top entry
+        // is one side of a divergent branch.
+        mck.diverged.set(st.iss[k].rpc.sig().ne(lit(st_p.rpc_none(), st_p.pc_bits)));
+        // The renamed destinations are recorded; a reuse maps the head's registers.
+        for ((d, a), (h, r)) in pqk.dst.iter().zip(&rnk.alloc_phys).zip(pqk.head.iter().zip(&rnk.reuse_phys)) {
+            d.pdst.set(*a);
+            r.set(h.pdst);
+        }
         // Commands.
         sbk.fire.set(mck.sb_fire);
         sbk.long.set(mck.sb_long);
@@ -597,10 +644,14 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             m.port(&d.phys).set(l.phys);
         }
         let reuse = action.eq(super::mode_ctrl::action::REUSE);
-        m.port(&o.pdst).set(mux(reuse, pq.iss[k].head_pdst, rn.iss[k].alloc_phys));
+        for ((o, h), a) in o.pdst.iter().zip(&pq.iss[k].head).zip(&rn.iss[k].alloc_phys) {
+            m.port(o).set(mux(reuse, h.pdst, *a));
+        }
         m.port(&o.pq_idx).set(pq.iss[k].idx);
         m.port(&o.stack_pc).set(st.iss[k].pc);
         m.port(&o.stack_mask).set(st.iss[k].mask);
+        m.port(&o.stall).set(sb.iss[k].stall);
+        m.port(&o.long_dep).set(sb.iss[k].long_dep);
     }
     m.finish_io(p)
 }
@@ -646,11 +697,11 @@ mod tests {
         assert_eq!(st.bits_under("sb.p_"), 48 * 126);
         assert_eq!(st.bits_under("pq."), 48 * 334);
         assert_eq!(st.bits_under("rn."), 48 * 1008 + 128);
-        assert_eq!(st.bits_under("mc."), 48 * 10);
-        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_361, 55_776, 151_137));
+        assert_eq!(st.bits_under("mc."), 48 * 11);
+        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_409, 55_776, 151_185));
         let acc = d.storage();
         assert_eq!(acc.paper_bits(), 150_416);
-        assert_eq!(acc.expected_bits(), 151_137);
-        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 432 + 1);
+        assert_eq!(acc.expected_bits(), 151_185);
+        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 480 + 1);
     }
 }

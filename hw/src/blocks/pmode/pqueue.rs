@@ -136,7 +136,8 @@
 //! head's valid bit) and a push clears it, so this is the specified behaviour
 //! at the ports.
 
-use crate::iface::{Binder, Interface, InterfaceExt};
+use super::per_dst;
+use crate::iface::{Binder, Interface, InterfaceExt, PortSpec};
 use crate::ir::{cat, lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
 use crate::util::{below, idx_bits, inc_mod, row_addr};
@@ -153,6 +154,7 @@ crate::block_params! {
         pc_bits: u32 = shared(super::PC_BITS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
+        dsts: u32 = shared(super::DSTS),
     }
     check = |p: &PqueueParams| super::offset_fits(p.offset_bits, p.pc_bits);
 }
@@ -174,14 +176,24 @@ impl PqueueParams {
     pub fn idx_bits(&self) -> u32 {
         idx_bits(self.entries)
     }
-    /// Bits of one entry (Figure 9: 37).
+    /// Bits of one entry as emitted: offset, two sources, and per
+    /// destination its architected and physical ids, `reuse_rdy`, `valid`
+    /// (Figure 9: 37 with one destination).
     pub fn entry_bits(&self) -> u64 {
+        (self.offset_bits + 2 * self.reg_bits() + self.dsts * (self.reg_bits() + self.phys_bits()) + 2) as u64
+    }
+    /// Bits of one entry by the paper's layout (one destination): 37 at the
+    /// defaults.
+    pub fn paper_entry_bits(&self) -> u64 {
         (self.offset_bits + 3 * self.reg_bits() + self.phys_bits() + 2) as u64
     }
     /// The paper's bits per warp (§5.3), by its own formula: E × 37 + 2 ×
-    /// clog2(E) pointers + a PC-wide base.
+    /// clog2(E) pointers + a PC-wide base; none without a P-queue (E = 0).
     pub fn paper_bits_per_warp(&self) -> u64 {
-        self.entries as u64 * self.entry_bits() + 2 * self.idx_bits() as u64 + self.pc_bits as u64
+        if self.entries == 0 {
+            return 0;
+        }
+        self.entries as u64 * self.paper_entry_bits() + 2 * self.idx_bits() as u64 + self.pc_bits as u64
     }
 }
 
@@ -207,8 +219,9 @@ pub struct PqueueIssue<H> {
     pub push: H,
     pub src0: H,
     pub src1: H,
-    pub dst: H,
-    pub pdst: H,
+    /// Destination `d` to record: `iss{k}_dst`, `iss{k}_pdst` for d = 0,
+    /// `iss{k}_dst{d}`, `iss{k}_pdst{d}` for the others.
+    pub dst: Vec<PqueueDst<H>>,
     pub pop: H,
     pub empty: H,
     pub full: H,
@@ -218,8 +231,16 @@ pub struct PqueueIssue<H> {
     pub rdy: H,
     pub head_src0: H,
     pub head_src1: H,
-    pub head_dst: H,
-    pub head_pdst: H,
+    /// The head entry's destination `d`: `iss{k}_head_dst{d}`,
+    /// `iss{k}_head_pdst{d}` (no suffix for d = 0).
+    pub head: Vec<PqueueDst<H>>,
+}
+
+/// One destination of an entry: architected and physical (rename) ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PqueueDst<H> {
+    pub dst: H,
+    pub pdst: H,
 }
 
 /// One writeback port.
@@ -249,8 +270,9 @@ impl Interface for PqueueParams {
                         push: b.input(n("push"), 1),
                         src0: b.input(n("src0"), aw),
                         src1: b.input(n("src1"), aw),
-                        dst: b.input(n("dst"), aw),
-                        pdst: b.input(n("pdst"), rw),
+                        dst: (0..self.dsts)
+                            .map(|d| PqueueDst { dst: b.input(n(&per_dst("dst", d)), aw), pdst: b.input(n(&per_dst("pdst", d)), rw) })
+                            .collect(),
                         pop: b.input(n("pop"), 1),
                         empty: b.output(n("empty"), 1),
                         full: b.output(n("full"), 1),
@@ -260,8 +282,12 @@ impl Interface for PqueueParams {
                         rdy: b.output(n("rdy"), 1),
                         head_src0: b.output(n("head_src0"), aw),
                         head_src1: b.output(n("head_src1"), aw),
-                        head_dst: b.output(n("head_dst"), aw),
-                        head_pdst: b.output(n("head_pdst"), rw),
+                        head: (0..self.dsts)
+                            .map(|d| PqueueDst {
+                                dst: b.output(n(&per_dst("head_dst", d)), aw),
+                                pdst: b.output(n(&per_dst("head_pdst", d)), rw),
+                            })
+                            .collect(),
                     }
                 })
                 .collect(),
@@ -290,18 +316,35 @@ impl Block for PqueueParams {
     /// in flip-flops, head, tail and base per warp.
     fn storage(&self) -> StorageAccount {
         let per_warp = self.paper_bits_per_warp();
-        StorageAccount {
+        let acc = StorageAccount {
             paper: vec![PaperFigure::new(
-                format!(
-                    "P-queue, {per_warp} bits per warp ({} x {}-bit entries + pointers + base) x {} warps",
-                    self.entries,
-                    self.entry_bits(),
-                    self.warps
-                ),
+                if self.entries == 0 {
+                    format!("no P-queue (entries = 0), x {} warps", self.warps)
+                } else {
+                    format!(
+                        "P-queue, {per_warp} bits per warp ({} x {}-bit entries + pointers + base) x {} warps",
+                        self.entries,
+                        self.paper_entry_bits(),
+                        self.warps
+                    )
+                },
                 per_warp * self.warps as u64,
             )],
             differences: Vec::new(),
+        };
+        if self.dsts == 1 || self.entries == 0 {
+            return acc;
         }
+        let extra = (self.dsts - 1) as u64 * (self.reg_bits() + self.phys_bits()) as u64;
+        acc.differs(
+            (extra * self.entries as u64 * self.warps as u64) as i64,
+            format!(
+                "{} further destination(s) per entry, {extra} bits (architected + physical id each): the SM's instructions \
+                 write up to {} registers, the paper's one",
+                self.dsts - 1,
+                self.dsts
+            ),
+        )
     }
 }
 
@@ -327,6 +370,9 @@ pub fn pqueue(p: &PqueueParams, name: &str) -> Result<Arc<Module>, HwError> {
     ));
     let (aw, rw, iw, pcw, ow, e) = (p.reg_bits(), p.phys_bits(), p.idx_bits(), p.pc_bits, p.offset_bits, p.entries);
     let io = p.decls();
+    if e == 0 {
+        return no_queue(p, m, &io);
+    }
     let start_en = m.port(&io.start_en);
     let start_warp = m.port(&io.start_warp);
     let start_pc = m.port(&io.start_pc);
@@ -346,16 +392,21 @@ pub fn pqueue(p: &PqueueParams, name: &str) -> Result<Arc<Module>, HwError> {
             let push = m.port(&d.push);
             let src0 = m.port(&d.src0);
             let src1 = m.port(&d.src1);
-            let dst = m.port(&d.dst);
-            let pdst = m.port(&d.pdst);
+            let mut fields = vec![src0, src1];
+            for x in &d.dst {
+                fields.push(m.port(&x.dst));
+                fields.push(m.port(&x.pdst));
+            }
             let pop = m.port(&d.pop);
-            Port { warp, pc, push, fields: cat(&[src0, src1, dst, pdst]), pop }
+            Port { warp, pc, push, fields: cat(&fields), pop }
         })
         .collect();
     let wbs: Vec<(Sig, Sig, Sig)> = io.wb.iter().map(|d| (m.port(&d.en), m.port(&d.warp), m.port(&d.idx))).collect();
 
-    // Entry layout, most significant first: offset, src0, src1, dst, pdst.
-    let field_bits = 3 * aw + rw;
+    // Entry layout, most significant first: offset, src0, src1, then per
+    // destination d: dst{d}, pdst{d}.
+    let dst_bits = aw + rw;
+    let field_bits = 2 * aw + p.dsts * dst_bits;
     let entry = m.mem("entry", p.warps * e, ow + field_bits);
     let valid = m.reg_array("valid", p.warps, e, 0);
     let rdy = m.reg_array("reuse_rdy", p.warps, e, 0);
@@ -399,10 +450,14 @@ pub fn pqueue(p: &PqueueParams, name: &str) -> Result<Arc<Module>, HwError> {
         m.port(&o.hit).set(hit);
         m.port(&o.rdy).set(ready);
         let zero_if_empty = |x: Sig| mux(head_valid, x, lit(0, x.width()));
-        m.port(&o.head_src0).set(zero_if_empty(ent.slice(2 * aw + rw, aw)));
-        m.port(&o.head_src1).set(zero_if_empty(ent.slice(aw + rw, aw)));
-        m.port(&o.head_dst).set(zero_if_empty(ent.slice(rw, aw)));
-        m.port(&o.head_pdst).set(zero_if_empty(ent.slice(0, rw)));
+        let dsts_lsb = p.dsts * dst_bits;
+        m.port(&o.head_src0).set(zero_if_empty(ent.slice(dsts_lsb + aw, aw)));
+        m.port(&o.head_src1).set(zero_if_empty(ent.slice(dsts_lsb, aw)));
+        for (d, h) in (0u32..).zip(&o.head) {
+            let at = (p.dsts - 1 - d) * dst_bits;
+            m.port(&h.dst).set(zero_if_empty(ent.slice(at + rw, aw)));
+            m.port(&h.pdst).set(zero_if_empty(ent.slice(at, rw)));
+        }
         views.push(View { h, t, d, hit, rdy: ready, ok });
     }
 
@@ -461,6 +516,45 @@ pub fn pqueue(p: &PqueueParams, name: &str) -> Result<Arc<Module>, HwError> {
     head.write(start_warp, lit(0, iw), start_en);
     tail.write(start_warp, lit(0, iw), start_en);
     base.write(start_warp, start_pc, start_en);
+    m.finish_io(p)
+}
+
+/// `entries = 0`, the paper's "without P-queue" (§5.1): no storage; every
+/// warp's queue reads empty and full, nothing is ever recorded (`ok = 0`),
+/// matched or reused; the inputs are ignored. `rst` is kept so that the
+/// port list does not depend on `entries`.
+fn no_queue(p: &PqueueParams, m: ModuleBuilder, io: &PqueueIo<PortSpec>) -> Result<Arc<Module>, HwError> {
+    m.keep_clock_and_reset();
+    for x in [&io.start_en, &io.start_warp, &io.start_pc] {
+        m.port(x);
+    }
+    for d in &io.iss {
+        for x in [&d.warp, &d.pc, &d.push, &d.src0, &d.src1] {
+            m.port(x);
+        }
+        for x in &d.dst {
+            m.port(&x.dst);
+            m.port(&x.pdst);
+        }
+        m.port(&d.pop);
+    }
+    for w in &io.wb {
+        for x in [&w.en, &w.warp, &w.idx] {
+            m.port(x);
+        }
+    }
+    for d in &io.iss {
+        let zero = |x: &PortSpec| m.port(x).set(lit(0, x.width));
+        m.port(&d.empty).set(lit(1, 1));
+        m.port(&d.full).set(lit(1, 1));
+        for x in [&d.ok, &d.idx, &d.hit, &d.rdy, &d.head_src0, &d.head_src1] {
+            zero(x);
+        }
+        for h in &d.head {
+            zero(&h.dst);
+            zero(&h.pdst);
+        }
+    }
     m.finish_io(p)
 }
 

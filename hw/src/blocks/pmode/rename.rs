@@ -162,10 +162,11 @@
 //! id RAM has `3K + 1` read ports (sources, destinations, the release), the P
 //! id RAM `2K`.
 
+use super::per_dst;
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, lit_bits, mux, onehot, Bits, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, PaperFigure, StorageAccount};
-use crate::util::{below, idx_bits, row_addr};
+use crate::util::{and_or, below, gate, idx_bits, row_addr};
 use std::sync::Arc;
 
 crate::block_params! {
@@ -176,6 +177,8 @@ crate::block_params! {
         rename_regs: u32 = shared(super::RENAME_REGS),
         banks: u32 = shared(super::BANKS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
+        srcs: u32 = shared(super::SRCS),
+        dsts: u32 = shared(super::DSTS),
     }
     check = |p: &RenameParams| super::banks_divide(p.banks, p.rename_regs);
 }
@@ -220,18 +223,32 @@ pub struct RenameIo<H> {
 pub struct RenameIssue<H> {
     pub warp: H,
     pub pmode: H,
-    /// `iss{k}_src{j}` (two sources).
+    /// `iss{k}_src{j}` (`srcs` sources).
     pub src: Vec<H>,
-    pub dst: H,
-    pub bank: H,
+    /// Destination `d`: `iss{k}_dst`, `iss{k}_bank` for d = 0,
+    /// `iss{k}_dst{d}`, `iss{k}_dst{d}_vld`, `iss{k}_bank{d}` for the others.
+    pub dst: Vec<RenameDst<H>>,
     pub alloc: H,
     pub reuse: H,
-    pub reuse_phys: H,
+    /// Destination `d`'s reused register: `iss{k}_reuse_phys`, `iss{k}_reuse_phys{d}`.
+    pub reuse_phys: Vec<H>,
     pub write: H,
     /// Source `j`'s lookup: `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys`.
     pub lookup: Vec<RenameLookup<H>>,
     pub free: H,
-    pub alloc_phys: H,
+    /// Destination `d`'s candidate: `iss{k}_alloc_phys`, `iss{k}_alloc_phys{d}`.
+    pub alloc_phys: Vec<H>,
+}
+
+/// One destination of the instruction on an issue port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenameDst<H> {
+    pub reg: H,
+    /// `_vld`: only when `dsts > 1` (the paper's one destination is always
+    /// named, the commands say whether it is written).
+    pub vld: Option<H>,
+    /// Bank of this destination's original register.
+    pub bank: H,
 }
 
 /// Where a source operand reads from.
@@ -262,21 +279,29 @@ impl Interface for RenameParams {
                     RenameIssue {
                         warp: b.input(n("warp"), ww),
                         pmode: b.input(n("pmode"), 1),
-                        src: (0..2).map(|j| b.input(n(&format!("src{j}")), aw)).collect(),
-                        dst: b.input(n("dst"), aw),
-                        bank: b.input(n("bank"), bw),
+                        src: (0..self.srcs).map(|j| b.input(n(&format!("src{j}")), aw)).collect(),
+                        dst: (0..self.dsts)
+                            .map(|d| {
+                                let reg = per_dst("dst", d);
+                                RenameDst {
+                                    reg: b.input(n(&reg), aw),
+                                    vld: (self.dsts > 1).then(|| b.input(n(&format!("{reg}_vld")), 1)),
+                                    bank: b.input(n(&per_dst("bank", d)), bw),
+                                }
+                            })
+                            .collect(),
                         alloc: b.input(n("alloc"), 1),
                         reuse: b.input(n("reuse"), 1),
-                        reuse_phys: b.input(n("reuse_phys"), rw),
+                        reuse_phys: (0..self.dsts).map(|d| b.input(n(&per_dst("reuse_phys", d)), rw)).collect(),
                         write: b.input(n("write"), 1),
-                        lookup: (0..2)
+                        lookup: (0..self.srcs)
                             .map(|j| RenameLookup {
                                 renamed: b.output(n(&format!("src{j}_renamed")), 1),
                                 phys: b.output(n(&format!("src{j}_phys")), rw),
                             })
                             .collect(),
                         free: b.output(n("free"), 1),
-                        alloc_phys: b.output(n("alloc_phys"), rw),
+                        alloc_phys: (0..self.dsts).map(|d| b.output(n(&per_dst("alloc_phys", d)), rw)).collect(),
                     }
                 })
                 .collect(),
@@ -322,8 +347,13 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let m = ModuleBuilder::new(name);
     m.doc(&format!(
         "N/P rename tables and register availability vector of warp pre-execution (HPCA 2016, sections 5.1-5.3): \\
-         {} warps x {} registers, {} rename registers in {} bank(s), {} issue port(s).",
-        p.warps, p.regs, p.rename_regs, p.banks, p.issue_ports
+         {} warps x {} registers, {} rename registers in {} bank(s), {} issue port(s){}.",
+        p.warps,
+        p.regs,
+        p.rename_regs,
+        p.banks,
+        p.issue_ports,
+        shape_note(p)
     ));
     let (rw, nr) = (p.phys_bits(), p.rename_regs);
     let io = p.decls();
@@ -334,15 +364,20 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let rel_en = m.port(&io.rel_en);
     let rel_warp = m.port(&io.rel_warp);
     let rel_reg = m.port(&io.rel_reg);
+    /// One destination: register, valid (constant 1 at `dsts = 1`), bank.
+    struct Dst {
+        reg: Sig,
+        vld: Option<Sig>,
+        bank: Sig,
+    }
     struct Port {
         warp: Sig,
         pmode: Sig,
-        src: [Sig; 2],
-        dst: Sig,
-        bank: Sig,
+        src: Vec<Sig>,
+        dst: Vec<Dst>,
         alloc: Sig,
         reuse: Sig,
-        reuse_phys: Sig,
+        reuse_phys: Vec<Sig>,
         write: Sig,
     }
     let ports: Vec<Port> = io
@@ -351,12 +386,11 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         .map(|d| Port {
             warp: m.port(&d.warp),
             pmode: m.port(&d.pmode),
-            src: [m.port(&d.src[0]), m.port(&d.src[1])],
-            dst: m.port(&d.dst),
-            bank: m.port(&d.bank),
+            src: d.src.iter().map(|s| m.port(s)).collect(),
+            dst: d.dst.iter().map(|x| Dst { reg: m.port(&x.reg), vld: x.vld.as_ref().map(|v| m.port(v)), bank: m.port(&x.bank) }).collect(),
             alloc: m.port(&d.alloc),
             reuse: m.port(&d.reuse),
-            reuse_phys: m.port(&d.reuse_phys),
+            reuse_phys: d.reuse_phys.iter().map(|x| m.port(x)).collect(),
             write: m.port(&d.write),
         })
         .collect();
@@ -367,22 +401,29 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let p_ren = m.reg_array("p_renamed", p.warps, p.regs, 0);
     let used = m.reg("avail_vec", nr, 0);
     m.port(&io.used).set(used);
-    // Outputs in port order: per port, the two lookups, then the search.
-    let outs: Vec<[Sig; 6]> = io
+    // Outputs in port order: per port, the lookups, then the search.
+    struct Outs {
+        lookup: Vec<(Sig, Sig)>,
+        free: Sig,
+        alloc_phys: Vec<Sig>,
+    }
+    let outs: Vec<Outs> = io
         .iss
         .iter()
-        .map(|d| {
-            [
-                m.port(&d.lookup[0].renamed),
-                m.port(&d.lookup[0].phys),
-                m.port(&d.lookup[1].renamed),
-                m.port(&d.lookup[1].phys),
-                m.port(&d.free),
-                m.port(&d.alloc_phys),
-            ]
+        .map(|d| Outs {
+            lookup: d.lookup.iter().map(|l| (m.port(&l.renamed), m.port(&l.phys))).collect(),
+            free: m.port(&d.free),
+            alloc_phys: d.alloc_phys.iter().map(|x| m.port(x)).collect(),
         })
         .collect();
     let addr = |w: Sig, r: Sig| row_addr(w, r, p.warps, p.regs);
+    // `cond ? x : 0` for the masks. With several destinations the masks are
+    // AND-OR logic: yosys's `share` pass would otherwise try to merge every
+    // pair of the many muxed shifters with one SAT query over the flattened
+    // unit each (out of memory at dsts = 2, see `hw::util::gate`). One
+    // destination keeps the paper block's multiplexers.
+    let wide = p.dsts > 1;
+    let masked = |cond: Sig, x: Sig| if wide { gate(cond, x) } else { mux(cond, x, lit(0, x.width())) };
 
     // Lookups: P-mode reads its P table first, then the N table.
     for (k, pt) in ports.iter().enumerate() {
@@ -391,14 +432,32 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
             let use_p = pt.pmode & prow.bit_at(r);
             let use_n = nrow.bit_at(r);
             let phys = mux(use_p, p_id.read(addr(pt.warp, r)), mux(use_n, n_id.read(addr(pt.warp, r)), lit(0, rw)));
-            outs[k][2 * j].set(use_p | use_n);
-            outs[k][2 * j + 1].set(phys);
+            outs[k].lookup[j].0.set(use_p | use_n);
+            outs[k].lookup[j].1.set(phys);
         }
     }
 
-    // Free-register search: per port, the lowest available register of the
-    // requested bank, else the lowest available one; a port does not see the
-    // candidates of lower ports.
+    // The destinations an instruction writes: valid and not naming the
+    // register of a lower valid destination (a register is written once).
+    // At `dsts = 1` the destination has no valid input: always counted.
+    let wrote: Vec<Vec<Option<Sig>>> = ports
+        .iter()
+        .enumerate()
+        .map(|(k, pt)| {
+            (0..pt.dst.len())
+                .map(|d| {
+                    let vld = pt.dst[d].vld?;
+                    let dup = pt.dst[..d].iter().fold(lit(0, 1), |acc, e| acc | (e.vld.unwrap_or(lit(1, 1)) & e.reg.eq(pt.dst[d].reg)));
+                    Some((vld & !dup).named(&format!("iss{k}_{}_writes", per_dst("dst", d as u32))))
+                })
+                .collect()
+        })
+        .collect();
+
+    // Free-register search: per port and valid destination, the lowest
+    // available register of the destination's bank, else the lowest
+    // available one; a destination does not see the candidates of lower
+    // destinations and lower ports.
     let bank_masks: Vec<Sig> = (0..p.banks)
         .map(|b| {
             let mut words = vec![0u64; nr.div_ceil(64) as usize];
@@ -409,16 +468,49 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         })
         .collect();
     let mut avail = (!used).named("avail");
-    let mut cands = Vec::new();
+    let mut cands: Vec<Vec<Sig>> = Vec::new();
+    // Per port and destination, the candidate as a one-hot mask.
+    let mut hots: Vec<Vec<Sig>> = Vec::new();
     let mut frees_k = Vec::new();
     for (k, pt) in ports.iter().enumerate() {
-        let in_bank = if p.banks == 1 { avail } else { avail & crate::ir::pick(pt.bank, &bank_masks) };
-        let cand = mux(in_bank.any(), in_bank.ffs(), avail.ffs()).named(&format!("iss{k}_cand"));
-        let free = avail.any();
-        outs[k][4].set(free);
-        outs[k][5].set(cand);
-        avail = (avail & !onehot(cand, nr)).named(&format!("avail{}", k + 1));
-        cands.push(cand);
+        let mut free: Option<Sig> = None;
+        let mut port_cands = Vec::new();
+        let mut port_hots = Vec::new();
+        for (d, x) in pt.dst.iter().enumerate() {
+            let in_bank = if p.banks == 1 { avail } else { avail & crate::ir::pick(x.bank, &bank_masks) };
+            let cand = mux(in_bank.any(), in_bank.ffs(), avail.ffs()).named(&format!("iss{k}_{}", per_dst("cand", d as u32)));
+            // At least one register, also for an instruction without a
+            // destination (every P-mode instruction needs one, §5.1).
+            let mut f = free.unwrap_or_else(|| avail.any());
+            // With several destinations the search chains through up to
+            // `issue_ports x dsts` picks: each pick's mask is the lowest set
+            // bit, x & -x (no shifter fed by a priority encoder, which yosys's
+            // `share` pass cannot analyse at that depth); the index is the
+            // encoder's, the same register.
+            let hot = if wide {
+                let low = |v: Sig| v & (!v + 1u64);
+                and_or(in_bank.any(), low(in_bank), low(avail))
+            } else {
+                onehot(cand, nr)
+            };
+            let taken = avail & !hot;
+            avail = match wrote[k][d] {
+                None => taken.named(&format!("avail{}", k + 1)),
+                Some(w) => {
+                    f = f & (!w | avail.any());
+                    let name = if d + 1 == pt.dst.len() { format!("avail{}", k + 1) } else { format!("avail{k}_{}", d + 1) };
+                    and_or(w, taken, avail).named(&name)
+                }
+            };
+            free = Some(f);
+            outs[k].alloc_phys[d].set(cand);
+            port_cands.push(cand);
+            port_hots.push(hot);
+        }
+        let free = free.expect("at least one destination");
+        outs[k].free.set(free);
+        cands.push(port_cands);
+        hots.push(port_hots);
         frees_k.push(free);
     }
 
@@ -428,53 +520,85 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let zero_a = lit(0, p.regs);
     let mut frees = zero_r;
     let mut allocs = zero_r;
+    /// One destination's effects.
     struct Act {
         reuse: Sig,
         write: Sig,
     }
-    let mut acts = Vec::new();
+    let mut acts: Vec<Vec<Act>> = Vec::new();
     for (k, pt) in ports.iter().enumerate() {
-        let n = |s: &str| format!("iss{k}_{s}");
+        let n = |s: &str, d: usize| format!("iss{k}_{}", per_dst(s, d as u32));
         let cmd = |q: &Port| q.alloc | q.reuse | q.write;
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & cmd(q)));
-        let live = !init_en & below(pt.warp, p.warps) & below(pt.dst, p.regs) & !blocked;
-        let alloc = (live & pt.pmode & pt.alloc & frees_k[k] & !(start_en & start_warp.eq(pt.warp))).named(&n("do_alloc"));
-        let reuse = (live & !pt.pmode & pt.reuse).named(&n("do_reuse"));
-        let write = (live & !pt.pmode & !pt.reuse & pt.write).named(&n("do_write"));
-        // The N mapping the destination had (a reuse or write replaces it).
-        let old_ren = n_ren.read(pt.warp).bit_at(pt.dst);
-        let old_id = n_id.read(addr(pt.warp, pt.dst));
-        let freed = (reuse & old_ren & old_id.ne(pt.reuse_phys)) | (write & old_ren);
-        frees = frees | mux(freed, onehot(old_id, nr), zero_r);
-        allocs = allocs | mux(alloc, onehot(cands[k], nr), zero_r);
-        p_id.write(addr(pt.warp, pt.dst), cands[k], alloc);
-        p_ren.write(pt.warp, p_ren.read(pt.warp) | onehot(pt.dst, p.regs), alloc);
-        n_id.write(addr(pt.warp, pt.dst), pt.reuse_phys, reuse);
-        acts.push(Act { reuse, write });
+        let mut port_acts = Vec::new();
+        let mut p_set = zero_a;
+        let mut any_alloc = lit(0, 1);
+        for (d, x) in pt.dst.iter().enumerate() {
+            let live = !init_en & below(pt.warp, p.warps) & below(x.reg, p.regs) & !blocked;
+            let live = match wrote[k][d] {
+                None => live,
+                Some(w) => live & w,
+            };
+            let alloc = (live & pt.pmode & pt.alloc & frees_k[k] & !(start_en & start_warp.eq(pt.warp))).named(&n("do_alloc", d));
+            let reuse = (live & !pt.pmode & pt.reuse).named(&n("do_reuse", d));
+            let write = (live & !pt.pmode & !pt.reuse & pt.write).named(&n("do_write", d));
+            // The N mapping the destination had (a reuse or write replaces it).
+            let old_ren = n_ren.read(pt.warp).bit_at(x.reg);
+            let old_id = n_id.read(addr(pt.warp, x.reg));
+            let freed = (reuse & old_ren & old_id.ne(pt.reuse_phys[d])) | (write & old_ren);
+            frees = frees | masked(freed, onehot(old_id, nr));
+            allocs = allocs | masked(alloc, hots[k][d]);
+            p_id.write(addr(pt.warp, x.reg), cands[k][d], alloc);
+            if pt.dst.len() == 1 {
+                p_ren.write(pt.warp, p_ren.read(pt.warp) | onehot(x.reg, p.regs), alloc);
+            } else {
+                p_set = p_set | masked(alloc, onehot(x.reg, p.regs));
+                any_alloc = any_alloc | alloc;
+            }
+            n_id.write(addr(pt.warp, x.reg), pt.reuse_phys[d], reuse);
+            port_acts.push(Act { reuse, write });
+        }
+        if pt.dst.len() > 1 {
+            p_ren.write(pt.warp, p_ren.read(pt.warp) | p_set, any_alloc);
+        }
+        acts.push(port_acts);
     }
     // Warp-exit release, after the ports: it sees a same-cycle port update of
     // its register.
     let rel = (rel_en & !init_en & below(rel_warp, p.warps) & below(rel_reg, p.regs)).named("do_rel");
     let (mut rel_ren, mut rel_id) = (n_ren.read(rel_warp).bit_at(rel_reg), n_id.read(addr(rel_warp, rel_reg)));
     for (k, pt) in ports.iter().enumerate() {
-        let same = pt.warp.eq(rel_warp) & pt.dst.eq(rel_reg);
-        rel_id = mux(same & acts[k].reuse, pt.reuse_phys, rel_id);
-        rel_ren = mux(same & (acts[k].reuse | acts[k].write), acts[k].reuse, rel_ren);
+        for (d, x) in pt.dst.iter().enumerate() {
+            let a = &acts[k][d];
+            let same = pt.warp.eq(rel_warp) & x.reg.eq(rel_reg);
+            rel_id = mux(same & a.reuse, pt.reuse_phys[d], rel_id);
+            rel_ren = mux(same & (a.reuse | a.write), a.reuse, rel_ren);
+        }
     }
-    frees = frees | mux(rel & rel_ren, onehot(rel_id, nr), zero_r);
-    // N renamed rows: ports set (reuse) or clear (write) a bit, the release
+    frees = frees | masked(rel & rel_ren, onehot(rel_id, nr));
+    // N renamed rows: ports set (reuse) or clear (write) bits, the release
     // clears one; rows touched by a port and the release in one cycle merge.
     let n_next = |x: Sig| {
         let (mut set, mut clr) = (zero_a, zero_a);
         for (k, pt) in ports.iter().enumerate() {
             let here = pt.warp.eq(x);
-            set = set | mux(acts[k].reuse & here, onehot(pt.dst, p.regs), zero_a);
-            clr = clr | mux(acts[k].write & here, onehot(pt.dst, p.regs), zero_a);
+            for (d, dx) in pt.dst.iter().enumerate() {
+                set = set | masked(acts[k][d].reuse & here, onehot(dx.reg, p.regs));
+                clr = clr | masked(acts[k][d].write & here, onehot(dx.reg, p.regs));
+            }
         }
-        let rel_clr = mux(rel & rel_warp.eq(x), onehot(rel_reg, p.regs), zero_a);
+        let rel_clr = masked(rel & rel_warp.eq(x), onehot(rel_reg, p.regs));
         ((n_ren.read(x) & !clr) | set) & !rel_clr
     };
-    let mut touches: Vec<(Sig, Sig)> = ports.iter().enumerate().map(|(k, pt)| (pt.warp, acts[k].reuse | acts[k].write)).collect();
+    let mut touches: Vec<(Sig, Sig)> = ports
+        .iter()
+        .enumerate()
+        .map(|(k, pt)| {
+            let a = &acts[k];
+            let first = a[0].reuse | a[0].write;
+            (pt.warp, a[1..].iter().fold(first, |acc, x| acc | x.reuse | x.write))
+        })
+        .collect();
     touches.push((rel_warp, rel));
     for (x, en) in touches {
         n_ren.write(x, n_next(x), en);
@@ -483,6 +607,15 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     p_ren.write(start_warp, zero_a, start_en & !init_en);
     used.set(mux(init_en, init_used, (used & !frees.named("frees")) | allocs.named("allocs")));
     m.finish_io(p)
+}
+
+/// The module documentation's note on non-default operand counts.
+fn shape_note(p: &RenameParams) -> String {
+    if p.srcs == 2 && p.dsts == 1 {
+        String::new()
+    } else {
+        format!(", {} source(s) and {} destination(s) per instruction", p.srcs, p.dsts)
+    }
 }
 
 pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<RenameParams>();

@@ -25,9 +25,11 @@
 //! | `copy_en`, `copy_warp` | in | 1, WW | mode entry: the warp's P board <- its N board |
 //! | `iss{k}_src_pending` | out | 1 | a valid source is pending |
 //! | `iss{k}_dst_pending` | out | 1 | a valid destination is pending (WAW) |
+//! | `iss{k}_dst_pending_bits` | out | D | only when D > 1: bit d = destination d is valid and pending (the mode controller's WAW test per destination) |
 //! | `iss{k}_stall` | out | 1 | `src_pending \| dst_pending` |
 //! | `iss{k}_long_dep` | out | 1 | a valid source has `long` set (P-mode trigger / skip) |
 //! | `iss{k}_src{s}_long` | out | 1 | source s is valid and has `long` set (which load a trigger waits on) |
+//! | `iss{k}_dst_long` | out | 1 | a valid destination has `long` set (P-mode: a re-definition of a skipped value) |
 //!
 //! # Cycle behaviour (decisions where the paper is silent)
 //! - Queries are combinational and read the board selected by `iss{k}_pmode`.
@@ -62,22 +64,21 @@
 use super::Operand;
 use crate::iface::{Binder, Interface};
 use crate::iface::InterfaceExt;
-use crate::ir::{lit, mux, onehot, HwError, MemHandle, Module, ModuleBuilder, Sig};
+use crate::ir::{cat, lit, mux, onehot, HwError, MemHandle, Module, ModuleBuilder, Sig};
 use crate::params::clog2;
 use crate::registry::{Block, PaperFigure, StorageAccount};
 use std::sync::Arc;
 
 crate::block_params! {
-    /// Parameters of the dual-mode scoreboard. `warps`, `regs`,
-    /// `issue_ports` and `wb_ports` are the P-mode family's (one spec each,
-    /// shared with the other P-mode blocks and `pmode_unit`).
+    /// Parameters of the dual-mode scoreboard (all the P-mode family's: one
+    /// spec each, shared with the other P-mode blocks and `pmode_unit`).
     pub struct ScoreboardParams {
         warps: u32 = shared(super::WARPS),
         regs: u32 = shared(super::REGS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
-        srcs: u32 = spec { 2, 1..=8, "source operands per instruction", "P-queue entry (section 5.1): two sources" },
-        dsts: u32 = spec { 1, 1..=4, "destination registers per instruction", "P-queue entry (section 5.1): one destination" },
+        srcs: u32 = shared(super::SRCS),
+        dsts: u32 = shared(super::DSTS),
     }
 }
 
@@ -121,6 +122,11 @@ pub struct ScoreboardIssue<H> {
     pub long_dep: H,
     /// `iss{k}_src{s}_long`.
     pub src_long: Vec<H>,
+    pub dst_long: H,
+    /// `iss{k}_dst_pending_bits` (`dsts` bits, only when `dsts > 1`): bit d
+    /// = destination d is valid and pending. At `dsts = 1` that bit is
+    /// `dst_pending` itself.
+    pub dst_pending_bits: Option<H>,
 }
 
 /// One writeback port.
@@ -135,11 +141,7 @@ pub struct ScoreboardWb<H> {
 
 /// Destination `d`'s name within an issue port: `dst`, `dst1`, `dst2`, ...
 fn dst_name(d: u32) -> String {
-    if d == 0 {
-        "dst".to_string()
-    } else {
-        format!("dst{d}")
-    }
+    super::per_dst("dst", d)
 }
 
 impl Interface for ScoreboardParams {
@@ -165,6 +167,8 @@ impl Interface for ScoreboardParams {
                         stall: b.output(n("stall"), 1),
                         long_dep: b.output(n("long_dep"), 1),
                         src_long: (0..self.srcs).map(|s| b.output(n(&format!("src{s}_long")), 1)).collect(),
+                        dst_long: b.output(n("dst_long"), 1),
+                        dst_pending_bits: (self.dsts > 1).then(|| b.output(n("dst_pending_bits"), self.dsts)),
                     }
                 })
                 .collect(),
@@ -345,14 +349,22 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
         let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending.bit_at(r)));
         let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r)).collect();
         let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
-        let dst_pending = ip.dsts[1..].iter().fold(ip.dsts[0].1 & pending.bit_at(ip.dsts[0].0), |acc, &(r, v, _)| acc | (v & pending.bit_at(r)));
+        let dst_pend: Vec<Sig> = ip.dsts.iter().map(|&(r, v, _)| v & pending.bit_at(r)).collect();
+        let dst_pending = dst_pend[1..].iter().fold(dst_pend[0], |acc, &x| acc | x);
+        let dst_long = ip.dsts.iter().fold(lit(0, 1), |acc, &(r, v, _)| acc | (v & long.bit_at(r)));
         let d = &io.iss[k];
         m.port(&d.src_pending).set(src_pending);
         m.port(&d.dst_pending).set(dst_pending);
         m.port(&d.stall).set(src_pending | dst_pending);
         m.port(&d.long_dep).set(long_dep);
-        for (d, l) in d.src_long.iter().zip(src_long) {
-            m.port(d).set(l);
+        for (o, l) in d.src_long.iter().zip(src_long) {
+            m.port(o).set(l);
+        }
+        m.port(&d.dst_long).set(dst_long);
+        if let Some(bits) = &d.dst_pending_bits {
+            // Most significant first: destination D-1 .. destination 0.
+            let msb_first: Vec<Sig> = dst_pend.iter().rev().copied().collect();
+            m.port(bits).set(cat(&msb_first));
         }
     }
 

@@ -1,0 +1,518 @@
+//! Warp pre-execution in the SM (seed 000 sections 4–6): the `pmode_unit`
+//! block decides, at issue, what happens to each offered instruction
+//! (`mode_ctrl::action`); the SM carries the decision out.
+//!
+//! - **TRIGGER** (an N-mode instruction depends on a long-latency load): the
+//!   warp's P-mode copy starts as its N-mode state (the functional model
+//!   clones the warp), its instruction buffer is flushed and fetch follows
+//!   the copy from the blocked instruction, which is offered again in P-mode;
+//!   the decoded N-mode instruction is kept aside.
+//! - **PREEXEC**: executed on the copy without memory side effects, through
+//!   the pipeline (operand collector, units, shared memory), written back to
+//!   its rename register (`wb pmode = 1` with its P-queue index). A branch
+//!   updates only the P stack and the copy's path.
+//! - **PRELOAD** (a global load in P-mode): its lines go to L1 / the MSHR
+//!   table like a load; nothing is written back.
+//! - **SKIP** / **HALT**: the copy moves past the instruction / P-mode stops
+//!   for the warp until the episode ends.
+//! - **REUSE** (N-mode, the P-queue head matches): the instruction is
+//!   executed on the N-mode state by the functional model (it stays the
+//!   golden result) but takes no pipeline slot; the SM checks that the value
+//!   pre-executed in P-mode equals the N-mode value (`reuse_mismatches`).
+//! - The episode ends when the triggering load writes back (the unit's
+//!   `mode` bit falls): the copy is dropped, the buffer flushed, the blocked
+//!   instruction kept aside is released into it (§5.2, no re-fetch) and
+//!   fetch resumes after it.
+//!
+//! Scheduling (§5.1): each scheduler considers its N-mode warps in its
+//! policy's order first, then its P-mode warps round-robin.
+//!
+//! The unit has one port per scheduler; a scheduler offers its candidates
+//! one after another in a cycle (each offer is an `eval`; only the last one
+//! is committed at the edge). An N-mode warp's STALL depends only on that
+//! warp's scoreboard rows, P-queue and mode (the N-mode rules consult no
+//! shared resource) and on a lower port's TRIGGER in the same cycle, so it is
+//! kept until a writeback to the warp, a new instruction at its buffer head
+//! or a mode switch — unless a lower port triggered that cycle. Outcomes are
+//! the same as offering every warp every cycle (`Outputs::exhaustive` does;
+//! a test compares).
+//!
+//! Decisions where the paper is silent: a CTA's warps are started in the
+//! unit one per cycle (one launch port), and an exited warp's N-table
+//! mappings are released one per cycle before its slot takes a new warp.
+//! Generic loads are classed as global loads (the class is needed before the
+//! address is known). Global atomics are classed as global loads (long
+//! latency in N-mode, a harmless pre-load in P-mode); shared atomics as shared
+//! stores (skipped in P-mode). `.param` / `.const` loads are ALU-class (read
+//! only, short latency, pre-executable).
+
+use super::op::{Access, Control, Op, Unit};
+use super::{IssueKind, RunError, Sm, Stall};
+use crate::blocks::{Action, Offer};
+use crate::config::Config;
+use crate::func::Functional;
+use hw::blocks::pmode::mode_ctrl::op as class;
+use std::collections::VecDeque;
+
+/// One decision of the P-mode unit that happened (`Outputs::log_actions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionEvent {
+    pub cycle: u64,
+    pub warp: u16,
+    pub pc: u32,
+    /// The warp was in P-mode.
+    pub pmode: bool,
+    pub action: Action,
+}
+
+/// Which P-mode action an instruction instance got (coverage accounting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pre {
+    Executed,
+    Loaded,
+    Skipped,
+}
+
+/// P-mode state of one warp slot, beside the unit's.
+#[derive(Clone, Debug, Default)]
+pub struct PWarp {
+    /// In P-mode (the unit's mode bit, as of the last edge).
+    pub active: bool,
+    pub halted: bool,
+    /// Started in the unit (its launch command has taken effect).
+    pub ready: bool,
+    launch_pending: bool,
+    /// Architected registers whose N-table entry points at a rename
+    /// register (set by REUSE, cleared by an N-mode write).
+    nmapped: u128,
+    /// N-table mappings still to be released after the warp exited.
+    pub releasing: u32,
+    /// Pre-executed values in P-queue order: (op, lanes, values).
+    recorded: VecDeque<(u32, u32, Vec<u32>)>,
+    /// This episode's actions in program order, for the coverage of the
+    /// N-mode instructions that follow.
+    episode: VecDeque<(u32, Pre)>,
+    /// The blocked N-mode instruction, decoded, kept aside during the
+    /// episode and released at its end (§5.2) without a re-fetch.
+    held: Option<super::IbEntry>,
+}
+
+/// SM-wide P-mode bookkeeping.
+#[derive(Debug, Default)]
+pub struct PmSm {
+    launch_queue: VecDeque<(u16, u32)>,
+    release_queue: VecDeque<(u16, u8)>,
+    /// Per scheduler: round-robin pointer over its P-mode warps.
+    p_rr: Vec<usize>,
+    /// The warp started in the unit this cycle.
+    launched_now: Option<u16>,
+    released_now: Option<u16>,
+    /// Scratch: this cycle's candidates.
+    order: Vec<u16>,
+    /// `rename_exhausted` already counted for this scheduler-cycle.
+    exhausted_counted: bool,
+    /// Warps with a P-mode result written back this cycle.
+    pub(super) wrote_back: Vec<u16>,
+    /// A port committed a TRIGGER this cycle: a higher port's N-mode STALL
+    /// may be owed to it (one trigger per cycle), so it is not cached.
+    triggered_now: bool,
+}
+
+/// The rename registers the compiler's allocation occupies (§5.1: "the
+/// register availability vector for those compiler used registers is set"):
+/// the register file holds 1024 warp registers (32 K registers / 32 lanes);
+/// resident warps use `regs_used` each from the bottom; the rename window is
+/// the top `rename_regs`.
+pub fn compiler_used(c: &Config, f: &Functional) -> Vec<u64> {
+    let file = (c.core.registers / 32) as u64;
+    let (threads, warps, regs, shared) = f.cta_resources();
+    let fit = [
+        c.core.max_ctas as u64,
+        (c.core.max_warps / warps.max(1)) as u64,
+        (c.core.max_threads / threads.max(1)) as u64,
+        (c.core.registers / regs.max(1)) as u64,
+        if shared == 0 { u64::MAX } else { (c.core.shared_memory / shared) as u64 },
+    ]
+    .into_iter()
+    .min()
+    .unwrap_or(0)
+    .min(f.num_ctas() as u64);
+    let used = fit * warps as u64 * f.kernel().regs_used as u64;
+    let n = c.pmode.rename_regs as u64;
+    let base = file.saturating_sub(n);
+    let mut v = vec![0u64; n.div_ceil(64) as usize];
+    for i in 0..n {
+        if base + i < used {
+            v[(i / 64) as usize] |= 1 << (i % 64);
+        }
+    }
+    v
+}
+
+/// The `mode_ctrl` class of an instruction.
+pub fn class_of(op: &Op, inst: &kernel::Inst) -> u64 {
+    match op.control {
+        Control::Branch => return class::BRANCH,
+        Control::Barrier => return class::BARRIER,
+        Control::Exit => return class::EXIT,
+        Control::None => {}
+    }
+    let Some(m) = inst.mem else { return class::ALU };
+    let shared = m.space == kernel::Space::Shared;
+    let read_only = matches!(m.space, kernel::Space::Const | kernel::Space::Param);
+    match op.access {
+        Some(Access::Load) if read_only => class::ALU,
+        Some(Access::Load) if shared => class::SLOAD,
+        Some(Access::Load) => class::GLOAD,
+        Some(Access::Store) if shared => class::SSTORE,
+        Some(Access::Store) => class::GSTORE,
+        Some(Access::Atomic) if shared => class::SSTORE,
+        Some(Access::Atomic) => class::GLOAD,
+        None => class::ALU,
+    }
+}
+
+impl Sm {
+    fn pm_block(&mut self) -> &mut crate::blocks::PmodeBlock {
+        match &mut self.sb {
+            super::Issuer::Pm(b) => b,
+            super::Issuer::Sb(_) => unreachable!("P-mode path without the P-mode unit"),
+        }
+    }
+
+    /// A warp of a new CTA: start it in the unit (one per cycle).
+    pub(super) fn pm_launch(&mut self, w: u16) {
+        let lanes = self.func.lanes(w);
+        self.pm[w as usize] = PWarp { launch_pending: true, ..PWarp::default() };
+        self.pm_extra.launch_queue.push_back((w, lanes));
+    }
+
+    /// A warp finished: release its N-table mappings (one per cycle).
+    pub(super) fn pm_finish(&mut self, w: u16) {
+        let p = &mut self.pm[w as usize];
+        p.active = false;
+        p.halted = false;
+        let mut m = p.nmapped;
+        p.nmapped = 0;
+        while m != 0 {
+            let r = m.trailing_zeros() as u8;
+            m &= m - 1;
+            p.releasing += 1;
+            self.pm_extra.release_queue.push_back((w, r));
+        }
+    }
+
+    pub(super) fn pm_begin_cycle(&mut self) {
+        if self.pm_extra.p_rr.is_empty() {
+            self.pm_extra.p_rr = vec![0; self.scheds.len()];
+        }
+        self.pm_extra.launched_now = None;
+        self.pm_extra.released_now = None;
+        self.pm_extra.triggered_now = false;
+        if let Some((w, lanes)) = self.pm_extra.launch_queue.pop_front() {
+            self.pm_block().launch(w, lanes);
+            self.pm_extra.launched_now = Some(w);
+        }
+        if let Some((w, r)) = self.pm_extra.release_queue.pop_front() {
+            self.pm_block().release(w, r);
+            self.pm_extra.released_now = Some(w);
+        }
+    }
+
+    /// After the clock edge: launches and releases took effect; episodes
+    /// that ended (the triggering load wrote back) return their warps to
+    /// N-mode; halts are mirrored.
+    pub(super) fn pm_after_edge(&mut self) -> Result<(), RunError> {
+        if let Some(w) = self.pm_extra.launched_now.take() {
+            let p = &mut self.pm[w as usize];
+            p.launch_pending = false;
+            p.ready = true;
+        }
+        if let Some(w) = self.pm_extra.released_now.take() {
+            self.pm[w as usize].releasing -= 1;
+        }
+        // A P-mode result's `reuse_rdy` is visible from the cycle after its
+        // writeback (no bypass in the P-queue): a STALL kept in that cycle
+        // is stale now.
+        for w in std::mem::take(&mut self.pm_extra.wrote_back) {
+            self.warps[w as usize].sb = None;
+        }
+        let (mode, halted) = self.pm_block().modes();
+        for w in 0..self.pm.len() {
+            let on = mode >> w & 1 == 1;
+            let p = &mut self.pm[w];
+            p.halted = on && halted >> w & 1 == 1;
+            if p.active && !on {
+                p.active = false;
+                self.func.end_pmode(w as u16);
+                let next = self.func.next_op(w as u16).unwrap_or(0);
+                let held = p.held.take();
+                self.flush(w as u16, next);
+                // §5.2: "The first instruction that is dependent on the long
+                // latency operation is then released for execution. Then the
+                // warp starts the next instruction fetch in program order."
+                match held {
+                    Some(e) if e.op == next => {
+                        let control = self.ops[e.op as usize].control;
+                        let warp = &mut self.warps[w];
+                        warp.ibuf.push_back(e);
+                        warp.fetch_op = e.op + 1;
+                        warp.fetch_blocked = matches!(control, Control::Branch | Control::Exit);
+                    }
+                    Some(e) => {
+                        if let Some(k) = self.out.pipeview.as_mut() {
+                            let _ = k.retire(self.now, e.uid, true);
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+        if self.pm_block().overflow() {
+            return Err(RunError::Exec(format!(
+                "kernel `{}`: the P-mode unit's SIMT stack overflowed (depth {}); raise pmode.stack_depth",
+                self.func.kernel_name(),
+                self.cfg.pmode.stack_depth
+            )));
+        }
+        Ok(())
+    }
+
+    /// The issue stage with the P-mode unit: per scheduler, N-mode warps in
+    /// policy order, then P-mode warps round-robin; the first offer the unit
+    /// does not stall (and that finds a collector unit when it needs one)
+    /// happens.
+    pub(super) fn issue_pmode(&mut self) -> Result<bool, RunError> {
+        let mut any = false;
+        for k in 0..self.scheds.len() {
+            let mut order = std::mem::take(&mut self.pm_extra.order);
+            order.clear();
+            {
+                let (warps, pm) = (&self.warps, &self.pm);
+                let live = |w: u16| warps[w as usize].live && !warps[w as usize].exited;
+                let all = self.scheds[k].order(live);
+                order.extend(all.iter().copied().filter(|&w| !pm[w as usize].active));
+                let p: Vec<u16> = all.iter().copied().filter(|&w| pm[w as usize].active).collect();
+                if !p.is_empty() {
+                    let start = self.pm_extra.p_rr[k] % p.len();
+                    order.extend(p[start..].iter().chain(&p[..start]));
+                }
+            }
+            let mut first: Option<Stall> = None;
+            let mut done = None;
+            self.pm_extra.exhausted_counted = false;
+            for &w in &order {
+                match self.pm_try(k, w)? {
+                    Ok(s) => {
+                        done = Some((w, s));
+                        break;
+                    }
+                    Err(s) => {
+                        first.get_or_insert(s);
+                    }
+                }
+            }
+            self.pm_extra.order = order;
+            match done {
+                Some((w, (stall, op))) => {
+                    self.scheds[k].issued(w);
+                    if self.pm[w as usize].active {
+                        self.pm_extra.p_rr[k] += 1;
+                    }
+                    self.stats.breakdown.add(stall);
+                    self.view.issue.push((Some((w, op)), stall));
+                    any = true;
+                }
+                None => {
+                    self.pm_block().withdraw(k);
+                    let s = first.unwrap_or(Stall::NoInstLeft);
+                    self.stats.breakdown.add(s);
+                    self.view.issue.push((None, s));
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    /// Offer warp `w`'s next instruction on port `k`. `Ok(Ok((category, op)))`
+    /// if something happened (committed), `Ok(Err(category))` if not.
+    #[allow(clippy::type_complexity)]
+    fn pm_try(&mut self, k: usize, w: u16) -> Result<Result<(Stall, u32), Stall>, RunError> {
+        let p = &self.pm[w as usize];
+        if !p.ready {
+            return Ok(Err(Stall::IbufferEmpty));
+        }
+        if p.halted {
+            return Ok(Err(Stall::LongRaw));
+        }
+        let pmode = p.active;
+        let warp = &self.warps[w as usize];
+        if warp.at_barrier {
+            return Ok(Err(Stall::BarrierWait));
+        }
+        let Some(head) = warp.ibuf.front().copied().filter(|e| e.ready <= self.now) else {
+            return Ok(Err(Stall::IbufferEmpty));
+        };
+        if !pmode && !self.out.exhaustive {
+            // An N-mode STALL stays a STALL until something of this warp
+            // changes (a writeback, a new head, a mode switch: each clears
+            // the cache); see `pm_cacheable`.
+            if let Some(a) = warp.sb {
+                return Ok(Err(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
+            }
+        }
+        let ops = std::sync::Arc::clone(&self.ops);
+        let op = &ops[head.op as usize];
+        let cls = class_of(op, &self.func.kernel().insts[head.op as usize]);
+        let branch = self.func.branch_preview(w, pmode).unwrap_or((0, 0, 0));
+        let offer = Offer { warp: w, pc: head.op * kernel::INST_BYTES, class: cls, reads: op.reads(), writes: op.writes(), branch };
+        let action = self.pm_block().offer(k, &offer);
+
+        let needs_unit = matches!(action, Action::Issue | Action::Preexec | Action::Preload);
+        if action == Action::Stall {
+            let (stall, long) = self.pm_block().stall_reason(k);
+            if !pmode && !self.pm_extra.triggered_now {
+                self.warps[w as usize].sb = Some(crate::blocks::SbAnswer { stall, long_dep: long });
+            }
+            if pmode && !stall && !self.pm_extra.exhausted_counted {
+                let (used, size) = self.pm_block().rename_used();
+                if used == size {
+                    // Once per scheduler-cycle: a P-mode warp held back for
+                    // lack of a rename register.
+                    self.pm_extra.exhausted_counted = true;
+                    self.stats.pmode.rename_exhausted += 1;
+                }
+            }
+            return Ok(Err(if long { Stall::LongRaw } else { Stall::ShortRaw }));
+        }
+        if needs_unit && !self.oc.has_free(op.unit) {
+            return Ok(Err(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
+        }
+        self.pm_block().commit();
+        if self.out.log_actions {
+            self.actions.push(ActionEvent { cycle: self.now, warp: w, pc: head.op * kernel::INST_BYTES, pmode, action });
+        }
+        let pq = (action == Action::Preexec && op.control == Control::None).then(|| self.pm_block().pq_idx(k));
+        let mut category = Stall::Issued;
+        match action {
+            Action::Stall => unreachable!(),
+            Action::Issue => {
+                self.pm_covered(w, head.op, false);
+                self.pm[w as usize].nmapped &= !reg_mask(op.writes());
+                self.issue_as(k, w, IssueKind::PmN)?;
+            }
+            Action::Reuse => {
+                self.pm_covered(w, head.op, true);
+                self.pm_reuse(k, w, op)?;
+            }
+            Action::Trigger => {
+                // No instruction issues: the cycle is the warp's long wait.
+                category = Stall::LongRaw;
+                self.pm_extra.triggered_now = true;
+                self.stats.pmode.switches += 1;
+                let p = &mut self.pm[w as usize];
+                p.active = true;
+                p.episode.clear();
+                p.held = self.warps[w as usize].ibuf.pop_front();
+                self.func.start_pmode(w);
+                self.flush(w, head.op);
+            }
+            Action::Preexec => {
+                self.stats.pmode.pre_executed += 1;
+                self.pm[w as usize].episode.push_back((head.op, Pre::Executed));
+                let (_, mask) = self.issue_as(k, w, IssueKind::Preexec(pq))?;
+                if pq.is_some() {
+                    let vals = self.func.values(w, true, op.writes(), mask);
+                    self.pm[w as usize].recorded.push_back((head.op, mask, vals));
+                }
+            }
+            Action::Preload => {
+                self.stats.pmode.pre_loads += 1;
+                self.pm[w as usize].episode.push_back((head.op, Pre::Loaded));
+                self.issue_as(k, w, IssueKind::Preload)?;
+            }
+            Action::Skip => {
+                self.stats.pmode.skipped += 1;
+                if cls == class::ALU || cls == class::SLOAD {
+                    let (_, long) = self.pm_block().stall_reason(k);
+                    if !long && op.n_writes > 0 && cls == class::ALU {
+                        self.stats.pmode.pqueue_full += 1;
+                    }
+                }
+                self.pm[w as usize].episode.push_back((head.op, Pre::Skipped));
+                self.pm_consume(w, head.uid);
+                self.func.p_skip(w).map_err(RunError::Exec)?;
+                self.follow(k, w, true);
+            }
+            Action::Halt => {
+                if op.control == Control::Branch {
+                    self.stats.pmode.halted_on_branch += 1;
+                }
+            }
+        }
+        Ok(Ok((category, head.op)))
+    }
+
+    /// An instruction leaves the buffer without entering the pipeline.
+    fn pm_consume(&mut self, w: u16, uid: u64) {
+        self.warps[w as usize].ibuf.pop_front();
+        self.warps[w as usize].sb = None;
+        self.fetch_candidates |= 1 << w;
+        if let Some(kv) = self.out.pipeview.as_mut() {
+            let _ = kv.retire(self.now, uid, true);
+        }
+    }
+
+    /// N-mode reuse: the functional model executes the instruction on the
+    /// N-mode state (the golden value), which must equal the value P-mode
+    /// pre-executed; no pipeline slot.
+    fn pm_reuse(&mut self, k: usize, w: u16, op: &Op) -> Result<(), RunError> {
+        let head = *self.warps[w as usize].ibuf.front().expect("an instruction");
+        self.pm_consume(w, head.uid);
+        let mut addrs = [0u64; 32];
+        let out = self.func.exec(w, &mut addrs).map_err(RunError::Exec)?;
+        self.stats.warp_insts += 1;
+        self.stats.thread_insts += out.active.count_ones() as u64;
+        self.stats.pmode.reused += 1;
+        let vals = self.func.values(w, false, op.writes(), out.lanes);
+        match self.pm[w as usize].recorded.pop_front() {
+            Some((o, mask, pre)) if o == head.op && mask == out.lanes && pre == vals => {}
+            _ => self.stats.pmode.reuse_mismatches += 1,
+        }
+        self.pm[w as usize].nmapped |= reg_mask(op.writes());
+        self.follow(k, w, false);
+        Ok(())
+    }
+
+    /// Coverage of an N-mode instruction by the episode before it (seed 000
+    /// Figure 11): reused, executed in P-mode but not reused (pre-loads
+    /// included), skipped, or not reached by P-mode.
+    fn pm_covered(&mut self, w: u16, op: u32, reused: bool) {
+        let long = matches!(self.ops[op as usize].access, Some(Access::Load | Access::Atomic)) && self.ops[op as usize].unit == Unit::Mem;
+        let c = &mut self.stats.pmode;
+        let p = &mut self.pm[w as usize];
+        let pre = match p.episode.front() {
+            Some(&(o, pre)) if o == op => {
+                p.episode.pop_front();
+                Some(pre)
+            }
+            Some(_) => {
+                // N-mode left the path P-mode took: no more coverage.
+                p.episode.clear();
+                None
+            }
+            None => None,
+        };
+        let row = if long { &mut c.cover_long } else { &mut c.cover_short };
+        match (pre, reused) {
+            (_, true) => row[0] += 1,
+            (Some(Pre::Executed | Pre::Loaded), false) => row[1] += 1,
+            (Some(Pre::Skipped), false) => row[2] += 1,
+            (None, false) => row[3] += 1,
+        }
+    }
+}
+
+fn reg_mask(regs: &[u8]) -> u128 {
+    regs.iter().fold(0u128, |m, &r| m | 1u128 << r)
+}

@@ -1,0 +1,123 @@
+//! Warp pre-execution in the SM: the single-warp walk-through of seed 000
+//! Figure 5 (slides: seed 001) as a golden trace of the P-mode unit's
+//! decisions, instance by instance.
+
+use kernel::{load, CompileOptions, LaunchFile};
+use sm::blocks::Action::{self, *};
+use sm::core::Outputs;
+use sm::{Config, Engine};
+use std::path::Path;
+use std::sync::Arc;
+
+/// kernels/micro/fig5.cu as clang compiles it (one warp, four iterations,
+/// every load to a new line). The loop body and the paper's names:
+///
+/// | PC | instruction | paper (Figure 5) |
+/// |---|---|---|
+/// | 0x58 | mul.wide R10:R11, R8, 4 | (address) |
+/// | 0x60 | add.s64 R10:R11, R2:R3, R10:R11 | (address) |
+/// | 0x68 | ld.global R10, [R10:R11] | 0x80 ld.global $r0, [$r1] |
+/// | 0x70 | add.s32 R9, R9, 1 | 0x88 add $r2, $r2, #1 |
+/// | 0x78 | mad.lo R7, R10, R9, R7 | 0x90 mul $r3, $r0, $r2 |
+/// | 0x80 | add.s32 R8, R8, R0 | 0x98 sub $r1, $r2, $r5 |
+/// | 0x88 | setp.ne P0, R1, R9 | 0xA0 set.lt $r4, $r1, $r2 |
+/// | 0x90 | @P0 bra 0x58 | 0xA8 $r4 br 0x80 |
+fn fig5(engine: Engine) -> sm::run::Outcome {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/micro");
+    let m = load(&root.join("fig5.cu"), &CompileOptions::default()).unwrap();
+    let k = m.only_kernel().unwrap().clone();
+    let launch = "grid = [1]\nblock = [32]\nargs = [\"a\", \"out\", 4, 64]\n\
+        [buffers.a]\ntype = \"i32\"\nlen = 320\ninit = { random = { seed = 5, min = 1, max = 9 } }\n\
+        [buffers.out]\ntype = \"i32\"\nlen = 32\n";
+    let l = LaunchFile::parse(launch, &root.join("fig5.toml")).unwrap().bind(&m, &k).unwrap();
+    let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
+    let cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+    let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, engine, Outputs { log_actions: true, ..Outputs::default() }).unwrap();
+    assert!(o.memory == golden.memory);
+    o
+}
+
+#[test]
+fn figure_5_walk_through() {
+    for engine in [Engine::Model, Engine::Compiled] {
+        let o = fig5(engine);
+        let loop_events: Vec<(bool, u32, Action)> =
+            o.actions.iter().filter(|a| (0x58..=0x90).contains(&a.pc)).map(|a| (a.pmode, a.pc, a.action)).collect();
+        const N: bool = false;
+        const P: bool = true;
+        let want: &[(bool, u32, Action)] = &[
+            // N-mode, first iteration: the load issues (it will miss), the
+            // independent add issues, and the load's first consumer finds its
+            // source pending on a long-latency load: the warp enters P-mode.
+            (N, 0x58, Issue),
+            (N, 0x60, Issue),
+            (N, 0x68, Issue),
+            (N, 0x70, Issue),
+            (N, 0x78, Trigger),
+            // P-mode: the consumer is skipped; the next five instructions are
+            // independent and pre-executed ("sub", "set.lt", "br" and the next
+            // iteration's address), the second load becomes a pre-load, its
+            // add is pre-executed, and the second consumer is skipped again.
+            (P, 0x78, Skip),
+            (P, 0x80, Preexec),
+            (P, 0x88, Preexec),
+            (P, 0x90, Preexec),
+            (P, 0x58, Preexec),
+            (P, 0x60, Preexec),
+            (P, 0x68, Preload),
+            (P, 0x70, Preexec),
+            (P, 0x78, Skip),
+            // Pre-execution goes on until the 8-entry P-queue is full (8
+            // recorded instructions): what cannot be recorded is skipped,
+            // its dependents with it, and P-mode halts at the branch whose
+            // predicate depends on a skipped instruction.
+            (P, 0x80, Preexec),
+            (P, 0x88, Preexec),
+            (P, 0x90, Preexec),
+            (P, 0x58, Preexec),
+            (P, 0x60, Skip),
+            (P, 0x68, Skip),
+            (P, 0x70, Skip),
+            (P, 0x78, Skip),
+            (P, 0x80, Skip),
+            (P, 0x88, Skip),
+            (P, 0x90, Halt),
+            // The first load returns: back in N-mode at the blocked
+            // instruction. The two following instructions were pre-executed
+            // and are reused; the branch executes (branches are not recorded);
+            // the address instructions are reused; the pre-loaded load issues
+            // again (and hits or merges), its add is reused.
+            (N, 0x78, Issue),
+            (N, 0x80, Reuse),
+            (N, 0x88, Reuse),
+            (N, 0x90, Issue),
+            (N, 0x58, Reuse),
+            (N, 0x60, Reuse),
+            (N, 0x68, Issue),
+            (N, 0x70, Reuse),
+            (N, 0x78, Issue),
+            (N, 0x80, Reuse),
+            (N, 0x88, Reuse),
+            (N, 0x90, Issue),
+            (N, 0x58, Reuse),
+            // The P-queue is empty again: the third iteration runs as the
+            // baseline would until its consumer triggers a new episode.
+            (N, 0x60, Issue),
+            (N, 0x68, Issue),
+            (N, 0x70, Issue),
+            (N, 0x78, Trigger),
+        ];
+        assert!(loop_events.len() >= want.len(), "{engine}: {loop_events:?}");
+        for (i, (got, want)) in loop_events.iter().zip(want).enumerate() {
+            assert_eq!(got, want, "{engine}: event {i} of the loop: {loop_events:?}");
+        }
+        // The pre-loaded second load: its consumer issues an L1 hit's time
+        // after it (not a DRAM round trip).
+        let t = |pc: u32, n: usize| o.actions.iter().filter(|a| !a.pmode && a.pc == pc && a.action == Issue).nth(n).unwrap().cycle;
+        assert!(t(0x78, 1) - t(0x68, 1) < 40, "{engine}: second consumer waited {} cycles", t(0x78, 1) - t(0x68, 1));
+        assert!(t(0x78, 0) - t(0x68, 0) > 400, "{engine}: the first load missed to DRAM");
+        let p = &o.stats.pmode;
+        assert_eq!(p.reuse_mismatches, 0);
+        assert!(p.n_l1_hit_or_merge >= 1);
+    }
+}
