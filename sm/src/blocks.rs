@@ -509,9 +509,18 @@ impl PmodeBlock {
         (c.get_bool(self.io.iss[k].stall), c.get_bool(self.io.iss[k].long_dep))
     }
 
-    /// The offer on port `k` does not happen.
+    /// The offer on port `k` does not happen: the port presents no
+    /// instruction. Its operands are cleared too, because a lower port's
+    /// valid destinations reserve rename registers for the ports above it;
+    /// a stale offer left there would move their choice (and it would
+    /// depend on which warps were offered last).
     pub fn withdraw(&mut self, k: usize) {
-        self.inst.comp.set_bool(self.io.iss[k].valid, false);
+        let c = &mut self.inst.comp;
+        let p = &self.io.iss[k];
+        c.set_bool(p.valid, false);
+        for x in p.src.iter().chain(&p.dst) {
+            c.set_bool(x.vld, false);
+        }
     }
 
     /// The offer on port `k` happens (its action changes state at the edge).

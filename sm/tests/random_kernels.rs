@@ -264,7 +264,27 @@ fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
     // The extra checks rotate through the configurations.
     let extra_case = (seed as usize / 5) % cases.len();
     for (i, case) in cases.iter().enumerate() {
-        let cfg = &case.cfg;
+        // The P-mode unit's SIMT stacks are hardware of a configured depth
+        // (`pmode.stack_depth`, 2..=32): a kernel nesting deeper is an error
+        // naming the key. Give it the depth it needs, or expect that error.
+        let need = golden.stats.max_stack_depth;
+        let mut cfg = &case.cfg;
+        let deeper;
+        if cfg.mode == sm::Mode::Pmode && need > cfg.pmode.stack_depth {
+            if need > 32 {
+                match simulate(&run, cfg, Engine::Model, Outputs::default()) {
+                    Err(e) if e.contains("SIMT stack overflowed") => {}
+                    other => r.failures.push(format!(
+                        "seed {seed}, config {}: nesting depth {need}, expected the stack-overflow error, got {:?}",
+                        case.label(),
+                        other.map(|o| o.stats.cycles)
+                    )),
+                }
+                continue;
+            }
+            deeper = cfg.clone().with_override(&format!("pmode.stack_depth={need}")).expect("a valid depth");
+            cfg = &deeper;
+        }
         let mut bad: Vec<(Engine, String)> = Vec::new();
         let check = |engine: Engine, out: Outputs, bad: &mut Vec<(Engine, String)>| -> Option<Outcome> {
             let o = simulate(&run, cfg, engine, out).map_err(|e| bad.push((engine, e))).ok()?;
