@@ -123,7 +123,7 @@ pub struct VcdRequest {
 /// The block at issue: the plain scoreboard, or (P-mode) the P-mode unit
 /// with its own scoreboard.
 pub enum Issuer {
-    Sb(Scoreboard),
+    Sb(Box<Scoreboard>),
     Pm(Box<PmodeBlock>),
 }
 
@@ -267,7 +267,7 @@ impl Sm {
         } else {
             let mut sb = Scoreboard::new(&cfg, engine)?;
             sb.reset();
-            Issuer::Sb(sb)
+            Issuer::Sb(Box::new(sb))
         };
         let mut mshr = MshrTable::new(&cfg, engine)?;
         mshr.reset();

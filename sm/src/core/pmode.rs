@@ -131,7 +131,7 @@ pub fn compiler_used(c: &Config, f: &Functional) -> Vec<u64> {
         (c.core.max_warps / warps.max(1)) as u64,
         (c.core.max_threads / threads.max(1)) as u64,
         (c.core.registers / regs.max(1)) as u64,
-        if shared == 0 { u64::MAX } else { (c.core.shared_memory / shared) as u64 },
+        c.core.shared_memory.checked_div(shared).map_or(u64::MAX, u64::from),
     ]
     .into_iter()
     .min()
