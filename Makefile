@@ -36,9 +36,11 @@ test: setup
 	$(CARGO) test --workspace
 
 # Speed (netlist vs reference vs Verilator -O3), synthesis of the composed
-# units, and the replay tracker comparison.
+# units, the replay tracker comparison, and FPGA area against hand-written
+# references (verif/fixtures/area).
 bench: setup
 	$(CARGO) bench -p verif --bench sim_speed
+	$(CARGO) bench -p verif --bench area
 	@if [ -f verif/benches/replay_traffic.rs ]; then $(CARGO) bench -p verif --bench replay_traffic; fi
 
 clean:

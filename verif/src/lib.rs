@@ -1,6 +1,7 @@
 //! warpforge verification: reference models, stimulus drivers, property tests
 //! and co-simulation against Verilator and iverilog.
 
+pub mod area;
 pub mod bitref;
 pub mod cosim;
 pub mod fuzz;
