@@ -5,6 +5,7 @@
 mod bits;
 mod builder;
 mod check;
+mod graph;
 mod module;
 
 pub use bits::Bits;
