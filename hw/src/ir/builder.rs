@@ -964,7 +964,7 @@ impl ModuleBuilder {
             ctx,
             name: name.to_string(),
             doc: String::new(),
-            g: Graph::default(),
+            g: Graph::keeping_self_compare(),
             signals: Vec::new(),
             sig_node: Vec::new(),
             default_driver: Vec::new(),

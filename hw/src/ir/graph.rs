@@ -14,6 +14,13 @@ pub(crate) struct Graph {
     pub nodes: Vec<Node>,
     cse: HashMap<(u32, Op), NodeId>,
     consts: HashMap<Bits, NodeId>,
+    /// Keep `x == x` and `x != x` as nodes instead of folding them: a
+    /// generator that builds a row update as a function of a warp id and
+    /// applies it to each port's own warp compares that warp with itself,
+    /// and the Verilog lowering needs to see which comparison that was to
+    /// turn each port's row into the same per-word update (see
+    /// [`super::lower`]). The lowering folds them at the end.
+    pub keep_self_compare: bool,
 }
 
 fn commutative(op: BinOp) -> bool {
@@ -30,21 +37,9 @@ fn cse_key(width: u32, op: &Op) -> (u32, Op) {
 }
 
 impl Graph {
-    /// A table holding `nodes` (of a finished module), shared as they are.
-    pub fn from_nodes(nodes: Vec<Node>) -> Self {
-        let mut g = Graph { nodes, ..Default::default() };
-        for (i, n) in g.nodes.iter().enumerate() {
-            match &n.op {
-                Op::Sig(_) | Op::MemRead { .. } => {}
-                Op::Const(b) => {
-                    g.consts.entry(b.clone()).or_insert(i as NodeId);
-                }
-                op => {
-                    g.cse.entry(cse_key(n.width, op)).or_insert(i as NodeId);
-                }
-            }
-        }
-        g
+    /// An empty table that keeps self-comparisons (see the field).
+    pub fn keeping_self_compare() -> Self {
+        Graph { keep_self_compare: true, ..Graph::default() }
     }
 
     pub fn node(&self, n: NodeId) -> &Node {
@@ -126,6 +121,7 @@ impl Graph {
                     BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub if zero(kb) => Some(a),
                     BinOp::Xor | BinOp::Add if zero(ka) => Some(b),
                     BinOp::Xor | BinOp::Sub if a == b => Some(self.constant(Bits::zero(width))),
+                    BinOp::Eq | BinOp::Ne if a == b && self.keep_self_compare => None,
                     BinOp::Eq | BinOp::Le | BinOp::Les if a == b => Some(self.constant(Bits::ones(1))),
                     BinOp::Ne | BinOp::Lt | BinOp::Lts if a == b => Some(self.constant(Bits::zero(1))),
                     // Comparisons decided by the range alone (Verilator's CMPCONST).

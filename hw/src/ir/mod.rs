@@ -6,6 +6,7 @@ mod bits;
 mod builder;
 mod check;
 mod graph;
+pub mod lower;
 mod module;
 
 pub use bits::Bits;

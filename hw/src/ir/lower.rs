@@ -1,0 +1,332 @@
+//! Lowering a finished module for the Verilog emitter: rewrites that make the
+//! emitted hardware small on an FPGA without changing what it computes. The
+//! simulator runs the module as built; co-simulation against the emitted
+//! Verilog checks that the two agree.
+//!
+//! Rules:
+//! - **Rebuild through the node table** ([`super::graph`]): commutative
+//!   operands share one node, constants fold, and the multiplexer chains of
+//!   conditional assignments (`set_if`) that choose one value under several
+//!   conditions become one multiplexer under the OR of the conditions.
+//! - **Register-array writes per word** ([`specialize`]): a write port of a
+//!   register array writes word `i` only when its address is `i`, so its data
+//!   may be computed with the address replaced by the constant `i`. Where the
+//!   data depends on the address only through cheap logic (bitwise operators,
+//!   multiplexers, equality comparisons, reads of any array at that address),
+//!   each word gets its own write with that data: a read of the
+//!   array at the address becomes the word itself (no read multiplexer), a
+//!   comparison with the address becomes a shared decoder output, and the
+//!   ports that write a word with the same value (a row touched by several
+//!   ports, each rebuilding the same merged row) merge into one write under
+//!   the OR of their enables. What is left per bit is the update an RTL
+//!   engineer writes by hand, `q & ~clear | set` from a decoded strobe.
+//!   A generator that writes each port's row as the same function of a warp
+//!   id compares the port's own warp with itself (`w == w`); the builder
+//!   keeps that comparison ([`Graph::keep_self_compare`]) and the
+//!   substitution replaces one side only (`w == i`, true wherever the write
+//!   happens), which makes every port's row at word `i` the same node.
+//! - **Reset last** (in the emitter): a register array's reset is the last
+//!   assignment of its process, so yosys sees `rst ? reset : ...` at every
+//!   flip-flop and maps it to a synchronous-reset cell.
+
+use super::graph::Graph;
+use super::module::*;
+use super::Bits;
+use std::collections::HashMap;
+
+/// At most this many nodes are created per array by per-word writes.
+const BUDGET: usize = 200_000;
+
+/// The module as the Verilog emitter should see it.
+pub fn for_verilog(m: &Module) -> Module {
+    let mut l = Lower {
+        m,
+        g: Graph::keeping_self_compare(),
+        map: Vec::new(),
+        mems: m.mems.clone(),
+        drivers: m.signals.iter().map(|s| s.driver).collect(),
+        reads: HashMap::new(),
+    };
+    l.rebuild(m.nodes.clone());
+    for k in 0..l.mems.len() {
+        if l.mems[k].reset.is_some() {
+            l.specialize(k);
+        }
+    }
+    // Fold what the specialization left (self-comparisons of other logic).
+    let nodes = std::mem::take(&mut l.g.nodes);
+    l.g = Graph::default();
+    l.rebuild(nodes);
+    let mut signals = m.signals.clone();
+    for (s, d) in signals.iter_mut().zip(&l.drivers) {
+        s.driver = *d;
+    }
+    Module {
+        name: m.name.clone(),
+        doc: m.doc.clone(),
+        nodes: l.g.nodes,
+        signals,
+        mems: l.mems,
+        instances: m.instances.clone(),
+        ports: m.ports.clone(),
+        uses_clock: m.uses_clock,
+        uses_reset: m.uses_reset,
+        comb_deps: m.comb_deps.clone(),
+        fingerprint: m.fingerprint,
+    }
+}
+
+struct Lower<'a> {
+    m: &'a Module,
+    g: Graph,
+    /// Node id before the current rebuild to node id after it.
+    map: Vec<NodeId>,
+    mems: Vec<Mem>,
+    /// Every signal's driver (in `g`).
+    drivers: Vec<Option<NodeId>>,
+    /// (memory, address) to its read node in `g`.
+    reads: HashMap<(usize, NodeId), NodeId>,
+}
+
+impl Lower<'_> {
+    /// Put `nodes` through the node table `self.g`, operands first (a node's
+    /// operands always have smaller ids; signal references are leaves), and
+    /// move memory ports and signal drivers along.
+    fn rebuild(&mut self, nodes: Vec<Node>) {
+        self.map = vec![NodeId::MAX; nodes.len()];
+        self.reads.clear();
+        for (i, n) in nodes.iter().enumerate() {
+            let op = match &n.op {
+                Op::Sig(_) | Op::MemRead { .. } => {
+                    self.map[i] = self.g.push_unique(n.width, n.op.clone());
+                    continue;
+                }
+                op => self.remap(op),
+            };
+            self.map[i] = self.g.push(n.width, op);
+        }
+        for mem in &mut self.mems {
+            for r in &mut mem.read_ports {
+                r.addr = self.map[r.addr as usize];
+            }
+            for w in &mut mem.write_ports {
+                w.addr = self.map[w.addr as usize];
+                w.data = self.map[w.data as usize];
+                w.en = self.map[w.en as usize];
+            }
+        }
+        for d in self.drivers.iter_mut().flatten() {
+            *d = self.map[*d as usize];
+        }
+    }
+
+    fn remap(&self, op: &Op) -> Op {
+        let f = |n: &NodeId| self.map[*n as usize];
+        match op {
+            Op::Unary(u, a) => Op::Unary(*u, f(a)),
+            Op::Binary(b, x, y) => Op::Binary(*b, f(x), f(y)),
+            Op::Shift(s, x, y) => Op::Shift(*s, f(x), f(y)),
+            Op::Mux { sel, t, f: e } => Op::Mux { sel: f(sel), t: f(t), f: f(e) },
+            Op::Cat(parts) => Op::Cat(parts.iter().map(f).collect()),
+            Op::Slice { src, lo } => Op::Slice { src: f(src), lo: *lo },
+            Op::Ext { src, signed } => Op::Ext { src: f(src), signed: *signed },
+            other => other.clone(),
+        }
+    }
+
+    /// What a rebuilt node reads: operands, a wire's driver, a read's address.
+    fn inputs(&self, n: NodeId) -> Vec<NodeId> {
+        match &self.g.node(n).op {
+            Op::Sig(s) => {
+                let sig = &self.m.signals[*s as usize];
+                match sig.kind {
+                    SigKind::Wire | SigKind::Output | SigKind::InstIn { .. } => self.drivers[*s as usize].into_iter().collect(),
+                    _ => vec![],
+                }
+            }
+            Op::MemRead { mem, port } => vec![self.mems[*mem as usize].read_ports[*port as usize].addr],
+            op => op.operands(),
+        }
+    }
+
+    /// The nodes of `root`'s cone that depend on `addr` (through wires),
+    /// operands before users; `None` if copying them per word is not worth it
+    /// or not possible (see the module documentation).
+    fn dependent_cone(&self, root: NodeId, addr: NodeId) -> Option<Vec<NodeId>> {
+        // Iterative post-order DFS; `dep` memoizes "depends on addr".
+        let mut dep: HashMap<NodeId, bool> = HashMap::new();
+        let mut started: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
+        let mut order = Vec::new();
+        let mut stack = vec![(root, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            if !expanded {
+                if n == addr {
+                    dep.insert(n, true);
+                    continue;
+                }
+                if !started.insert(n) {
+                    continue;
+                }
+                stack.push((n, true));
+                for i in self.inputs(n) {
+                    if !dep.contains_key(&i) {
+                        stack.push((i, false));
+                    }
+                }
+                continue;
+            }
+            let d = self.inputs(n).iter().any(|i| dep.get(i).copied().unwrap_or(false));
+            dep.insert(n, d);
+            if d {
+                if !self.copyable(n, addr) {
+                    return None;
+                }
+                order.push(n);
+            }
+        }
+        Some(order)
+    }
+
+    /// May address-dependent node `n` be copied per word?
+    fn copyable(&self, n: NodeId, addr: NodeId) -> bool {
+        let node = self.g.node(n);
+        match &node.op {
+            Op::Sig(s) => !matches!(self.m.signals[*s as usize].kind, SigKind::InstOut { .. }),
+            Op::MemRead { mem, port } => self.mems[*mem as usize].read_ports[*port as usize].addr == addr,
+            Op::Unary(UnOp::Not | UnOp::RedAnd | UnOp::RedOr | UnOp::RedXor, _) => true,
+            Op::Unary(UnOp::Ffs | UnOp::Popcount, _) => false,
+            Op::Binary(BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Eq | BinOp::Ne, _, _) => true,
+            // Adders and ordered comparisons per word (an incrementer of the
+            // word's count) came out larger than one shared copy after the
+            // read multiplexer (mshr_table, pqueue).
+            Op::Binary(..) => false,
+            Op::Shift(..) => false,
+            Op::Mux { .. } | Op::Cat(_) | Op::Slice { .. } | Op::Ext { .. } | Op::Const(_) => true,
+        }
+    }
+
+    /// Rebuild the cone `order` (from [`Self::dependent_cone`]) with `addr`
+    /// replaced by the constant `word`; returns the new node for each.
+    fn substitute(&mut self, order: &[NodeId], addr: NodeId, word: u64) -> HashMap<NodeId, NodeId> {
+        let aw = self.g.width(addr);
+        let mut sub: HashMap<NodeId, NodeId> = HashMap::new();
+        sub.insert(addr, self.g.constant(Bits::from_u64(word, aw).expect("word fits the address")));
+        for &n in order {
+            let s = |x: NodeId, sub: &HashMap<NodeId, NodeId>| sub.get(&x).copied().unwrap_or(x);
+            let node = self.g.node(n).clone();
+            let new = match &node.op {
+                Op::Sig(_) => {
+                    let d = self.inputs(n)[0];
+                    s(d, &sub)
+                }
+                Op::MemRead { mem, .. } => {
+                    let a = s(addr, &sub);
+                    self.read(*mem as usize, a, node.width)
+                }
+                Op::Unary(u, a) => self.g.push(node.width, Op::Unary(*u, s(*a, &sub))),
+                // The port's own address compared with itself (a row update
+                // written as a function of a warp id, applied to this port's
+                // warp): substitute one side only, `a == i`, which is what the
+                // same update applied to another port's warp computes, so the
+                // ports' per-word writes become one node and merge.
+                Op::Binary(b @ (BinOp::Eq | BinOp::Ne), x, y) if *x == addr && *y == addr => {
+                    let i = s(addr, &sub);
+                    self.g.push(node.width, Op::Binary(*b, addr, i))
+                }
+                Op::Binary(b, x, y) => self.g.push(node.width, Op::Binary(*b, s(*x, &sub), s(*y, &sub))),
+                Op::Shift(k, x, y) => self.g.push(node.width, Op::Shift(*k, s(*x, &sub), s(*y, &sub))),
+                Op::Mux { sel, t, f } => self.g.push(node.width, Op::Mux { sel: s(*sel, &sub), t: s(*t, &sub), f: s(*f, &sub) }),
+                Op::Cat(parts) => self.g.push(node.width, Op::Cat(parts.iter().map(|&p| s(p, &sub)).collect())),
+                Op::Slice { src, lo } => self.g.push(node.width, Op::Slice { src: s(*src, &sub), lo: *lo }),
+                Op::Ext { src, signed } => self.g.push(node.width, Op::Ext { src: s(*src, &sub), signed: *signed }),
+                Op::Const(_) => n,
+            };
+            sub.insert(n, new);
+        }
+        sub
+    }
+
+    /// A read of memory `mem` at (rebuilt) address `addr`, sharing the node
+    /// of an earlier read of the same address.
+    fn read(&mut self, mem: usize, addr: NodeId, width: u32) -> NodeId {
+        if self.reads.is_empty() {
+            for (i, n) in self.g.nodes.iter().enumerate() {
+                if let Op::MemRead { mem, port } = n.op {
+                    let a = self.mems[mem as usize].read_ports[port as usize].addr;
+                    self.reads.entry((mem as usize, a)).or_insert(i as NodeId);
+                }
+            }
+        }
+        if let Some(&n) = self.reads.get(&(mem, addr)) {
+            return n;
+        }
+        self.mems[mem].read_ports.push(ReadPort { addr });
+        let port = self.mems[mem].read_ports.len() as u32 - 1;
+        let n = self.g.push_unique(width, Op::MemRead { mem: mem as MemId, port });
+        self.reads.insert((mem, addr), n);
+        n
+    }
+
+    /// Per-word writes for register array `k` (see the module documentation),
+    /// if at least one of its write ports benefits.
+    fn specialize(&mut self, k: usize) {
+        let ports = self.mems[k].write_ports.clone();
+        let depth = self.mems[k].depth as u64;
+        let cones: Vec<Option<(Vec<NodeId>, Vec<NodeId>)>> = ports
+            .iter()
+            .map(|w| {
+                if self.g.konst(w.addr).is_some() {
+                    return None;
+                }
+                let data = self.dependent_cone(w.data, w.addr)?;
+                let en = self.dependent_cone(w.en, w.addr).unwrap_or_default();
+                Some((data, en))
+            })
+            .collect();
+        // Worth it when some port reads the array itself at its address (the
+        // read multiplexer goes away and the row update becomes per bit).
+        let useful = ports.iter().zip(&cones).any(|(w, c)| {
+            c.as_ref().is_some_and(|(data, _)| {
+                data.iter()
+                    .any(|&n| matches!(self.g.node(n).op, Op::MemRead { mem, .. } if mem as usize == k && self.inputs(n)[0] == w.addr))
+            })
+        });
+        let size: usize = cones.iter().flatten().map(|(d, e)| d.len() + e.len() + 2).sum();
+        if !useful || size.saturating_mul(depth as usize) > BUDGET {
+            return;
+        }
+        let aw = self.mems[k].addr_width();
+        let mut writes = Vec::new();
+        for word in 0..depth {
+            let at = self.g.constant(Bits::from_u64(word, aw).expect("word fits the address"));
+            let mut group: Option<(NodeId, NodeId)> = None; // (enable, data)
+            for (w, cone) in ports.iter().zip(&cones) {
+                let hit = self.g.push(1, Op::Binary(BinOp::Eq, w.addr, at));
+                let (data, en) = match cone {
+                    Some((data, en)) => {
+                        let sd = self.substitute(data, w.addr, word);
+                        let se = self.substitute(en, w.addr, word);
+                        (sd.get(&w.data).copied().unwrap_or(w.data), se.get(&w.en).copied().unwrap_or(w.en))
+                    }
+                    None => (w.data, w.en),
+                };
+                let en = self.g.push(1, Op::Binary(BinOp::And, en, hit));
+                if self.g.konst(en).is_some_and(|b| b.is_zero()) {
+                    continue;
+                }
+                group = match group {
+                    Some((ge, gd)) if gd == data => Some((self.g.push(1, Op::Binary(BinOp::Or, ge, en)), gd)),
+                    Some(g) => {
+                        writes.push(WritePort { addr: at, data: g.1, en: g.0 });
+                        Some((en, data))
+                    }
+                    None => Some((en, data)),
+                };
+            }
+            if let Some((en, data)) = group {
+                writes.push(WritePort { addr: at, data, en });
+            }
+        }
+        self.mems[k].write_ports = writes;
+    }
+}
