@@ -4,11 +4,11 @@
 //! Verilog checks that the two agree.
 //!
 //! Rules:
-//! - **Rebuild through the node table** ([`super::graph`]): commutative
+//! - **Rebuild through the node table** (`ir::graph`): commutative
 //!   operands share one node, constants fold, and the multiplexer chains of
 //!   conditional assignments (`set_if`) that choose one value under several
 //!   conditions become one multiplexer under the OR of the conditions.
-//! - **Register-array writes per word** ([`specialize`]): a write port of a
+//! - **Register-array writes per word** (`Lower::specialize`): a write port of a
 //!   register array writes word `i` only when its address is `i`, so its data
 //!   may be computed with the address replaced by the constant `i`. Where the
 //!   data depends on the address only through cheap logic (bitwise operators,
@@ -22,7 +22,7 @@
 //!   engineer writes by hand, `q & ~clear | set` from a decoded strobe.
 //!   A generator that writes each port's row as the same function of a warp
 //!   id compares the port's own warp with itself (`w == w`); the builder
-//!   keeps that comparison ([`Graph::keep_self_compare`]) and the
+//!   keeps that comparison (`Graph::keep_self_compare`) and the
 //!   substitution replaces one side only (`w == i`, true wherever the write
 //!   happens), which makes every port's row at word `i` the same node.
 //! - **Reset last** (in the emitter): a register array's reset is the last
