@@ -25,6 +25,10 @@
 //!   keeps that comparison (`Graph::keep_self_compare`) and the
 //!   substitution replaces one side only (`w == i`, true wherever the write
 //!   happens), which makes every port's row at word `i` the same node.
+//! - **Narrow event sums** (`Lower::narrow_sums`): a wide value plus and
+//!   minus one- or two-bit events (a counter moved by several events in one
+//!   cycle) sums the events in a few bits first and adds the result once,
+//!   one wide adder instead of one per event.
 //! - **Reset last** (in the emitter): a register array's reset is the last
 //!   assignment of its process, so yosys sees `rst ? reset : ...` at every
 //!   flip-flop and maps it to a synchronous-reset cell.
@@ -43,6 +47,7 @@ pub fn for_verilog(m: &Module) -> Module {
         m,
         g: Graph::keeping_self_compare(),
         map: Vec::new(),
+        old: Vec::new(),
         mems: m.mems.clone(),
         drivers: m.signals.iter().map(|s| s.driver).collect(),
         reads: HashMap::new(),
@@ -53,10 +58,12 @@ pub fn for_verilog(m: &Module) -> Module {
             l.specialize(k);
         }
     }
-    // Fold what the specialization left (self-comparisons of other logic).
+    // Fold what the specialization left (self-comparisons of other logic)
+    // and narrow the sums of single-bit events.
+    let sums = l.narrow_sums();
     let nodes = std::mem::take(&mut l.g.nodes);
     l.g = Graph::default();
-    l.rebuild(nodes);
+    l.rebuild_with(nodes, &sums);
     let mut signals = m.signals.clone();
     for (s, d) in signals.iter_mut().zip(&l.drivers) {
         s.driver = *d;
@@ -76,9 +83,18 @@ pub fn for_verilog(m: &Module) -> Module {
     }
 }
 
+/// A sum rebuilt narrow first (see [`Lower::narrow_sums`]): its terms (old
+/// nodes, `true` if subtracted) and the width the events are summed in.
+struct Sum {
+    terms: Vec<(NodeId, bool)>,
+    bits: u32,
+}
+
 struct Lower<'a> {
     m: &'a Module,
     g: Graph,
+    /// The nodes of the table being rebuilt from (during a rebuild).
+    old: Vec<Node>,
     /// Node id before the current rebuild to node id after it.
     map: Vec<NodeId>,
     mems: Vec<Mem>,
@@ -93,9 +109,20 @@ impl Lower<'_> {
     /// operands always have smaller ids; signal references are leaves), and
     /// move memory ports and signal drivers along.
     fn rebuild(&mut self, nodes: Vec<Node>) {
+        self.rebuild_with(nodes, &HashMap::new());
+    }
+
+    /// [`Self::rebuild`], with the sums in `sums` built narrow first.
+    fn rebuild_with(&mut self, nodes: Vec<Node>, sums: &HashMap<NodeId, Sum>) {
         self.map = vec![NodeId::MAX; nodes.len()];
         self.reads.clear();
-        for (i, n) in nodes.iter().enumerate() {
+        self.old = nodes;
+        for i in 0..self.old.len() {
+            let n = self.old[i].clone();
+            if let Some(sum) = sums.get(&(i as NodeId)) {
+                self.map[i] = self.build_sum(n.width, sum);
+                continue;
+            }
             let op = match &n.op {
                 Op::Sig(_) | Op::MemRead { .. } => {
                     self.map[i] = self.g.push_unique(n.width, n.op.clone());
@@ -118,6 +145,148 @@ impl Lower<'_> {
         for d in self.drivers.iter_mut().flatten() {
             *d = self.map[*d as usize];
         }
+    }
+
+    /// How often each node is used by live logic (from signal drivers and
+    /// memory write ports).
+    fn live_uses(&self) -> Vec<u32> {
+        let mut uses = vec![0u32; self.g.nodes.len()];
+        let mut seen = vec![false; self.g.nodes.len()];
+        let mut stack: Vec<NodeId> = self.drivers.iter().flatten().copied().collect();
+        for mem in &self.mems {
+            for w in &mem.write_ports {
+                stack.extend([w.addr, w.data, w.en]);
+            }
+        }
+        for &r in &stack {
+            uses[r as usize] += 1;
+        }
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut seen[n as usize], true) {
+                continue;
+            }
+            let mut ops = self.g.node(n).op.operands();
+            if let Op::MemRead { mem, port } = self.g.node(n).op {
+                ops.push(self.mems[mem as usize].read_ports[port as usize].addr);
+            }
+            for o in ops {
+                uses[o as usize] += 1;
+                stack.push(o);
+            }
+        }
+        uses
+    }
+
+    /// Sums of a wide value and several one- or two-bit events (a counter
+    /// that goes up and down by single events: `pool - take + ret - virt +
+    /// free`): the events are summed first in a few bits, then added to the
+    /// wide value once, instead of one wide adder per event. Keyed by the
+    /// root of each sum (an adder tree whose inner nodes have no other use).
+    fn narrow_sums(&self) -> HashMap<NodeId, Sum> {
+        let uses = self.live_uses();
+        let is_sum = |n: NodeId| matches!(self.g.node(n).op, Op::Binary(BinOp::Add | BinOp::Sub, _, _));
+        // Inner nodes: sums used once, by a sum of the same width.
+        let mut inner = std::collections::HashSet::new();
+        for (i, n) in self.g.nodes.iter().enumerate() {
+            if uses[i] == 0 || !is_sum(i as NodeId) {
+                continue;
+            }
+            for c in n.op.operands() {
+                if is_sum(c) && uses[c as usize] == 1 && self.g.width(c) == n.width {
+                    inner.insert(c);
+                }
+            }
+        }
+        let mut out = HashMap::new();
+        for (i, n) in self.g.nodes.iter().enumerate() {
+            let r = i as NodeId;
+            if uses[i] == 0 || !is_sum(r) || inner.contains(&r) || n.width < 4 {
+                continue;
+            }
+            let mut terms: Vec<(NodeId, bool)> = Vec::new();
+            let mut stack = vec![(r, false)];
+            while let Some((x, neg)) = stack.pop() {
+                match self.g.node(x).op {
+                    Op::Binary(o @ (BinOp::Add | BinOp::Sub), a, b) if x == r || inner.contains(&x) => {
+                        stack.push((a, neg));
+                        stack.push((b, neg ^ (o == BinOp::Sub)));
+                    }
+                    _ => terms.push((x, neg)),
+                }
+            }
+            // An event: a zero-extended one- or two-bit value, or a small constant.
+            let event = |x: NodeId| -> Option<u64> {
+                match &self.g.node(x).op {
+                    Op::Ext { src, signed: false } if self.g.width(*src) <= 2 => Some((1u64 << self.g.width(*src)) - 1),
+                    Op::Const(b) => b.to_u64().filter(|&v| v <= 3),
+                    _ => None,
+                }
+            };
+            let (mut up, mut down, mut events) = (0u64, 0u64, 0);
+            let mut wide = Vec::new();
+            for &(x, neg) in &terms {
+                match event(x) {
+                    Some(m) => {
+                        events += 1;
+                        if neg {
+                            down += m
+                        } else {
+                            up += m
+                        }
+                    }
+                    None => wide.push((x, neg)),
+                }
+            }
+            // Two's complement bits holding -down ..= up.
+            let bits = 1 + 64 - up.max(down.saturating_sub(1)).leading_zeros();
+            if events < 2 || !wide.iter().any(|w| !w.1) || bits + 1 >= n.width {
+                continue;
+            }
+            out.insert(r, Sum { terms, bits });
+        }
+        out
+    }
+
+    /// The sum `sum` (of old nodes) in the new table: events summed in
+    /// `sum.bits` bits, sign-extended, added to the wide terms.
+    fn build_sum(&mut self, width: u32, sum: &Sum) -> NodeId {
+        let k = sum.bits;
+        // Events added up by sign, then one subtraction: (up) - (down).
+        let (mut up, mut down): (Option<NodeId>, Option<NodeId>) = (None, None);
+        let mut pending_wide = Vec::new();
+        for &(x, neg) in &sum.terms {
+            let old = &self.old[x as usize];
+            let narrow = match &old.op {
+                Op::Ext { src, signed: false } if self.old[*src as usize].width <= 2 => {
+                    let s = self.map[*src as usize];
+                    Some(if self.g.width(s) == k { s } else { self.g.push(k, Op::Ext { src: s, signed: false }) })
+                }
+                Op::Const(b) if b.to_u64().is_some_and(|v| v <= 3) => {
+                    Some(self.g.constant(Bits::from_u64(b.to_u64().unwrap_or(0), k).expect("small constant fits")))
+                }
+                _ => None,
+            };
+            match narrow {
+                Some(v) => {
+                    let side = if neg { &mut down } else { &mut up };
+                    *side = Some(match *side {
+                        None => v,
+                        Some(d) => self.g.push(k, Op::Binary(BinOp::Add, d, v)),
+                    });
+                }
+                None => pending_wide.push((self.map[x as usize], neg)),
+            }
+        }
+        let zero = self.g.constant(Bits::zero(k));
+        let delta = self.g.push(k, Op::Binary(BinOp::Sub, up.unwrap_or(zero), down.unwrap_or(zero)));
+        // The first positive wide term starts the sum.
+        let first = pending_wide.iter().position(|w| !w.1).expect("checked: a positive wide term");
+        let (mut acc, _) = pending_wide.remove(first);
+        for (w, neg) in pending_wide {
+            acc = self.g.push(width, Op::Binary(if neg { BinOp::Sub } else { BinOp::Add }, acc, w));
+        }
+        let d = self.g.push(width, Op::Ext { src: delta, signed: true });
+        self.g.push(width, Op::Binary(BinOp::Add, acc, d))
     }
 
     fn remap(&self, op: &Op) -> Op {
