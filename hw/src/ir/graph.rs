@@ -100,9 +100,10 @@ impl Graph {
         (0..b.width()).all(|i| b.bit(i) == if i == top { !max } else { max })
     }
 
-    /// Simplifications that need no analysis: constant operands, identities,
-    /// and a multiplexer chain choosing one value under two conditions.
-    /// Keeps generated Verilog and the simulator's program small.
+    /// Simplifications that need no analysis: constant operands and
+    /// identities. Keeps generated Verilog and the simulator's program small.
+    /// (Merging `s ? x : (s2 ? x : y)` into `(s | s2) ? x : y` was tried:
+    /// yosys and ABC map the merged form to more LUTs in `peu` and `aeu`.)
     fn fold(&mut self, width: u32, op: &Op) -> Option<NodeId> {
         if let Some(b) = self.evaluate(width, op) {
             return Some(self.constant(b));
@@ -135,14 +136,7 @@ impl Graph {
             Op::Mux { sel, t, f } => match self.konst(sel) {
                 Some(s) => Some(if s.is_zero() { f } else { t }),
                 None if t == f => Some(t),
-                None => match self.nodes[f as usize].op {
-                    // `s ? x : (s2 ? x : y)` is `(s | s2) ? x : y`.
-                    Op::Mux { sel: s2, t: t2, f: f2 } if t2 == t => {
-                        let s = self.push(1, Op::Binary(BinOp::Or, sel, s2));
-                        Some(self.push(width, Op::Mux { sel: s, t, f: f2 }))
-                    }
-                    _ => None,
-                },
+                None => None,
             },
             Op::Unary(UnOp::Not, a) => match &self.nodes[a as usize].op {
                 Op::Unary(UnOp::Not, x) => Some(*x),

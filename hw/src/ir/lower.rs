@@ -5,9 +5,8 @@
 //!
 //! Rules:
 //! - **Rebuild through the node table** (`ir::graph`): commutative
-//!   operands share one node, constants fold, and the multiplexer chains of
-//!   conditional assignments (`set_if`) that choose one value under several
-//!   conditions become one multiplexer under the OR of the conditions.
+//!   operands share one node and constants fold (also where the rules below
+//!   made operands constant).
 //! - **Register-array writes per word** (`Lower::specialize`): a write port of a
 //!   register array writes word `i` only when its address is `i`, so its data
 //!   may be computed with the address replaced by the constant `i`. Where the
