@@ -187,9 +187,11 @@ pub fn random_row_module(name: &str, seed: u64) -> Result<Arc<Module>, HwError> 
         let shape = rng.random::<u64>();
         for k in 0..ports {
             let mut r = ChaCha8Rng::seed_from_u64(shape);
-            let data = match rng.random_range(0..5) {
+            let data = match rng.random_range(0..6) {
                 0 => arr.read(addrs[k]) + vals[k],
                 1 => vals[k],
+                // Copied per word around an adder that stays shared.
+                2 => next_row(arr, other, addrs[k], &mut r) ^ (arr.read(addrs[k]) + vals[k]),
                 _ => next_row(arr, other, addrs[k], &mut r),
             };
             let extra = if rng.random_bool(0.2) { sel } else { lit(0, 1) };

@@ -10,8 +10,10 @@
 //! - **Register-array writes per word** (`Lower::specialize`): a write port of a
 //!   register array writes word `i` only when its address is `i`, so its data
 //!   may be computed with the address replaced by the constant `i`. Where the
-//!   data depends on the address only through cheap logic (bitwise operators,
+//!   data depends on the address through cheap logic (bitwise operators,
 //!   multiplexers, equality comparisons, reads of any array at that address),
+//!   that logic is copied per word with the address replaced (an adder or a
+//!   shifter on the address stays shared: the replacement is optional), and
 //!   each word gets its own write with that data: a read of the
 //!   array at the address becomes the word itself (no read multiplexer), a
 //!   comparison with the address becomes a shared decoder output, and the
@@ -317,11 +319,14 @@ impl Lower<'_> {
         }
     }
 
-    /// The nodes of `root`'s cone that depend on `addr` (through wires),
-    /// operands before users; `None` if copying them per word is not worth it
-    /// or not possible (see the module documentation).
-    fn dependent_cone(&self, root: NodeId, addr: NodeId) -> Option<Vec<NodeId>> {
-        // Iterative post-order DFS; `dep` memoizes "depends on addr".
+    /// The nodes of `root`'s cone to copy per word: those that depend on
+    /// `addr` (through wires) through cheap logic only, operands before
+    /// users. A node that is not worth copying (an adder, a shifter, a read
+    /// at another address: see [`Self::copyable`]) is kept as it is, shared
+    /// by every word, even if it depends on the address: replacing the
+    /// address by the word is valid anywhere in the data, and optional.
+    fn dependent_cone(&self, root: NodeId, addr: NodeId) -> Vec<NodeId> {
+        // Iterative post-order DFS; `dep` memoizes "is copied".
         let mut dep: HashMap<NodeId, bool> = HashMap::new();
         let mut started: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
         let mut order = Vec::new();
@@ -335,6 +340,10 @@ impl Lower<'_> {
                 if !started.insert(n) {
                     continue;
                 }
+                if !self.copyable(n, addr) {
+                    dep.insert(n, false);
+                    continue;
+                }
                 stack.push((n, true));
                 for i in self.inputs(n) {
                     if !dep.contains_key(&i) {
@@ -346,13 +355,10 @@ impl Lower<'_> {
             let d = self.inputs(n).iter().any(|i| dep.get(i).copied().unwrap_or(false));
             dep.insert(n, d);
             if d {
-                if !self.copyable(n, addr) {
-                    return None;
-                }
                 order.push(n);
             }
         }
-        Some(order)
+        order
     }
 
     /// May address-dependent node `n` be copied per word?
@@ -446,9 +452,7 @@ impl Lower<'_> {
                 if self.g.konst(w.addr).is_some() {
                     return None;
                 }
-                let data = self.dependent_cone(w.data, w.addr)?;
-                let en = self.dependent_cone(w.en, w.addr).unwrap_or_default();
-                Some((data, en))
+                Some((self.dependent_cone(w.data, w.addr), self.dependent_cone(w.en, w.addr)))
             })
             .collect();
         // Worth it when some port reads the array itself at its address (the
