@@ -361,6 +361,29 @@ impl Lower<'_> {
         order
     }
 
+    /// Does logic in `root`'s cone that is not in `copied` read node `target`?
+    fn shared_use(&self, root: NodeId, target: NodeId, copied: &[NodeId]) -> bool {
+        let copied: std::collections::HashSet<NodeId> = copied.iter().copied().collect();
+        let mut seen = std::collections::HashSet::new();
+        // (node, inside a shared node)
+        let mut stack = vec![(root, !copied.contains(&root))];
+        while let Some((n, shared)) = stack.pop() {
+            if n == target {
+                if shared {
+                    return true;
+                }
+                continue;
+            }
+            if !seen.insert((n, shared)) {
+                continue;
+            }
+            for i in self.inputs(n) {
+                stack.push((i, shared || !copied.contains(&i) && i != target));
+            }
+        }
+        false
+    }
+
     /// May address-dependent node `n` be copied per word?
     fn copyable(&self, n: NodeId, addr: NodeId) -> bool {
         let node = self.g.node(n);
@@ -455,12 +478,16 @@ impl Lower<'_> {
                 Some((self.dependent_cone(w.data, w.addr), self.dependent_cone(w.en, w.addr)))
             })
             .collect();
-        // Worth it when some port reads the array itself at its address (the
-        // read multiplexer goes away and the row update becomes per bit).
+        // Worth it when some port reads the array itself at its address and
+        // every use of that read in its data is copied (the read multiplexer
+        // goes away and the row update becomes per bit); a read still needed
+        // by shared logic (an incrementer of the word) saves nothing.
         let useful = ports.iter().zip(&cones).any(|(w, c)| {
             c.as_ref().is_some_and(|(data, _)| {
-                data.iter()
-                    .any(|&n| matches!(self.g.node(n).op, Op::MemRead { mem, .. } if mem as usize == k && self.inputs(n)[0] == w.addr))
+                data.iter().any(|&n| {
+                    matches!(self.g.node(n).op, Op::MemRead { mem, .. } if mem as usize == k && self.inputs(n)[0] == w.addr)
+                        && !self.shared_use(w.data, n, data)
+                })
             })
         });
         let size: usize = cones.iter().flatten().map(|(d, e)| d.len() + e.len() + 2).sum();
