@@ -326,8 +326,10 @@ impl Lower<'_> {
     /// by every word, even if it depends on the address: replacing the
     /// address by the word is valid anywhere in the data, and optional.
     fn dependent_cone(&self, root: NodeId, addr: NodeId) -> Vec<NodeId> {
-        // Iterative post-order DFS; `dep` memoizes "is copied".
+        // Iterative post-order DFS; `dep` memoizes "is copied", `reads` holds
+        // the copied nodes computed from a copied read (the word's data).
         let mut dep: HashMap<NodeId, bool> = HashMap::new();
+        let mut reads: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
         let mut started: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
         let mut order = Vec::new();
         let mut stack = vec![(root, false)];
@@ -352,9 +354,21 @@ impl Lower<'_> {
                 }
                 continue;
             }
-            let d = self.inputs(n).iter().any(|i| dep.get(i).copied().unwrap_or(false));
+            let ins = self.inputs(n);
+            let mut d = ins.iter().any(|i| dep.get(i).copied().unwrap_or(false));
+            // A multiplexer whose select is computed from the word's own data
+            // (a stack's top-of-stack pick) stays shared: per word it would be
+            // a wide multiplexer tree copied `depth` times.
+            if let Op::Mux { sel, .. } = self.g.node(n).op {
+                if d && reads.contains(&sel) {
+                    d = false;
+                }
+            }
             dep.insert(n, d);
             if d {
+                if matches!(self.g.node(n).op, Op::MemRead { .. }) || ins.iter().any(|i| reads.contains(i)) {
+                    reads.insert(n);
+                }
                 order.push(n);
             }
         }
