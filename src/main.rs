@@ -1,5 +1,6 @@
 //! `warpforge`: list blocks, emit Verilog, simulate with waves, co-simulate
-//! against Verilator or iverilog, lint and compare waves.
+//! against Verilator or iverilog, lint and compare waves; compile and list
+//! kernels and run them on the functional model.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hw::registry::BlockInfo;
@@ -7,12 +8,12 @@ use hw::stats::{Storage, StorageKind};
 use hw::Params;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sim::trace::{gtkw_for, TraceOptions, Tracer};
-use sim::{Component, Dir, NetlistSim};
+use sim::{Component, Dir, EngineOptions, RtlSim, Visibility};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use verif::cosim::{cosim, Simulator};
+use verif::cosim::{cosim_with, Simulator};
 use verif::run::{apply, check_inputs, output_ids};
 use verif::stimulus::{Driver, Frame, Stimulus};
 
@@ -47,12 +48,30 @@ struct StimArgs {
     stim: Option<PathBuf>,
 }
 
+/// One engine vocabulary for every command (docs/engines.md).
 #[derive(Clone, Copy, ValueEnum)]
-enum Engine {
-    /// The netlist simulation of the generated hardware.
+enum EngineArg {
+    /// The netlist on the fastest exact RTL engine here: `compiled` when a C
+    /// compiler is available, else `netlist`.
+    Rtl,
+    /// The netlist compiled to native code (C, built by the system compiler, cached).
+    Compiled,
+    /// The netlist interpreter.
     Netlist,
     /// The block's plain-Rust reference model.
+    #[value(alias = "model")]
     Reference,
+}
+
+impl EngineArg {
+    fn engine(self) -> sim::Engine {
+        match self {
+            EngineArg::Rtl => sim::Engine::Rtl,
+            EngineArg::Compiled => sim::Engine::Compiled,
+            EngineArg::Netlist => sim::Engine::Netlist,
+            EngineArg::Reference => sim::Engine::Model,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -96,8 +115,10 @@ enum Cmd {
         block: BlockArgs,
         #[command(flatten)]
         stim: StimArgs,
-        #[arg(long, value_enum, default_value = "netlist")]
-        engine: Engine,
+        /// Engine: rtl (default: compiled where a C compiler is available),
+        /// compiled, netlist, or reference (alias model).
+        #[arg(long, value_enum, default_value = "rtl")]
+        engine: EngineArg,
         /// Write a VCD trace here.
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
@@ -125,6 +146,10 @@ enum Cmd {
         stim: StimArgs,
         #[arg(long, value_enum, default_value = "verilator")]
         simulator: SimulatorArg,
+        /// The Rust side: rtl (default: compiled where a C compiler is
+        /// available), compiled, netlist, or reference (alias model).
+        #[arg(long, value_enum, default_value = "rtl")]
+        engine: EngineArg,
         /// Working directory (stimulus, outputs, VCDs on a mismatch).
         #[arg(long, default_value = "out/cosim")]
         work: PathBuf,
@@ -163,6 +188,38 @@ enum Cmd {
         #[arg(long, default_value = "out/synth")]
         work: PathBuf,
     },
+    /// Compile (`.cu`) or parse (`.ptx`) a kernel file and print the allocated
+    /// code: registers used, basic blocks and reconvergence points.
+    Kernel {
+        /// A `.cu` (compiled with clang-14) or `.ptx` file.
+        file: PathBuf,
+        /// Only this kernel (PTX name or demangled base name).
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Print the PTX clang produced (for `.cu` files) instead.
+        #[arg(long)]
+        ptx: bool,
+    },
+    /// Run a kernel launch.
+    Run {
+        /// A `.cu` or `.ptx` file.
+        file: PathBuf,
+        /// Kernel name (PTX name or demangled base name); optional if the file has one kernel.
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Launch file (TOML: grid, block, args, buffers).
+        #[arg(long, value_name = "L.toml")]
+        launch: PathBuf,
+        /// Run on the functional model (the only engine for now).
+        #[arg(long)]
+        functional: bool,
+        /// Write every buffer after the run as DIR/NAME.bin (raw little-endian).
+        #[arg(long, value_name = "DIR")]
+        dump: Option<PathBuf>,
+        /// Stop with an error after this many warp instructions.
+        #[arg(long, value_name = "N", default_value_t = kernel::RunOptions::default().max_warp_insts)]
+        max_instructions: u64,
+    },
     /// First difference between two VCD files (signals present in both).
     Wavediff {
         a: PathBuf,
@@ -200,8 +257,8 @@ fn parent_dir(path: &Path) -> Res<()> {
 /// Cycles of random stimulus when `--cycles` is not given.
 const DEFAULT_CYCLES: u64 = 10_000;
 
-fn stimulus(info: &BlockInfo, p: &Params, args: &StimArgs, layout_of: &dyn Component) -> Res<Stimulus> {
-    let layout = verif::stimulus::InputLayout::of(layout_of.ports());
+fn stimulus(info: &BlockInfo, p: &Params, args: &StimArgs, ports: &[sim::PortSpec]) -> Res<Stimulus> {
+    let layout = verif::stimulus::InputLayout::of(ports);
     match &args.stim {
         Some(path) => {
             let mut st = Stimulus::read_text(path, &layout).map_err(|e| e.to_string())?;
@@ -382,11 +439,30 @@ fn sim_loop<C: Component + ?Sized>(
     Ok(act)
 }
 
+fn reference_model(info: &BlockInfo, p: &Params) -> Res<Box<dyn Component>> {
+    let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
+    (v.model)(p).map_err(|e| e.to_string())
+}
+
+/// Build the RTL engine for `m`; also returns how the compiled engine got its
+/// code (compile time or cache hit), for the run's report.
+fn rtl_engine(m: &std::sync::Arc<hw::ir::Module>, engine: sim::Engine, vis: Visibility) -> Res<(Box<dyn RtlSim>, String)> {
+    let opts = EngineOptions { visibility: vis, ..EngineOptions::default() };
+    let sim = sim::rtl_sim(m, engine, &opts).map_err(|e| e.to_string())?;
+    let note = match sim.build_info() {
+        Some(b) if b.cached => format!("compiled model found in the cache in {:.2} s ({})", b.seconds, b.dir.display()),
+        Some(b) => format!("model compiled in {:.2} s ({})", b.seconds, b.dir.display()),
+        None if engine == sim::Engine::Rtl => format!("no C compiler (`{}`): the netlist interpreter runs", sim::compiled::compiler()),
+        None => String::new(),
+    };
+    Ok((sim, note))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn cmd_sim(
     b: BlockArgs,
     s: StimArgs,
-    engine: Engine,
+    engine: EngineArg,
     vcd: Option<PathBuf>,
     vcd_from: u64,
     vcd_to: Option<u64>,
@@ -396,9 +472,22 @@ fn cmd_sim(
 ) -> Res<()> {
     let (info, p) = resolve(&b.block, &b.params)?;
     let m = info.elaborate(&p).map_err(|e| e.to_string())?;
-    let mut netlist = NetlistSim::new(&m);
+    let engine = engine.engine();
+    if vcd.is_some() && !engine.is_rtl() {
+        return Err("--vcd needs an RTL engine (rtl, compiled or netlist): the reference model has no internal signals".into());
+    }
+    // Waves need every signal; without them, only ports and state.
+    let vis = if vcd.is_some() { Visibility::Full } else { Visibility::Ports };
+    let (mut rtl, note) = if engine.is_rtl() {
+        let (r, note) = rtl_engine(&m, engine, vis)?;
+        (Some(r), note)
+    } else {
+        (None, String::new())
+    };
+    let mut model = if engine.is_rtl() { None } else { Some(reference_model(info, &p)?) };
+    let ports = verif::cosim::component_ports(&m);
     let source = match &s.stim {
-        Some(_) => Source::File(stimulus(info, &p, &s, &netlist)?),
+        Some(_) => Source::File(stimulus(info, &p, &s, &ports)?),
         None => Source::Driver(driver(info, &p, s.seed)?),
     };
     let cycles = match &source {
@@ -406,58 +495,53 @@ fn cmd_sim(
         Source::Driver(_) => s.cycles.unwrap_or(DEFAULT_CYCLES),
     };
     let opts = TraceOptions { scope: vcd_scope, memories: vcd_memories };
-    if vcd.is_some() {
+    if let (Some(_), Some(r)) = (&vcd, &rtl) {
         if let Some(to) = vcd_to.filter(|&to| to < vcd_from) {
             return Err(format!("--vcd-from {vcd_from} is after --vcd-to {to}: the wave window would be empty"));
         }
         if vcd_from > 0 && vcd_from >= cycles {
             return Err(format!("--vcd-from {vcd_from} is past the last cycle of the run ({})", cycles.saturating_sub(1)));
         }
-        opts.check(&netlist).map_err(|e| format!("--vcd-scope: {e}"))?;
+        opts.check(r.as_ref()).map_err(|e| format!("--vcd-scope: {e}"))?;
     }
     let start = Instant::now();
-    let (act, ports) = match engine {
-        Engine::Netlist => {
+    let (act, ports, name) = match (&mut rtl, &mut model) {
+        (Some(r), _) => {
             let mut tracer = match &vcd {
                 Some(path) => {
                     parent_dir(path)?;
-                    Some(Tracer::create(path, &netlist, opts.clone()).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
+                    Some(Tracer::create(path, r.as_ref(), opts.clone()).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
                 }
                 None => None,
             };
             let window = |slot: u64| verif::run::traced_slot(slot, vcd_from, vcd_to);
             let act = match tracer.as_mut() {
-                Some(t) => sim_loop(&mut netlist, source, cycles, window, |sim, slot, high| t.sample(sim, slot, high))?,
-                None => sim_loop(&mut netlist, source, cycles, |_| false, |_, _, _| Ok(()))?,
+                Some(t) => sim_loop(r.as_mut(), source, cycles, window, |sim, slot, high| t.sample(sim, slot, high))?,
+                None => sim_loop(r.as_mut(), source, cycles, |_| false, |_, _, _| Ok(()))?,
             };
             if let Some(t) = tracer {
                 t.finish().map_err(|e| format!("writing the VCD: {e}"))?;
             }
-            (act, netlist.ports().to_vec())
+            (act, r.ports().to_vec(), r.engine().name())
         }
-        Engine::Reference => {
-            if vcd.is_some() {
-                return Err("--vcd needs the netlist engine (the reference model has no internal signals)".into());
-            }
-            let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
-            let mut model = (v.model)(&p).map_err(|e| e.to_string())?;
-            let act = sim_loop(model.as_mut(), source, cycles, |_| false, |_, _, _| Ok(()))?;
-            (act, model.ports().to_vec())
+        (_, Some(md)) => {
+            let act = sim_loop(md.as_mut(), source, cycles, |_| false, |_, _, _| Ok(()))?;
+            (act, md.ports().to_vec(), "reference")
         }
+        _ => unreachable!("one engine is built"),
     };
     let secs = start.elapsed().as_secs_f64();
-    let engine = match engine {
-        Engine::Netlist => "netlist",
-        Engine::Reference => "reference",
-    };
-    println!("block {} ({p}), module `{}`, {engine} engine", info.name, m.name);
+    println!("block {} ({p}), module `{}`, {name} engine", info.name, m.name);
+    if !note.is_empty() {
+        println!("{note}");
+    }
     println!("{cycles} cycles (+1 reset cycle) in {secs:.3} s ({:.0} cycles/s)", cycles as f64 / secs.max(1e-9));
     println!("{:<24} {:>6} {:>12} {:>12}", "output", "width", "high cycles", "changes");
     for (k, spec) in ports.iter().filter(|q| q.dir == Dir::Out).enumerate() {
         let h = if spec.width == 1 { act.high[k].to_string() } else { "-".into() };
         println!("{:<24} {:>6} {:>12} {:>12}", spec.name, spec.width, h, act.changes[k]);
     }
-    if let Some(path) = &vcd {
+    if let (Some(path), Some(r)) = (&vcd, &rtl) {
         let g = gtkw.clone().unwrap_or_else(|| path.with_extension("gtkw"));
         parent_dir(&g)?;
         let same_dir = g.parent() == path.parent();
@@ -465,22 +549,26 @@ fn cmd_sim(
             Some(n) if same_dir => n.to_string_lossy().to_string(),
             _ => path.display().to_string(),
         };
-        gtkw_for(&netlist, &dump).write(&g).map_err(|e| format!("cannot write {}: {e}", g.display()))?;
+        gtkw_for(r.as_ref(), &dump).write(&g).map_err(|e| format!("cannot write {}: {e}", g.display()))?;
         println!("waves: {} (open with: gtkwave {} {})", path.display(), path.display(), g.display());
     }
     Ok(())
 }
 
-fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, work: PathBuf) -> Res<()> {
+fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, engine: EngineArg, work: PathBuf) -> Res<()> {
     let (info, p) = resolve(&b.block, &b.params)?;
     let m = info.elaborate(&p).map_err(|e| e.to_string())?;
-    let netlist = NetlistSim::new(&m);
-    let stim = stimulus(info, &p, &s, &netlist)?;
+    let engine = engine.engine();
+    let mut model = if engine.is_rtl() { None } else { Some(reference_model(info, &p)?) };
+    let layout = verif::cosim::component_ports(&m);
+    let stim = stimulus(info, &p, &s, &layout)?;
     create_dir(&work)?;
     let simulator = match simulator {
         SimulatorArg::Verilator => Simulator::Verilator,
         SimulatorArg::Iverilog => Simulator::Iverilog,
     };
+    // Build (or find) the compiled model first, so its time shows apart.
+    let note = if engine.is_rtl() { rtl_engine(&m, engine, Visibility::Full)?.1 } else { String::new() };
     let start = Instant::now();
     let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
     if std::io::stderr().is_terminal() {
@@ -488,19 +576,22 @@ fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, work: PathBuf) 
         spinner.set_message(format!("building and running {} ...", simulator.name()));
         spinner.enable_steady_tick(std::time::Duration::from_millis(200));
     }
-    let r = cosim(&m, None, &stim, simulator, &work).map_err(|e| e.to_string())?;
+    let r = cosim_with(&m, None, &stim, simulator, &work, engine, model.as_mut().map(|b| b.as_mut() as &mut dyn Component))
+        .map_err(|e| e.to_string())?;
     spinner.finish_and_clear();
     match r.mismatch {
         None => {
             println!(
-                "match: `{}` ({}) {} cycles, {} outputs, every cycle equal between the Rust netlist simulation and {} ({}; {:.1} s)",
+                "match: `{}` ({}) {} cycles, {} outputs, every cycle equal between {} and {} ({}; {:.1} s){}",
                 m.name,
                 p,
                 r.cycles,
                 r.outputs,
+                verif::cosim::engine_words(r.engine),
                 simulator.name(),
                 if r.built { "harness built" } else { "cached harness" },
-                start.elapsed().as_secs_f64()
+                start.elapsed().as_secs_f64(),
+                if note.is_empty() { String::new() } else { format!("\n{note}") }
             );
             Ok(())
         }
@@ -571,6 +662,70 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     Ok(())
 }
 
+fn load_module(file: &Path) -> Res<kernel::Module> {
+    let opts = kernel::CompileOptions { cache_dir: std::env::var_os("WARPFORGE_CACHE").map(|d| PathBuf::from(d).join("ptx")), ..Default::default() };
+    kernel::load(file, &opts).map_err(|e| e.to_string())
+}
+
+fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
+    if ptx {
+        if file.extension().is_some_and(|e| e == "cu") {
+            let text = kernel::compile_cuda(&file, &kernel::CompileOptions::default()).map_err(|e| e.to_string())?;
+            print!("{text}");
+            return Ok(());
+        }
+        return Err(format!("{}: --ptx needs a .cu file", file.display()));
+    }
+    let m = load_module(&file)?;
+    let list: Vec<&kernel::Kernel> = match &name {
+        Some(n) => vec![m.kernel(n).map_err(|e| e.to_string())?],
+        None => m.kernels.iter().collect(),
+    };
+    if list.is_empty() {
+        return Err(format!("{}: no .entry kernel", file.display()));
+    }
+    println!("{}: PTX {}.{} for {}", file.display(), m.version.0, m.version.1, m.target);
+    for k in list {
+        print!("{}", k.listing());
+    }
+    Ok(())
+}
+
+fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, dump: Option<PathBuf>, max: u64) -> Res<()> {
+    if !functional {
+        return Err("only --functional runs exist yet (the timing SM is not built)".into());
+    }
+    let m = load_module(&file)?;
+    let k = match &name {
+        Some(n) => m.kernel(n),
+        None => m.only_kernel(),
+    }
+    .map_err(|e| e.to_string())?;
+    let lf = kernel::LaunchFile::load(&launch).map_err(|e| e.to_string())?;
+    let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let r = kernel::run_functional(k, &l, &kernel::RunOptions { max_warp_insts: max }).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    let s = r.stats;
+    println!(
+        "{}: {} CTAs x {} threads, {} warp instructions, {} thread instructions, {:.3} s ({:.1} M thread-instr/s)",
+        k.base_name,
+        s.ctas,
+        l.threads_per_cta(),
+        s.warp_insts,
+        s.thread_insts,
+        secs,
+        s.thread_insts as f64 / secs.max(1e-9) / 1e6
+    );
+    if let Some(dir) = dump {
+        let files = kernel::dump(&l, &r.memory, &dir).map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
+        for f in files {
+            println!("{}", f.display());
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     // A closed pipe (`warpforge blocks | head`) ends the program quietly, as
     // for any Unix filter, instead of a panic in `println!`.
@@ -586,10 +741,12 @@ fn main() -> ExitCode {
         Cmd::Sim { block, stim, engine, vcd, vcd_from, vcd_to, vcd_scope, vcd_memories, gtkw } => {
             cmd_sim(block, stim, engine, vcd, vcd_from, vcd_to, vcd_scope, vcd_memories, gtkw)
         }
-        Cmd::Cosim { block, stim, simulator, work } => cmd_cosim(block, stim, simulator, work),
+        Cmd::Cosim { block, stim, simulator, engine, work } => cmd_cosim(block, stim, simulator, engine, work),
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
+        Cmd::Kernel { file, kernel, ptx } => cmd_kernel(file, kernel, ptx),
+        Cmd::Run { file, kernel, launch, functional, dump, max_instructions } => cmd_run(file, kernel, launch, functional, dump, max_instructions),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");

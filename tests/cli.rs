@@ -127,6 +127,15 @@ fn recorded_stimulus_replays_identically_on_both_engines() {
     assert!(!direct.is_empty());
     assert_eq!(direct, replay);
     assert_eq!(direct, reference);
+    for engine in ["netlist", "compiled", "rtl", "model"] {
+        let o = wf(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--engine", engine]);
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(o.status.success() && out.lines().next().unwrap_or("").contains(" engine"), "{engine}: {out}");
+        if engine == "compiled" {
+            assert!(out.contains("compiled engine") && (out.contains("model compiled in") || out.contains("found in the cache")), "{out}");
+        }
+        assert_eq!(direct, table(o), "--engine {engine}");
+    }
     // --cycles with a file runs its first N cycles, the same as recording N.
     let prefix = table(wf(&["sim", "--block", "scoreboard", "--stim", stim.to_str().unwrap(), "--cycles", "700"]));
     assert_eq!(prefix, table(wf(&["sim", "--block", "scoreboard", "--cycles", "700", "--seed", "4"])));
@@ -159,4 +168,55 @@ fn synth_runs_only_the_chosen_flow() {
     assert_eq!(ffs, Some("7"), "{out}");
     let bad = wf(&["synth", "--block", "credit_tracker", "--flow", "asic"]);
     assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("invalid value 'asic'"));
+}
+
+fn kernels(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kernels").join(name).to_str().unwrap().to_string()
+}
+
+#[test]
+fn kernel_lists_allocated_code() {
+    let o = wf(&["kernel", &kernels("reduction.cu")]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("kernel reduction (_Z9reductionPKfPfi):"), "{out}");
+    assert!(out.contains("11 registers (at most 11 live at once)") && out.contains("bar.sync 0") && out.contains("; reconverge at 0x"), "{out}");
+    let o = wf(&["kernel", &kernels("sgemm.cu"), "--ptx"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains(".entry _Z5sgemmPKfS0_Pfiii("));
+    fails_with(&["kernel", &kernels("sgemm.cu"), "--kernel", "nope"], "no kernel `nope` (kernels: sgemm)");
+    fails_with(&["kernel", "/nonexistent/k.ptx"], "/nonexistent/k.ptx");
+    let d = tmp("kernel_bad");
+    let cu = d.join("bad.cu");
+    std::fs::write(&cu, "__global__ void k(int *p) {\n  p[0] = undefined_thing;\n}\n").unwrap();
+    fails_with(&["kernel", cu.to_str().unwrap()], "bad.cu:2:10: error: use of undeclared identifier 'undefined_thing'");
+    let ptx = d.join("bad.ptx");
+    std::fs::write(&ptx, ".version 7.0\n.target sm_52\n.address_size 64\n.entry k()\n{\n  vote.all.pred %p1, %p2;\n}\n").unwrap();
+    fails_with(&["kernel", ptx.to_str().unwrap()], "bad.ptx:6:3: `vote.all.pred`: unsupported opcode");
+}
+
+#[test]
+fn run_functional_dumps_buffers() {
+    let d = tmp("run");
+    let out = d.join("out");
+    let o = wf(&["run", &kernels("vecadd.cu"), "--kernel", "vecadd", "--launch", &kernels("vecadd.toml"), "--functional", "--dump", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with("vecadd: 20 CTAs x 256 threads, "), "{text}");
+    let (a, b, c) = (std::fs::read(out.join("a.bin")).unwrap(), std::fs::read(out.join("b.bin")).unwrap(), std::fs::read(out.join("c.bin")).unwrap());
+    assert_eq!(c.len(), 5000 * 4);
+    let f = |v: &[u8], i: usize| f32::from_le_bytes(v[4 * i..4 * i + 4].try_into().unwrap());
+    assert!((0..5000).all(|i| f(&c, i) == f(&a, i) + f(&b, i)));
+    // Same launch, same bytes.
+    let out2 = d.join("out2");
+    wf(&["run", &kernels("vecadd.cu"), "--launch", &kernels("vecadd.toml"), "--functional", "--dump", out2.to_str().unwrap()]);
+    assert_eq!(std::fs::read(out2.join("c.bin")).unwrap(), c);
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, "grid = [1]\nblock = [32]\nargs = [\"a\", \"a\", \"a\", 1]\nwarps = 3\n").unwrap();
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", bad.to_str().unwrap(), "--functional"], "bad.toml: warps (line 4): unknown field `warps`");
+    std::fs::write(&bad, "grid = [1]\nblock = [32]\nargs = [\"a\", \"a\", \"a\"]\n[buffers.a]\ntype = \"f32\"\nlen = 32\n").unwrap();
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", bad.to_str().unwrap(), "--functional"], "bad.toml: args: 3 arguments for kernel `vecadd`, which takes 4");
+    std::fs::write(&bad, "grid = [2]\nblock = [32]\nargs = [\"a\", \"a\", \"a\", 64]\n[buffers.a]\ntype = \"f32\"\nlen = 32\n").unwrap();
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", bad.to_str().unwrap(), "--functional"], "kernel `vecadd`: pc 0x");
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", &kernels("vecadd.toml")], "only --functional runs exist yet");
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", "/nonexistent/l.toml", "--functional"], "/nonexistent/l.toml: cannot read");
 }

@@ -1,10 +1,19 @@
-//! warpforge simulation: the component interface, the netlist simulator that
-//! runs a block's IR cycle by cycle, and (later) the composed SM model.
+//! warpforge simulation: the component interface and the engines that run a
+//! block's IR cycle by cycle — the netlist interpreter ([`NetlistSim`]) and
+//! the compiled engine ([`CompiledSim`], the netlist as native code) — with
+//! the netlist optimisation passes they share, VCD tracing, and one
+//! constructor choosing an engine by name ([`engine`]).
 
+pub mod cache;
+pub mod compiled;
 pub mod component;
-
-pub use component::{top_mask, words_for, Component, ComponentExt, Dir, PortError, PortFrame, PortId, PortSpec};
+pub mod engine;
+pub mod inspect;
 pub mod netlist;
-
-pub use netlist::NetlistSim;
 pub mod trace;
+
+pub use compiled::CompiledSim;
+pub use component::{top_mask, words_for, Component, ComponentExt, Dir, PortError, PortFrame, PortId, PortSpec};
+pub use engine::{rtl_sim, Engine, EngineError, EngineOptions, RtlSim, Visibility};
+pub use inspect::Inspect;
+pub use netlist::NetlistSim;

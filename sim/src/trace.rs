@@ -1,4 +1,4 @@
-//! VCD tracing of a [`NetlistSim`]: the scope tree mirrors the Verilog
+//! VCD tracing of an RTL engine (anything [`Inspect`]): the scope tree mirrors the Verilog
 //! instance hierarchy as Verilator writes it (`TOP` with the clock and the
 //! top-level ports, then one scope per module instance with its ports, wires,
 //! registers and memory words `name[i]`), so one GTKWave save file opens
@@ -8,9 +8,9 @@
 //! scope filter bound the size.
 
 use crate::component::words_for;
-use crate::netlist::NetlistSim;
+use crate::inspect::Inspect;
 use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use waves::{Gtkw, GtkwGroup, VarId, VcdWriter, PERIOD};
 
@@ -27,16 +27,9 @@ pub struct TraceOptions {
 impl TraceOptions {
     /// A scope filter that matches nothing would silently leave only the top
     /// ports in the trace: an error naming the instances instead.
-    pub fn check(&self, sim: &NetlistSim) -> Result<(), String> {
+    pub fn check<S: Inspect + ?Sized>(&self, sim: &S) -> Result<(), String> {
         let Some(prefix) = self.scope.as_deref() else { return Ok(()) };
-        let mem_paths = sim.memories().iter().map(|m| {
-            let sp = sim.scope_path(m.scope);
-            if sp.is_empty() {
-                m.name.clone()
-            } else {
-                format!("{sp}.{}", m.name)
-            }
-        });
+        let mem_paths = sim.memories().iter().map(|m| sim.mem_path(m));
         let mut paths = sim.signals().iter().map(|s| sim.path(s)).chain(mem_paths);
         if paths.any(|p| p.starts_with(prefix)) {
             return Ok(());
@@ -61,26 +54,28 @@ struct Var {
     words: usize,
 }
 
-/// Writes a VCD of a running simulation, one sample per cycle.
-pub struct Tracer {
-    w: VcdWriter<BufWriter<File>>,
+/// One RTL engine's hierarchy inside a VCD: its scopes, signals and (with
+/// [`TraceOptions::memories`]) memory words, declared into any
+/// [`VcdWriter`] and sampled from the engine. [`Tracer`] writes a whole file
+/// for one block with it; a larger model (the SM) declares each block's
+/// scope where it wants it in its own trace.
+pub struct BlockTrace {
     vars: Vec<Var>,
     last: Vec<u64>,
-    clk: VarId,
     started: bool,
 }
 
-struct Header<'a> {
-    sim: &'a NetlistSim,
+struct Header<'a, W: Write, S: Inspect + ?Sized> {
+    sim: &'a S,
     opts: &'a TraceOptions,
-    w: VcdWriter<BufWriter<File>>,
+    w: &'a mut VcdWriter<W>,
     vars: Vec<Var>,
     nwords: usize,
-    /// Top-level ports (slot -> var), declared in `TOP` and aliased below.
-    ports: Vec<(u32, VarId)>,
+    /// Top-level ports (name -> var) declared already and aliased here.
+    ports: Vec<(String, VarId)>,
 }
 
-impl Header<'_> {
+impl<W: Write, S: Inspect + ?Sized> Header<'_, W, S> {
     fn add(&mut self, name: &str, width: u32, src: Src) -> io::Result<VarId> {
         let id = self.w.var(name, width)?;
         let words = words_for(width);
@@ -93,24 +88,22 @@ impl Header<'_> {
         self.opts.scope.as_deref().is_none_or(|p| path.starts_with(p))
     }
 
-    fn scope(&mut self, scope: u32, clk: VarId) -> io::Result<()> {
+    fn scope(&mut self, scope: u32, name: &str, clk: Option<VarId>) -> io::Result<()> {
         let sim = self.sim;
-        self.w.scope(&sim.scopes()[scope as usize].name)?;
-        if scope == 0 {
+        self.w.scope(name)?;
+        if let (0, Some(clk)) = (scope, clk) {
             self.w.alias("clk", clk)?;
         }
         for s in sim.signals().iter().filter(|s| s.scope == scope) {
-            if let Some(&(_, id)) = self.ports.iter().find(|(slot, _)| scope == 0 && s.is_port && *slot == s.slot) {
-                self.w.alias(&s.name, id)?;
+            if let Some((_, id)) = self.ports.iter().find(|(name, _)| scope == 0 && s.is_port && *name == s.name) {
+                self.w.alias(&s.name, *id)?;
             } else if self.keep(&sim.path(s)) {
                 self.add(&s.name, s.width, Src::Slot(s.slot))?;
             }
         }
         if self.opts.memories {
             for (k, m) in sim.memories().iter().enumerate().filter(|(_, m)| m.scope == scope) {
-                let sp = sim.scope_path(scope);
-                let path = if sp.is_empty() { m.name.clone() } else { format!("{sp}.{}", m.name) };
-                if self.keep(&path) {
+                if self.keep(&sim.mem_path(m)) {
                     for i in 0..m.depth {
                         self.add(&format!("{}[{i}]", m.name), m.width, Src::Mem(k, i))?;
                     }
@@ -119,38 +112,45 @@ impl Header<'_> {
         }
         for c in 0..sim.scopes().len() as u32 {
             if sim.scopes()[c as usize].parent == Some(scope) {
-                self.scope(c, clk)?;
+                let child = sim.scopes()[c as usize].name.clone();
+                self.scope(c, &child, clk)?;
             }
         }
         self.w.upscope()
     }
 }
 
-impl Tracer {
-    /// Create the file and write the header for `sim`'s hierarchy.
-    pub fn create(path: &Path, sim: &NetlistSim, opts: TraceOptions) -> io::Result<Tracer> {
-        let file = File::create(path)?;
-        let comment = format!("warpforge netlist simulation of {}", sim.scopes()[0].module);
-        let w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
-        let mut h = Header { sim, opts: &opts, w, vars: Vec::new(), nwords: 0, ports: Vec::new() };
-        h.w.scope("TOP")?;
-        let clk = h.w.var("clk", 1)?;
-        for s in sim.signals().iter().filter(|s| s.scope == 0 && s.is_port) {
-            let id = h.add(&s.name, s.width, Src::Slot(s.slot))?;
-            h.ports.push((s.slot, id));
-        }
-        h.scope(0, clk)?;
-        h.w.end_header()?;
-        let Header { w, vars, nwords, .. } = h;
-        Ok(Tracer { w, vars, last: vec![0; nwords], clk, started: false })
+impl BlockTrace {
+    /// Declare `sim`'s hierarchy as a scope named `name` (the block's
+    /// instance name in the larger model) at the writer's current scope
+    /// level, before `end_header`; `clk`, if given, is aliased in it.
+    pub fn declare<W: Write, S: Inspect + ?Sized>(
+        w: &mut VcdWriter<W>,
+        sim: &S,
+        name: &str,
+        opts: &TraceOptions,
+        clk: Option<VarId>,
+    ) -> io::Result<BlockTrace> {
+        BlockTrace::declare_with_ports(w, sim, name, opts, clk, Vec::new())
     }
 
-    /// Record the current values at wave slot `k` (time `10 k`, clock low,
-    /// after `eval` with the cycle's inputs) or, with `high`, at the rising
-    /// edge (time `10 k + 5`, after `tick` and another `eval`).
-    pub fn sample(&mut self, sim: &NetlistSim, k: u64, high: bool) -> io::Result<()> {
-        self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
-        self.w.change(self.clk, &[high as u64])?;
+    fn declare_with_ports<W: Write, S: Inspect + ?Sized>(
+        w: &mut VcdWriter<W>,
+        sim: &S,
+        name: &str,
+        opts: &TraceOptions,
+        clk: Option<VarId>,
+        ports: Vec<(String, VarId)>,
+    ) -> io::Result<BlockTrace> {
+        let mut h = Header { sim, opts, w, vars: Vec::new(), nwords: 0, ports };
+        h.scope(0, name, clk)?;
+        let Header { vars, nwords, .. } = h;
+        Ok(BlockTrace { vars, last: vec![0; nwords], started: false })
+    }
+
+    /// Write the values that changed since the last sample (all of them the
+    /// first time), at the writer's current time.
+    pub fn sample<W: Write, S: Inspect + ?Sized>(&mut self, w: &mut VcdWriter<W>, sim: &S) -> io::Result<()> {
         let first = !self.started;
         self.started = true;
         for var in &self.vars {
@@ -161,10 +161,60 @@ impl Tracer {
             let last = &mut self.last[var.last..var.last + var.words];
             if first || now != last {
                 last.copy_from_slice(now);
-                self.w.change(var.id, now)?;
+                w.change(var.id, now)?;
             }
         }
         Ok(())
+    }
+}
+
+/// Writes a VCD of one running block, one sample per cycle.
+pub struct Tracer {
+    w: VcdWriter<BufWriter<File>>,
+    block: BlockTrace,
+    clk: VarId,
+}
+
+impl Tracer {
+    /// Create the file and write the header for `sim`'s hierarchy.
+    pub fn create<S: Inspect + ?Sized>(path: &Path, sim: &S, opts: TraceOptions) -> io::Result<Tracer> {
+        let file = File::create(path)?;
+        let comment = format!("warpforge simulation of {}", sim.scopes()[0].module);
+        let mut w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), &comment)?;
+        // Verilator's layout: `TOP` holds the clock and the top-level ports,
+        // which the module's own scope aliases.
+        w.scope("TOP")?;
+        let clk = w.var("clk", 1)?;
+        let mut ports = Vec::new();
+        let mut port_vars = Vec::new();
+        let mut nwords = 0;
+        for s in sim.signals().iter().filter(|s| s.scope == 0 && s.is_port) {
+            let id = w.var(&s.name, s.width)?;
+            ports.push((s.name.clone(), id));
+            port_vars.push(Var { id, src: Src::Slot(s.slot), last: nwords, words: words_for(s.width) });
+            nwords += words_for(s.width);
+        }
+        let top = sim.scopes()[0].name.clone();
+        let mut block = BlockTrace::declare_with_ports(&mut w, sim, &top, &opts, Some(clk), ports)?;
+        w.upscope()?;
+        w.end_header()?;
+        // The ports first, in the order they were declared.
+        for v in &mut block.vars {
+            v.last += nwords;
+        }
+        port_vars.append(&mut block.vars);
+        block.vars = port_vars;
+        block.last = vec![0; block.last.len() + nwords];
+        Ok(Tracer { w, block, clk })
+    }
+
+    /// Record the current values at wave slot `k` (time `10 k`, clock low,
+    /// after `eval` with the cycle's inputs) or, with `high`, at the rising
+    /// edge (time `10 k + 5`, after `tick` and another `eval`).
+    pub fn sample<S: Inspect + ?Sized>(&mut self, sim: &S, k: u64, high: bool) -> io::Result<()> {
+        self.w.time(k * PERIOD + if high { PERIOD / 2 } else { 0 })?;
+        self.w.change(self.clk, &[high as u64])?;
+        self.block.sample(&mut self.w, sim)
     }
 
     /// Flush everything to disk.
@@ -175,7 +225,7 @@ impl Tracer {
 
 /// A GTKWave save file for a simulation's VCD: the clock, then one group per
 /// scope with that scope's ports, then its wires and registers.
-pub fn gtkw_for(sim: &NetlistSim, vcd_name: &str) -> Gtkw {
+pub fn gtkw_for<S: Inspect + ?Sized>(sim: &S, vcd_name: &str) -> Gtkw {
     let top_module = &sim.scopes()[0].name;
     let mut g = Gtkw { dumpfile: vcd_name.to_string(), top: vec![("TOP.clk".into(), 1)], groups: Vec::new() };
     for scope in 0..sim.scopes().len() as u32 {

@@ -1,11 +1,17 @@
-//! `make bench`: simulation speed of every block under the netlist simulator,
-//! its reference model and Verilator -O3 on the emitted Verilog, with the
-//! same pre-recorded stimulus, plus yosys synthesis figures. Prints a table;
-//! ratios are from this one run.
+//! `make bench`: simulation speed of every block under the netlist
+//! interpreter, the compiled engine, its reference model and Verilator -O3 on
+//! the emitted Verilog, with the same pre-recorded stimulus, single-threaded;
+//! the compiled engine's compile time next to Verilator's build time; plus
+//! yosys synthesis figures. Prints a table; ratios are from this one run.
+//!
+//! Both builds start from an empty cache (a private `WARPFORGE_CACHE`), so
+//! the times are real builds; `WARPFORGE_BENCH_CACHE=1` keeps the user's
+//! cache instead (times then show cache lookups, marked `c`).
 //!
 //! Usage: cargo bench -p verif --bench sim_speed [-- BLOCK...]
 
-use sim::{Component, NetlistSim};
+use sim::compiled::CompileOptions;
+use sim::{CompiledSim, Component, NetlistSim, Visibility};
 use std::time::Instant;
 use verif::cosim::{Flavor, RtlBuild, Simulator};
 use verif::run::{apply, check_inputs, reset_cycle};
@@ -51,8 +57,17 @@ fn synth_plan(name: &str) -> Vec<(verif::lint::Flow, Vec<(String, String)>)> {
 fn main() {
     let wanted: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let work = std::env::temp_dir().join(format!("warpforge-bench-{}", std::process::id()));
-    println!("simulation speed, {CYCLES} cycles of recorded stimulus, default parameters (cycles/s)");
-    println!("{:<18} {:>12} {:>12} {:>12} {:>10} {:>10} {:>8} {:>6}", "block", "netlist", "reference", "verilator", "net/veri", "net/ref", "instrs", "runs");
+    if std::env::var_os("WARPFORGE_BENCH_CACHE").is_none() {
+        // Single-threaded here: no other thread reads the environment.
+        std::env::set_var("WARPFORGE_CACHE", work.join("cache"));
+    }
+    println!("simulation speed, {CYCLES} cycles of recorded stimulus, default parameters, one thread (cycles/s)");
+    println!("compiled: ports, registers and memories visible (as Verilator -O3 without tracing)");
+    println!("build: the compiled engine's code generation + C compile + load, and Verilator's verilate + C++ build (seconds)");
+    println!(
+        "{:<18} {:>11} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "block", "netlist", "compiled", "reference", "verilator", "comp/veri", "net/veri", "comp/net", "build", "veri bld"
+    );
     let mut synth_blocks = Vec::new();
     for info in hw::registry::blocks() {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == info.name) {
@@ -64,27 +79,47 @@ fn main() {
         let mut driver = (v.driver)(&p, 42).expect("driver");
         let stim = Stimulus::record(driver.as_mut(), CYCLES);
         let mut netlist = NetlistSim::new(&m);
-        let (instrs, runs) = (netlist.program_len(), netlist.program_runs());
         let r_net = rate(&mut netlist, &stim);
+        let (r_comp, t_comp) = match CompiledSim::with_options(&m, Visibility::Ports, &CompileOptions::default()) {
+            Ok(mut c) => {
+                let t = format!("{:.2}{}", c.info().seconds, if c.info().cached { "c" } else { "" });
+                (rate(&mut c, &stim), t)
+            }
+            Err(e) => {
+                eprintln!("{}: compiled engine: {e}", info.name);
+                (f64::NAN, "-".into())
+            }
+        };
         let mut model = (v.model)(&p).expect("model");
         let r_ref = rate(model.as_mut(), &stim);
         let files = hw::verilog::emit(&m);
-        let r_ver = RtlBuild::new(&files, &m, Simulator::Verilator, Flavor::Bench)
-            .and_then(|b| b.bench(&stim, &work, MIN_SECONDS))
-            .unwrap_or_else(|e| {
+        let start = Instant::now();
+        let (r_ver, t_ver) = match RtlBuild::new(&files, &m, Simulator::Verilator, Flavor::Bench) {
+            Ok(b) => {
+                let t = format!("{:.2}{}", start.elapsed().as_secs_f64(), if b.built { "" } else { "c" });
+                let r = b.bench(&stim, &work, MIN_SECONDS).unwrap_or_else(|e| {
+                    eprintln!("{}: verilator: {e}", info.name);
+                    f64::NAN
+                });
+                (r, t)
+            }
+            Err(e) => {
                 eprintln!("{}: verilator: {e}", info.name);
-                f64::NAN
-            });
+                (f64::NAN, "-".into())
+            }
+        };
         println!(
-            "{:<18} {:>12.0} {:>12.0} {:>12.0} {:>10.2} {:>10.2} {:>8} {:>6}",
+            "{:<18} {:>11.0} {:>11.0} {:>11.0} {:>11.0} {:>9.2} {:>9.2} {:>9.2} {:>8} {:>8}",
             info.name,
             r_net,
+            r_comp,
             r_ref,
             r_ver,
+            r_comp / r_ver,
             r_net / r_ver,
-            r_net / r_ref,
-            instrs,
-            runs
+            r_comp / r_net,
+            t_comp,
+            t_ver
         );
         if info.composed || wanted.iter().any(|w| w == info.name) {
             synth_blocks.push(info);

@@ -1,9 +1,11 @@
 //! Random netlists for testing the IR, the Verilog emitter and the simulator
 //! against each other, against Verilator/iverilog and against the bit-serial
 //! evaluator in [`crate::bitref`]: every operator, narrow and wide widths
-//! (word boundaries included), registers, a RAM and a register array.
+//! (word boundaries included), registers, a RAM and a register array; with
+//! [`FuzzShape::constants`], constants among the operands, so the simulators'
+//! optimisation passes (folding, known bits, simplification) get exercised.
 
-use hw::ir::{cat, lit, mux, HwError, Module, ModuleBuilder, Sig};
+use hw::ir::{cat, lit, lit_bits, mux, Bits, HwError, Module, ModuleBuilder, Sig};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -19,11 +21,13 @@ pub struct FuzzShape {
     pub memories: bool,
     /// Largest width drawn (widths cluster near 1, 8, 63..65, 127..129).
     pub max_width: u32,
+    /// Put constants (zeros, all-ones, random values) among the operands.
+    pub constants: bool,
 }
 
 impl Default for FuzzShape {
     fn default() -> Self {
-        FuzzShape { inputs: 6, ops: 120, regs: 6, outputs: 10, memories: true, max_width: 130 }
+        FuzzShape { inputs: 6, ops: 120, regs: 6, outputs: 10, memories: true, max_width: 130, constants: false }
     }
 }
 
@@ -52,6 +56,22 @@ pub fn random_module(name: &str, seed: u64, shape: FuzzShape) -> Result<Arc<Modu
         })
         .collect();
     pool.extend(regs.iter().copied());
+    if shape.constants {
+        for _ in 0..6 {
+            let w = width(&mut rng, shape.max_width);
+            let words: Vec<u64> = match rng.random_range(0..3) {
+                0 => vec![0; w.div_ceil(64) as usize],
+                1 => vec![u64::MAX; w.div_ceil(64) as usize],
+                _ => (0..w.div_ceil(64)).map(|_| rng.random::<u64>()).collect(),
+            };
+            let mut words = words;
+            let top = w.div_ceil(64) as usize - 1;
+            if !w.is_multiple_of(64) {
+                words[top] &= (1u64 << (w % 64)) - 1;
+            }
+            pool.push(lit_bits(&Bits::from_words(&words, w).expect("masked")));
+        }
+    }
     let (ram, arr) = if shape.memories {
         (Some(m.mem("ram", 5, width(&mut rng, shape.max_width))), Some(m.reg_array("arr", 8, width(&mut rng, shape.max_width).max(2), 3)))
     } else {

@@ -10,7 +10,7 @@
 
 use crate::stimulus::{push_hex, InputLayout, Stimulus};
 use sim::trace::Tracer;
-use sim::{Component, ComponentExt, Dir, NetlistSim, PortId, PortSpec};
+use sim::{Component, ComponentExt, Dir, Inspect, PortId, PortSpec};
 
 /// Outputs of a run: every output port's value on every stimulus cycle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,9 +162,9 @@ pub fn traced_slot(slot: u64, from: u64, to: Option<u64>) -> bool {
     }
 }
 
-/// Run a netlist simulation with a VCD trace of cycles `from..=to` (and the
-/// reset cycle when `from` is 0).
-pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, from: usize, to: usize) -> Result<OutputTrace, String> {
+/// Run an RTL engine (interpreter or compiled) with a VCD trace of cycles
+/// `from..=to` (and the reset cycle when `from` is 0).
+pub fn run_traced<S: Component + Inspect + ?Sized>(sim: &mut S, stim: &Stimulus, tracer: &mut Tracer, from: usize, to: usize) -> Result<OutputTrace, String> {
     check_inputs(sim, stim.layout())?;
     let outs = output_ids(sim);
     let mut trace = OutputTrace::new(sim.ports());
@@ -178,12 +178,12 @@ pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, fr
     sim.eval();
     let dump = |k: usize| traced_slot(k as u64, from as u64, Some(to as u64));
     if dump(0) {
-        tracer.sample(sim, 0, false).map_err(io)?;
+        tracer.sample(&*sim, 0, false).map_err(io)?;
     }
     sim.tick();
     if dump(0) {
         sim.eval();
-        tracer.sample(sim, 0, true).map_err(io)?;
+        tracer.sample(&*sim, 0, true).map_err(io)?;
     }
     for c in 0..stim.cycles() {
         apply(sim, stim.cycle(c));
@@ -191,12 +191,12 @@ pub fn run_traced(sim: &mut NetlistSim, stim: &Stimulus, tracer: &mut Tracer, fr
         trace.record(sim, &outs);
         let k = c + 1;
         if dump(k) {
-            tracer.sample(sim, k as u64, false).map_err(io)?;
+            tracer.sample(&*sim, k as u64, false).map_err(io)?;
         }
         sim.tick();
         if dump(k) {
             sim.eval();
-            tracer.sample(sim, k as u64, true).map_err(io)?;
+            tracer.sample(&*sim, k as u64, true).map_err(io)?;
         }
     }
     Ok(trace)

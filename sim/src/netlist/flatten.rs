@@ -1,11 +1,12 @@
 //! Flatten a module hierarchy into one graph of nodes, keeping every named
 //! signal with its instance path for the waves.
 
+use crate::inspect::Scope;
 use hw::ir::{BinOp, Bits, Module, Op, ShiftOp, SigKind, UnOp};
 
 pub type FlatId = u32;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FOp {
     Input,
     /// Output of register `k`.
@@ -21,6 +22,21 @@ pub enum FOp {
     Slice(FlatId, u32),
     Ext(FlatId, bool),
     MemRead { mem: u32, addr: FlatId },
+}
+
+impl FOp {
+    /// Operand nodes, in order (an alias's target too).
+    pub fn operands(&self) -> Vec<FlatId> {
+        match self {
+            FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
+            FOp::Alias(t) => vec![*t],
+            FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
+            FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
+            FOp::Mux(s, t, f) => vec![*s, *t, *f],
+            FOp::Cat(p) => p.clone(),
+            FOp::MemRead { addr, .. } => vec![*addr],
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -46,14 +62,6 @@ pub struct FMem {
     pub reset: Option<Bits>,
     /// (addr, data, en), in port order.
     pub writes: Vec<(FlatId, FlatId, FlatId)>,
-}
-
-/// A level of the instance hierarchy (the top module is scope 0).
-#[derive(Clone, Debug)]
-pub struct Scope {
-    pub name: String,
-    pub module: String,
-    pub parent: Option<u32>,
 }
 
 /// A named signal somewhere in the hierarchy.
@@ -180,6 +188,43 @@ impl Flat {
             });
         }
         m.ports.iter().filter(|&&p| m.signals[p as usize].kind == SigKind::Output).map(|&p| sig_node[p as usize]).collect()
+    }
+
+    /// Operands of node `n`, each at the node that computes it.
+    pub fn deps(&self, n: FlatId) -> Vec<FlatId> {
+        self.nodes[n as usize].op.operands().into_iter().map(|d| self.resolve(d)).collect()
+    }
+
+    /// Every node the `roots` depend on combinationally (roots included, at
+    /// the nodes computing them), each once, after its operands.
+    pub fn post_order(&self, roots: impl IntoIterator<Item = FlatId>) -> Vec<FlatId> {
+        let mut done = vec![false; self.nodes.len()];
+        let mut order = Vec::new();
+        for root in roots {
+            let root = self.resolve(root);
+            if done[root as usize] {
+                continue;
+            }
+            let mut stack: Vec<(FlatId, bool)> = vec![(root, false)];
+            while let Some((x, expanded)) = stack.pop() {
+                if done[x as usize] {
+                    continue;
+                }
+                if expanded {
+                    done[x as usize] = true;
+                    order.push(x);
+                    continue;
+                }
+                stack.push((x, true));
+                // Reversed, so operands are placed in order.
+                for d in self.deps(x).into_iter().rev() {
+                    if !done[d as usize] {
+                        stack.push((d, false));
+                    }
+                }
+            }
+        }
+        order
     }
 
     /// Follow aliases to the node that computes the value.

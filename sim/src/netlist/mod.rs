@@ -12,7 +12,8 @@
 //! the generic word-slice routines in [`wide`]. Nothing allocates and nothing
 //! is looked up by name after construction.
 
-mod flatten;
+pub(crate) mod flatten;
+pub mod opt;
 pub mod wide;
 
 use crate::component::{top_mask, words_for, Component, PortId, PortSpec};
@@ -20,7 +21,8 @@ use flatten::{FOp, Flat, FlatId};
 use hw::ir::{BinOp, Module, ShiftOp, UnOp};
 use std::cmp::Ordering;
 
-pub use flatten::Scope;
+pub use crate::inspect::{Scope, SimMem, SimSignal};
+use crate::inspect::Inspect;
 
 /// Narrow (single-word) instructions; `d`, `a`, `b`... are word offsets.
 #[derive(Clone, Copy, Debug)]
@@ -91,26 +93,6 @@ struct CMem {
     writes: Vec<(u32, u32, u32)>,
 }
 
-/// A signal in the hierarchy, for waves: where its value lives.
-#[derive(Clone, Debug)]
-pub struct SimSignal {
-    pub scope: u32,
-    pub name: String,
-    pub width: u32,
-    pub slot: u32,
-    pub is_port: bool,
-}
-
-/// A memory in the hierarchy, for waves.
-#[derive(Clone, Debug)]
-pub struct SimMem {
-    pub scope: u32,
-    pub name: String,
-    pub depth: u32,
-    pub width: u32,
-    idx: usize,
-}
-
 #[derive(Clone, Copy, Debug)]
 struct PortLoc {
     slot: u32,
@@ -151,7 +133,9 @@ pub struct NetlistSim {
 impl NetlistSim {
     /// Compile a finished module (and its sub-modules).
     pub fn new(top: &Module) -> NetlistSim {
-        Compiler::new(Flat::new(top)).compile(top)
+        let mut flat = Flat::new(top);
+        opt::optimize(&mut flat);
+        Compiler::new(flat).compile(top)
     }
 
     /// Number of clock edges since construction.
@@ -197,8 +181,7 @@ impl NetlistSim {
 
     /// Current value of a signal (valid after `eval`).
     pub fn value(&self, s: &SimSignal) -> &[u64] {
-        let n = words_for(s.width);
-        &self.vals[s.slot as usize..s.slot as usize + n]
+        Inspect::value(self, s)
     }
 
     /// `n` words at a slot (see [`SimSignal::slot`]).
@@ -208,37 +191,24 @@ impl NetlistSim {
 
     /// Current contents of word `i` of a memory.
     pub fn mem_word(&self, m: &SimMem, i: u32) -> &[u64] {
-        let c = &self.mems[m.idx];
-        let o = c.base + i as usize * c.stride;
-        &self.mem_words[o..o + c.stride]
+        let o = m.base + i as usize * m.stride;
+        &self.mem_words[o..o + m.stride]
     }
 
     /// Value of a named signal by hierarchical path (`sb.pending` or a top-level
     /// name); for tests and debugging, not the hot path.
     pub fn peek_path(&self, path: &str) -> Option<&[u64]> {
-        self.signals.iter().find(|s| self.path(s) == path).map(|s| self.value(s))
+        Inspect::peek_path(self, path)
     }
 
     /// Hierarchical path of a signal below the top scope (`inst.sub.name`).
     pub fn path(&self, s: &SimSignal) -> String {
-        let scope = self.scope_path(s.scope);
-        if scope.is_empty() {
-            s.name.clone()
-        } else {
-            format!("{scope}.{}", s.name)
-        }
+        Inspect::path(self, s)
     }
 
     /// Path of a scope below the top (`""` for the top, `inst.sub` below).
     pub fn scope_path(&self, scope: u32) -> String {
-        let mut parts = Vec::new();
-        let mut sc = scope;
-        while let Some(p) = self.scopes[sc as usize].parent {
-            parts.push(self.scopes[sc as usize].name.clone());
-            sc = p;
-        }
-        parts.reverse();
-        parts.join(".")
+        Inspect::scope_path(self, scope)
     }
 
     /// Check every slot and memory index the program uses (the interpreter
@@ -570,6 +540,24 @@ impl Component for NetlistSim {
     }
 }
 
+impl Inspect for NetlistSim {
+    fn scopes(&self) -> &[Scope] {
+        &self.scopes
+    }
+    fn signals(&self) -> &[SimSignal] {
+        &self.signals
+    }
+    fn memories(&self) -> &[SimMem] {
+        &self.mem_info
+    }
+    fn slot_words(&self, slot: u32, n: usize) -> &[u64] {
+        NetlistSim::slot_words(self, slot, n)
+    }
+    fn mem_word(&self, m: &SimMem, i: u32) -> &[u64] {
+        NetlistSim::mem_word(self, m, i)
+    }
+}
+
 /// A fused instruction chosen for a node (operands are flat nodes).
 #[derive(Clone, Copy, Debug)]
 enum Fuse {
@@ -654,7 +642,7 @@ impl Compiler {
         }
         // Live computed nodes in topological order, from every root.
         let mut roots: Vec<FlatId> = self.flat.signals.iter().map(|s| s.node).collect();
-        roots.extend(self.flat.regs.iter().filter_map(|r| r.next));
+        roots.extend(self.flat.regs.iter().filter(|r| matches!(self.flat.nodes[r.node as usize].op, FOp::Reg)).filter_map(|r| r.next));
         for m in &self.flat.mems {
             for &(a, d, e) in &m.writes {
                 roots.extend([a, d, e]);
@@ -662,7 +650,7 @@ impl Compiler {
         }
         // Fusion decisions are the same in any topological order; planned
         // first, they let the schedule group fused instructions too.
-        let order = self.topo(&roots);
+        let order = self.flat.post_order(roots.iter().copied());
         self.plan_fusion(&order, &roots);
         let order = self.schedule(order);
         for node in order {
@@ -678,6 +666,9 @@ impl Compiler {
         let reg_slots: std::collections::HashSet<u32> = self.flat.regs.iter().map(|r| self.slot[r.node as usize]).collect();
         for k in 0..self.flat.regs.len() {
             let r = self.flat.regs[k].clone();
+            if !matches!(self.flat.nodes[r.node as usize].op, FOp::Reg) {
+                continue; // never changes: a constant now (netlist::opt)
+            }
             let q = self.slot[r.node as usize];
             resets.push((q, r.reset.words().to_vec()));
             let Some(next) = r.next else { continue };
@@ -713,7 +704,7 @@ impl Compiler {
                 reset: m.reset.as_ref().map(|b| b.words().to_vec()),
                 writes,
             });
-            mem_info.push(SimMem { scope: m.scope, name: m.name.clone(), depth: m.depth, width: m.width, idx: k });
+            mem_info.push(SimMem { scope: m.scope, name: m.name.clone(), depth: m.depth, width: m.width, base: mem_words_len, stride });
             mem_words_len += stride * m.depth as usize;
         }
         let mut mem_words = vec![0u64; mem_words_len];
@@ -896,48 +887,8 @@ impl Compiler {
         })
     }
 
-    /// Post-order over combinational dependencies of the roots.
-    fn topo(&self, roots: &[FlatId]) -> Vec<FlatId> {
-        let n = self.flat.nodes.len();
-        let mut done = vec![false; n];
-        let mut order = Vec::new();
-        for &root in roots {
-            let root = self.flat.resolve(root);
-            if done[root as usize] {
-                continue;
-            }
-            let mut stack: Vec<(FlatId, bool)> = vec![(root, false)];
-            while let Some((node, expanded)) = stack.pop() {
-                if done[node as usize] {
-                    continue;
-                }
-                if expanded {
-                    done[node as usize] = true;
-                    order.push(node);
-                    continue;
-                }
-                stack.push((node, true));
-                for d in self.deps(node) {
-                    let d = self.flat.resolve(d);
-                    if !done[d as usize] {
-                        stack.push((d, false));
-                    }
-                }
-            }
-        }
-        order
-    }
-
     fn deps(&self, n: FlatId) -> Vec<FlatId> {
-        match &self.flat.nodes[n as usize].op {
-            FOp::Input | FOp::Reg | FOp::Const(_) => vec![],
-            FOp::Alias(t) => vec![*t],
-            FOp::Unary(_, a) | FOp::Slice(a, _) | FOp::Ext(a, _) => vec![*a],
-            FOp::Binary(_, a, b) | FOp::Shift(_, a, b) => vec![*a, *b],
-            FOp::Mux(s, t, f) => vec![*s, *t, *f],
-            FOp::Cat(p) => p.clone(),
-            FOp::MemRead { addr, .. } => vec![*addr],
-        }
+        self.flat.nodes[n as usize].op.operands()
     }
 
     fn copy(&mut self, d: u32, a: u32, width: u32) {
@@ -1125,4 +1076,14 @@ fn runs_of(prog: &[Ins]) -> Vec<(u32, u32)> {
         }
     }
     runs
+}
+
+/// What the optimisation passes do to a module's flattened netlist, and how
+/// many nodes the engines compute before and after (a report for tools).
+pub fn optimisation_report(top: &Module) -> (opt::OptStats, usize, usize) {
+    let mut flat = Flat::new(top);
+    let count = |f: &Flat| f.nodes.iter().filter(|n| !matches!(n.op, FOp::Alias(_) | FOp::Input | FOp::Reg | FOp::Const(_))).count();
+    let before = count(&flat);
+    let stats = opt::optimize(&mut flat);
+    (stats, before, count(&flat))
 }

@@ -1,4 +1,5 @@
-//! Co-simulation: the same stimulus through the Rust netlist simulation and
+//! Co-simulation: the same stimulus through a Rust engine (the netlist
+//! interpreter by default, the compiled engine or the reference model) and
 //! through the emitted Verilog under Verilator (or iverilog as a second
 //! opinion), every output compared on every cycle.
 //!
@@ -16,7 +17,7 @@ use crate::stimulus::{push_hex, Stimulus};
 use hw::ir::Module;
 use hw::verilog::VerilogFile;
 use sim::trace::{TraceOptions, Tracer};
-use sim::{Dir, NetlistSim, PortSpec};
+use sim::{Component, Dir, Engine, EngineOptions, PortSpec};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -59,6 +60,8 @@ pub enum CosimError {
     Io { path: String, source: std::io::Error },
     #[error("{0}")]
     Setup(String),
+    #[error("{0}")]
+    Engine(#[from] sim::EngineError),
 }
 
 pub fn io_err(path: &Path) -> impl Fn(std::io::Error) -> CosimError + '_ {
@@ -199,6 +202,8 @@ impl RtlBuild {
 #[derive(Clone, Debug)]
 pub struct CosimReport {
     pub simulator: Simulator,
+    /// The Rust side (`Rtl` resolved to the engine that ran).
+    pub engine: Engine,
     pub cycles: usize,
     pub outputs: usize,
     pub built: bool,
@@ -208,6 +213,8 @@ pub struct CosimReport {
 /// The first mismatch, with the two VCDs written around it.
 #[derive(Clone, Debug)]
 pub struct CosimMismatch {
+    /// The Rust side, in words (`the compiled engine`).
+    pub rust: String,
     pub mismatch: Mismatch,
     pub rust_vcd: PathBuf,
     pub rtl_vcd: PathBuf,
@@ -218,10 +225,11 @@ impl std::fmt::Display for CosimMismatch {
         let m = &self.mismatch;
         write!(
             f,
-            "mismatch at cycle {}: output `{}` is {} in the Rust netlist simulation but {} in the Verilog; waves: {} and {}",
+            "mismatch at cycle {}: output `{}` is {} in {} but {} in the Verilog; waves: {} and {}",
             m.cycle,
             m.port,
             m.expected,
+            self.rust,
             m.actual,
             self.rust_vcd.display(),
             self.rtl_vcd.display()
@@ -229,15 +237,40 @@ impl std::fmt::Display for CosimMismatch {
     }
 }
 
-/// Co-simulate `top` against its emitted Verilog (or `files`, e.g. a
-/// deliberately altered copy) on `stim`. Writes working files and, on a
-/// mismatch, both VCDs into `work`.
+/// Co-simulate `top` on the netlist interpreter against its emitted Verilog
+/// (or `files`, e.g. a deliberately altered copy) on `stim`. Writes working
+/// files and, on a mismatch, both VCDs into `work`.
 pub fn cosim(
     top: &Arc<Module>,
     files: Option<&[VerilogFile]>,
     stim: &Stimulus,
     simulator: Simulator,
     work: &Path,
+) -> Result<CosimReport, CosimError> {
+    cosim_with(top, files, stim, simulator, work, Engine::Netlist, None)
+}
+
+/// What an engine is called in reports.
+pub fn engine_words(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Model => "the reference model",
+        Engine::Netlist | Engine::Rtl => "the Rust netlist simulation",
+        Engine::Compiled => "the compiled engine",
+    }
+}
+
+/// [`cosim`] with the Rust side on `engine`: an RTL engine built here, or
+/// for [`Engine::Model`] the block's reference model `model`. On a mismatch
+/// the Rust VCD comes from the RTL engine (the interpreter for a model, which
+/// has no internal signals).
+pub fn cosim_with(
+    top: &Arc<Module>,
+    files: Option<&[VerilogFile]>,
+    stim: &Stimulus,
+    simulator: Simulator,
+    work: &Path,
+    engine: Engine,
+    model: Option<&mut dyn Component>,
 ) -> Result<CosimReport, CosimError> {
     let emitted;
     let files = match files {
@@ -248,13 +281,20 @@ pub fn cosim(
         }
     };
     let rtl = RtlBuild::new(files, top, simulator, Flavor::Check)?;
-    let mut netlist = NetlistSim::new(top);
-    let expected = crate::run::run(&mut netlist, stim).map_err(CosimError::Setup)?;
+    let (expected, engine) = match (engine, model) {
+        (Engine::Model, Some(m)) => (crate::run::run(m, stim).map_err(CosimError::Setup)?, Engine::Model),
+        (Engine::Model, None) => return Err(CosimError::Setup("co-simulating the reference model needs the model".into())),
+        (e, _) => {
+            let mut sim = sim::rtl_sim(top, e, &EngineOptions::default())?;
+            (crate::run::run(sim.as_mut(), stim).map_err(CosimError::Setup)?, sim.engine())
+        }
+    };
     let actual = rtl.run(stim, work, None)?;
-    let mut report = CosimReport { simulator, cycles: stim.cycles(), outputs: expected.ports().len(), built: rtl.built, mismatch: None };
+    let mut report = CosimReport { simulator, engine, cycles: stim.cycles(), outputs: expected.ports().len(), built: rtl.built, mismatch: None };
     if let Some(m) = first_mismatch(&expected, &actual) {
-        let (rust_vcd, rtl_vcd) = write_waves(top, &rtl, stim, work, m.cycle.saturating_sub(40), m.cycle + 2)?;
-        report.mismatch = Some(CosimMismatch { mismatch: m, rust_vcd, rtl_vcd });
+        let waves_engine = if engine == Engine::Model { Engine::Netlist } else { engine };
+        let (rust_vcd, rtl_vcd) = write_waves_with(top, waves_engine, &rtl, stim, work, m.cycle.saturating_sub(40), m.cycle + 2)?;
+        report.mismatch = Some(CosimMismatch { rust: engine_words(engine).to_string(), mismatch: m, rust_vcd, rtl_vcd });
     }
     Ok(report)
 }
@@ -263,13 +303,26 @@ pub fn cosim(
 /// writing a VCD of stimulus cycles `from..=to` into `work`; returns the two
 /// paths (Rust first). Both traces use the same scope names and times.
 pub fn write_waves(top: &Arc<Module>, rtl: &RtlBuild, stim: &Stimulus, work: &Path, from: usize, to: usize) -> Result<(PathBuf, PathBuf), CosimError> {
+    write_waves_with(top, Engine::Netlist, rtl, stim, work, from, to)
+}
+
+/// [`write_waves`] with the Rust trace from RTL engine `engine`.
+pub fn write_waves_with(
+    top: &Arc<Module>,
+    engine: Engine,
+    rtl: &RtlBuild,
+    stim: &Stimulus,
+    work: &Path,
+    from: usize,
+    to: usize,
+) -> Result<(PathBuf, PathBuf), CosimError> {
     std::fs::create_dir_all(work).map_err(io_err(work))?;
     let rust_vcd = work.join(format!("{}.rust.vcd", top.name));
     let rtl_vcd = work.join(format!("{}.{}.vcd", top.name, rtl.simulator.name()));
-    let mut sim = NetlistSim::new(top);
+    let mut sim = sim::rtl_sim(top, engine, &EngineOptions::default())?;
     let opts = TraceOptions { memories: true, ..Default::default() };
-    let mut tracer = Tracer::create(&rust_vcd, &sim, opts).map_err(io_err(&rust_vcd))?;
-    crate::run::run_traced(&mut sim, stim, &mut tracer, from, to).map_err(CosimError::Setup)?;
+    let mut tracer = Tracer::create(&rust_vcd, sim.as_ref(), opts).map_err(io_err(&rust_vcd))?;
+    crate::run::run_traced(sim.as_mut(), stim, &mut tracer, from, to).map_err(CosimError::Setup)?;
     tracer.finish().map_err(io_err(&rust_vcd))?;
     rtl.run(stim, work, Some((&rtl_vcd, from, to)))?;
     Ok((rust_vcd, rtl_vcd))

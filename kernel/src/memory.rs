@@ -1,0 +1,204 @@
+//! Device memory of a launch: the address map and global memory (the
+//! launch's buffers plus module-scope `.global` variables) and the constant
+//! bank.
+//!
+//! # Address map
+//!
+//! | range | what |
+//! |---|---|
+//! | `0x0100_0000 .. 0x0200_0000` | generic window onto the CTA's shared memory (generic address = `SHARED_WINDOW` + shared offset) |
+//! | `0x0200_0000 .. 0x0300_0000` | generic window onto the thread's local memory |
+//! | `0x0300_0000 .. 0x0400_0000` | generic window onto the constant bank |
+//! | `0x0800_0000 .. 0x1000_0000` | module-scope `.global` variables, in declaration order |
+//! | `0x1000_0000 ..` | the launch file's buffers, in the order they are declared, each at a 256-byte aligned address with at least 256 bytes of unmapped gap before the next |
+//!
+//! Global addresses are the generic addresses (`cvta.global` is the
+//! identity, as on NVIDIA GPUs). Address 0 and everything between regions
+//! is unmapped: an access there is an error naming the address.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Generic address of shared offset 0.
+pub const SHARED_WINDOW: u64 = 0x0100_0000;
+/// Generic address of local offset 0.
+pub const LOCAL_WINDOW: u64 = 0x0200_0000;
+/// Generic address of constant-bank offset 0.
+pub const CONST_WINDOW: u64 = 0x0300_0000;
+/// Size of each generic window (and the limit on shared memory per CTA,
+/// local memory per thread and the constant bank).
+pub const WINDOW_BYTES: u64 = 0x0100_0000;
+/// Device address of the first module-scope `.global` variable.
+pub const GLOBAL_SYMBOLS_BASE: u64 = 0x0800_0000;
+/// Room for module-scope `.global` variables.
+pub const GLOBAL_SYMBOLS_LIMIT: u64 = 0x0800_0000;
+/// Device address of the first buffer.
+pub const BUFFERS_BASE: u64 = 0x1000_0000;
+/// Buffer alignment (and the minimum gap between buffers).
+pub const BUFFER_ALIGN: u64 = 256;
+/// Parser-internal: dynamic shared memory addresses are relative to this
+/// until the function's static shared size is known (static shared memory
+/// is limited to this many bytes).
+pub const DYN_SHARED_MARK: u64 = 0x0080_0000;
+
+/// What a region of global memory holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    /// A buffer of the launch file.
+    Buffer,
+    /// A module-scope `.global` variable.
+    Symbol,
+}
+
+/// One mapped range of global memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub name: String,
+    pub kind: RegionKind,
+    pub base: u64,
+    pub data: Vec<u8>,
+}
+
+impl Region {
+    pub fn end(&self) -> u64 {
+        self.base + self.data.len() as u64
+    }
+}
+
+/// Global memory and the constant bank of a launch.
+#[derive(Debug, Default)]
+pub struct Memory {
+    /// Sorted by base address, non-overlapping.
+    regions: Vec<Region>,
+    /// The constant bank (module-scope `.const` variables).
+    pub konst: Vec<u8>,
+    /// Index of the region of the last access (a cache for `find`; atomic
+    /// so that a `Memory` can be shared between threads).
+    last: AtomicUsize,
+}
+
+impl Clone for Memory {
+    fn clone(&self) -> Memory {
+        Memory { regions: self.regions.clone(), konst: self.konst.clone(), last: AtomicUsize::new(self.last.load(Ordering::Relaxed)) }
+    }
+}
+
+impl PartialEq for Memory {
+    fn eq(&self, o: &Memory) -> bool {
+        self.regions == o.regions && self.konst == o.konst
+    }
+}
+
+impl Memory {
+    pub fn new() -> Memory {
+        Memory::default()
+    }
+
+    /// Map a region; `Err` names the region it would overlap.
+    pub fn add(&mut self, r: Region) -> Result<(), String> {
+        if let Some(o) = self.regions.iter().find(|o| r.base < o.end() && o.base < r.end()) {
+            return Err(format!("`{}` at {:#x} overlaps `{}`", r.name, r.base, o.name));
+        }
+        let at = self.regions.partition_point(|o| o.base < r.base);
+        self.regions.insert(at, r);
+        Ok(())
+    }
+
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    pub fn region(&self, name: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.name == name)
+    }
+
+    pub fn region_mut(&mut self, name: &str) -> Option<&mut Region> {
+        self.regions.iter_mut().find(|r| r.name == name)
+    }
+
+    /// The first free 256-byte aligned address after every region, leaving a
+    /// gap of at least `BUFFER_ALIGN` bytes (so that running off the end of a
+    /// buffer is an error, not an access to the next one).
+    pub fn next_buffer_base(&self) -> u64 {
+        let end = self.regions.iter().map(|r| r.end()).filter(|&e| e >= BUFFERS_BASE).max();
+        match end {
+            None => BUFFERS_BASE,
+            Some(e) => (e + BUFFER_ALIGN).div_ceil(BUFFER_ALIGN) * BUFFER_ALIGN,
+        }
+    }
+
+    /// (region index, offset) of `[addr, addr + bytes)` if one region holds all of it.
+    #[inline]
+    pub fn find(&self, addr: u64, bytes: u64) -> Option<(usize, usize)> {
+        let last = self.last.load(Ordering::Relaxed);
+        if let Some(r) = self.regions.get(last) {
+            if addr >= r.base && addr.wrapping_add(bytes) <= r.end() && addr.checked_add(bytes).is_some() {
+                return Some((last, (addr - r.base) as usize));
+            }
+        }
+        let i = self.regions.partition_point(|r| r.base <= addr).checked_sub(1)?;
+        let r = &self.regions[i];
+        let end = addr.checked_add(bytes)?;
+        if end <= r.end() {
+            self.last.store(i, Ordering::Relaxed);
+            Some((i, (addr - r.base) as usize))
+        } else {
+            None
+        }
+    }
+
+    /// Read `bytes` (1, 2, 4 or 8) little-endian at a device address.
+    #[inline]
+    pub fn read(&self, addr: u64, bytes: u32) -> Option<u64> {
+        let (i, off) = self.find(addr, bytes as u64)?;
+        Some(read_le(&self.regions[i].data[off..off + bytes as usize]))
+    }
+
+    /// Write the low `bytes` of `v` little-endian at a device address.
+    #[inline]
+    pub fn write(&mut self, addr: u64, bytes: u32, v: u64) -> Option<()> {
+        let (i, off) = self.find(addr, bytes as u64)?;
+        write_le(&mut self.regions[i].data[off..off + bytes as usize], v);
+        Some(())
+    }
+}
+
+/// Little-endian value of up to 8 bytes.
+#[inline]
+pub fn read_le(b: &[u8]) -> u64 {
+    let mut v = [0u8; 8];
+    v[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(v)
+}
+
+/// Store the low `b.len()` bytes of `v` little-endian.
+#[inline]
+pub fn write_le(b: &mut [u8], v: u64) {
+    let n = b.len();
+    b.copy_from_slice(&v.to_le_bytes()[..n]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(name: &str, base: u64, len: usize) -> Region {
+        Region { name: name.into(), kind: RegionKind::Buffer, base, data: vec![0; len] }
+    }
+
+    #[test]
+    fn regions_map_and_bound() {
+        let mut m = Memory::new();
+        m.add(region("a", BUFFERS_BASE, 16)).unwrap();
+        let b = m.next_buffer_base();
+        assert_eq!(b, BUFFERS_BASE + 512);
+        m.add(region("b", b, 8)).unwrap();
+        assert!(m.add(region("c", BUFFERS_BASE + 8, 8)).is_err());
+        m.write(BUFFERS_BASE + 12, 4, 0xdead_beef).unwrap();
+        assert_eq!(m.read(BUFFERS_BASE + 12, 4), Some(0xdead_beef));
+        assert_eq!(m.read(BUFFERS_BASE + 14, 4), None, "runs off the end");
+        assert_eq!(m.read(BUFFERS_BASE - 4, 4), None);
+        assert_eq!(m.read(b + 4, 4), Some(0));
+        assert_eq!(m.read(u64::MAX - 1, 4), None);
+        assert_eq!(m.read(0, 1), None);
+    }
+}

@@ -1,0 +1,106 @@
+// warpforge CUDA prelude: force-included (-include) before every .cu file the
+// kernel crate compiles with clang's NVPTX back end (no CUDA SDK needed).
+// It provides what plain CUDA kernels use: the function/variable qualifiers,
+// threadIdx/blockIdx/blockDim/gridDim, __syncthreads (a clang builtin),
+// atomics, min/max and a few math functions that map to one PTX instruction.
+#ifndef WARPFORGE_PRELUDE
+#define WARPFORGE_PRELUDE
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+
+// threadIdx, blockIdx, blockDim, gridDim (.x/.y/.z read %tid, %ctaid, %ntid,
+// %nctaid through the __nvvm_read_ptx_sreg_* builtins) and warpSize.
+#include "__clang_cuda_builtin_vars.h"
+
+// __syncthreads() is a clang builtin (bar.sync 0).
+__device__ __forceinline__ void __threadfence() { __nvvm_membar_gl(); }
+__device__ __forceinline__ void __threadfence_block() { __nvvm_membar_cta(); }
+
+// CUDA's built-in vector types (size and alignment as CUDA defines them) and
+// their make_ functions.
+#define WF_VEC2(T, N, A) struct __attribute__((aligned(A))) N { T x, y; }; \
+  __device__ __forceinline__ N make_##N(T x, T y) { N v; v.x = x; v.y = y; return v; }
+#define WF_VEC4(T, N, A) struct __attribute__((aligned(A))) N { T x, y, z, w; }; \
+  __device__ __forceinline__ N make_##N(T x, T y, T z, T w) { N v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+WF_VEC2(float, float2, 8)
+WF_VEC4(float, float4, 16)
+WF_VEC2(int, int2, 8)
+WF_VEC4(int, int4, 16)
+WF_VEC2(unsigned, uint2, 8)
+WF_VEC4(unsigned, uint4, 16)
+WF_VEC2(double, double2, 16)
+#undef WF_VEC2
+#undef WF_VEC4
+
+// Bit casts.
+__device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+__device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+__device__ __forceinline__ float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
+__device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+
+// Atomics on generic pointers (clang turns them into atom.global / atom.shared
+// when it can prove the space).
+__device__ __forceinline__ int atomicAdd(int *p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicAdd(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_add_gen_i((int *)p, (int)v); }
+__device__ __forceinline__ unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_add_gen_ll((long long *)p, (long long)v); }
+__device__ __forceinline__ float atomicAdd(float *p, float v) { return __nvvm_atom_add_gen_f(p, v); }
+__device__ __forceinline__ int atomicSub(int *p, int v) { return __nvvm_atom_add_gen_i(p, -v); }
+__device__ __forceinline__ unsigned atomicSub(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_add_gen_i((int *)p, -(int)v); }
+__device__ __forceinline__ int atomicExch(int *p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicExch(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_xchg_gen_i((int *)p, (int)v); }
+__device__ __forceinline__ float atomicExch(float *p, float v) { return __int_as_float(__nvvm_atom_xchg_gen_i((int *)p, __float_as_int(v))); }
+__device__ __forceinline__ int atomicMin(int *p, int v) { return __nvvm_atom_min_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicMin(unsigned *p, unsigned v) { return __nvvm_atom_min_gen_ui(p, v); }
+__device__ __forceinline__ int atomicMax(int *p, int v) { return __nvvm_atom_max_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicMax(unsigned *p, unsigned v) { return __nvvm_atom_max_gen_ui(p, v); }
+__device__ __forceinline__ int atomicCAS(int *p, int cmp, int v) { return __nvvm_atom_cas_gen_i(p, cmp, v); }
+__device__ __forceinline__ unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v) { return (unsigned)__nvvm_atom_cas_gen_i((int *)p, (int)cmp, (int)v); }
+__device__ __forceinline__ int atomicAnd(int *p, int v) { return __nvvm_atom_and_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicAnd(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_and_gen_i((int *)p, (int)v); }
+__device__ __forceinline__ int atomicOr(int *p, int v) { return __nvvm_atom_or_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicOr(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_or_gen_i((int *)p, (int)v); }
+__device__ __forceinline__ int atomicXor(int *p, int v) { return __nvvm_atom_xor_gen_i(p, v); }
+__device__ __forceinline__ unsigned atomicXor(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_xor_gen_i((int *)p, (int)v); }
+
+// min / max as CUDA overloads them.
+__device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
+__device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
+__device__ __forceinline__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+__device__ __forceinline__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+__device__ __forceinline__ long long min(long long a, long long b) { return a < b ? a : b; }
+__device__ __forceinline__ long long max(long long a, long long b) { return a > b ? a : b; }
+__device__ __forceinline__ unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__device__ __forceinline__ unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+__device__ __forceinline__ float fminf(float a, float b) { return __nvvm_fmin_f(a, b); }
+__device__ __forceinline__ float fmaxf(float a, float b) { return __nvvm_fmax_f(a, b); }
+__device__ __forceinline__ float min(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double fmin(double a, double b) { return __nvvm_fmin_d(a, b); }
+__device__ __forceinline__ double fmax(double a, double b) { return __nvvm_fmax_d(a, b); }
+
+// Math that is one PTX instruction.
+__device__ __forceinline__ float fabsf(float x) { return __nvvm_fabs_f(x); }
+__device__ __forceinline__ double fabs(double x) { return __nvvm_fabs_d(x); }
+__device__ __forceinline__ float sqrtf(float x) { return __nvvm_sqrt_rn_f(x); }
+__device__ __forceinline__ double sqrt(double x) { return __nvvm_sqrt_rn_d(x); }
+__device__ __forceinline__ float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
+__device__ __forceinline__ float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }
+__device__ __forceinline__ float __frcp_rn(float x) { return __nvvm_rcp_rn_f(x); }
+__device__ __forceinline__ float __fmaf_rn(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+__device__ __forceinline__ float fmaf(float a, float b, float c) { return __nvvm_fma_rn_f(a, b, c); }
+__device__ __forceinline__ double fma(double a, double b, double c) { return __nvvm_fma_rn_d(a, b, c); }
+__device__ __forceinline__ int abs(int x) { return x < 0 ? -x : x; }
+__device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+__device__ __forceinline__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+__device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+__device__ __forceinline__ int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
+__device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
+
+#endif

@@ -1,0 +1,317 @@
+//! The one-warp-instruction-at-a-time API the timing SM drives: SIMT stack
+//! updates (the P-mode `simt_stack` block's format and rule), exits in
+//! divergent code, execution without side effects, skip, per-lane
+//! addresses, and run-time errors.
+
+mod common;
+use kernel::{exec, skip, ExecCtx, Fault, Kernel, LaunchFile, Memory, Module, RunOptions, Space, StackEntry, WarpState, RPC_NONE};
+use std::path::Path;
+
+const DIVERGE: &str = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<4>;
+	mov.u32 	%r1, %tid.x;
+	setp.lt.u32 	%p1, %r1, 2;
+	@%p1 bra 	TAKEN;
+	add.s32 	%r2, %r1, 100;
+	bra.uni 	JOIN;
+TAKEN:
+	add.s32 	%r2, %r1, 200;
+JOIN:
+	ld.param.u64 	%rd1, [p];
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	st.global.u32 	[%rd3], %r2;
+	ret;
+}
+"#;
+
+struct Setup {
+    m: Module,
+    mem: Memory,
+    params: Vec<u8>,
+    shared: Vec<u8>,
+    local: Vec<u8>,
+}
+
+impl Setup {
+    fn new(ptx: &str, launch: &str) -> Setup {
+        let m = Module::from_ptx(ptx, "t.ptx").unwrap();
+        let lf = LaunchFile::parse(launch, Path::new("t.toml")).unwrap();
+        let l = lf.bind(&m, &m.kernels[0]).unwrap();
+        let shared = vec![0u8; m.kernels[0].dynamic_shared_base() as usize + l.dynamic_shared as usize];
+        Setup { mem: l.memory.clone(), params: l.params.clone(), shared, local: vec![], m }
+    }
+    fn k(&self) -> &Kernel {
+        &self.m.kernels[0]
+    }
+}
+
+macro_rules! ctx {
+    ($s:ident, $fx:expr) => {
+        ExecCtx {
+            global: &mut $s.mem,
+            shared: &mut $s.shared,
+            local: &mut $s.local,
+            params: &$s.params,
+            ntid: [4, 1, 1],
+            ctaid: [0; 3],
+            nctaid: [1; 3],
+            side_effects: $fx,
+        }
+    };
+}
+
+const OUT4: &str = "block = [4]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 4\n";
+
+/// The slides' walk-through (seed 001): threads 0 and 1 take a branch;
+/// the stack holds 1111 (reconvergence), 1100 (not taken) and 0011 (taken,
+/// on top, executed first); both paths pop back to 1111 at the join.
+#[test]
+fn divergence_pushes_reconvergence_not_taken_taken() {
+    let mut s = Setup::new(DIVERGE, OUT4);
+    let k = s.k().clone();
+    let mut w = WarpState::new(&k, 0, [4, 1, 1]);
+    assert_eq!(w.stack, vec![StackEntry { pc: 0, rpc: RPC_NONE, mask: 0b1111 }]);
+    let mut ctx = ctx!(s, true);
+    exec(&k, &mut w, &mut ctx).unwrap();
+    exec(&k, &mut w, &mut ctx).unwrap();
+    let br = exec(&k, &mut w, &mut ctx).unwrap();
+    let b = br.branch.unwrap();
+    let (join, taken_pc) = (0x30, 0x28);
+    assert_eq!(
+        (br.pc, b.target_pc, b.reconv_pc, b.taken, b.not_taken, b.diverged, b.pushed),
+        (0x10, taken_pc, join, 0b0011, 0b1100, true, 2)
+    );
+    assert_eq!(
+        w.stack,
+        vec![
+            StackEntry { pc: join, rpc: RPC_NONE, mask: 0b1111 },
+            StackEntry { pc: 0x18, rpc: join, mask: 0b1100 },
+            StackEntry { pc: taken_pc, rpc: join, mask: 0b0011 },
+        ]
+    );
+    let e = exec(&k, &mut w, &mut ctx).unwrap();
+    assert_eq!((e.pc, e.exec_mask), (taken_pc, 0b0011));
+    assert_eq!(w.stack.last().unwrap(), &StackEntry { pc: 0x18, rpc: join, mask: 0b1100 }, "the taken path reached the join and popped");
+    exec(&k, &mut w, &mut ctx).unwrap();
+    let j = exec(&k, &mut w, &mut ctx).unwrap();
+    assert_eq!(j.branch.map(|b| b.diverged), Some(false));
+    assert_eq!(w.stack, vec![StackEntry { pc: join, rpc: RPC_NONE, mask: 0b1111 }]);
+    while !w.done {
+        exec(&k, &mut w, &mut ctx).unwrap();
+    }
+    let out: Vec<u8> = s.mem.region("out").unwrap().data.clone();
+    let got: Vec<u32> = out.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(got, vec![200, 201, 102, 103]);
+}
+
+/// Paths that only meet by exiting: the branch reconverges at RPC_NONE, the
+/// taken path's threads exit and leave the stack, then the others run.
+#[test]
+fn exit_in_divergent_code() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<4>;
+	ld.param.u64 	%rd1, [p];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	setp.eq.u32 	%p1, %r1, 1;
+	@%p1 bra 	ONE;
+	st.global.u32 	[%rd3], 7;
+	ret;
+ONE:
+	st.global.u32 	[%rd3], 9;
+	ret;
+}
+"#;
+    let mut s = Setup::new(ptx, OUT4);
+    let k = s.k().clone();
+    let mut w = WarpState::new(&k, 0, [4, 1, 1]);
+    let mut ctx = ctx!(s, true);
+    let mut log = Vec::new();
+    while !w.done {
+        let e = exec(&k, &mut w, &mut ctx).unwrap();
+        if let Some(b) = e.branch {
+            assert_eq!(b.reconv_pc, RPC_NONE);
+            assert_eq!(w.stack.len(), 2, "r == R: the paths reuse the top slot");
+        }
+        if e.exited != 0 {
+            log.push((e.exited, e.warp_done));
+        }
+    }
+    assert_eq!(log, vec![(0b0010, false), (0b1101, true)]);
+    assert_eq!(w.exited, 0b1111);
+    let got: Vec<u32> = s.mem.region("out").unwrap().data.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(got, vec![7, 9, 7, 7]);
+}
+
+/// Pre-execution on a copy: no stores or atomics, loads still read; the
+/// original warp is untouched; skip moves past non-control instructions.
+#[test]
+fn no_side_effects_and_skip() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<4>;
+	ld.param.u64 	%rd1, [p];
+	ld.global.u32 	%r1, [%rd1];
+	st.global.u32 	[%rd1+4], 5;
+	atom.global.add.u32 	%r2, [%rd1+8], 1;
+	add.s32 	%r3, %r1, 1;
+	bra.uni 	END;
+END:
+	ret;
+}
+"#;
+    let launch = "block = [4]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 4\ninit = { values = [11, 0, 3, 0] }\n";
+    let mut s = Setup::new(ptx, launch);
+    let k = s.k().clone();
+    let w = WarpState::new(&k, 0, [4, 1, 1]);
+    let before = s.mem.clone();
+    let mut p = w.clone();
+    {
+        let mut ctx = ctx!(s, false);
+        exec(&k, &mut p, &mut ctx).unwrap();
+        let ld = exec(&k, &mut p, &mut ctx).unwrap();
+        assert!(!ld.suppressed);
+        assert_eq!(p.regs[k.insts[1].dst_reg().unwrap() as usize][0], 11, "loads read");
+        let st = exec(&k, &mut p, &mut ctx).unwrap();
+        assert!(st.suppressed);
+        let m = st.mem.unwrap();
+        assert_eq!((m.space, m.bytes), (Space::Global, 4));
+        let base = s_base(&before);
+        assert!((0..4).all(|l| m.addrs[l] == base + 4));
+        let at = exec(&k, &mut p, &mut ctx).unwrap();
+        assert!(at.suppressed);
+    }
+    assert!(s.mem == before, "memory unchanged");
+    assert_eq!(w, WarpState::new(&k, 0, [4, 1, 1]), "the original warp is untouched");
+    // skip: PC moves, nothing executes; branches cannot be skipped.
+    let mut q = w.clone();
+    for i in 0..5 {
+        assert_eq!(skip(&k, &mut q).unwrap(), i);
+    }
+    assert_eq!(q.pc(), Some(5 * 8));
+    assert_eq!(skip(&k, &mut q).unwrap_err().fault, Fault::SkipControl);
+    assert!(q.regs.iter().all(|r| r.iter().all(|&x| x == 0)));
+}
+
+fn s_base(m: &Memory) -> u64 {
+    m.region("out").unwrap().base
+}
+
+trait DstReg {
+    fn dst_reg(&self) -> Option<u32>;
+}
+impl DstReg for kernel::Inst {
+    fn dst_reg(&self) -> Option<u32> {
+        match self.dst[0] {
+            kernel::Opnd::R(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// Generic accesses resolve per lane; the record carries the resolved space
+/// and the shared offsets the SM needs for bank conflicts.
+#[test]
+fn generic_addresses_resolve_to_shared() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<6>;
+	.shared .align 4 .b8 buf[128];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd1, %r1, 8;
+	mov.u64 	%rd2, buf;
+	cvta.shared.u64 	%rd3, %rd2;
+	add.s64 	%rd4, %rd3, %rd1;
+	st.u32 	[%rd4], %r1;
+	ret;
+}
+"#;
+    let mut s = Setup::new(ptx, "block = [4]\n");
+    let k = s.k().clone();
+    let mut w = WarpState::new(&k, 0, [4, 1, 1]);
+    let mut ctx = ctx!(s, true);
+    let mut rec = None;
+    while !w.done {
+        let e = exec(&k, &mut w, &mut ctx).unwrap();
+        if e.mem.is_some() {
+            rec = e.mem;
+        }
+    }
+    let m = rec.unwrap();
+    assert_eq!((m.space, m.shared_lanes), (Space::Shared, 0b1111));
+    assert_eq!(&m.addrs[..4], &[0, 8, 16, 24]);
+    assert_eq!(&s.shared[8..12], &1u32.to_le_bytes());
+}
+
+#[test]
+fn partial_last_warp() {
+    let s = Setup::new(DIVERGE, OUT4);
+    let w = WarpState::new(s.k(), 1, [40, 1, 1]);
+    assert_eq!(w.lanes, 0xff);
+    assert_eq!(w.active_mask(), 0xff);
+    assert_eq!(w.tid[0][7], 39);
+}
+
+/// An access outside every buffer names the kernel, PC, line, CTA, warp,
+/// thread and address.
+#[test]
+fn out_of_bounds_is_a_clear_error() {
+    let m = common::module("vecadd");
+    let launch = r#"
+grid = [2]
+block = [64]
+args = ["a", "b", "c", 128]
+[buffers.a]
+type = "f32"
+len = 128
+[buffers.b]
+type = "f32"
+len = 100
+[buffers.c]
+type = "f32"
+len = 128
+"#;
+    let k = m.kernel("vecadd").unwrap();
+    let l = LaunchFile::parse(launch, Path::new("oob.toml")).unwrap().bind(&m, k).unwrap();
+    let e = kernel::run_functional(k, &l, &RunOptions::default()).unwrap_err().to_string();
+    let b = l.buffers.iter().find(|b| b.name == "b").unwrap().base;
+    assert!(e.starts_with("kernel `vecadd`: pc 0x"), "{e}");
+    assert!(e.contains("CTA (1, 0, 0), warp 1, thread (36, 0, 0): load of 4 bytes at"), "{e}");
+    assert!(e.contains(&format!("{:#x} is outside every buffer", b + 400)), "{e}");
+}
+
+/// A kernel that never ends stops at the instruction budget.
+#[test]
+fn budget_stops_endless_kernels() {
+    let ptx = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry spin()\n{\nL:\nbra.uni L;\n}\n";
+    let m = Module::from_ptx(ptx, "spin.ptx").unwrap();
+    let l = LaunchFile::parse("block = [64]\n", Path::new("s.toml")).unwrap().bind(&m, &m.kernels[0]).unwrap();
+    let e = kernel::run_functional(&m.kernels[0], &l, &RunOptions { max_warp_insts: 10_000 }).unwrap_err();
+    assert!(e.to_string().contains("kernel `spin`: instruction budget of 10000 warp instructions exceeded"), "{e}");
+}
