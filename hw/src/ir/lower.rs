@@ -178,10 +178,11 @@ impl Lower<'_> {
         uses
     }
 
-    /// Sums of a wide value and several one- or two-bit events (a counter
-    /// that goes up and down by single events: `pool - take + ret - virt +
-    /// free`): the events are summed first in a few bits, then added to the
-    /// wide value once, instead of one wide adder per event. Keyed by the
+    /// Sums of a wide value and three or more one- or two-bit events (a
+    /// counter that goes up and down by single events: `pool - take + ret -
+    /// virt + free`): the events are summed first in a few bits, then added
+    /// to the wide value once, instead of one wide adder per event. (With two
+    /// events the narrow adder costs about what it saves.) Keyed by the
     /// root of each sum (an adder tree whose inner nodes have no other use).
     fn narrow_sums(&self) -> HashMap<NodeId, Sum> {
         let uses = self.live_uses();
@@ -240,7 +241,7 @@ impl Lower<'_> {
             }
             // Two's complement bits holding -down ..= up.
             let bits = 1 + 64 - up.max(down.saturating_sub(1)).leading_zeros();
-            if events < 2 || !wide.iter().any(|w| !w.1) || bits + 1 >= n.width {
+            if events < 3 || !wide.iter().any(|w| !w.1) || bits + 1 >= n.width {
                 continue;
             }
             out.insert(r, Sum { terms, bits });
