@@ -26,6 +26,9 @@
 //!   keeps that comparison (`Graph::keep_self_compare`) and the
 //!   substitution replaces one side only (`w == i`, true wherever the write
 //!   happens), which makes every port's row at word `i` the same node.
+//! - **Zero-arm multiplexers as AND gates**: `s ? x : 0` is emitted as
+//!   `x & {w{s}}`; yosys's resource sharing (`share`) follows multiplexers
+//!   and spent minutes on the masks the per-word writes gate.
 //! - **Narrow event sums** (`Lower::narrow_sums`): a wide value plus and
 //!   minus one- or two-bit events (a counter moved by several events in one
 //!   cycle) sums the events in a few bits first and adds the result once,
@@ -64,7 +67,7 @@ pub fn for_verilog(m: &Module) -> Module {
     let sums = l.narrow_sums();
     let nodes = std::mem::take(&mut l.g.nodes);
     l.g = Graph::default();
-    l.rebuild_with(nodes, &sums);
+    l.rebuild_with(nodes, &sums, true);
     let mut signals = m.signals.clone();
     for (s, d) in signals.iter_mut().zip(&l.drivers) {
         s.driver = *d;
@@ -110,11 +113,12 @@ impl Lower<'_> {
     /// operands always have smaller ids; signal references are leaves), and
     /// move memory ports and signal drivers along.
     fn rebuild(&mut self, nodes: Vec<Node>) {
-        self.rebuild_with(nodes, &HashMap::new());
+        self.rebuild_with(nodes, &HashMap::new(), false);
     }
 
-    /// [`Self::rebuild`], with the sums in `sums` built narrow first.
-    fn rebuild_with(&mut self, nodes: Vec<Node>, sums: &HashMap<NodeId, Sum>) {
+    /// [`Self::rebuild`], with the sums in `sums` built narrow first and,
+    /// with `gate`, multiplexers with a zero arm built as AND gates.
+    fn rebuild_with(&mut self, nodes: Vec<Node>, sums: &HashMap<NodeId, Sum>, gate: bool) {
         self.map = vec![NodeId::MAX; nodes.len()];
         self.reads.clear();
         self.old = nodes;
@@ -131,6 +135,12 @@ impl Lower<'_> {
                 }
                 op => self.remap(op),
             };
+            if gate {
+                if let Some(g) = self.gate_zero_mux(n.width, &op) {
+                    self.map[i] = g;
+                    continue;
+                }
+            }
             self.map[i] = self.g.push(n.width, op);
         }
         for mem in &mut self.mems {
@@ -146,6 +156,24 @@ impl Lower<'_> {
         for d in self.drivers.iter_mut().flatten() {
             *d = self.map[*d as usize];
         }
+    }
+
+    /// `sel ? x : 0` as `x & {w{sel}}` (and `sel ? 0 : x` as `x & {w{~sel}}`):
+    /// the same gates after mapping, but yosys's `share` pass follows only
+    /// multiplexers, and per-word writes put hundreds of them after each
+    /// decoded mask, which made it run minutes on pmode_unit.
+    fn gate_zero_mux(&mut self, width: u32, op: &Op) -> Option<NodeId> {
+        let Op::Mux { sel, t, f } = *op else { return None };
+        let zero = |g: &Graph, n: NodeId| g.konst(n).is_some_and(|b| b.is_zero());
+        let (cond, x) = if zero(&self.g, f) {
+            (sel, t)
+        } else if zero(&self.g, t) {
+            (self.g.push(1, Op::Unary(UnOp::Not, sel)), f)
+        } else {
+            return None;
+        };
+        let mask = if width == 1 { cond } else { self.g.push(width, Op::Ext { src: cond, signed: true }) };
+        Some(self.g.push(width, Op::Binary(BinOp::And, x, mask)))
     }
 
     /// How often each node is used by live logic (from signal drivers and
