@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo verilog sim lint test bench clean
+.PHONY: all setup build demo verilog sim lint test bench fuzz-sm clean
 
 all: build
 
@@ -13,11 +13,18 @@ setup:
 build:
 	$(CARGO) build --release
 
-# The main job on the built-in example: Verilog, a 100k-cycle simulation with
-# a VCD of its first 2000 cycles and a GTKWave save file, and a Verilator
-# co-simulation of the same block.
+# The main job on the built-in example: the tiled sgemm kernel (CUDA C,
+# compiled by clang) on the timing SM of the P-mode paper's Table 1, with the
+# scoreboard and MSHR table blocks in the loop — under GTO and loose
+# round-robin, its statistics, the breakdown chart, a VCD of 1000 cycles
+# with its GTKWave save file, and a Konata pipeline log; then the scoreboard
+# block alone: its Verilog, a 100k-cycle simulation and a Verilator
+# co-simulation.
 demo: setup build
-	$(WF) blocks --block scoreboard
+	$(WF) run kernels/sgemm.cu --launch kernels/sgemm.toml --config hpca16_pmode --stats out/sgemm_gto.json \
+	    --vcd out/sgemm.vcd --vcd-from 2000 --vcd-to 3000 --pipeview out/sgemm.log
+	$(WF) run kernels/sgemm.cu --launch kernels/sgemm.toml --config hpca16_pmode --set core.policy=lrr --stats out/sgemm_lrr.json
+	$(WF) plot out/sgemm_gto.json out/sgemm_lrr.json -o out/breakdown.svg --title "sgemm: GTO vs loose round-robin"
 	$(WF) verilog --block scoreboard -o out/verilog/scoreboard
 	$(WF) sim --block scoreboard --cycles 100000 --seed 1 --vcd out/scoreboard.vcd --vcd-to 2000
 	$(WF) cosim --block scoreboard --cycles 100000 --seed 1 --work out/cosim
@@ -44,6 +51,15 @@ bench: setup
 	$(CARGO) bench -p verif --bench sim_speed
 	$(CARGO) bench -p verif --bench area
 	@if [ -f verif/benches/replay_traffic.rs ]; then $(CARGO) bench -p verif --bench replay_traffic; fi
+	$(CARGO) bench -p sm --bench sm_speed
+
+# The random-kernel differential test on many seeds (release mode):
+# SEEDS kernels from FIRST, each on every preset and policy. A failure prints
+# the seed, the configuration and the kernel's files.
+SEEDS ?= 500
+FIRST ?= 0
+fuzz-sm: setup
+	WARPFORGE_RANDOM_SEEDS=$(SEEDS) WARPFORGE_RANDOM_FIRST=$(FIRST) $(CARGO) test --release -p sm --test random_kernels -- --nocapture
 
 clean:
 	$(CARGO) clean

@@ -17,6 +17,8 @@ use verif::cosim::{cosim_with, Simulator};
 use verif::run::{apply, check_inputs, output_ids};
 use verif::stimulus::{Driver, Frame, Stimulus};
 
+mod sm_cmd;
+
 #[derive(Parser)]
 #[command(name = "warpforge", version, about = "Hardware construction kit and cycle-accurate model generator for GPU SM pipelines")]
 struct Cli {
@@ -210,9 +212,11 @@ enum Cmd {
         /// Launch file (TOML: grid, block, args, buffers).
         #[arg(long, value_name = "L.toml")]
         launch: PathBuf,
-        /// Run on the functional model (the only engine for now).
-        #[arg(long)]
+        /// Run on the functional model only (no timing).
+        #[arg(long, conflicts_with = "config")]
         functional: bool,
+        #[command(flatten)]
+        timing: sm_cmd::TimingArgs,
         /// Write every buffer after the run as DIR/NAME.bin (raw little-endian).
         #[arg(long, value_name = "DIR")]
         dump: Option<PathBuf>,
@@ -220,6 +224,19 @@ enum Cmd {
         #[arg(long, value_name = "N", default_value_t = kernel::RunOptions::default().max_warp_insts)]
         max_instructions: u64,
     },
+    /// Stacked-bar SVG of the scheduler-cycle breakdown of several runs
+    /// (stats files written by `run --stats`), normalized per kernel to its first run.
+    Plot {
+        /// Stats JSON files.
+        files: Vec<PathBuf>,
+        #[arg(long, short = 'o', default_value = "out/breakdown.svg")]
+        out: PathBuf,
+        #[arg(long, default_value = "Scheduler-cycle breakdown")]
+        title: String,
+    },
+    /// Run a grid of timing runs (kernels x configs x modes x policies x
+    /// engines x varied keys) in parallel into one CSV.
+    Sweep(sm_cmd::SweepArgs),
     /// First difference between two VCD files (signals present in both).
     Wavediff {
         a: PathBuf,
@@ -315,7 +332,10 @@ fn cmd_blocks(block: Option<String>, params: Vec<String>) -> Res<()> {
         println!("  source: {}", info.source);
         println!("  parameters:");
         for (spec, (_, v)) in info.params.iter().zip(p.iter()) {
-            println!("    {:<14} = {:<6} [{}..={}, paper {}]  {}", spec.name, v, spec.min, spec.max, spec.default, spec.doc);
+            println!(
+                "    {:<14} = {:<6} [{}..={}, paper {}: {}]  {}",
+                spec.name, v, spec.min, spec.max, spec.default, spec.source, spec.doc
+            );
         }
         let m = info.elaborate(&p).map_err(|e| e.to_string())?;
         let st = Storage::of(&m);
@@ -329,18 +349,29 @@ fn cmd_blocks(block: Option<String>, params: Vec<String>) -> Res<()> {
             };
             println!("    {path:<28} {kind:<26} {:>8} bits", it.bits);
         }
-        let paper = (info.paper_storage)(&p);
-        if !paper.is_empty() {
+        let acc = (info.storage)(&p).map_err(|e| e.to_string())?;
+        let emitted = st.total_bits();
+        if acc.paper.is_empty() {
+            println!("  paper's accounting: none");
+        } else {
             println!("  paper's accounting:");
-            let mut sum = 0;
-            for f in &paper {
+            for f in &acc.paper {
                 println!("    {:<54} {:>8} bits", f.what, f.bits);
-                sum += f.bits;
             }
-            let emitted = st.total_bits();
-            let verdict = if sum == emitted { "equal".to_string() } else { format!("differs by {} (see the block's documentation)", emitted as i64 - sum as i64) };
-            println!("    {:<54} {:>8} bits  (emitted {emitted}: {verdict})", "total", sum);
+            println!("    {:<54} {:>8} bits", "total", acc.paper_bits());
         }
+        if !acc.differences.is_empty() {
+            println!("  emitted vs paper:");
+            for d in &acc.differences {
+                println!("    {:>+9} bits  {}", d.bits, d.reason);
+            }
+        }
+        let verdict = if acc.expected_bits() == emitted as i64 {
+            "= paper + differences".to_string()
+        } else {
+            format!("!= paper + differences = {} (the block's storage account is wrong)", acc.expected_bits())
+        };
+        println!("  emitted total {emitted} bits {verdict}");
         println!();
     }
     Ok(())
@@ -440,8 +471,7 @@ fn sim_loop<C: Component + ?Sized>(
 }
 
 fn reference_model(info: &BlockInfo, p: &Params) -> Res<Box<dyn Component>> {
-    let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no reference model", info.name))?;
-    (v.model)(p).map_err(|e| e.to_string())
+    models::model(info.name, p).map_err(|e| e.to_string())
 }
 
 /// Build the RTL engine for `m`; also returns how the compiled engine got its
@@ -662,7 +692,7 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     Ok(())
 }
 
-fn load_module(file: &Path) -> Res<kernel::Module> {
+pub(crate) fn load_module(file: &Path) -> Res<kernel::Module> {
     let opts = kernel::CompileOptions { cache_dir: std::env::var_os("WARPFORGE_CACHE").map(|d| PathBuf::from(d).join("ptx")), ..Default::default() };
     kernel::load(file, &opts).map_err(|e| e.to_string())
 }
@@ -691,9 +721,9 @@ fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
     Ok(())
 }
 
-fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, dump: Option<PathBuf>, max: u64) -> Res<()> {
-    if !functional {
-        return Err("only --functional runs exist yet (the timing SM is not built)".into());
+fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, timing: sm_cmd::TimingArgs, dump: Option<PathBuf>, max: u64) -> Res<()> {
+    if functional == timing.config.is_some() {
+        return Err("run: give --functional or --config C.toml (a preset name or a file)".into());
     }
     let m = load_module(&file)?;
     let k = match &name {
@@ -703,6 +733,9 @@ fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: boo
     .map_err(|e| e.to_string())?;
     let lf = kernel::LaunchFile::load(&launch).map_err(|e| e.to_string())?;
     let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
+    if !functional {
+        return sm_cmd::run_timing(k, &l, &timing, dump);
+    }
     let t = Instant::now();
     let r = kernel::run_functional(k, &l, &kernel::RunOptions { max_warp_insts: max }).map_err(|e| e.to_string())?;
     let secs = t.elapsed().as_secs_f64();
@@ -746,7 +779,11 @@ fn main() -> ExitCode {
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
         Cmd::Kernel { file, kernel, ptx } => cmd_kernel(file, kernel, ptx),
-        Cmd::Run { file, kernel, launch, functional, dump, max_instructions } => cmd_run(file, kernel, launch, functional, dump, max_instructions),
+        Cmd::Run { file, kernel, launch, functional, timing, dump, max_instructions } => {
+            cmd_run(file, kernel, launch, functional, timing, dump, max_instructions)
+        }
+        Cmd::Plot { files, out, title } => sm_cmd::plot(&files, &out, &title),
+        Cmd::Sweep(a) => sm_cmd::sweep(&a),
         Cmd::Wavediff { a, b, scope, from } => match waves::diff_files(&a, &b, scope.as_deref(), from) {
             Ok(None) => {
                 println!("no difference");

@@ -28,7 +28,7 @@ fn fails_with(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_is_one_clear_error_line() {
     fails_with(&["blocks", "--block", "nosuch"], "unknown block `nosuch` (blocks: scoreboard");
-    fails_with(&["verilog", "--block", "scoreboard", "--param", "regs=0", "-o", "x"], "parameter `regs` of block `scoreboard` = 0 is out of range 1..=1024");
+    fails_with(&["verilog", "--block", "scoreboard", "--param", "regs=0", "-o", "x"], "parameter `regs` of block `scoreboard` = 0 is out of range 2..=255");
     fails_with(&["verilog", "--block", "scoreboard", "--param", "lanes=4"], "block `scoreboard` has no parameter `lanes`");
     fails_with(&["verilog", "--block", "scoreboard", "--param", "regs"], "`regs` is not of the form name=value");
     fails_with(&["verilog", "--block", "scoreboard", "--param", "regs=six"], "`six` is not a non-negative integer");
@@ -71,7 +71,7 @@ fn blocks_reports_storage_from_the_ir_and_the_paper() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
     assert!(out.contains("12096 flip-flop bits, 0 memory bits"), "{out}");
-    assert!(out.contains("(emitted 12096: equal)"), "{out}");
+    assert!(out.contains("emitted total 12096 bits = paper + differences"), "{out}");
     let o = wf(&["blocks", "--block", "scoreboard", "--param", "warps=8", "--param", "regs=16"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("512 flip-flop bits"));
 }
@@ -217,6 +217,73 @@ fn run_functional_dumps_buffers() {
     fails_with(&["run", &kernels("vecadd.cu"), "--launch", bad.to_str().unwrap(), "--functional"], "bad.toml: args: 3 arguments for kernel `vecadd`, which takes 4");
     std::fs::write(&bad, "grid = [2]\nblock = [32]\nargs = [\"a\", \"a\", \"a\", 64]\n[buffers.a]\ntype = \"f32\"\nlen = 32\n").unwrap();
     fails_with(&["run", &kernels("vecadd.cu"), "--launch", bad.to_str().unwrap(), "--functional"], "kernel `vecadd`: pc 0x");
-    fails_with(&["run", &kernels("vecadd.cu"), "--launch", &kernels("vecadd.toml")], "only --functional runs exist yet");
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", &kernels("vecadd.toml")], "give --functional or --config");
     fails_with(&["run", &kernels("vecadd.cu"), "--launch", "/nonexistent/l.toml", "--functional"], "/nonexistent/l.toml: cannot read");
+}
+
+#[test]
+fn run_timing_writes_stats_csv_waves_and_pipeview_and_plots() {
+    let d = tmp("timing");
+    let p = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let o = wf(&[
+        "run", &kernels("reduction.cu"), "--launch", &kernels("reduction.toml"), "--config", "hpca16_pmode",
+        "--stats", &p("a.json"), "--csv", &p("runs.csv"), "--vcd", &p("a.vcd"), "--vcd-from", "100", "--vcd-to", "200",
+        "--pipeview", &p("a.log"), "--dump", &p("dump"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("scheduler-cycle breakdown") && text.contains("final memory equals the functional model's"), "{text}");
+    for f in ["a.json", "a.vcd", "a.gtkw", "a.log", "runs.csv", "dump/partial.bin"] {
+        assert!(d.join(f).exists(), "{f} missing");
+    }
+    let o = wf(&["run", &kernels("reduction.cu"), "--launch", &kernels("reduction.toml"), "--config", "hpca16_pmode", "--set", "core.policy=lrr", "--stats", &p("b.json"), "--csv", &p("runs.csv")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(d.join("runs.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "header and two rows: {csv}");
+    let o = wf(&["plot", &p("a.json"), &p("b.json"), "-o", &p("b.svg")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(d.join("b.svg")).unwrap().contains("Long-latency RAW"));
+    // Bad configuration input: one line naming the key.
+    fails_with(&["run", &kernels("reduction.cu"), "--launch", &kernels("reduction.toml"), "--config", "hpca16_pmode", "--set", "l1.mshrs=0"], "l1.mshrs");
+    fails_with(&["run", &kernels("reduction.cu"), "--launch", &kernels("reduction.toml"), "--config", "nosuch"], "unknown config preset `nosuch`");
+    std::fs::write(d.join("bad.toml"), "name = \"x\"\n").unwrap();
+    fails_with(&["run", &kernels("reduction.cu"), "--launch", &kernels("reduction.toml"), "--config", &p("bad.toml")], "bad.toml");
+    fails_with(&["run", &kernels("reduction.cu"), "--launch", &kernels("reduction.toml"), "--config", "hpca16_pmode", "--engine", "fast"], "unknown engine `fast`");
+    fails_with(&["plot", &p("runs.csv")], "not a warpforge stats file");
+}
+
+#[test]
+fn sweep_is_the_same_at_any_thread_count_and_shards_partition_it() {
+    let d = tmp("sweep");
+    let p = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kernels");
+    let args = |out: &str, j: &str| {
+        vec![
+            "sweep".to_string(), "--suite".into(), suite.to_str().unwrap().into(), "--kernels".into(), "vecadd,scan".into(),
+            "--policies".into(), "gto,lrr".into(), "-j".into(), j.into(), "-o".into(), out.to_string(),
+        ]
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        let o = wf(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(args(&p("one.csv"), "1"));
+    run(args(&p("two.csv"), "2"));
+    let one = std::fs::read_to_string(d.join("one.csv")).unwrap();
+    assert_eq!(one, std::fs::read_to_string(d.join("two.csv")).unwrap());
+    assert_eq!(one.lines().count(), 5);
+    let mut rows: Vec<String> = Vec::new();
+    for i in 0..2 {
+        let mut a = args(&p(&format!("s{i}.csv")), "1");
+        a.extend(["--shard".to_string(), format!("{i}/2")]);
+        run(a);
+        rows.extend(std::fs::read_to_string(d.join(format!("s{i}.csv"))).unwrap().lines().skip(1).map(String::from));
+    }
+    rows.sort();
+    let mut all: Vec<String> = one.lines().skip(1).map(String::from).collect();
+    all.sort();
+    assert_eq!(rows, all);
+    fails_with(&["sweep", "--kernels", "nosuch", "--suite", suite.to_str().unwrap()], "`nosuch`");
+    fails_with(&["sweep", "--shard", "2/2", "--suite", suite.to_str().unwrap()], "--shard `2/2`");
 }

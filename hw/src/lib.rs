@@ -2,11 +2,13 @@
 //! synthesizable blocks of the SM pipeline.
 
 pub mod blocks;
+pub mod iface;
 pub mod ir;
 pub mod params;
 pub mod registry;
 pub mod stats;
+pub mod util;
 pub mod verilog;
 
 pub use params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-pub use registry::{BlockError, BlockInfo, PaperFigure};
+pub use registry::{Block, BlockError, BlockInfo, PaperFigure, StorageAccount, StorageDiff};

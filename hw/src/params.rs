@@ -12,7 +12,19 @@ pub struct ParamSpec {
     pub default: u64,
     pub min: u64,
     pub max: u64,
+    /// What the parameter is (and any rule beyond its range).
     pub doc: &'static str,
+    /// Where the default comes from (paper table or section, or why it was
+    /// chosen where the paper gives none).
+    pub source: &'static str,
+}
+
+impl ParamSpec {
+    /// The same spec under another name (a unit's `atq_entries` is the ATQ's
+    /// `entries`).
+    pub const fn renamed(self, name: &'static str) -> ParamSpec {
+        ParamSpec { name, ..self }
+    }
 }
 
 /// Errors in block parameters (always user input: never a panic).
@@ -76,6 +88,11 @@ impl Params {
         Ok(Params { block: block.to_string(), values })
     }
 
+    /// Every parameter at its default.
+    pub fn defaults(block: &str, specs: &[ParamSpec]) -> Params {
+        Params { block: block.to_string(), values: specs.iter().map(|s| (s.name, s.default)).collect() }
+    }
+
     /// Parse `name=value` strings (as given to `--param`).
     pub fn parse_assignments(items: &[String]) -> Result<Vec<(String, String)>, ParamError> {
         items
@@ -135,12 +152,138 @@ fn parse_u64(s: &str) -> Option<u64> {
     }
 }
 
-/// A block's typed parameter struct. `Default` gives the paper's values.
+/// A block's typed parameter struct, declared with [`crate::block_params!`]:
+/// `Default` gives the paper's values.
 pub trait BlockParams: Sized + Clone + fmt::Debug + Default {
-    /// Every parameter with its default, range and meaning.
+    /// Every parameter with its default, range, meaning and source.
     const SPECS: &'static [ParamSpec];
     /// Build from a resolved set, checking cross-parameter constraints.
     fn from_params(p: &Params) -> Result<Self, ParamError>;
+    /// The values in `SPECS` order.
+    fn values(&self) -> Vec<u64>;
+
+    /// This parameter set as a `Params` of block `block`.
+    fn to_params(&self, block: &str) -> Params {
+        Params { block: block.to_string(), values: Self::SPECS.iter().map(|s| s.name).zip(self.values()).collect() }
+    }
+
+    /// Module name for this parameter set: `base` at the paper's defaults,
+    /// otherwise with `_<param><value>` appended for every parameter that
+    /// differs (`scoreboard_warps16`), so each parameter set is its own
+    /// Verilog module. The one naming rule of every block and sub-module.
+    fn module_name(&self, base: &str) -> String {
+        let mut name = base.to_string();
+        for (spec, v) in Self::SPECS.iter().zip(self.values()) {
+            if v != spec.default {
+                name.push_str(&format!("_{}{}", spec.name, v));
+            }
+        }
+        name
+    }
+}
+
+/// A parameter's Rust type: `u32` or a small enum numbered like its spec.
+pub trait ParamValue: Sized {
+    fn from_u64(v: u64) -> Option<Self>;
+    fn to_u64(&self) -> u64;
+}
+
+impl ParamValue for u32 {
+    fn from_u64(v: u64) -> Option<Self> {
+        u32::try_from(v).ok()
+    }
+    fn to_u64(&self) -> u64 {
+        *self as u64
+    }
+}
+
+/// Are two names equal (usable in constants: the parameter macro checks that
+/// a shared spec has its field's name).
+pub const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Declare a block's parameter struct once: each field with its spec, either
+/// inline or a
+/// spec shared with the block's family (`= shared(PATH)`, the constant's
+/// name must be the field's). Inline specs are written
+/// `spec { default, min ..= max, "doc", "source" }`. Generates the struct, `Default` (the paper's
+/// values), and [`BlockParams`] (`SPECS`, `from_params`, `values`); an
+/// optional `check = expr;` gives a `fn(&Self) -> Result<(), String>` for
+/// cross-parameter rules.
+///
+/// ```ignore
+/// hw::block_params! {
+///     /// Parameters of the dual-mode scoreboard.
+///     pub struct ScoreboardParams {
+///         warps: u32 = shared(super::WARPS),
+///         srcs: u32 = spec { 2, 1..=8, "source operands per instruction", "P-queue entry: 2 sources" },
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! block_params {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ty = $kind:tt $spec:tt ),* $(,)?
+        }
+        $( check = $check:expr; )?
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        $vis struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        impl $crate::params::BlockParams for $name {
+            const SPECS: &'static [$crate::params::ParamSpec] = &[ $( $crate::__param_spec!($field, $kind $spec) ),* ];
+
+            fn from_params(p: &$crate::params::Params) -> Result<Self, $crate::params::ParamError> {
+                let v = $name {
+                    $( $field: <$ty as $crate::params::ParamValue>::from_u64(p.get(stringify!($field)))
+                        .ok_or_else(|| p.invalid(format!("`{}` = {} is not a valid value", stringify!($field), p.get(stringify!($field)))))?, )*
+                };
+                $( ($check)(&v).map_err(|m: String| p.invalid(m))?; )?
+                Ok(v)
+            }
+
+            fn values(&self) -> Vec<u64> {
+                vec![ $( $crate::params::ParamValue::to_u64(&self.$field) ),* ]
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                let p = $crate::params::Params::defaults(stringify!($name), <Self as $crate::params::BlockParams>::SPECS);
+                <Self as $crate::params::BlockParams>::from_params(&p).expect("the paper's defaults are valid")
+            }
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __param_spec {
+    ($field:ident, shared ($spec:expr)) => {{
+        const S: $crate::params::ParamSpec = $spec;
+        const _: () = assert!($crate::params::same_name(S.name, stringify!($field)), "a shared spec must have its field's name");
+        S
+    }};
+    ($field:ident, spec { $default:expr, $min:literal ..= $max:literal, $doc:expr, $source:expr $(,)? }) => {
+        $crate::params::ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, doc: $doc, source: $source }
+    };
 }
 
 /// `ceil(log2(n))`, at least 1: the width of an index into `n` things.
@@ -157,8 +300,8 @@ mod tests {
     use super::*;
 
     const SPECS: &[ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "" },
-        ParamSpec { name: "regs", default: 63, min: 1, max: 255, doc: "" },
+        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "", source: "" },
+        ParamSpec { name: "regs", default: 63, min: 1, max: 255, doc: "", source: "" },
     ];
 
     fn ov(items: &[&str]) -> Vec<(String, String)> {

@@ -1,8 +1,10 @@
-//! The block registry: every synthesizable block by name, with its parameters,
-//! its generator and the paper's storage figures to compare against.
+//! The block registry: every synthesizable block by name, with its
+//! parameters, its generator and its storage against the paper's figures.
+//! A block implements [`Block`] on its parameter struct; its registry entry
+//! is derived from that ([`BlockInfo::of`]).
 
 use crate::ir::{HwError, Module};
-use crate::params::{ParamError, ParamSpec, Params};
+use crate::params::{BlockParams, ParamError, ParamSpec, Params};
 use std::sync::Arc;
 
 /// One line of a paper's storage accounting.
@@ -18,6 +20,80 @@ impl PaperFigure {
     }
 }
 
+/// One reason the emitted storage differs from the paper's figures:
+/// `bits` more flip-flop / memory bits (negative: fewer) than the paper
+/// counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StorageDiff {
+    pub bits: i64,
+    pub reason: String,
+}
+
+impl StorageDiff {
+    pub fn new(bits: i64, reason: impl Into<String>) -> Self {
+        StorageDiff { bits, reason: reason.into() }
+    }
+}
+
+/// A block's storage against its paper, for one parameter set: the paper's
+/// figures (scaled by the paper's own formulas) and every difference of the
+/// emitted hardware with its reason. Emitted bits (counted from the IR,
+/// [`crate::stats::Storage`]) = paper bits + the differences; a test checks
+/// it for every block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StorageAccount {
+    pub paper: Vec<PaperFigure>,
+    pub differences: Vec<StorageDiff>,
+}
+
+impl StorageAccount {
+    pub fn paper_bits(&self) -> u64 {
+        self.paper.iter().map(|f| f.bits).sum()
+    }
+    /// The bits the emitted hardware holds by this account.
+    pub fn expected_bits(&self) -> i64 {
+        self.paper_bits() as i64 + self.differences.iter().map(|d| d.bits).sum::<i64>()
+    }
+    /// Add a difference (nothing when `bits` is 0).
+    pub fn differs(mut self, bits: i64, reason: impl Into<String>) -> Self {
+        if bits != 0 {
+            self.differences.push(StorageDiff::new(bits, reason));
+        }
+        self
+    }
+}
+
+/// A block: its parameter struct is the key to its generator, its storage
+/// account and (through [`crate::iface::Interface`]) its ports.
+pub trait Block: BlockParams + 'static {
+    /// Registry and default module name.
+    const NAME: &'static str;
+    /// One line: what the block is.
+    const SUMMARY: &'static str;
+    /// The paper section it implements.
+    const SOURCE: &'static str;
+    /// A composition of other blocks (a unit): `make bench` reports its yosys
+    /// synthesis figures.
+    const COMPOSED: bool = false;
+
+    /// Generate the module named `name` for these parameters.
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError>;
+
+    /// Storage against the paper.
+    fn storage(&self) -> StorageAccount;
+
+    /// This parameter set's module name (the one naming rule,
+    /// [`BlockParams::module_name`]).
+    fn name(&self) -> String {
+        self.module_name(Self::NAME)
+    }
+
+    /// Generate the module under its parameter set's name.
+    fn elaborate(&self) -> Result<Arc<Module>, HwError> {
+        self.generate(&self.name())
+    }
+}
+
 /// Error building a block from user-given parameters.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BlockError {
@@ -29,48 +105,52 @@ pub enum BlockError {
     Unknown { name: String, known: String },
 }
 
-/// A registered block.
+/// A registered block, for lookup by name (the command line, the
+/// verification registry).
 pub struct BlockInfo {
     pub name: &'static str,
-    /// One line: what the block is.
     pub summary: &'static str,
-    /// The paper section it implements.
     pub source: &'static str,
     pub params: &'static [ParamSpec],
     pub build: fn(&Params) -> Result<Arc<Module>, BlockError>,
-    /// The paper's storage accounting for this parameter set (may be empty).
-    pub paper_storage: fn(&Params) -> Vec<PaperFigure>,
-    /// A composition of other blocks (a unit): `make bench` reports its
-    /// yosys synthesis figures.
+    pub storage: fn(&Params) -> Result<StorageAccount, BlockError>,
     pub composed: bool,
 }
 
+fn build_of<B: Block>(p: &Params) -> Result<Arc<Module>, BlockError> {
+    Ok(B::from_params(p)?.elaborate()?)
+}
+
+fn storage_of<B: Block>(p: &Params) -> Result<StorageAccount, BlockError> {
+    Ok(B::from_params(p)?.storage())
+}
+
 impl BlockInfo {
+    /// The registry entry of a block.
+    pub const fn of<B: Block>() -> BlockInfo {
+        BlockInfo {
+            name: B::NAME,
+            summary: B::SUMMARY,
+            source: B::SOURCE,
+            params: B::SPECS,
+            build: build_of::<B>,
+            storage: storage_of::<B>,
+            composed: B::COMPOSED,
+        }
+    }
+
     /// Resolve `name=value` overrides against this block's parameters.
     pub fn params(&self, overrides: &[(String, String)]) -> Result<Params, ParamError> {
         Params::resolve(self.name, self.params, overrides)
     }
 
     pub fn default_params(&self) -> Params {
-        Params::resolve(self.name, self.params, &[]).expect("defaults are in range")
+        Params::defaults(self.name, self.params)
     }
 
     pub fn elaborate(&self, p: &Params) -> Result<Arc<Module>, BlockError> {
         (self.build)(p)
     }
-}
-
-/// Module name for a parameter set: the block name for the paper's defaults,
-/// otherwise with the non-default parameters appended (`scoreboard_warps16`),
-/// so each parameter set is its own Verilog module.
-pub fn module_name(base: &str, p: &Params, specs: &[ParamSpec]) -> String {
-    let mut name = base.to_string();
-    for (spec, (_, v)) in specs.iter().zip(p.iter()) {
-        if v != spec.default {
-            name.push_str(&format!("_{}{}", spec.name, v));
-        }
-    }
-    name
 }
 
 /// Every block, in a stable order.

@@ -195,3 +195,33 @@ fn constant_identities_fold_and_duplicates_are_shared() {
     let module = m.finish().unwrap();
     assert!(module.nodes.len() < 10, "{}", module.nodes.len());
 }
+
+/// Every block's declared parameters are sane, its generator declares
+/// exactly its port description, and its storage account (paper figures +
+/// differences with reasons) adds up to the bits counted in the emitted IR,
+/// at the defaults and with each parameter at its minimum.
+#[test]
+fn every_block_declares_its_ports_and_accounts_for_its_storage() {
+    for info in hw::registry::blocks() {
+        let mut sets = vec![info.default_params()];
+        for spec in info.params {
+            assert!(spec.min <= spec.default && spec.default <= spec.max, "{}: {}", info.name, spec.name);
+            assert!(!spec.doc.is_empty() && !spec.source.is_empty(), "{}: {} needs a doc and a source", info.name, spec.name);
+            if let Ok(p) = info.params(&[(spec.name.to_string(), spec.min.to_string())]) {
+                sets.push(p);
+            }
+        }
+        let names: std::collections::HashSet<&str> = info.params.iter().map(|s| s.name).collect();
+        assert_eq!(names.len(), info.params.len(), "{}: duplicate parameter", info.name);
+        for p in sets {
+            let m = match info.elaborate(&p) {
+                Ok(m) => m,
+                Err(hw::BlockError::Param(_)) => continue, // a cross-parameter rule rejects this set
+                Err(e) => panic!("{} {p}: {e}", info.name),
+            };
+            let acc = (info.storage)(&p).unwrap();
+            let emitted = hw::stats::Storage::of(&m).total_bits() as i64;
+            assert_eq!(emitted, acc.expected_bits(), "{} {p}: emitted storage vs {acc:#?}", info.name);
+        }
+    }
+}

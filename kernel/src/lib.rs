@@ -49,6 +49,7 @@ pub mod cfg;
 pub mod compile;
 pub mod error;
 pub mod exec;
+pub mod gen;
 pub mod inst;
 pub mod kernel;
 pub mod launch;

@@ -209,6 +209,43 @@ fn guarded_definitions_keep_the_old_value() {
     }
 }
 
+/// Predicate literals: LLVM's NVPTX back end writes true as `-1` (an
+/// all-ones i1), as clang-14 does for a `bool` that is `true` on one path.
+#[test]
+fn predicate_literals_include_llvms_minus_one() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<4>;
+	ld.param.u64 	%rd1, [k_param_0];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	mov.pred 	%p1, -1;
+	mov.pred 	%p2, 0;
+	mov.pred 	%p3, 1;
+	selp.u32 	%r2, 1, 0, %p1;
+	selp.u32 	%r3, 2, 0, %p2;
+	add.s32 	%r2, %r2, %r3;
+	selp.u32 	%r3, 4, 0, %p3;
+	add.s32 	%r2, %r2, %r3;
+	st.global.u32 	[%rd3], %r2;
+	ret;
+}
+"#;
+    let launch = "grid = [1]\nblock = [2]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 2\n";
+    let (l, m) = run(ptx, launch).unwrap();
+    assert_eq!(words(&l, &m, "out"), vec![5, 5]);
+    let bad = ptx.replace("mov.pred \t%p2, 0;", "mov.pred \t%p2, 2;");
+    let e = run(&bad, launch).unwrap_err();
+    assert!(e.contains("predicate literal `2` must be 0, 1 or -1"), "{e}");
+}
+
 /// Integer and float corner cases against the PTX ISA's definitions.
 #[test]
 fn arithmetic_semantics() {

@@ -1,7 +1,7 @@
 //! The one interface for anything clocked with named ports.
 //!
 //! Both engines implement it: the netlist simulator (compiled from a block's
-//! IR) and the plain-Rust reference models in `verif`. A test, the composed SM
+//! IR) and the plain-Rust reference models of the `models` crate. A test, the composed SM
 //! or the co-simulation driver uses a block only through this trait, so it can
 //! run either engine.
 //!
@@ -19,44 +19,7 @@
 //! Values travel as little-endian 64-bit words (`ceil(width / 64)` of them);
 //! bits above the port width are always zero.
 
-use std::fmt;
-
-/// Direction of a port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    In,
-    Out,
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dir::In => "input",
-            Dir::Out => "output",
-        })
-    }
-}
-
-/// A named port of a component.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PortSpec {
-    pub name: String,
-    pub dir: Dir,
-    pub width: u32,
-}
-
-impl PortSpec {
-    pub fn input(name: impl Into<String>, width: u32) -> Self {
-        PortSpec { name: name.into(), dir: Dir::In, width }
-    }
-    pub fn output(name: impl Into<String>, width: u32) -> Self {
-        PortSpec { name: name.into(), dir: Dir::Out, width }
-    }
-    /// Number of 64-bit words a value of this port occupies.
-    pub fn words(&self) -> usize {
-        words_for(self.width)
-    }
-}
+pub use hw::iface::{Dir, PortSpec};
 
 /// Number of 64-bit words needed for `width` bits (at least one).
 pub fn words_for(width: u32) -> usize {
@@ -174,19 +137,21 @@ impl<T: Component + ?Sized> ComponentExt for T {}
 #[derive(Clone, Debug)]
 pub struct PortFrame {
     specs: Vec<PortSpec>,
-    offsets: Vec<usize>,
+    /// Per port: first word, word count and top-word mask (precomputed: the
+    /// models set and read ports on every cycle of the SM).
+    slots: Vec<(u32, u32, u64)>,
     words: Vec<u64>,
 }
 
 impl PortFrame {
     pub fn new(specs: Vec<PortSpec>) -> Self {
-        let mut offsets = Vec::with_capacity(specs.len());
+        let mut slots = Vec::with_capacity(specs.len());
         let mut n = 0;
         for s in &specs {
-            offsets.push(n);
+            slots.push((n as u32, s.words() as u32, top_mask(s.width)));
             n += s.words();
         }
-        PortFrame { specs, offsets, words: vec![0; n] }
+        PortFrame { specs, slots, words: vec![0; n] }
     }
 
     pub fn specs(&self) -> &[PortSpec] {
@@ -205,33 +170,41 @@ impl PortFrame {
     }
 
     /// Store a value, masking bits above the port width.
+    #[inline]
     pub fn set(&mut self, port: PortId, value: &[u64]) {
-        let i = port.0 as usize;
-        let (o, spec) = (self.offsets[i], &self.specs[i]);
-        let n = spec.words();
+        let (o, n, mask) = self.slots[port.0 as usize];
+        let (o, n) = (o as usize, n as usize);
         for k in 0..n {
             self.words[o + k] = value.get(k).copied().unwrap_or(0);
         }
-        self.words[o + n - 1] &= top_mask(spec.width);
+        self.words[o + n - 1] &= mask;
     }
 
+    #[inline]
     pub fn get(&self, port: PortId) -> &[u64] {
-        let i = port.0 as usize;
-        &self.words[self.offsets[i]..self.offsets[i] + self.specs[i].words()]
+        let (o, n, _) = self.slots[port.0 as usize];
+        &self.words[o as usize..(o + n) as usize]
     }
 
+    #[inline]
     pub fn set_u64(&mut self, port: PortId, value: u64) {
-        self.set(port, std::slice::from_ref(&value));
+        match self.slots[port.0 as usize] {
+            (o, 1, mask) => self.words[o as usize] = value & mask,
+            _ => self.set(port, std::slice::from_ref(&value)),
+        }
     }
 
+    #[inline]
     pub fn get_u64(&self, port: PortId) -> u64 {
-        self.words[self.offsets[port.0 as usize]]
+        self.words[self.slots[port.0 as usize].0 as usize]
     }
 
+    #[inline]
     pub fn get_bool(&self, port: PortId) -> bool {
         self.get_u64(port) & 1 != 0
     }
 
+    #[inline]
     pub fn set_bool(&mut self, port: PortId, value: bool) {
         self.set_u64(port, value as u64);
     }

@@ -10,7 +10,7 @@
 //! Usage: cargo bench -p verif --bench replay_traffic [-- CYCLES]   (default 20000)
 
 use std::time::Instant;
-use verif::models::replay::traffic::print_netlist_table;
+use verif::replay::traffic::print_netlist_table;
 
 fn main() {
     let cycles: u64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);

@@ -90,7 +90,7 @@ fn main() {
                 (f64::NAN, "-".into())
             }
         };
-        let mut model = (v.model)(&p).expect("model");
+        let mut model = models::model(info.name, &p).expect("model");
         let r_ref = rate(model.as_mut(), &stim);
         let files = hw::verilog::emit(&m);
         let start = Instant::now();

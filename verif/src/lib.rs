@@ -1,5 +1,7 @@
-//! warpforge verification: reference models, stimulus drivers, property tests
-//! and co-simulation against Verilator and iverilog.
+//! warpforge verification: stimulus drivers, property checks and golden
+//! scenarios per block (`verif::<family>::<block>`), co-simulation against
+//! Verilator and iverilog, lint. The reference models are in the `models`
+//! crate; the tests are in `verif/tests/blocks/<block>.rs`.
 
 pub mod area;
 pub mod bitref;
@@ -9,5 +11,7 @@ pub mod lint;
 pub mod registry;
 pub mod run;
 pub mod stimulus;
-pub mod models;
+pub mod dac;
+pub mod pmode;
+pub mod replay;
 pub mod poke;

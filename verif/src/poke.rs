@@ -1,6 +1,7 @@
-//! Named-port driving of a component for directed (golden) tests, which are
-//! written against the ports only and run on every engine: every input is 0
-//! except what the test sets for the current cycle.
+//! Port-level driving of a component for directed (golden) tests, which are
+//! written against the block's port description only (handles from
+//! `p.bind(component)`) and run on every engine: every input is 0 except what
+//! the test sets for the current cycle.
 
 use sim::{Component, ComponentExt, Dir, PortId};
 
@@ -39,14 +40,14 @@ impl<'a> Poke<'a> {
         reset(m);
         Poke { m }
     }
-    pub fn set(&mut self, name: &str, v: u64) {
-        let id = self.m.input(name).unwrap();
+    /// Drive input `id` (at most 64 bits) for this cycle.
+    pub fn set(&mut self, id: PortId, v: u64) {
         self.m.set_u64(id, v);
     }
-    /// Output `name` after settling this cycle's inputs.
-    pub fn get(&mut self, name: &str) -> u64 {
+    /// Output `id` after settling this cycle's inputs.
+    pub fn get(&mut self, id: PortId) -> u64 {
         self.m.eval();
-        self.m.get_u64(self.m.output(name).unwrap())
+        self.m.get_u64(id)
     }
     /// Every input back to 0.
     pub fn clear(&mut self) {
@@ -60,7 +61,9 @@ impl<'a> Poke<'a> {
 }
 
 /// `poke_harness!(T)` declares `struct T<'a>(Poke<'a>)` dereferencing to
-/// [`Poke`], so a golden test module can add its block's own helpers to `T`.
+/// [`Poke`], so a golden test module can add its block's own helpers to `T`;
+/// `poke_harness!(T, Io)` adds a second field of type `Io` (the block's port
+/// handles) for those helpers.
 #[macro_export]
 macro_rules! poke_harness {
     ($t:ident) => {
@@ -70,6 +73,18 @@ macro_rules! poke_harness {
                 $t($crate::poke::Poke::new(m))
             }
         }
+        $crate::poke_harness!(@deref $t);
+    };
+    ($t:ident, $io:ty) => {
+        struct $t<'a>($crate::poke::Poke<'a>, $io);
+        impl<'a> $t<'a> {
+            fn new(m: &'a mut dyn sim::Component, io: $io) -> Self {
+                $t($crate::poke::Poke::new(m), io)
+            }
+        }
+        $crate::poke_harness!(@deref $t);
+    };
+    (@deref $t:ident) => {
         impl<'a> std::ops::Deref for $t<'a> {
             type Target = $crate::poke::Poke<'a>;
             fn deref(&self) -> &Self::Target {

@@ -15,35 +15,87 @@
 //! One line per cycle, one hexadecimal value per input port in the order of the
 //! `ports` line; `#` starts a comment. The clock is implicit.
 
-use sim::{top_mask, words_for, PortSpec};
+use sim::{top_mask, words_for, PortId, PortSpec};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 
 /// Where each input port's words sit in a flat per-cycle frame.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct InputLayout {
     ports: Vec<PortSpec>,
     offsets: Vec<usize>,
     words: usize,
+    /// For each port of the list the layout was made from (a component's
+    /// ports, indexed by [`PortId`]), its input slot.
+    slot_of_port: Vec<Option<usize>>,
 }
+
+impl PartialEq for InputLayout {
+    /// Two layouts are equal when they hold the same inputs in the same
+    /// order (however they were made).
+    fn eq(&self, other: &Self) -> bool {
+        self.ports == other.ports
+    }
+}
+
+impl Eq for InputLayout {}
 
 /// An input port resolved in an [`InputLayout`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot(pub usize);
 
+/// Something that names an input of a layout: a [`Slot`], or the [`PortId`]
+/// of the component (or port description) the layout was made from.
+pub trait SlotRef: Copy {
+    fn slot(self, layout: &InputLayout) -> Slot;
+}
+
+impl SlotRef for Slot {
+    fn slot(self, _: &InputLayout) -> Slot {
+        self
+    }
+}
+
+impl SlotRef for PortId {
+    fn slot(self, layout: &InputLayout) -> Slot {
+        match layout.slot_of_port.get(self.0 as usize) {
+            Some(Some(s)) => Slot(*s),
+            _ => panic!("internal: port {} is not an input of this stimulus layout", self.0),
+        }
+    }
+}
+
 impl InputLayout {
-    /// Layout of the input ports among `ports` (outputs are skipped).
+    /// Layout of the input ports among `ports` (outputs are skipped); the
+    /// [`PortId`]s of `ports` name its slots.
     pub fn of(ports: &[PortSpec]) -> Arc<Self> {
-        let ports: Vec<PortSpec> = ports.iter().filter(|p| p.dir == sim::Dir::In).cloned().collect();
-        let mut offsets = Vec::with_capacity(ports.len());
+        let mut slot_of_port = Vec::with_capacity(ports.len());
+        let mut inputs = Vec::new();
+        for p in ports {
+            slot_of_port.push((p.dir == sim::Dir::In).then_some(inputs.len()));
+            if p.dir == sim::Dir::In {
+                inputs.push(p.clone());
+            }
+        }
+        let mut offsets = Vec::with_capacity(inputs.len());
         let mut words = 0;
-        for p in &ports {
+        for p in &inputs {
             offsets.push(words);
             words += p.words();
         }
-        Arc::new(InputLayout { ports, offsets, words })
+        Arc::new(InputLayout { ports: inputs, offsets, words, slot_of_port })
+    }
+
+    /// The words of input `s` in a frame of this layout.
+    pub fn value<'a>(&self, words: &'a [u64], s: impl SlotRef) -> &'a [u64] {
+        &words[self.range(s.slot(self))]
+    }
+
+    /// The low 64 bits of input `s` in a frame of this layout.
+    pub fn u64(&self, words: &[u64], s: impl SlotRef) -> u64 {
+        words[self.range(s.slot(self)).start]
     }
 
     pub fn ports(&self) -> &[PortSpec] {
@@ -96,7 +148,8 @@ impl Frame {
     }
 
     /// Set a port of at most 64 bits (masked to its width).
-    pub fn set(&mut self, s: Slot, value: u64) {
+    pub fn set(&mut self, s: impl SlotRef, value: u64) {
+        let s = s.slot(&self.layout);
         let r = self.layout.range(s);
         let w = self.layout.ports[s.0].width;
         self.words[r.start] = if w >= 64 { value } else { value & top_mask(w) };
@@ -105,12 +158,13 @@ impl Frame {
         }
     }
 
-    pub fn set_bool(&mut self, s: Slot, value: bool) {
+    pub fn set_bool(&mut self, s: impl SlotRef, value: bool) {
         self.set(s, value as u64);
     }
 
     /// Set a port of any width from little-endian words.
-    pub fn set_wide(&mut self, s: Slot, value: &[u64]) {
+    pub fn set_wide(&mut self, s: impl SlotRef, value: &[u64]) {
+        let s = s.slot(&self.layout);
         let r = self.layout.range(s);
         let n = r.len();
         for k in 0..n {
@@ -119,8 +173,8 @@ impl Frame {
         self.words[r.end - 1] &= top_mask(self.layout.ports[s.0].width);
     }
 
-    pub fn get(&self, s: Slot) -> &[u64] {
-        &self.words[self.layout.range(s)]
+    pub fn get(&self, s: impl SlotRef) -> &[u64] {
+        &self.words[self.layout.range(s.slot(&self.layout))]
     }
 
     pub fn load(&mut self, words: &[u64]) {
@@ -225,6 +279,21 @@ impl Stimulus {
     pub fn cycle(&self, c: usize) -> &[u64] {
         let n = self.layout.words();
         &self.data[c * n..(c + 1) * n]
+    }
+
+    /// Input `s` on cycle `c` (low 64 bits).
+    pub fn u64(&self, c: usize, s: impl SlotRef) -> u64 {
+        self.layout.u64(self.cycle(c), s)
+    }
+
+    /// Input `s` on cycle `c` as a bit.
+    pub fn bit(&self, c: usize, s: impl SlotRef) -> bool {
+        self.u64(c, s) & 1 != 0
+    }
+
+    /// Input `s` on cycle `c`, every word.
+    pub fn value(&self, c: usize, s: impl SlotRef) -> &[u64] {
+        self.layout.value(self.cycle(c), s)
     }
 
     /// Text form (see the module documentation).

@@ -23,7 +23,7 @@ fn every_block_has_a_matching_reference_model_and_driver() {
         let m = info.elaborate(&p).unwrap_or_else(|e| panic!("{}: {e}", info.name));
         let v = verif::registry::find(info.name).unwrap_or_else(|| panic!("{}: no verification entry", info.name));
         let mut hw = NetlistSim::new(&m);
-        let mut model = (v.model)(&p).unwrap();
+        let mut model = models::model(info.name, &p).unwrap_or_else(|e| panic!("{}: {e}", info.name));
         assert_eq!(model.ports(), hw.ports(), "{}: reference model ports differ from the hardware", info.name);
         let mut d = (v.driver)(&p, 1).unwrap();
         assert_eq!(d.layout().as_ref(), InputLayout::of(hw.ports()).as_ref(), "{}: driver layout", info.name);
@@ -52,9 +52,11 @@ fn every_block_reports_storage() {
         let st = hw::stats::Storage::of(&m);
         let has_state = m.hierarchy().iter().any(|x| x.signals.iter().any(|s| s.is_reg()) || !x.mems.is_empty());
         assert_eq!(st.total_bits() > 0, has_state, "{}: storage count", info.name);
-        for f in (info.paper_storage)(&p) {
+        let acc = (info.storage)(&p).unwrap();
+        for f in &acc.paper {
             assert!(f.bits > 0, "{}: empty paper figure `{}`", info.name, f.what);
         }
+        assert_eq!(st.total_bits() as i64, acc.expected_bits(), "{}: storage account", info.name);
     }
 }
 

@@ -51,7 +51,7 @@ fn odd_params(info: &BlockInfo, seed: u64) -> Params {
         }
         let Ok(p) = info.params(&ov) else { continue };
         let v = verif::registry::find(info.name).unwrap();
-        if p != info.default_params() && info.elaborate(&p).is_ok() && (v.model)(&p).is_ok() && (v.driver)(&p, 1).is_ok() {
+        if p != info.default_params() && info.elaborate(&p).is_ok() && models::model(info.name, &p).is_ok() && (v.driver)(&p, 1).is_ok() {
             return p;
         }
     }
@@ -66,7 +66,7 @@ fn three_engines_agree(info: &BlockInfo, p: &Params, seed: u64, cycles: u64) {
     let mut d = (v.driver)(p, seed).unwrap();
     let stim = Stimulus::record(d.as_mut(), cycles);
     let interp = run(&mut NetlistSim::new(&m), &stim).unwrap();
-    let model = run((v.model)(p).unwrap().as_mut(), &stim).unwrap();
+    let model = run(models::model(info.name, p).unwrap().as_mut(), &stim).unwrap();
     assert_eq!(first_mismatch(&model, &interp), None, "{} ({p}): interpreter vs reference model", info.name);
     for vis in [Visibility::Full, Visibility::Ports] {
         let got = run(&mut compiled(&m, vis), &stim).unwrap();

@@ -291,6 +291,36 @@ impl IntoSig for i32 {
     }
 }
 
+/// A port of a sub-module instance, from [`InstHandle::io`]: drive an input
+/// with [`Pin::set`], use an output as an operand. The implicit `rst` pin
+/// cannot be used (the emitter connects it).
+#[derive(Clone, Copy, Debug)]
+pub struct Pin {
+    sig: Option<Sig>,
+}
+
+impl Pin {
+    /// The pin as a value.
+    #[track_caller]
+    pub fn sig(self) -> Sig {
+        self.sig.unwrap_or_else(|| panic!("internal: the `rst` pin of an instance is connected implicitly"))
+    }
+    /// Drive an instance input.
+    #[track_caller]
+    pub fn set(self, value: impl IntoSig) {
+        self.sig().set(value)
+    }
+}
+
+impl IntoSig for Pin {
+    fn width_hint(self) -> Option<u32> {
+        self.sig.map(|s| s.width)
+    }
+    fn resolve(self, _width: u32, _at: &'static Location<'static>) -> Sig {
+        self.sig()
+    }
+}
+
 /// A literal of an explicit width.
 #[track_caller]
 pub fn lit(value: u64, width: u32) -> Sig {
@@ -929,6 +959,22 @@ impl InstHandle {
         self.pin(port, true)
     }
 
+    /// Every port of the instance as the block's port bundle (see
+    /// [`crate::iface`]): inputs are pins to drive with [`Pin::set`],
+    /// outputs are values. `p` must be the parameters the instantiated
+    /// module was generated from.
+    #[track_caller]
+    pub fn io<I: crate::iface::Interface>(self, p: &I) -> I::Io<Pin> {
+        use crate::iface::{Dir, InterfaceExt};
+        p.build(|spec| {
+            if spec.is_reset() {
+                Pin { sig: None }
+            } else {
+                Pin { sig: Some(self.pin(&spec.name, spec.dir == Dir::In)) }
+            }
+        })
+    }
+
     /// Drive a sub-module input.
     #[track_caller]
     pub fn connect(self, port: &str, value: impl IntoSig) {
@@ -1024,6 +1070,25 @@ impl ModuleBuilder {
         })
     }
 
+    /// Declare a port of the block's description (see [`crate::iface`]):
+    /// an input or an output by its direction, named and sized there.
+    #[track_caller]
+    pub fn port(&self, spec: &crate::iface::PortSpec) -> Sig {
+        let at = Location::caller();
+        match spec.dir {
+            crate::iface::Dir::In => self.on(|st| {
+                let s = st.add_signal(at, &spec.name, spec.width, SigKind::Input);
+                st.ports.push(st.signals.len() as u32 - 1);
+                s
+            }),
+            crate::iface::Dir::Out => self.on(|st| {
+                let s = st.add_signal(at, &spec.name, spec.width, SigKind::Output);
+                st.ports.push(st.signals.len() as u32 - 1);
+                s
+            }),
+        }
+    }
+
     /// A named wire, driven later with `set` (allows forward references).
     #[track_caller]
     pub fn wire(&self, name: &str, width: u32) -> Sig {
@@ -1116,6 +1181,25 @@ impl ModuleBuilder {
             st.instances.push(Instance { name: name.to_string(), module: module.clone(), inputs, outputs });
             InstHandle { ctx: st.ctx, id }
         })
+    }
+
+    /// [`Self::finish`], then check that the module's ports are exactly the
+    /// description's (names, directions, widths, order, `rst` when it has
+    /// state): a generator that declares a port the description does not
+    /// have, or forgets one, is an error naming the first difference.
+    #[track_caller]
+    pub fn finish_io<I: crate::iface::Interface>(self, p: &I) -> Result<Arc<Module>, HwError> {
+        use crate::iface::InterfaceExt;
+        let at = Location::caller();
+        let m = self.finish()?;
+        match crate::iface::port_difference(&p.ports(), &crate::iface::module_ports(&m)) {
+            None => Ok(m),
+            Some(d) => Err(HwError {
+                module: m.name.clone(),
+                message: format!("ports differ from the block's port description: {d}"),
+                location: format!("{}:{}", at.file(), at.line()),
+            }),
+        }
     }
 
     /// Check the module and return it. Reports the first elaboration error.

@@ -10,6 +10,6 @@ pub mod lower;
 mod module;
 
 pub use bits::Bits;
-pub use builder::{cat, lit, lit_bits, mux, onehot, pick, valid_name, HwError, InstHandle, IntoSig, MemHandle, ModuleBuilder, Sig, MAX_WIDTH};
+pub use builder::{cat, lit, lit_bits, mux, onehot, pick, valid_name, HwError, InstHandle, IntoSig, MemHandle, ModuleBuilder, Pin, Sig, MAX_WIDTH};
 pub use check::fnv1a;
 pub use module::*;

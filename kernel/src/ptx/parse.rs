@@ -1170,9 +1170,11 @@ pub(crate) fn imm_bits(text: &str, neg: bool, ty: Ty) -> Result<u64, String> {
                 _ => return Err(format!("float literal `{text}` for a .{} operand", ty.name())),
             };
             if ty == Ty::Pred {
+                // LLVM's NVPTX back end writes true as -1 (an all-ones i1).
                 return match v {
-                    0 | 1 => Ok(v as u64),
-                    _ => Err(format!("predicate literal `{text}` must be 0 or 1")),
+                    0 => Ok(0),
+                    1 | -1 => Ok(1),
+                    _ => Err(format!("predicate literal `{}{text}` must be 0, 1 or -1", if neg { "-" } else { "" })),
                 };
             }
             let lo = -(1i128 << (bits - 1));

@@ -139,7 +139,7 @@
 //! active masks (§4.6: expansion is for all threads of every warp), and
 //! mod-type tuples (expanded on the SIMT lanes, §3).
 //!
-//! # Cycles (`cargo test -p verif --test dac aeu_cycles_per_warp -- --nocapture`, on the netlist)
+//! # Cycles (`cargo test -p verif --test blocks aeu::cycles_per_warp -- --nocapture`, on both engines)
 //! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
 //! 192 threads, word accesses: offset 4 line-aligned 1 cycle (61 cycles for
 //! 48 warps = 1.27/warp with overhead); offset 4 unaligned or offset 8: 2
@@ -152,35 +152,92 @@
 //! 11 total, 8 × 66 walk contexts (3 + 32 + 11 + 10 + 10), 4 lock, 32
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
-use super::walk::{low_mask, CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
-use super::{record, tuple, HwStorage, PaperStorage};
+use super::walk::{CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
+use super::{record, tuple, CtaConfigIo, ExpansionParams};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, StorageAccount};
+use crate::util::low_mask;
 use std::sync::Arc;
 
-/// Parameters of the AEU: the walk shape shared with the PEU.
-pub type AeuParams = super::ExpansionParams;
-
-/// The paper gives no storage figure for the expansion units (§4.8 counts
-/// them as "2 ALUs per SM").
-pub fn paper_storage(_p: &AeuParams) -> Option<PaperStorage> {
-    None
+crate::block_params! {
+    /// Parameters of the AEU: the walk shape (the family's specs, shared
+    /// with the PEU).
+    pub struct AeuParams {
+        warps: u32 = shared(super::WARPS),
+        ctas: u32 = shared(super::CTAS),
+    }
 }
 
-/// Registers of the AEU (no memories): see the storage table in the module
-/// documentation.
-pub fn hw_storage(p: &AeuParams) -> HwStorage {
-    let per_ctx = 3 + 32 + 11 + 10 + 10;
-    let flops = 3 // unit state
-        + 7 * 32 + 2 + 1 // latched tuple: base, six offsets, granularity, data
-        + 26 // latched block dimensions
-        + 2 * 32 // adj_y, adj_z
-        + 11 // total threads per CTA
-        + p.ctas as u64 * per_ctx
-        + 1 + p.cta_bits() as u64 // serial lock
-        + 32; // serial record builder mask
-    HwStorage { flop_bits: flops, mem_bits: 0 }
+impl AeuParams {
+    pub fn expansion(&self) -> ExpansionParams {
+        ExpansionParams { warps: self.warps, ctas: self.ctas }
+    }
+    pub fn warp_bits(&self) -> u32 {
+        self.expansion().warp_bits()
+    }
+    pub fn cta_bits(&self) -> u32 {
+        self.expansion().cta_bits()
+    }
+}
+
+/// The AEU's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AeuIo<H> {
+    pub rst: H,
+    pub in_valid: H,
+    pub in_tuple: H,
+    pub cta: CtaConfigIo<H>,
+    pub pwaq_full: H,
+    pub in_ready: H,
+    pub push: H,
+    pub push_warp: H,
+    pub push_rec: H,
+    pub push_data: H,
+}
+
+impl Interface for AeuParams {
+    type Io<H> = AeuIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> AeuIo<B::H> {
+        let wb = self.warp_bits();
+        AeuIo {
+            rst: b.reset(),
+            in_valid: b.input("in_valid", 1),
+            in_tuple: b.input("in_tuple", tuple::BITS),
+            cta: CtaConfigIo::describe(b, self.ctas, wb),
+            pwaq_full: b.input("pwaq_full", self.warps),
+            in_ready: b.output("in_ready", 1),
+            push: b.output("push", 1),
+            push_warp: b.output("push_warp", wb),
+            push_rec: b.output("push_rec", record::BITS),
+            push_data: b.output("push_data", 1),
+        }
+    }
+}
+
+impl Block for AeuParams {
+    const NAME: &'static str = "aeu";
+    const SUMMARY: &'static str =
+        "address expansion unit: affine tuples to per-warp address records (line, mask), one per cycle";
+    const SOURCE: &'static str =
+        "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.2, Figure 11";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        aeu(self, name)
+    }
+
+    /// The paper gives no storage figure for the expansion units (§4.8
+    /// counts them as "2 ALUs per SM"): every register is a difference.
+    fn storage(&self) -> StorageAccount {
+        let why = "(the paper gives no AEU storage)";
+        StorageAccount::default()
+            .differs(3, format!("unit state {why}"))
+            .differs(7 * 32 + 2 + 1, "latched tuple: base, six offsets, granularity, data")
+            .differs(26 + 2 * 32 + 11, "latched block dimensions, the y and z adjustments, threads per CTA")
+            .differs(self.ctas as i64 * (3 + 32 + 11 + 10 + 10), "one walk context per CTA: state, address, position")
+            .differs(1 + self.cta_bits() as i64 + 32, "serial lock and the record builder's mask")
+    }
 }
 
 /// Every `2^p`-th bit from bit 0 (`p` = 0..5): the mask shape of offset
@@ -204,15 +261,16 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
         p.warps, p.ctas
     ));
     let (wb, cb) = (p.warp_bits(), p.cta_bits());
-    let in_valid = m.input("in_valid", 1);
-    let in_tuple = m.input("in_tuple", tuple::BITS);
-    let cta = CtaInputs::declare(&m, p.ctas, wb);
-    let pwaq_full = m.input("pwaq_full", p.warps);
-    let in_ready = m.output("in_ready", 1);
-    let push_o = m.output("push", 1);
-    let push_warp = m.output("push_warp", wb);
-    let push_rec = m.output("push_rec", record::BITS);
-    let push_data = m.output("push_data", 1);
+    let io = p.decls();
+    let in_valid = m.port(&io.in_valid);
+    let in_tuple = m.port(&io.in_tuple);
+    let cta = CtaInputs::declare(&m, &io.cta);
+    let pwaq_full = m.port(&io.pwaq_full);
+    let in_ready = m.port(&io.in_ready);
+    let push_o = m.port(&io.push);
+    let push_warp = m.port(&io.push_warp);
+    let push_rec = m.port(&io.push_rec);
+    let push_data = m.port(&io.push_data);
 
     let gl = m.reg("gl", 2, 0);
     let data = m.reg("data", 1, 0);
@@ -261,7 +319,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let u0w = u0.zext(K_BITS);
     let ones = lit(u32::MAX as u64, 32);
     let bit = onehot(u0, 32);
-    let mask_up = pat_up.shl(u0) & low_mask(u0w + span + 1u64);
+    let mask_up = pat_up.shl(u0) & low_mask(u0w + span + 1u64, 32);
     let mask_down = pat_down.shr(lit(31, 5) - u0) & ones.shl(u0w - span);
     let mask_serial = bit | mux(lock_v, bld, lit(0, 32));
     let mask = mux(is_zero, bit, mux(up, mask_up, mux(down, mask_down, mask_serial))).named("rec_mask");
@@ -290,25 +348,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     push_warp.set(mux(push, pk.warp.trunc(wb), lit(0, wb)));
     push_rec.set(mux(push, rec, lit(0, record::BITS)));
     push_data.set(push & data);
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = AeuParams::from_params(params)?;
-    Ok(aeu(&p, &module_name("aeu", params, AeuParams::SPECS))?)
-}
-
-/// The paper has no storage figure for the AEU.
-fn paper_figures(_params: &Params) -> Vec<PaperFigure> {
-    vec![]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "aeu",
-    summary: "address expansion unit: affine tuples to per-warp address records (line, mask), one per cycle",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.2, Figure 11",
-    params: AeuParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<AeuParams>();

@@ -77,50 +77,32 @@
 //! does not count the depth register (+4) and the overflow flag (+1); the
 //! counters (+64) are observability only.
 
-use super::{HwStorage, PaperStorage, WARP_SIZE};
+use super::WARP_SIZE;
 use crate::clog2;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, mux, pick, HwError, MemHandle, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::params::ParamSpec;
+use crate::registry::{Block, PaperFigure, StorageAccount};
 use std::sync::Arc;
 
-/// Parameters of the two-level affine SIMT stack.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AffineSimtStackParams {
-    /// Non-affine warps whose threads the affine warp runs (Table 1: 48).
-    pub warps: u32,
-    /// Stack depth (paper §4.8: 8).
-    pub depth: u32,
-    /// Width of the PC and RPC fields (64 reproduces the paper's 224 bytes).
-    pub pc_bits: u32,
-}
-
-impl Default for AffineSimtStackParams {
-    fn default() -> Self {
-        AffineSimtStackParams { warps: 48, depth: 8, pc_bits: 64 }
+crate::block_params! {
+    /// Parameters of the affine warp's two-level SIMT stack.
+    pub struct AffineSimtStackParams {
+        warps: u32 = shared(super::WARPS),
+        depth: u32 = spec { 8, 2..=32, "stack entries", "section 4.8: 8" },
+        pc_bits: u32 = shared(PC_BITS),
     }
 }
 
-impl BlockParams for AffineSimtStackParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warps per SM (Table 1: 48)" },
-        ParamSpec { name: "depth", default: 8, min: 2, max: 32, doc: "stack entries (paper: 8)" },
-        ParamSpec {
-            name: "pc_bits",
-            default: 64,
-            min: 8,
-            max: 64,
-            doc: "PC/RPC width; 64 matches the paper's 224-byte warp-level stack",
-        },
-    ];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(AffineSimtStackParams {
-            warps: p.get_u32("warps"),
-            depth: p.get_u32("depth"),
-            pc_bits: p.get_u32("pc_bits"),
-        })
-    }
-}
+/// PC/RPC width of the warp-level stack.
+pub const PC_BITS: ParamSpec = ParamSpec {
+    name: "pc_bits",
+    default: 64,
+    min: 8,
+    max: 64,
+    doc: "PC/RPC width",
+    source: "section 4.8: the 224-byte warp-level stack holds 64-bit PC and RPC",
+};
 
 impl AffineSimtStackParams {
     pub fn warp_bits(&self) -> u32 {
@@ -136,27 +118,78 @@ impl AffineSimtStackParams {
     }
 }
 
-/// §4.8: warp-level stack 224 bytes (8 entries x (2 x 64-bit PC/RPC + 2 x 48
-/// code bits) = 1792 bits) plus per-warp stacks 1536 bytes (48 x 8 x 32 bits).
-/// Scaled: `depth x (128 + 2 x warps) + warps x depth x 32`.
-pub fn paper_storage(p: &AffineSimtStackParams) -> Option<PaperStorage> {
-    let d = p.depth as u64;
-    let w = p.warps as u64;
-    Some(PaperStorage {
-        bits: d * (128 + 2 * w) + w * d * WARP_SIZE as u64,
-        source: "§4.8: warp-level stack 224 bytes + per-warp stacks 1536 bytes",
-    })
+/// The stack's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AffineSimtStackIo<H> {
+    pub rst: H,
+    pub op: H,
+    pub pc: H,
+    pub pc_fall: H,
+    pub rpc: H,
+    pub cond: H,
+    pub rd_warp: H,
+    pub depth: H,
+    pub top_pc: H,
+    pub top_rpc: H,
+    pub codes: H,
+    pub rd_mask: H,
+    pub overflow: H,
+    pub entry_writes: H,
+    pub pws_writes: H,
 }
 
-/// Warp-level stack and per-warp stacks are arrays (two entries are written
-/// per cycle on a divergent branch), plus depth, overflow and the two 32-bit
-/// write counters in flip-flops.
-pub fn hw_storage(p: &AffineSimtStackParams) -> HwStorage {
-    let d = p.depth as u64;
-    let w = p.warps as u64;
-    HwStorage {
-        flop_bits: p.depth_bits() as u64 + 1 + 2 * 32,
-        mem_bits: d * p.wls_entry_bits() as u64 + w * d * WARP_SIZE as u64,
+impl Interface for AffineSimtStackParams {
+    type Io<H> = AffineSimtStackIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> AffineSimtStackIo<B::H> {
+        let (nw, pcw) = (self.warps, self.pc_bits);
+        AffineSimtStackIo {
+            rst: b.reset(),
+            op: b.input("op", 2),
+            pc: b.input("pc", pcw),
+            pc_fall: b.input("pc_fall", pcw),
+            rpc: b.input("rpc", pcw),
+            cond: b.input("cond", WARP_SIZE * nw),
+            rd_warp: b.input("rd_warp", self.warp_bits()),
+            depth: b.output("depth", self.depth_bits()),
+            top_pc: b.output("top_pc", pcw),
+            top_rpc: b.output("top_rpc", pcw),
+            codes: b.output("codes", 2 * nw),
+            rd_mask: b.output("rd_mask", WARP_SIZE),
+            overflow: b.output("overflow", 1),
+            entry_writes: b.output("entry_writes", 32),
+            pws_writes: b.output("pws_writes", 32),
+        }
+    }
+}
+
+impl Block for AffineSimtStackParams {
+    const NAME: &'static str = "affine_simt_stack";
+    const SUMMARY: &'static str =
+        "two-level SIMT stack of the affine warp: warp-level codes, per-warp masks only for mixed warps";
+    const SOURCE: &'static str =
+        "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.5 and 4.8, Figure 13";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        affine_simt_stack(self, name)
+    }
+
+    /// §4.8: warp-level stack 224 bytes (8 entries x (2 x 64-bit PC/RPC + 2 x
+    /// 48 code bits)) plus per-warp stacks 1536 bytes (48 x 8 x 32 bits),
+    /// scaled by depth and warps.
+    fn storage(&self) -> StorageAccount {
+        let (d, w) = (self.depth as u64, self.warps as u64);
+        StorageAccount {
+            paper: vec![
+                PaperFigure::new("warp-level stack: 224 bytes (8 x (64 + 64 + 2 x 48) bits), scaled", d * (128 + 2 * w)),
+                PaperFigure::new("per-warp stacks: 1536 bytes (48 x 8 x 32 bits), scaled", w * d * WARP_SIZE as u64),
+            ],
+            differences: Vec::new(),
+        }
+        .differs(2 * d as i64 * (self.pc_bits as i64 - 64), "PC and RPC of pc_bits instead of the paper's 64")
+        .differs(self.depth_bits() as i64, "the stack depth register")
+        .differs(1, "the sticky overflow flag")
+        .differs(2 * 32, "two 32-bit write counters (statistics outputs)")
     }
 }
 
@@ -174,20 +207,21 @@ pub fn affine_simt_stack(p: &AffineSimtStackParams, name: &str) -> Result<Arc<Mo
         p.depth, p.warps
     ));
     let (nw, pcw, db, lb) = (p.warps, p.pc_bits, p.depth_bits(), clog2(p.depth as u64));
-    let op = m.input("op", 2);
-    let pc = m.input("pc", pcw);
-    let pc_fall = m.input("pc_fall", pcw);
-    let rpc = m.input("rpc", pcw);
-    let cond = m.input("cond", WARP_SIZE * nw);
-    let rd_warp = m.input("rd_warp", p.warp_bits());
-    let depth_o = m.output("depth", db);
-    let top_pc_o = m.output("top_pc", pcw);
-    let top_rpc_o = m.output("top_rpc", pcw);
-    let codes_o = m.output("codes", 2 * nw);
-    let rd_mask = m.output("rd_mask", WARP_SIZE);
-    let overflow_o = m.output("overflow", 1);
-    let entry_writes_o = m.output("entry_writes", 32);
-    let pws_writes_o = m.output("pws_writes", 32);
+    let io = p.decls();
+    let op = m.port(&io.op);
+    let pc = m.port(&io.pc);
+    let pc_fall = m.port(&io.pc_fall);
+    let rpc = m.port(&io.rpc);
+    let cond = m.port(&io.cond);
+    let rd_warp = m.port(&io.rd_warp);
+    let depth_o = m.port(&io.depth);
+    let top_pc_o = m.port(&io.top_pc);
+    let top_rpc_o = m.port(&io.top_rpc);
+    let codes_o = m.port(&io.codes);
+    let rd_mask = m.port(&io.rd_mask);
+    let overflow_o = m.port(&io.overflow);
+    let entry_writes_o = m.port(&io.entry_writes);
+    let pws_writes_o = m.port(&io.pws_writes);
 
     let wls_pc = m.mem("wls_pc", p.depth, pcw);
     let wls_rpc = m.mem("wls_rpc", p.depth, pcw);
@@ -291,29 +325,7 @@ pub fn affine_simt_stack(p: &AffineSimtStackParams, name: &str) -> Result<Arc<Mo
     overflow_o.set(overflow);
     entry_writes_o.set(entry_writes);
     pws_writes_o.set(pws_writes);
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = AffineSimtStackParams::from_params(params)?;
-    Ok(affine_simt_stack(&p, &module_name("affine_simt_stack", params, AffineSimtStackParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    let Ok(p) = AffineSimtStackParams::from_params(params) else { return vec![] };
-    let (d, w) = (p.depth as u64, p.warps as u64);
-    vec![
-        PaperFigure::new("warp-level stack: 224 bytes (8 x (64 + 64 + 2 x 48) bits), scaled", d * (128 + 2 * w)),
-        PaperFigure::new("per-warp stacks: 1536 bytes (48 x 8 x 32 bits), scaled", w * d * WARP_SIZE as u64),
-    ]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "affine_simt_stack",
-    summary: "two-level SIMT stack of the affine warp: warp-level codes, per-warp masks only for mixed warps",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.5 and 4.8, Figure 13",
-    params: AffineSimtStackParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<AffineSimtStackParams>();

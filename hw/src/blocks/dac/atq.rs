@@ -51,36 +51,29 @@
 //! and a 6-bit command, and no mod-type fields (mod-type tuples are expanded
 //! on the SIMT lanes): 262 bits per entry, 2× the paper.
 
-use super::{tuple, HwStorage, PaperStorage};
+use super::tuple;
 use crate::clog2;
-use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::iface::{Binder, Interface, InterfaceExt};
+use crate::ir::{lit, mux, HwError, Module, ModuleBuilder};
+use crate::params::ParamSpec;
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::inc_wrap;
 use std::sync::Arc;
 
-/// Parameters of the affine tuple queue.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AtqParams {
-    /// Queue entries (paper: 24 per SM).
-    pub entries: u32,
-}
+/// The queue's size (also the DAC unit's `atq_entries`).
+pub const ENTRIES: ParamSpec = ParamSpec {
+    name: "entries",
+    default: 24,
+    min: 1,
+    max: 1024,
+    doc: "affine tuples the queue holds",
+    source: "section 4.8: 24 per SM",
+};
 
-impl Default for AtqParams {
-    fn default() -> Self {
-        AtqParams { entries: 24 }
-    }
-}
-
-impl BlockParams for AtqParams {
-    const SPECS: &'static [ParamSpec] = &[ParamSpec {
-        name: "entries",
-        default: 24,
-        min: 1,
-        max: 1024,
-        doc: "affine tuples the queue holds (paper: 24 per SM)",
-    }];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(AtqParams { entries: p.get_u32("entries") })
+crate::block_params! {
+    /// Parameters of the affine tuple queue.
+    pub struct AtqParams {
+        entries: u32 = shared(ENTRIES),
     }
 }
 
@@ -95,17 +88,69 @@ impl AtqParams {
     }
 }
 
-/// Paper §4.8: "24 entries, with a total size of 393 bytes" (Table 1 says
-/// 392): 131 bits per entry, scaled by `entries`.
-pub fn paper_storage(p: &AtqParams) -> Option<PaperStorage> {
-    Some(PaperStorage { bits: 131 * p.entries as u64, source: "§4.8: 24 entries, 393 bytes" })
+/// The ATQ's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtqIo<H> {
+    pub rst: H,
+    pub enq_valid: H,
+    pub enq_tuple: H,
+    pub pwaq_any_full: H,
+    pub pwpq_any_full: H,
+    pub deq: H,
+    pub enq_ready: H,
+    pub head_valid: H,
+    pub head_tuple: H,
+    pub count: H,
+    pub full: H,
 }
 
-/// Memory `entries x 262` plus head, tail and count registers.
-pub fn hw_storage(p: &AtqParams) -> HwStorage {
-    HwStorage {
-        flop_bits: 2 * p.ptr_bits() as u64 + p.count_bits() as u64,
-        mem_bits: p.entries as u64 * tuple::BITS as u64,
+impl Interface for AtqParams {
+    type Io<H> = AtqIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> AtqIo<B::H> {
+        AtqIo {
+            rst: b.reset(),
+            enq_valid: b.input("enq_valid", 1),
+            enq_tuple: b.input("enq_tuple", tuple::BITS),
+            pwaq_any_full: b.input("pwaq_any_full", 1),
+            pwpq_any_full: b.input("pwpq_any_full", 1),
+            deq: b.input("deq", 1),
+            enq_ready: b.output("enq_ready", 1),
+            head_valid: b.output("head_valid", 1),
+            head_tuple: b.output("head_tuple", tuple::BITS),
+            count: b.output("count", self.count_bits()),
+            full: b.output("full", 1),
+        }
+    }
+}
+
+impl Block for AtqParams {
+    const NAME: &'static str = "atq";
+    const SUMMARY: &'static str =
+        "affine tuple queue: FIFO of affine tuples from the affine warp's enq to the expansion units";
+    const SOURCE: &'static str = "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        atq(self, name)
+    }
+
+    /// §4.8: "24 entries, with a total size of 393 bytes" (Table 1 says 392):
+    /// 131 bits per entry, scaled by `entries`.
+    fn storage(&self) -> StorageAccount {
+        let e = self.entries as i64;
+        StorageAccount {
+            paper: vec![PaperFigure::new("ATQ: 24 entries, 393 bytes (131 bits per entry), scaled", 131 * e as u64)],
+            differences: Vec::new(),
+        }
+        .differs(
+            (tuple::BITS as i64 - 131) * e,
+            "262-bit entries: the full tuple (base and six offsets), the predicate's scalar operand and a 6-bit \
+             command, no mod-type fields; the paper's 131 bits hold one base, one offset and the mod-type fields",
+        )
+        .differs(
+            2 * self.ptr_bits() as i64 + self.count_bits() as i64,
+            "head, tail and count registers (the paper counts entries only)",
+        )
     }
 }
 
@@ -120,16 +165,17 @@ pub fn atq(p: &AtqParams, name: &str) -> Result<Arc<Module>, HwError> {
         tuple::BITS
     ));
     let (pb, cb, n) = (p.ptr_bits(), p.count_bits(), p.entries as u64);
-    let enq_valid = m.input("enq_valid", 1);
-    let enq_tuple = m.input("enq_tuple", tuple::BITS);
-    let pwaq_any_full = m.input("pwaq_any_full", 1);
-    let pwpq_any_full = m.input("pwpq_any_full", 1);
-    let deq = m.input("deq", 1);
-    let enq_ready = m.output("enq_ready", 1);
-    let head_valid = m.output("head_valid", 1);
-    let head_tuple = m.output("head_tuple", tuple::BITS);
-    let count_o = m.output("count", cb);
-    let full_o = m.output("full", 1);
+    let io = p.decls();
+    let enq_valid = m.port(&io.enq_valid);
+    let enq_tuple = m.port(&io.enq_tuple);
+    let pwaq_any_full = m.port(&io.pwaq_any_full);
+    let pwpq_any_full = m.port(&io.pwpq_any_full);
+    let deq = m.port(&io.deq);
+    let enq_ready = m.port(&io.enq_ready);
+    let head_valid = m.port(&io.head_valid);
+    let head_tuple = m.port(&io.head_tuple);
+    let count_o = m.port(&io.count);
+    let full_o = m.port(&io.full);
 
     let tuples = m.mem("tuples", p.entries, tuple::BITS);
     let head = m.reg("head", pb, 0);
@@ -150,33 +196,11 @@ pub fn atq(p: &AtqParams, name: &str) -> Result<Arc<Module>, HwError> {
     count_o.set(count);
     full_o.set(full);
 
-    let inc = |ptr: Sig| mux(ptr.eq(n - 1), lit(0, pb), ptr + 1u64);
     tuples.write(tail, enq_tuple, do_enq);
-    tail.set_if(do_enq, inc(tail));
-    head.set_if(do_deq, inc(head));
+    tail.set_if(do_enq, inc_wrap(tail, p.entries));
+    head.set_if(do_deq, inc_wrap(head, p.entries));
     count.set(count + do_enq.zext(cb) - do_deq.zext(cb));
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = AtqParams::from_params(params)?;
-    Ok(atq(&p, &module_name("atq", params, AtqParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    AtqParams::from_params(params)
-        .ok()
-        .and_then(|p| paper_storage(&p))
-        .map(|s| vec![PaperFigure::new("ATQ: 24 entries, 393 bytes (131 bits per entry), scaled", s.bits)])
-        .unwrap_or_default()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "atq",
-    summary: "affine tuple queue: FIFO of affine tuples from the affine warp's enq to the expansion units",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8",
-    params: AtqParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<AtqParams>();

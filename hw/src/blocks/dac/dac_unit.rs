@@ -57,78 +57,32 @@
 //! and flags +576, ATQ pointers +15, and the expansion units' registers
 //! +2001, which the paper counts as "2 ALUs").
 
-use super::aeu::{self, AeuParams};
-use super::atq::{self, AtqParams};
-use super::peu::{self, PeuParams};
-use super::pwaq::{self, PwaqParams};
-use super::pwpq::{self, PwpqParams};
-use super::{cta, record, tuple, HwStorage, PaperStorage, WARP_SIZE};
+use super::aeu::AeuParams;
+use super::atq::AtqParams;
+use super::peu::PeuParams;
+use super::pwaq::PwaqParams;
+use super::pwpq::PwpqParams;
+use super::{record, tuple, CtaConfigIo, WARP_SIZE};
 use crate::clog2;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, StorageAccount, StorageDiff};
 use std::sync::Arc;
 
-/// Parameters of the composed DAC unit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DacUnitParams {
-    pub warps: u32,
-    pub ctas: u32,
-    pub atq_entries: u32,
-    pub pwaq_entries: u32,
-    pub pwpq_entries: u32,
-}
-
-impl Default for DacUnitParams {
-    fn default() -> Self {
-        DacUnitParams { warps: 48, ctas: 8, atq_entries: 24, pwaq_entries: 192, pwpq_entries: 192 }
+crate::block_params! {
+    /// Parameters of the composed DAC unit: its sub-blocks' specs (the
+    /// queues' sizes renamed per queue).
+    pub struct DacUnitParams {
+        warps: u32 = shared(super::WARPS),
+        ctas: u32 = shared(super::CTAS),
+        atq_entries: u32 = shared(super::atq::ENTRIES.renamed("atq_entries")),
+        pwaq_entries: u32 = shared(super::QUEUE_ENTRIES.renamed("pwaq_entries")),
+        pwpq_entries: u32 = shared(super::QUEUE_ENTRIES.renamed("pwpq_entries")),
     }
-}
-
-impl BlockParams for DacUnitParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
-        ParamSpec { name: "ctas", default: 8, min: 1, max: 16, doc: "concurrent CTAs per SM (Fermi: 8)" },
-        ParamSpec {
-            name: "atq_entries",
-            default: 24,
-            min: 1,
-            max: 1024,
-            doc: "affine tuple queue entries (paper: 24)",
-        },
-        ParamSpec {
-            name: "pwaq_entries",
-            default: 192,
-            min: 1,
-            max: 4096,
-            doc: "per-warp address queue entries per SM, split evenly among warps (paper: 192)",
-        },
-        ParamSpec {
-            name: "pwpq_entries",
-            default: 192,
-            min: 1,
-            max: 4096,
-            doc: "per-warp predicate queue entries per SM, split evenly among warps (paper: 192)",
-        },
-    ];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let d = DacUnitParams {
-            warps: p.get_u32("warps"),
-            ctas: p.get_u32("ctas"),
-            atq_entries: p.get_u32("atq_entries"),
-            pwaq_entries: p.get_u32("pwaq_entries"),
-            pwpq_entries: p.get_u32("pwpq_entries"),
-        };
-        for (name, e) in [("pwaq_entries", d.pwaq_entries), ("pwpq_entries", d.pwpq_entries)] {
-            if e < d.warps || !e.is_multiple_of(d.warps) {
-                return Err(p.invalid(format!(
-                    "{name} ({e}) must be a non-zero multiple of warps ({}): each warp gets {name}/warps slots",
-                    d.warps
-                )));
-            }
-        }
-        Ok(d)
-    }
+    check = |d: &DacUnitParams| {
+        super::partitions("pwaq_entries", d.pwaq_entries, d.warps)?;
+        super::partitions("pwpq_entries", d.pwpq_entries, d.warps)
+    };
 }
 
 impl DacUnitParams {
@@ -152,48 +106,107 @@ impl DacUnitParams {
     }
 }
 
-/// The paper's ATQ + PWAQ + PWPQ figures (the expansion units have none).
-pub fn paper_storage(p: &DacUnitParams) -> Option<PaperStorage> {
-    let bits = [atq::paper_storage(&p.atq()), pwaq::paper_storage(&p.pwaq()), pwpq::paper_storage(&p.pwpq())]
-        .iter()
-        .map(|s| s.map_or(0, |s| s.bits))
-        .sum();
-    Some(PaperStorage { bits, source: "§4.8: ATQ 393 + PWAQ 1560 + PWPQ 768 bytes" })
+/// The unit's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DacUnitIo<H> {
+    pub rst: H,
+    pub enq_valid: H,
+    pub enq_tuple: H,
+    pub cta: CtaConfigIo<H>,
+    pub deq_addr: H,
+    pub deq_addr_warp: H,
+    pub deq_pred: H,
+    pub deq_pred_warp: H,
+    pub enq_ready: H,
+    pub atq_count: H,
+    pub addr_rec: H,
+    pub addr_empty: H,
+    pub pred_mask: H,
+    pub pred_empty: H,
+    pub pwaq_empty_vec: H,
+    pub pwpq_empty_vec: H,
+    pub l1_req: H,
+    pub l1_req_line: H,
+    pub aeu_idle: H,
+    pub peu_idle: H,
+    pub peu_cnt_scalar: H,
+    pub peu_cnt_uniform: H,
+    pub peu_cnt_serial: H,
+    pub peu_cnt_cmp: H,
 }
 
-/// Sum of the five sub-blocks (the unit adds no registers of its own).
-pub fn hw_storage(p: &DacUnitParams) -> HwStorage {
-    let parts = [
-        atq::hw_storage(&p.atq()),
-        aeu::hw_storage(&p.aeu()),
-        peu::hw_storage(&p.peu()),
-        pwaq::hw_storage(&p.pwaq()),
-        pwpq::hw_storage(&p.pwpq()),
-    ];
-    HwStorage { flop_bits: parts.iter().map(|s| s.flop_bits).sum(), mem_bits: parts.iter().map(|s| s.mem_bits).sum() }
-}
+impl Interface for DacUnitParams {
+    type Io<H> = DacUnitIo<H>;
 
-/// Module name of a sub-block: its name with the non-default parameters
-/// appended, as [`module_name`] names a top-level block.
-fn sub_name(base: &str, specs: &[ParamSpec], values: &[u64]) -> String {
-    let mut name = base.to_string();
-    for (spec, &v) in specs.iter().zip(values) {
-        if v != spec.default {
-            name.push_str(&format!("_{}{}", spec.name, v));
+    fn describe<B: Binder>(&self, b: &mut B) -> DacUnitIo<B::H> {
+        let wb = self.warp_bits();
+        DacUnitIo {
+            rst: b.reset(),
+            enq_valid: b.input("enq_valid", 1),
+            enq_tuple: b.input("enq_tuple", tuple::BITS),
+            cta: CtaConfigIo::describe(b, self.ctas, wb),
+            deq_addr: b.input("deq_addr", 1),
+            deq_addr_warp: b.input("deq_addr_warp", wb),
+            deq_pred: b.input("deq_pred", 1),
+            deq_pred_warp: b.input("deq_pred_warp", wb),
+            enq_ready: b.output("enq_ready", 1),
+            atq_count: b.output("atq_count", self.atq().count_bits()),
+            addr_rec: b.output("addr_rec", record::BITS),
+            addr_empty: b.output("addr_empty", 1),
+            pred_mask: b.output("pred_mask", WARP_SIZE),
+            pred_empty: b.output("pred_empty", 1),
+            pwaq_empty_vec: b.output("pwaq_empty_vec", self.warps),
+            pwpq_empty_vec: b.output("pwpq_empty_vec", self.warps),
+            l1_req: b.output("l1_req", 1),
+            l1_req_line: b.output("l1_req_line", record::LINE_BITS),
+            aeu_idle: b.output("aeu_idle", 1),
+            peu_idle: b.output("peu_idle", 1),
+            peu_cnt_scalar: b.output("peu_cnt_scalar", 32),
+            peu_cnt_uniform: b.output("peu_cnt_uniform", 32),
+            peu_cnt_serial: b.output("peu_cnt_serial", 32),
+            peu_cnt_cmp: b.output("peu_cnt_cmp", 32),
         }
     }
-    name
+}
+
+impl Block for DacUnitParams {
+    const NAME: &'static str = "dac_unit";
+    const SUMMARY: &'static str = "DAC unit: ATQ + AEU + PEU + PWAQ + PWPQ as one hierarchy (Figure 9)";
+    const SOURCE: &'static str =
+        "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.1, Figure 9";
+    const COMPOSED: bool = true;
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        dac_unit(self, name)
+    }
+
+    /// The sub-blocks' accounts (the unit adds no registers of its own).
+    fn storage(&self) -> StorageAccount {
+        let parts = [
+            ("atq", self.atq().storage()),
+            ("aeu", self.aeu().storage()),
+            ("peu", self.peu().storage()),
+            ("pwaq", self.pwaq().storage()),
+            ("pwpq", self.pwpq().storage()),
+        ];
+        let mut acc = StorageAccount::default();
+        for (sub, a) in parts {
+            acc.paper.extend(a.paper);
+            acc.differences.extend(a.differences.into_iter().map(|d| StorageDiff::new(d.bits, format!("{sub}: {}", d.reason))));
+        }
+        acc
+    }
 }
 
 /// Generate the DAC unit: the five sub-blocks as instances, the in-order
 /// dispatcher of the ATQ head, and the queue wiring of Figure 9.
 pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
-    let (w, c) = (p.warps as u64, p.ctas as u64);
-    let atq_m = atq::atq(&p.atq(), &sub_name("atq", AtqParams::SPECS, &[p.atq_entries as u64]))?;
-    let aeu_m = aeu::aeu(&p.aeu(), &sub_name("aeu", AeuParams::SPECS, &[w, c]))?;
-    let peu_m = peu::peu(&p.peu(), &sub_name("peu", PeuParams::SPECS, &[w, c]))?;
-    let pwaq_m = pwaq::pwaq(&p.pwaq(), &sub_name("pwaq", PwaqParams::SPECS, &[w, p.pwaq_entries as u64]))?;
-    let pwpq_m = pwpq::pwpq(&p.pwpq(), &sub_name("pwpq", PwpqParams::SPECS, &[w, p.pwpq_entries as u64]))?;
+    let (atq_p, aeu_p, peu_p, pwaq_p, pwpq_p) = (p.atq(), p.aeu(), p.peu(), p.pwaq(), p.pwpq());
+    let atq_m = atq_p.elaborate()?;
+    let aeu_m = aeu_p.elaborate()?;
+    let peu_m = peu_p.elaborate()?;
+    let pwaq_m = pwaq_p.elaborate()?;
+    let pwpq_m = pwpq_p.elaborate()?;
 
     let m = ModuleBuilder::new(name);
     m.doc(&format!(
@@ -202,137 +215,106 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
          expansion unit (into the per-warp predicate queue, {} entries), {} warps, {} CTAs.",
         p.atq_entries, p.pwaq_entries, p.pwpq_entries, p.warps, p.ctas
     ));
-    let wb = p.warp_bits();
-    let enq_valid = m.input("enq_valid", 1);
-    let enq_tuple = m.input("enq_tuple", tuple::BITS);
-    let cfg_names = ["cta_valid", "cta_bidx", "cta_warp0", "blk_dim_x_m1", "blk_dim_y_m1", "blk_dim_z_m1"];
-    let cfg_widths = [
-        p.ctas,
-        cta::BIDX_BITS * p.ctas,
-        wb * p.ctas,
-        cta::DIM_X_M1_BITS,
-        cta::DIM_Y_M1_BITS,
-        cta::DIM_Z_M1_BITS,
-    ];
-    let cfg: Vec<Sig> = cfg_names.iter().zip(cfg_widths).map(|(n, wd)| m.input(n, wd)).collect();
-    let deq_addr = m.input("deq_addr", 1);
-    let deq_addr_warp = m.input("deq_addr_warp", wb);
-    let deq_pred = m.input("deq_pred", 1);
-    let deq_pred_warp = m.input("deq_pred_warp", wb);
+    let io = p.decls();
+    let enq_valid = m.port(&io.enq_valid);
+    let enq_tuple = m.port(&io.enq_tuple);
+    let cfg: Vec<Sig> = io.cta.as_array().iter().map(|d| m.port(d)).collect();
+    let deq_addr = m.port(&io.deq_addr);
+    let deq_addr_warp = m.port(&io.deq_addr_warp);
+    let deq_pred = m.port(&io.deq_pred);
+    let deq_pred_warp = m.port(&io.deq_pred_warp);
     let outs = [
-        ("enq_ready", 1),
-        ("atq_count", p.atq().count_bits()),
-        ("addr_rec", record::BITS),
-        ("addr_empty", 1),
-        ("pred_mask", WARP_SIZE),
-        ("pred_empty", 1),
-        ("pwaq_empty_vec", p.warps),
-        ("pwpq_empty_vec", p.warps),
-        ("l1_req", 1),
-        ("l1_req_line", record::LINE_BITS),
-        ("aeu_idle", 1),
-        ("peu_idle", 1),
-        ("peu_cnt_scalar", 32),
-        ("peu_cnt_uniform", 32),
-        ("peu_cnt_serial", 32),
-        ("peu_cnt_cmp", 32),
+        &io.enq_ready,
+        &io.atq_count,
+        &io.addr_rec,
+        &io.addr_empty,
+        &io.pred_mask,
+        &io.pred_empty,
+        &io.pwaq_empty_vec,
+        &io.pwpq_empty_vec,
+        &io.l1_req,
+        &io.l1_req_line,
+        &io.aeu_idle,
+        &io.peu_idle,
+        &io.peu_cnt_scalar,
+        &io.peu_cnt_uniform,
+        &io.peu_cnt_serial,
+        &io.peu_cnt_cmp,
     ];
-    let o: Vec<Sig> = outs.iter().map(|&(n, wd)| m.output(n, wd)).collect();
+    let o: Vec<Sig> = outs.iter().map(|d| m.port(d)).collect();
 
-    let q_atq = m.instance("u_atq", &atq_m);
-    let u_aeu = m.instance("u_aeu", &aeu_m);
-    let u_peu = m.instance("u_peu", &peu_m);
-    let q_pwaq = m.instance("u_pwaq", &pwaq_m);
-    let q_pwpq = m.instance("u_pwpq", &pwpq_m);
+    let q_atq = m.instance("u_atq", &atq_m).io(&atq_p);
+    let u_aeu = m.instance("u_aeu", &aeu_m).io(&aeu_p);
+    let u_peu = m.instance("u_peu", &peu_m).io(&peu_p);
+    let q_pwaq = m.instance("u_pwaq", &pwaq_m).io(&pwaq_p);
+    let q_pwpq = m.instance("u_pwpq", &pwpq_m).io(&pwpq_p);
 
     // ATQ: the affine warp's enq, backpressure from the per-warp queues.
-    q_atq.connect("enq_valid", enq_valid);
-    q_atq.connect("enq_tuple", enq_tuple);
-    q_atq.connect("pwaq_any_full", q_pwaq.output("any_full"));
-    q_atq.connect("pwpq_any_full", q_pwpq.output("any_full"));
+    q_atq.enq_valid.set(enq_valid);
+    q_atq.enq_tuple.set(enq_tuple);
+    q_atq.pwaq_any_full.set(q_pwaq.any_full);
+    q_atq.pwpq_any_full.set(q_pwpq.any_full);
 
     // In-order dispatch of the head by kind; a reserved kind is dropped.
-    let head_valid = q_atq.output("head_valid");
-    let head = q_atq.output("head_tuple");
+    let head_valid = q_atq.head_valid.sig();
+    let head = q_atq.head_tuple.sig();
     let kind = head.slice(tuple::KIND, 2);
     let to_aeu = (head_valid & (kind.eq(tuple::KIND_ADDR) | kind.eq(tuple::KIND_DATA))).named("to_aeu");
     let to_peu = (head_valid & kind.eq(tuple::KIND_PRED)).named("to_peu");
     let drop = head_valid & kind.eq(tuple::KIND_RSVD);
-    for (u, valid, full) in [
-        (u_aeu, to_aeu, ("pwaq_full", q_pwaq.output("full_vec"))),
-        (u_peu, to_peu, ("pwpq_full", q_pwpq.output("full_vec"))),
-    ] {
-        u.connect("in_valid", valid);
-        u.connect("in_tuple", head);
-        for (n, s) in cfg_names.iter().zip(&cfg) {
-            u.connect(n, *s);
-        }
-        u.connect(full.0, full.1);
+    u_aeu.in_valid.set(to_aeu);
+    u_aeu.in_tuple.set(head);
+    for (d, s) in u_aeu.cta.as_array().into_iter().zip(&cfg) {
+        d.set(*s);
     }
-    let aeu_ready = u_aeu.output("in_ready");
-    let peu_ready = u_peu.output("in_ready");
+    u_aeu.pwaq_full.set(q_pwaq.full_vec);
+    u_peu.in_valid.set(to_peu);
+    u_peu.in_tuple.set(head);
+    for (d, s) in u_peu.cta.as_array().into_iter().zip(&cfg) {
+        d.set(*s);
+    }
+    u_peu.pwpq_full.set(q_pwpq.full_vec);
+    let aeu_ready = u_aeu.in_ready.sig();
+    let peu_ready = u_peu.in_ready.sig();
     let pop = ((to_aeu & aeu_ready) | (to_peu & peu_ready) | drop).named("atq_pop");
-    q_atq.connect("deq", pop);
+    q_atq.deq.set(pop);
 
     // Expansion results into the per-warp queues; the non-affine warps' deq.
-    for (q, u, val, dq, dw) in [
-        (q_pwaq, u_aeu, ("enq_rec", "push_rec"), deq_addr, deq_addr_warp),
-        (q_pwpq, u_peu, ("enq_mask", "push_mask"), deq_pred, deq_pred_warp),
-    ] {
-        q.connect("enq", u.output("push"));
-        q.connect("enq_warp", u.output("push_warp"));
-        q.connect(val.0, u.output(val.1));
-        q.connect("deq", dq);
-        q.connect("deq_warp", dw);
-    }
+    q_pwaq.enq.set(u_aeu.push);
+    q_pwaq.enq_warp.set(u_aeu.push_warp);
+    q_pwaq.enq_data.set(u_aeu.push_rec);
+    q_pwaq.deq.set(deq_addr);
+    q_pwaq.deq_warp.set(deq_addr_warp);
+    q_pwpq.enq.set(u_peu.push);
+    q_pwpq.enq_warp.set(u_peu.push_warp);
+    q_pwpq.enq_data.set(u_peu.push_mask);
+    q_pwpq.deq.set(deq_pred);
+    q_pwpq.deq_warp.set(deq_pred_warp);
 
-    let l1 = (u_aeu.output("push") & u_aeu.output("push_data")).named("l1");
-    let line = u_aeu.output("push_rec").slice(record::LINE, record::LINE_BITS);
+    let l1 = (u_aeu.push.sig() & u_aeu.push_data.sig()).named("l1");
+    let line = u_aeu.push_rec.sig().slice(record::LINE, record::LINE_BITS);
     let vals = [
-        q_atq.output("enq_ready"),
-        q_atq.output("count"),
-        q_pwaq.output("deq_rec"),
-        q_pwaq.output("deq_empty"),
-        q_pwpq.output("deq_mask"),
-        q_pwpq.output("deq_empty"),
-        q_pwaq.output("empty_vec"),
-        q_pwpq.output("empty_vec"),
+        q_atq.enq_ready.sig(),
+        q_atq.count.sig(),
+        q_pwaq.deq_data.sig(),
+        q_pwaq.deq_empty.sig(),
+        q_pwpq.deq_data.sig(),
+        q_pwpq.deq_empty.sig(),
+        q_pwaq.empty_vec.sig(),
+        q_pwpq.empty_vec.sig(),
         l1,
         mux(l1, line, lit(0, record::LINE_BITS)),
         aeu_ready,
         peu_ready,
-        u_peu.output("cnt_scalar"),
-        u_peu.output("cnt_uniform"),
-        u_peu.output("cnt_serial"),
-        u_peu.output("cnt_cmp"),
+        u_peu.cnt_scalar.sig(),
+        u_peu.cnt_uniform.sig(),
+        u_peu.cnt_serial.sig(),
+        u_peu.cnt_cmp.sig(),
     ];
     for (out, v) in o.iter().zip(vals) {
         out.set(v);
     }
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = DacUnitParams::from_params(params)?;
-    Ok(dac_unit(&p, &module_name("dac_unit", params, DacUnitParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    let Ok(p) = DacUnitParams::from_params(params) else { return vec![] };
-    let fig = |s: Option<PaperStorage>| s.map_or(0, |s| s.bits);
-    vec![
-        PaperFigure::new("ATQ: 24 entries, 393 bytes, scaled", fig(atq::paper_storage(&p.atq()))),
-        PaperFigure::new("PWAQ: 192 entries, 1560 bytes, scaled", fig(pwaq::paper_storage(&p.pwaq()))),
-        PaperFigure::new("PWPQ: 192 entries, 768 bytes, scaled", fig(pwpq::paper_storage(&p.pwpq()))),
-    ]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "dac_unit",
-    summary: "DAC unit: ATQ + AEU + PEU + PWAQ + PWPQ as one hierarchy (Figure 9)",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.1, Figure 9",
-    params: DacUnitParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: true,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<DacUnitParams>();

@@ -30,7 +30,8 @@
 //! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24336 memory + 2592 regs | sum of the above |
 
 use crate::clog2;
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
+use crate::iface::Binder;
+use crate::params::ParamSpec;
 
 pub mod aeu;
 pub mod affine_simt_stack;
@@ -48,8 +49,50 @@ pub const LINE_BYTES: u32 = 128;
 /// Fermi's limit on threads per CTA; the walk counters are sized for it.
 pub const MAX_CTA_THREADS: u32 = 1024;
 
-/// Parameters of the two expansion units (AEU, PEU): what their walk over
-/// the warps of the concurrent CTAs is sized by.
+// The family's shared parameters, each stated once (a unit uses the same
+// spec as its sub-blocks, renamed where the unit has several queues).
+
+/// Non-affine warp slots per SM (Table 1: 48).
+pub const WARPS: ParamSpec = ParamSpec {
+    name: "warps",
+    default: 48,
+    min: 1,
+    max: 64,
+    doc: "non-affine warp slots per SM (one per-warp queue partition each)",
+    source: "Table 1: 48",
+};
+
+/// Concurrent CTAs per SM (Fermi: 8).
+pub const CTAS: ParamSpec = ParamSpec {
+    name: "ctas",
+    default: 8,
+    min: 1,
+    max: 16,
+    doc: "concurrent CTAs per SM, one expansion walk context each",
+    source: "Fermi's limit (the paper's Table 1 does not list it)",
+};
+
+/// Entries of a per-warp queue (PWAQ, PWPQ) per SM.
+pub const QUEUE_ENTRIES: ParamSpec = ParamSpec {
+    name: "entries",
+    default: 192,
+    min: 1,
+    max: 4096,
+    doc: "entries per SM, split evenly among the warps (a non-zero multiple of warps)",
+    source: "section 4.8: 192 = 4 per warp",
+};
+
+/// `entries` must be a non-zero multiple of `warps` (PWAQ, PWPQ, dac_unit).
+pub(crate) fn partitions(name: &str, entries: u32, warps: u32) -> Result<(), String> {
+    if entries < warps || !entries.is_multiple_of(warps) {
+        return Err(format!(
+            "{name} ({entries}) must be a non-zero multiple of warps ({warps}): each warp gets {name}/warps slots"
+        ));
+    }
+    Ok(())
+}
+
+/// The walk shape the two expansion units share (their parameters give it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExpansionParams {
     /// Non-affine warp slots of the SM (Table 1: 48); one PWAQ / PWPQ partition each.
@@ -64,28 +107,43 @@ impl Default for ExpansionParams {
     }
 }
 
-impl BlockParams for ExpansionParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
-        ParamSpec {
-            name: "ctas",
-            default: 8,
-            min: 1,
-            max: 16,
-            doc: "concurrent CTAs per SM (Fermi: 8), one walk context each",
-        },
-    ];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(ExpansionParams { warps: p.get_u32("warps"), ctas: p.get_u32("ctas") })
-    }
-}
-
 impl ExpansionParams {
     pub fn warp_bits(&self) -> u32 {
         clog2(self.warps as u64)
     }
     pub fn cta_bits(&self) -> u32 {
         clog2(self.ctas as u64)
+    }
+}
+
+/// The CTA configuration inputs of the expansion units and the DAC unit
+/// (widths in [`cta`]): per CTA slot its valid bit, block index and first
+/// warp, and the block dimensions minus one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CtaConfigIo<H> {
+    pub valid: H,
+    pub bidx: H,
+    pub warp0: H,
+    pub dim_x_m1: H,
+    pub dim_y_m1: H,
+    pub dim_z_m1: H,
+}
+
+impl<H> CtaConfigIo<H> {
+    pub fn describe<B: Binder<H = H>>(b: &mut B, ctas: u32, warp_bits: u32) -> Self {
+        CtaConfigIo {
+            valid: b.input("cta_valid", ctas),
+            bidx: b.input("cta_bidx", cta::BIDX_BITS * ctas),
+            warp0: b.input("cta_warp0", warp_bits * ctas),
+            dim_x_m1: b.input("blk_dim_x_m1", cta::DIM_X_M1_BITS),
+            dim_y_m1: b.input("blk_dim_y_m1", cta::DIM_Y_M1_BITS),
+            dim_z_m1: b.input("blk_dim_z_m1", cta::DIM_Z_M1_BITS),
+        }
+    }
+
+    /// The six inputs in port order.
+    pub fn as_array(&self) -> [&H; 6] {
+        [&self.valid, &self.bidx, &self.warp0, &self.dim_x_m1, &self.dim_y_m1, &self.dim_z_m1]
     }
 }
 
@@ -171,28 +229,6 @@ pub mod cta {
     pub const DIM_Z_M1_BITS: u32 = 6;
 }
 
-/// The paper's storage figure for a block, scaled to the parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PaperStorage {
-    /// Bits the paper accounts (393 bytes = 3144 bits for the ATQ, ...).
-    pub bits: u64,
-    /// Where the figure comes from.
-    pub source: &'static str,
-}
-
-/// Storage of the hardware as specified: flip-flops and memory bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HwStorage {
-    pub flop_bits: u64,
-    pub mem_bits: u64,
-}
-
-impl HwStorage {
-    pub fn total(&self) -> u64 {
-        self.flop_bits + self.mem_bits
-    }
-}
-
 use crate::registry::BlockInfo;
 
 /// The blocks of this family, in registry order.
@@ -202,27 +238,11 @@ pub static BLOCKS: &[&BlockInfo] = &[&atq::BLOCK, &aeu::BLOCK, &peu::BLOCK, &pwa
 mod tests {
     use super::*;
     use crate::params::{BlockParams, ParamError, Params};
+    use crate::registry::Block;
 
     fn resolve<P: BlockParams>(ov: &[&str]) -> Result<P, ParamError> {
         let ov = Params::parse_assignments(&ov.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
         P::from_params(&Params::resolve("b", P::SPECS, &ov)?)
-    }
-
-    #[test]
-    fn defaults_are_the_papers() {
-        assert_eq!(resolve::<atq::AtqParams>(&[]).unwrap(), atq::AtqParams::default());
-        assert_eq!(resolve::<aeu::AeuParams>(&[]).unwrap(), aeu::AeuParams::default());
-        assert_eq!(resolve::<peu::PeuParams>(&[]).unwrap(), peu::PeuParams::default());
-        assert_eq!(resolve::<pwaq::PwaqParams>(&[]).unwrap(), pwaq::PwaqParams::default());
-        assert_eq!(resolve::<pwpq::PwpqParams>(&[]).unwrap(), pwpq::PwpqParams::default());
-        assert_eq!(
-            resolve::<affine_simt_stack::AffineSimtStackParams>(&[]).unwrap(),
-            affine_simt_stack::AffineSimtStackParams::default()
-        );
-        assert_eq!(resolve::<dac_unit::DacUnitParams>(&[]).unwrap(), dac_unit::DacUnitParams::default());
-        assert_eq!(atq::AtqParams::default().entries, 24);
-        assert_eq!(pwaq::PwaqParams::default().depth(), 4);
-        assert_eq!(affine_simt_stack::AffineSimtStackParams::default().depth, 8);
     }
 
     #[test]
@@ -238,59 +258,24 @@ mod tests {
     #[test]
     fn storage_against_the_paper() {
         let bytes = |b: u64| b * 8;
-        let a = atq::AtqParams::default();
-        assert_eq!(atq::paper_storage(&a).unwrap().bits, bytes(393));
-        assert_eq!(atq::hw_storage(&a), HwStorage { flop_bits: 15, mem_bits: 6288 });
-        let q = pwaq::PwaqParams::default();
-        assert_eq!(pwaq::paper_storage(&q).unwrap().bits, bytes(1560));
-        assert_eq!(pwaq::hw_storage(&q), HwStorage { flop_bits: 288, mem_bits: 11904 });
-        let q = pwpq::PwpqParams::default();
-        assert_eq!(pwpq::paper_storage(&q).unwrap().bits, bytes(768));
-        assert_eq!(pwpq::hw_storage(&q), HwStorage { flop_bits: 288, mem_bits: 6144 });
+        let paper = |a: crate::registry::StorageAccount| a.paper_bits();
+        let emitted = |a: crate::registry::StorageAccount| a.expected_bits() as u64;
+        assert_eq!(paper(atq::AtqParams::default().storage()), bytes(393));
+        assert_eq!(emitted(atq::AtqParams::default().storage()), 6288 + 15);
+        assert_eq!(paper(pwaq::PwaqParams::default().storage()), bytes(1560));
+        assert_eq!(emitted(pwaq::PwaqParams::default().storage()), 11904 + 288);
+        assert_eq!(paper(pwpq::PwpqParams::default().storage()), bytes(768));
+        assert_eq!(emitted(pwpq::PwpqParams::default().storage()), 6144 + 288);
         let s = affine_simt_stack::AffineSimtStackParams::default();
-        assert_eq!(affine_simt_stack::paper_storage(&s).unwrap().bits, bytes(224 + 1536));
-        assert_eq!(affine_simt_stack::hw_storage(&s), HwStorage { flop_bits: 4 + 1 + 64, mem_bits: 1792 + 12288 });
-        assert_eq!(aeu::hw_storage(&aeu::AeuParams::default()).flop_bits, 895);
-        assert_eq!(aeu::paper_storage(&aeu::AeuParams::default()), None);
-        assert_eq!(peu::hw_storage(&peu::PeuParams::default()).flop_bits, 1106);
+        assert_eq!(paper(s.storage()), bytes(224 + 1536));
+        assert_eq!(emitted(s.storage()), 4 + 1 + 64 + 1792 + 12288);
+        assert_eq!(emitted(aeu::AeuParams::default().storage()), 895);
+        assert_eq!(paper(aeu::AeuParams::default().storage()), 0);
+        assert_eq!(emitted(peu::PeuParams::default().storage()), 1106);
         let u = dac_unit::DacUnitParams::default();
-        assert_eq!(dac_unit::paper_storage(&u).unwrap().bits, bytes(393 + 1560 + 768));
-        assert_eq!(dac_unit::hw_storage(&u), HwStorage { flop_bits: 2592, mem_bits: 24336 });
+        assert_eq!(paper(u.storage()), bytes(393 + 1560 + 768));
+        assert_eq!(emitted(u.storage()), 2592 + 24336);
         assert_eq!(record::BITS, record::LAST + 1);
         assert_eq!(tuple::BITS, tuple::OP + 4);
-    }
-
-    /// The accounting above is the generated hardware's: flip-flops and
-    /// memory bits counted from the emitted IR, at the defaults and at other
-    /// sizes.
-    #[test]
-    fn storage_accounting_is_the_generated_hardwares() {
-        use crate::stats::Storage;
-        let check = |block: &str, ov: &[&str], want: HwStorage| {
-            let info = crate::registry::find(block).unwrap();
-            let ov = Params::parse_assignments(&ov.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-            let m = info.elaborate(&info.params(&ov).unwrap()).unwrap();
-            let st = Storage::of(&m);
-            assert_eq!((st.ff_bits(), st.mem_bits()), (want.flop_bits, want.mem_bits), "{block} {ov:?}");
-        };
-        for ov in [&[][..], &["entries=1"], &["entries=5"]] {
-            let p = resolve::<atq::AtqParams>(ov).unwrap();
-            check("atq", ov, atq::hw_storage(&p));
-        }
-        for ov in [&[][..], &["warps=3", "entries=21"], &["warps=64", "entries=64"]] {
-            check("pwaq", ov, pwaq::hw_storage(&resolve::<pwaq::PwaqParams>(ov).unwrap()));
-            check("pwpq", ov, pwpq::hw_storage(&resolve::<pwpq::PwpqParams>(ov).unwrap()));
-        }
-        for ov in [&[][..], &["warps=12", "ctas=3"], &["warps=1", "ctas=1"]] {
-            check("aeu", ov, aeu::hw_storage(&resolve::<aeu::AeuParams>(ov).unwrap()));
-            check("peu", ov, peu::hw_storage(&resolve::<peu::PeuParams>(ov).unwrap()));
-        }
-        for ov in [&[][..], &["warps=3", "depth=2", "pc_bits=8"]] {
-            let p = resolve::<affine_simt_stack::AffineSimtStackParams>(ov).unwrap();
-            check("affine_simt_stack", ov, affine_simt_stack::hw_storage(&p));
-        }
-        for ov in [&[][..], &["warps=6", "ctas=2", "atq_entries=3", "pwaq_entries=6", "pwpq_entries=12"]] {
-            check("dac_unit", ov, dac_unit::hw_storage(&resolve::<dac_unit::DacUnitParams>(ov).unwrap()));
-        }
     }
 }

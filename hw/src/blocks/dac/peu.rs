@@ -101,35 +101,101 @@
 //! `scal_r`), 70 lock (valid, CB, mode, `last` 32, `wrap`, mask 32), 128
 //! counters. The paper gives no PEU figure.
 
-use super::walk::{low_mask, CtaInputs, RunCommit, Walk, ALU_BITS, K_BITS, TOP_IDLE};
-use super::{tuple, HwStorage, PaperStorage, WARP_SIZE};
+use super::walk::{CtaInputs, RunCommit, Walk, ALU_BITS, K_BITS, TOP_IDLE};
+use super::{tuple, CtaConfigIo, ExpansionParams, WARP_SIZE};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, StorageAccount};
+use crate::util::low_mask;
 use std::sync::Arc;
 
-/// Parameters of the PEU: the walk shape shared with the AEU.
-pub type PeuParams = super::ExpansionParams;
-
-/// The paper gives no storage figure for the expansion units (§4.8 counts
-/// them as "2 ALUs per SM").
-pub fn paper_storage(_p: &PeuParams) -> Option<PaperStorage> {
-    None
+crate::block_params! {
+    /// Parameters of the PEU: the walk shape (the family's specs, shared
+    /// with the AEU).
+    pub struct PeuParams {
+        warps: u32 = shared(super::WARPS),
+        ctas: u32 = shared(super::CTAS),
+    }
 }
 
-/// Registers of the PEU (no memories): see the storage table in the module
-/// documentation.
-pub fn hw_storage(p: &PeuParams) -> HwStorage {
-    let per_ctx = 3 + 32 + 11 + 10 + 10 + 2;
-    let flops = 3 // unit state
-        + 7 * 32 + 32 + 4 // latched tuple: base, six offsets, rhs, op
-        + 26 // latched block dimensions
-        + 2 * 32 // adj_y, adj_z
-        + 11 // total threads per CTA
-        + p.ctas as u64 * per_ctx
-        + 1 + p.cta_bits() as u64 + 1 + 32 + 1 + 32 // lock: valid, ctx, mode, last, wrap, mask
-        + 4 * 32; // path counters
-    HwStorage { flop_bits: flops, mem_bits: 0 }
+impl PeuParams {
+    pub fn expansion(&self) -> ExpansionParams {
+        ExpansionParams { warps: self.warps, ctas: self.ctas }
+    }
+    pub fn warp_bits(&self) -> u32 {
+        self.expansion().warp_bits()
+    }
+    pub fn cta_bits(&self) -> u32 {
+        self.expansion().cta_bits()
+    }
+}
+
+/// The PEU's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeuIo<H> {
+    pub rst: H,
+    pub in_valid: H,
+    pub in_tuple: H,
+    pub cta: CtaConfigIo<H>,
+    pub pwpq_full: H,
+    pub in_ready: H,
+    pub push: H,
+    pub push_warp: H,
+    pub push_mask: H,
+    pub cnt_scalar: H,
+    pub cnt_uniform: H,
+    pub cnt_serial: H,
+    pub cnt_cmp: H,
+}
+
+impl Interface for PeuParams {
+    type Io<H> = PeuIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> PeuIo<B::H> {
+        let wb = self.warp_bits();
+        PeuIo {
+            rst: b.reset(),
+            in_valid: b.input("in_valid", 1),
+            in_tuple: b.input("in_tuple", tuple::BITS),
+            cta: CtaConfigIo::describe(b, self.ctas, wb),
+            pwpq_full: b.input("pwpq_full", self.warps),
+            in_ready: b.output("in_ready", 1),
+            push: b.output("push", 1),
+            push_warp: b.output("push_warp", wb),
+            push_mask: b.output("push_mask", WARP_SIZE),
+            cnt_scalar: b.output("cnt_scalar", 32),
+            cnt_uniform: b.output("cnt_uniform", 32),
+            cnt_serial: b.output("cnt_serial", 32),
+            cnt_cmp: b.output("cnt_cmp", 32),
+        }
+    }
+}
+
+impl Block for PeuParams {
+    const NAME: &'static str = "peu";
+    const SUMMARY: &'static str =
+        "predicate expansion unit: affine comparisons to per-warp predicate masks (scalar, two-compare, serial)";
+    const SOURCE: &'static str = "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.3";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        peu(self, name)
+    }
+
+    /// The paper gives no storage figure for the expansion units (§4.8
+    /// counts them as "2 ALUs per SM"): every register is a difference.
+    fn storage(&self) -> StorageAccount {
+        let why = "(the paper gives no PEU storage)";
+        StorageAccount::default()
+            .differs(3, format!("unit state {why}"))
+            .differs(7 * 32 + 32 + 4, "latched tuple: base, six offsets, scalar operand, comparison")
+            .differs(26 + 2 * 32 + 11, "latched block dimensions, the y and z adjustments, threads per CTA")
+            .differs(
+                self.ctas as i64 * (3 + 32 + 11 + 10 + 10 + 2),
+                "one walk context per CTA: state, value, position, scalar result",
+            )
+            .differs(1 + self.cta_bits() as i64 + 1 + 32 + 1 + 32, "lock: valid, context, mode, last value, wrap, mask")
+            .differs(4 * 32, "four 32-bit path counters (statistics outputs)")
+    }
 }
 
 /// `x OP rhs` (`OP[2:0]`: lt le gt ge eq ne never always; `OP[3]` signed)
@@ -152,16 +218,16 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
         p.warps, p.ctas
     ));
     let (wb, cb) = (p.warp_bits(), p.cta_bits());
-    let in_valid = m.input("in_valid", 1);
-    let in_tuple = m.input("in_tuple", tuple::BITS);
-    let cta = CtaInputs::declare(&m, p.ctas, wb);
-    let pwpq_full = m.input("pwpq_full", p.warps);
-    let in_ready = m.output("in_ready", 1);
-    let push_o = m.output("push", 1);
-    let push_warp = m.output("push_warp", wb);
-    let push_mask = m.output("push_mask", WARP_SIZE);
-    let cnt_names = ["cnt_scalar", "cnt_uniform", "cnt_serial", "cnt_cmp"];
-    let cnt_o = cnt_names.map(|n| m.output(n, 32));
+    let io = p.decls();
+    let in_valid = m.port(&io.in_valid);
+    let in_tuple = m.port(&io.in_tuple);
+    let cta = CtaInputs::declare(&m, &io.cta);
+    let pwpq_full = m.port(&io.pwpq_full);
+    let in_ready = m.port(&io.in_ready);
+    let push_o = m.port(&io.push);
+    let push_warp = m.port(&io.push_warp);
+    let push_mask = m.port(&io.push_mask);
+    let cnt_o = [&io.cnt_scalar, &io.cnt_uniform, &io.cnt_serial, &io.cnt_cmp].map(|d| m.port(d));
 
     let rhs = m.reg("rhs", 32, 0);
     let op = m.reg("op", 4, 0);
@@ -216,7 +282,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let lane = pk.lin.slice(0, 5);
     let mask_serial = mux(lock_v, mask, lit(0, 32)) | mux(cmp0, onehot(lane, 32), lit(0, 32));
     let ends = n.eq(1u64);
-    let uniform_mask = |r: Sig| mux(r, low_mask(n), lit(0, 32));
+    let uniform_mask = |r: Sig| mux(r, low_mask(n, 32), lit(0, 32));
     let value = mux(case_scalar, uniform_mask(r_scalar), mux(uniform, uniform_mask(cmp0), mask_serial));
     let emit = (case_scalar | uniform | (case_serial & ends)).named("emit");
     let step_ok = !(emit & pk.blocked);
@@ -262,25 +328,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     for (o, c) in cnt_o.iter().zip(cnt) {
         o.set(c);
     }
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = PeuParams::from_params(params)?;
-    Ok(peu(&p, &module_name("peu", params, PeuParams::SPECS))?)
-}
-
-/// The paper has no storage figure for the PEU.
-fn paper_figures(_params: &Params) -> Vec<PaperFigure> {
-    vec![]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "peu",
-    summary: "predicate expansion unit: affine comparisons to per-warp predicate masks (scalar, two-compare, serial)",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, section 4.3",
-    params: PeuParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<PeuParams>();

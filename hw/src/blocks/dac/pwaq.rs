@@ -64,53 +64,32 @@
 //! and flags are extra (+288; the paper does not count them).
 
 use super::record;
-use super::{HwStorage, PaperStorage};
 use crate::clog2;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::{below, inc_wrap, row_addr};
 use std::sync::Arc;
 
-/// Parameters of a per-warp queue (the PWAQ and the PWPQ): `entries` split
-/// evenly among `warps`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerWarpQueueParams {
-    /// Warp slots of the SM (paper: 48).
+crate::block_params! {
+    /// Parameters of the PWAQ: `entries` split evenly among `warps`.
+    pub struct PwaqParams {
+        warps: u32 = shared(super::WARPS),
+        entries: u32 = shared(super::QUEUE_ENTRIES),
+    }
+    check = |q: &PwaqParams| super::partitions("entries", q.entries, q.warps);
+}
+
+/// The shape of a per-warp queue (the PWAQ and the PWPQ): `entries` split
+/// evenly among `warps`, `width`-bit entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueShape {
     pub warps: u32,
-    /// Entries per SM (paper: 192), partitioned among the warps.
     pub entries: u32,
+    pub width: u32,
 }
 
-impl Default for PerWarpQueueParams {
-    fn default() -> Self {
-        PerWarpQueueParams { warps: 48, entries: 192 }
-    }
-}
-
-impl BlockParams for PerWarpQueueParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "non-affine warp slots per SM (Table 1: 48)" },
-        ParamSpec {
-            name: "entries",
-            default: 192,
-            min: 1,
-            max: 4096,
-            doc: "entries per SM, split evenly among the warps (paper: 192 = 4 per warp)",
-        },
-    ];
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let q = PerWarpQueueParams { warps: p.get_u32("warps"), entries: p.get_u32("entries") };
-        if q.entries < q.warps || !q.entries.is_multiple_of(q.warps) {
-            return Err(p.invalid(format!(
-                "entries ({}) must be a non-zero multiple of warps ({}): each warp gets entries/warps slots",
-                q.entries, q.warps
-            )));
-        }
-        Ok(q)
-    }
-}
-
-impl PerWarpQueueParams {
+impl QueueShape {
     /// Entries of one warp's partition.
     pub fn depth(&self) -> u32 {
         self.entries / self.warps
@@ -123,50 +102,100 @@ impl PerWarpQueueParams {
     pub fn ptr_bits(&self) -> u32 {
         clog2(self.depth() as u64)
     }
-    /// Memory `entries x entry_bits` plus, per warp, head, tail and the full
-    /// and empty flags.
-    pub fn storage(&self, entry_bits: u32) -> HwStorage {
-        HwStorage {
-            flop_bits: self.warps as u64 * (2 * self.ptr_bits() + 2) as u64,
-            mem_bits: self.entries as u64 * entry_bits as u64,
+    /// Per warp: head, tail and the full and empty flags (flip-flops the
+    /// paper does not count).
+    pub fn pointer_bits(&self) -> u64 {
+        self.warps as u64 * (2 * self.ptr_bits() + 2) as u64
+    }
+}
+
+/// The ports of a per-warp queue; `enq_data` / `deq_data` are named by the
+/// queue (`enq_rec` / `deq_rec` for the PWAQ, `enq_mask` / `deq_mask` for
+/// the PWPQ).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerWarpQueueIo<H> {
+    pub rst: H,
+    pub enq: H,
+    pub enq_warp: H,
+    pub enq_data: H,
+    pub deq: H,
+    pub deq_warp: H,
+    pub deq_data: H,
+    pub deq_empty: H,
+    pub full_vec: H,
+    pub empty_vec: H,
+    pub any_full: H,
+}
+
+impl<H> PerWarpQueueIo<H> {
+    /// Declare a per-warp queue's ports; `data` names the entry (`rec`, `mask`).
+    pub fn describe<B: Binder<H = H>>(b: &mut B, q: &QueueShape, data: &str) -> Self {
+        let wb = q.warp_bits();
+        PerWarpQueueIo {
+            rst: b.reset(),
+            enq: b.input("enq", 1),
+            enq_warp: b.input("enq_warp", wb),
+            enq_data: b.input(format!("enq_{data}"), q.width),
+            deq: b.input("deq", 1),
+            deq_warp: b.input("deq_warp", wb),
+            deq_data: b.output(format!("deq_{data}"), q.width),
+            deq_empty: b.output("deq_empty", 1),
+            full_vec: b.output("full_vec", q.warps),
+            empty_vec: b.output("empty_vec", q.warps),
+            any_full: b.output("any_full", 1),
         }
     }
 }
 
-/// Parameters of the PWAQ.
-pub type PwaqParams = PerWarpQueueParams;
+impl PwaqParams {
+    pub fn shape(&self) -> QueueShape {
+        QueueShape { warps: self.warps, entries: self.entries, width: ENTRY_BITS }
+    }
+    /// Entries of one warp's partition.
+    pub fn depth(&self) -> u32 {
+        self.shape().depth()
+    }
+    pub fn warp_bits(&self) -> u32 {
+        self.shape().warp_bits()
+    }
+    pub fn ptr_bits(&self) -> u32 {
+        self.shape().ptr_bits()
+    }
+}
 
 /// Width of a PWAQ entry: one warp address record.
 pub const ENTRY_BITS: u32 = record::BITS;
 
-/// The paper's figure, 65 bits per entry, scaled by `entries`.
-pub fn paper_storage(p: &PwaqParams) -> Option<PaperStorage> {
-    Some(PaperStorage { bits: 65 * p.entries as u64, source: "§4.8 and Table 1: 192 entries, 1560 bytes" })
+impl Interface for PwaqParams {
+    type Io<H> = PerWarpQueueIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> PerWarpQueueIo<B::H> {
+        PerWarpQueueIo::describe(b, &self.shape(), "rec")
+    }
 }
 
-/// See [`PerWarpQueueParams::storage`].
-pub fn hw_storage(p: &PwaqParams) -> HwStorage {
-    p.storage(ENTRY_BITS)
-}
+impl Block for PwaqParams {
+    const NAME: &'static str = "pwaq";
+    const SUMMARY: &'static str = "per-warp address queue: warp address records from the AEU, one FIFO partition per warp";
+    const SOURCE: &'static str = "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8";
 
-/// Shape of a per-warp queue generator (the PWAQ and the PWPQ differ only
-/// in the entry width and the data port names).
-pub struct QueueSpec<'a> {
-    pub warps: u32,
-    pub entries: u32,
-    pub width: u32,
-    pub enq_data: &'a str,
-    pub deq_data: &'a str,
-    pub doc: String,
-}
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        pwaq(self, name)
+    }
 
-/// `idx < n` for an index of `idx.width()` bits (constant true when every
-/// value of the index is in range).
-pub(crate) fn in_range(idx: Sig, n: u64) -> Sig {
-    if idx.width() < 64 && n >= 1u64 << idx.width() {
-        lit(1, 1)
-    } else {
-        idx.lt(n)
+    /// §4.8 and Table 1: 192 entries, 1560 bytes (65 bits per entry), scaled.
+    fn storage(&self) -> StorageAccount {
+        let e = self.entries as i64;
+        StorageAccount {
+            paper: vec![PaperFigure::new("PWAQ: 192 entries, 1560 bytes (65 bits per entry), scaled", 65 * e as u64)],
+            differences: Vec::new(),
+        }
+        .differs(
+            (ENTRY_BITS as i64 - 65) * e,
+            "62-bit records: the 25-bit line, 2 sub-line bits, 32 mask bits, 2 granularity bits and `last` \
+             instead of a full 32-bit address, the mask and one bit",
+        )
+        .differs(self.shape().pointer_bits() as i64, "per-warp head, tail, full and empty flags (not counted by the paper)")
     }
 }
 
@@ -176,21 +205,19 @@ pub(crate) fn in_range(idx: Sig, n: u64) -> Sig {
 /// register arrays (read at `enq_warp` and `deq_warp`) and a full and an
 /// empty flag, kept as two `warps`-bit vectors so `full_vec`/`empty_vec`
 /// come straight from flip-flops.
-pub fn per_warp_queue(q: &QueueSpec, name: &str) -> Result<Arc<Module>, HwError> {
-    let m = ModuleBuilder::new(name);
-    m.doc(&q.doc);
-    let d = q.entries / q.warps;
-    let (wb, pb, aw) = (clog2(q.warps as u64), clog2(d as u64), clog2(q.entries as u64));
-    let enq = m.input("enq", 1);
-    let enq_warp = m.input("enq_warp", wb);
-    let enq_data = m.input(q.enq_data, q.width);
-    let deq = m.input("deq", 1);
-    let deq_warp = m.input("deq_warp", wb);
-    let deq_data = m.output(q.deq_data, q.width);
-    let deq_empty = m.output("deq_empty", 1);
-    let full_vec_o = m.output("full_vec", q.warps);
-    let empty_vec_o = m.output("empty_vec", q.warps);
-    let any_full = m.output("any_full", 1);
+pub fn per_warp_queue(m: &ModuleBuilder, q: &QueueShape, io: &PerWarpQueueIo<crate::iface::PortSpec>) {
+    let d = q.depth();
+    let pb = q.ptr_bits();
+    let enq = m.port(&io.enq);
+    let enq_warp = m.port(&io.enq_warp);
+    let enq_data = m.port(&io.enq_data);
+    let deq = m.port(&io.deq);
+    let deq_warp = m.port(&io.deq_warp);
+    let deq_data = m.port(&io.deq_data);
+    let deq_empty = m.port(&io.deq_empty);
+    let full_vec_o = m.port(&io.full_vec);
+    let empty_vec_o = m.port(&io.empty_vec);
+    let any_full = m.port(&io.any_full);
 
     let slots = m.mem("slots", q.entries, q.width);
     let head = m.reg_array("head", q.warps, pb, 0);
@@ -200,18 +227,11 @@ pub fn per_warp_queue(q: &QueueSpec, name: &str) -> Result<Arc<Module>, HwError>
     let empty_vec = m.reg("empty", q.warps, all_ones);
 
     // Slot address of pointer `ptr` in warp `w`'s partition.
-    let addr = |w: Sig, ptr: Sig| {
-        let base = if d.is_power_of_two() {
-            w.resize(aw) << d.trailing_zeros()
-        } else {
-            (w.resize(aw) * lit(d as u64, clog2(d as u64 + 1))).trunc(aw)
-        };
-        base + ptr.resize(aw)
-    };
-    let inc = |ptr: Sig| mux(ptr.eq(d as u64 - 1), lit(0, pb), ptr + 1u64);
+    let addr = |w: Sig, ptr: Sig| row_addr(w, ptr, q.warps, d);
+    let inc = |ptr: Sig| inc_wrap(ptr, d);
 
-    let e_in = in_range(enq_warp, q.warps as u64);
-    let d_in = in_range(deq_warp, q.warps as u64);
+    let e_in = below(enq_warp, q.warps);
+    let d_in = below(deq_warp, q.warps);
     let e_full = full_vec.bit_at(enq_warp);
     let d_empty = !d_in | empty_vec.bit_at(deq_warp);
     let do_enq = (enq & e_in & !e_full).named("do_enq");
@@ -246,50 +266,21 @@ pub fn per_warp_queue(q: &QueueSpec, name: &str) -> Result<Arc<Module>, HwError>
     full_vec_o.set(full_vec);
     empty_vec_o.set(empty_vec);
     any_full.set(full_vec.any());
-    m.finish()
 }
 
 /// Generate the PWAQ.
 pub fn pwaq(p: &PwaqParams, name: &str) -> Result<Arc<Module>, HwError> {
-    per_warp_queue(
-        &QueueSpec {
-            warps: p.warps,
-            entries: p.entries,
-            width: ENTRY_BITS,
-            enq_data: "enq_rec",
-            deq_data: "deq_rec",
-            doc: format!(
-                "Per-warp address queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of {}-bit warp \
-                 address records, {} per warp for {} warps.",
-                p.entries,
-                ENTRY_BITS,
-                p.depth(),
-                p.warps
-            ),
-        },
-        name,
-    )
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Per-warp address queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of {}-bit warp \
+         address records, {} per warp for {} warps.",
+        p.entries,
+        ENTRY_BITS,
+        p.depth(),
+        p.warps
+    ));
+    per_warp_queue(&m, &p.shape(), &p.decls());
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = PwaqParams::from_params(params)?;
-    Ok(pwaq(&p, &module_name("pwaq", params, PwaqParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    PwaqParams::from_params(params)
-        .ok()
-        .and_then(|p| paper_storage(&p))
-        .map(|s| vec![PaperFigure::new("PWAQ: 192 entries, 1560 bytes (65 bits per entry), scaled", s.bits)])
-        .unwrap_or_default()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "pwaq",
-    summary: "per-warp address queue: warp address records from the AEU, one FIFO partition per warp",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8",
-    params: PwaqParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<PwaqParams>();

@@ -20,69 +20,80 @@
 //! which the paper does not count. The hardware is the PWAQ's (`pwaq.rs`,
 //! "Hardware").
 
-use super::pwaq::{per_warp_queue, PerWarpQueueParams, QueueSpec};
-use super::{HwStorage, PaperStorage};
-use crate::ir::{HwError, Module};
-use crate::params::{BlockParams, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use super::pwaq::{per_warp_queue, PerWarpQueueIo, QueueShape};
+use crate::iface::{Binder, Interface, InterfaceExt};
+use crate::ir::{HwError, Module, ModuleBuilder};
+use crate::registry::{Block, PaperFigure, StorageAccount};
 use std::sync::Arc;
 
-/// Parameters of the PWPQ: the per-warp queue shape of `pwaq.rs`.
-pub type PwpqParams = PerWarpQueueParams;
+crate::block_params! {
+    /// Parameters of the PWPQ: `entries` split evenly among `warps` (the
+    /// PWAQ's specs).
+    pub struct PwpqParams {
+        warps: u32 = shared(super::WARPS),
+        entries: u32 = shared(super::QUEUE_ENTRIES),
+    }
+    check = |q: &PwpqParams| super::partitions("entries", q.entries, q.warps);
+}
 
 /// Width of a PWPQ entry: one predicate mask.
 pub const ENTRY_BITS: u32 = super::WARP_SIZE;
 
-/// The paper's figure, 32 bits per entry, scaled by `entries`.
-pub fn paper_storage(p: &PwpqParams) -> Option<PaperStorage> {
-    Some(PaperStorage { bits: 32 * p.entries as u64, source: "§4.8: 192 entries, 768 bytes" })
+impl PwpqParams {
+    pub fn shape(&self) -> QueueShape {
+        QueueShape { warps: self.warps, entries: self.entries, width: ENTRY_BITS }
+    }
+    /// Entries of one warp's partition.
+    pub fn depth(&self) -> u32 {
+        self.shape().depth()
+    }
+    pub fn warp_bits(&self) -> u32 {
+        self.shape().warp_bits()
+    }
 }
 
-/// See [`PerWarpQueueParams::storage`].
-pub fn hw_storage(p: &PwpqParams) -> HwStorage {
-    p.storage(ENTRY_BITS)
+impl Interface for PwpqParams {
+    type Io<H> = PerWarpQueueIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> PerWarpQueueIo<B::H> {
+        PerWarpQueueIo::describe(b, &self.shape(), "mask")
+    }
+}
+
+impl Block for PwpqParams {
+    const NAME: &'static str = "pwpq";
+    const SUMMARY: &'static str = "per-warp predicate queue: predicate masks from the PEU, one FIFO partition per warp";
+    const SOURCE: &'static str = "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        pwpq(self, name)
+    }
+
+    /// §4.8: 192 entries, 768 bytes (32 bits per entry), scaled.
+    fn storage(&self) -> StorageAccount {
+        StorageAccount {
+            paper: vec![PaperFigure::new(
+                "PWPQ: 192 entries, 768 bytes (32 bits per entry), scaled",
+                ENTRY_BITS as u64 * self.entries as u64,
+            )],
+            differences: Vec::new(),
+        }
+        .differs(self.shape().pointer_bits() as i64, "per-warp head, tail, full and empty flags (not counted by the paper)")
+    }
 }
 
 /// Generate the PWPQ (the per-warp queue of `pwaq.rs` with 32-bit masks).
 pub fn pwpq(p: &PwpqParams, name: &str) -> Result<Arc<Module>, HwError> {
-    per_warp_queue(
-        &QueueSpec {
-            warps: p.warps,
-            entries: p.entries,
-            width: ENTRY_BITS,
-            enq_data: "enq_mask",
-            deq_data: "deq_mask",
-            doc: format!(
-                "Per-warp predicate queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of 32-bit \
-                 predicate masks, {} per warp for {} warps.",
-                p.entries,
-                p.depth(),
-                p.warps
-            ),
-        },
-        name,
-    )
+    let m = ModuleBuilder::new(name);
+    m.doc(&format!(
+        "Per-warp predicate queue (DAC, Wang and Lin, ISCA 2017, section 4.1): {} entries of 32-bit \
+         predicate masks, {} per warp for {} warps.",
+        p.entries,
+        p.depth(),
+        p.warps
+    ));
+    per_warp_queue(&m, &p.shape(), &p.decls());
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = PwpqParams::from_params(params)?;
-    Ok(pwpq(&p, &module_name("pwpq", params, PwpqParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    PwpqParams::from_params(params)
-        .ok()
-        .and_then(|p| paper_storage(&p))
-        .map(|s| vec![PaperFigure::new("PWPQ: 192 entries, 768 bytes (32 bits per entry), scaled", s.bits)])
-        .unwrap_or_default()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "pwpq",
-    summary: "per-warp predicate queue: predicate masks from the PEU, one FIFO partition per warp",
-    source: "Wang and Lin, Decoupled Affine Computation for SIMT GPUs, ISCA 2017, sections 4.1 and 4.8",
-    params: PwpqParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<PwpqParams>();

@@ -11,7 +11,8 @@
 //! step), and [`Walk::commit`] (the next state of every context and of the
 //! unit).
 
-use super::{cta, tuple, MAX_CTA_THREADS};
+use super::{cta, tuple, CtaConfigIo, MAX_CTA_THREADS};
+use crate::iface::PortSpec;
 use crate::clog2;
 use crate::ir::{cat, lit, mux, pick, ModuleBuilder, Sig};
 
@@ -52,15 +53,15 @@ pub struct CtaInputs {
 }
 
 impl CtaInputs {
-    /// Declare the ports, in the order of the specification.
-    pub fn declare(m: &ModuleBuilder, ctas: u32, warp_bits: u32) -> Self {
+    /// Declare the ports of the unit's description.
+    pub fn declare(m: &ModuleBuilder, io: &CtaConfigIo<PortSpec>) -> Self {
         CtaInputs {
-            valid: m.input("cta_valid", ctas),
-            bidx: m.input("cta_bidx", cta::BIDX_BITS * ctas),
-            warp0: m.input("cta_warp0", warp_bits * ctas),
-            dx_m1: m.input("blk_dim_x_m1", cta::DIM_X_M1_BITS),
-            dy_m1: m.input("blk_dim_y_m1", cta::DIM_Y_M1_BITS),
-            dz_m1: m.input("blk_dim_z_m1", cta::DIM_Z_M1_BITS),
+            valid: m.port(&io.valid),
+            bidx: m.port(&io.bidx),
+            warp0: m.port(&io.warp0),
+            dx_m1: m.port(&io.dim_x_m1),
+            dy_m1: m.port(&io.dim_y_m1),
+            dz_m1: m.port(&io.dim_z_m1),
         }
     }
 }
@@ -151,10 +152,6 @@ struct Selectors {
     adjz: Sig,
 }
 
-/// A mask of the low `n` bits of a 32-bit word (`n` up to 32).
-pub fn low_mask(n: Sig) -> Sig {
-    !lit(u32::MAX as u64, 32).shl(n)
-}
 
 impl Walk {
     /// Registers, latching at accept and the pick. `lock_v`/`lock_c`: the
@@ -233,7 +230,7 @@ impl Walk {
         let bids: Vec<Sig> = (0..ctas).map(|k| c.bidx.slice(cta::BIDX_BITS * k, cta::BIDX_BITS)).collect();
         let bid48 = pick(pick_idx, &bids);
         let bid = [bid48.slice(0, 16), bid48.slice(16, 16), bid48.slice(32, 16)];
-        let in_range = super::pwaq::in_range(warp, warps as u64);
+        let in_range = crate::util::below(warp, warps);
         // Threads left in the warp: min(32 - lin % 32, total - lin).
         let to_warp_end = lit(32, LIN_BITS) - lin.slice(0, 5).zext(LIN_BITS);
         let to_cta_end = total - lin;

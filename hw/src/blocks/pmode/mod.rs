@@ -44,16 +44,21 @@ pub mod pqueue;
 pub mod rename;
 pub mod simt_stack;
 
+use crate::iface::Binder;
 use crate::params::ParamSpec;
 
+// The family's parameters, each stated once: every P-mode block and
+// `pmode_unit` use these specs, so a unit's range is its sub-blocks' range.
+// The scoreboard (the block the SM always binds) had drifted to wider
+// ranges of its own (warps up to 1024, regs 1..=1024, wb_ports up to 8);
+// the family now has one range per parameter: warps up to 64 (no SM has
+// more), regs 2..=255 (SASS register ids; the SM maps PTX registers onto
+// at most 63 by liveness), wb_ports up to 8 (the scoreboard's, for an SM
+// with several result buses per scheduler).
+
 /// Warps per SM (Table 1: 48).
-pub const WARPS: ParamSpec = ParamSpec {
-    name: "warps",
-    default: 48,
-    min: 1,
-    max: 64,
-    doc: "warps per SM (Table 1: 48)",
-};
+pub const WARPS: ParamSpec =
+    ParamSpec { name: "warps", default: 48, min: 1, max: 64, doc: "warps per SM", source: "Table 1" };
 
 /// Architected registers per warp (§2: at most 63).
 pub const REGS: ParamSpec = ParamSpec {
@@ -61,7 +66,8 @@ pub const REGS: ParamSpec = ParamSpec {
     default: 63,
     min: 2,
     max: 255,
-    doc: "architected registers per warp (§2: 63; id width clog2(regs))",
+    doc: "architected registers per warp (register ids are clog2(regs) bits)",
+    source: "section 2: 63",
 };
 
 /// Physical warp registers usable for renaming (§5: the last 128 of 1024).
@@ -70,7 +76,8 @@ pub const RENAME_REGS: ParamSpec = ParamSpec {
     default: 128,
     min: 2,
     max: 1024,
-    doc: "physical registers available for renaming (§5: 128, ids 896-1023; id width clog2)",
+    doc: "physical registers available for renaming (ids are clog2 bits)",
+    source: "section 5: 128, ids 896-1023",
 };
 
 /// Register-file banks seen by the same-bank-first search (§5: four banks).
@@ -79,17 +86,13 @@ pub const BANKS: ParamSpec = ParamSpec {
     default: 4,
     min: 1,
     max: 32,
-    doc: "register banks (§5: 4); power of two dividing rename_regs; bank = id mod banks",
+    doc: "register banks, a power of two dividing rename_regs; bank = id mod banks",
+    source: "section 5: 4",
 };
 
 /// P-queue entries per warp (Table 1: 8).
-pub const ENTRIES: ParamSpec = ParamSpec {
-    name: "entries",
-    default: 8,
-    min: 1,
-    max: 64,
-    doc: "P-queue entries per warp (Table 1 / §5.1: 8)",
-};
+pub const ENTRIES: ParamSpec =
+    ParamSpec { name: "entries", default: 8, min: 1, max: 64, doc: "P-queue entries per warp", source: "Table 1, section 5.1" };
 
 /// Width of the signed PC offset in a P-queue entry (§5.1: 10 bits).
 pub const OFFSET_BITS: ParamSpec = ParamSpec {
@@ -97,35 +100,20 @@ pub const OFFSET_BITS: ParamSpec = ParamSpec {
     default: 10,
     min: 2,
     max: 32,
-    doc: "signed byte offset from the episode's base PC (§5.1: 10 bits, +-512 bytes)",
+    doc: "signed byte offset from the episode's base PC",
+    source: "section 5.1: 10 bits, +-512 bytes",
 };
 
 /// Width of a PC (§5: 32-bit PCs in the SIMT stack and the P-queue base).
-pub const PC_BITS: ParamSpec = ParamSpec {
-    name: "pc_bits",
-    default: 32,
-    min: 8,
-    max: 64,
-    doc: "PC width (§5: 32)",
-};
+pub const PC_BITS: ParamSpec = ParamSpec { name: "pc_bits", default: 32, min: 8, max: 64, doc: "PC width", source: "section 5" };
 
 /// SIMT stack depth (§5: 8 entries).
-pub const DEPTH: ParamSpec = ParamSpec {
-    name: "depth",
-    default: 8,
-    min: 2,
-    max: 32,
-    doc: "SIMT stack entries per warp and mode (§5: 8)",
-};
+pub const DEPTH: ParamSpec =
+    ParamSpec { name: "depth", default: 8, min: 2, max: 32, doc: "SIMT stack entries per warp and mode", source: "section 5" };
 
 /// Threads per warp (Table 1: 32).
-pub const LANES: ParamSpec = ParamSpec {
-    name: "lanes",
-    default: 32,
-    min: 1,
-    max: 64,
-    doc: "threads per warp = active-mask width (Table 1: 32)",
-};
+pub const LANES: ParamSpec =
+    ParamSpec { name: "lanes", default: 32, min: 1, max: 64, doc: "threads per warp = active-mask width", source: "Table 1" };
 
 /// Bytes per instruction (the PCs of Figure 5 step by 8).
 pub const INST_BYTES: ParamSpec = ParamSpec {
@@ -133,7 +121,8 @@ pub const INST_BYTES: ParamSpec = ParamSpec {
     default: 8,
     min: 1,
     max: 16,
-    doc: "bytes per instruction: fall-through PC = PC + inst_bytes (Fig. 5: 8)",
+    doc: "bytes per instruction: fall-through PC = PC + inst_bytes",
+    source: "Figure 5",
 };
 
 /// Issue ports (Table 1: two warp schedulers per SM).
@@ -142,7 +131,8 @@ pub const ISSUE_PORTS: ParamSpec = ParamSpec {
     default: 2,
     min: 1,
     max: 4,
-    doc: "issue ports = warp schedulers per SM (Table 1: 2)",
+    doc: "issue ports = warp schedulers per SM",
+    source: "Table 1: 2 schedulers",
 };
 
 /// Writeback ports.
@@ -150,60 +140,47 @@ pub const WB_PORTS: ParamSpec = ParamSpec {
     name: "wb_ports",
     default: 2,
     min: 1,
-    max: 4,
-    doc: "writeback ports (one per scheduler's result bus; 2)",
+    max: 8,
+    doc: "writeback ports",
+    source: "not in the paper: one result bus per scheduler",
 };
 
-/// Bit width of an index into `n` things (1 for n <= 2), as a `u32`.
-pub(crate) fn idx_bits(n: u32) -> u32 {
-    crate::params::clog2(n as u64)
+/// `offset_bits` must not exceed `pc_bits` (pqueue, pmode_unit).
+pub(crate) fn offset_fits(offset_bits: u32, pc_bits: u32) -> Result<(), String> {
+    if offset_bits > pc_bits {
+        return Err(format!("offset_bits ({offset_bits}) must not exceed pc_bits ({pc_bits})"));
+    }
+    Ok(())
+}
+
+/// `banks` must be a power of two dividing `rename_regs` (rename, pmode_unit).
+pub(crate) fn banks_divide(banks: u32, rename_regs: u32) -> Result<(), String> {
+    if !banks.is_power_of_two() || !rename_regs.is_multiple_of(banks) {
+        return Err(format!("banks ({banks}) must be a power of two dividing rename_regs ({rename_regs})"));
+    }
+    Ok(())
+}
+
+/// A register operand of an instruction: `{name}` (the register id) and
+/// `{name}_vld`. The family's sub-bundle for sources and destinations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operand<H> {
+    pub reg: H,
+    pub vld: H,
+}
+
+impl<H> Operand<H> {
+    /// Declare the two inputs of operand `name` (`reg_bits` wide id).
+    pub fn describe<B: Binder<H = H>>(b: &mut B, name: &str, reg_bits: u32) -> Self {
+        Operand { reg: b.input(name.to_string(), reg_bits), vld: b.input(format!("{name}_vld"), 1) }
+    }
 }
 
 pub mod scoreboard;
 
-use crate::ir::{lit, Sig};
 use crate::registry::BlockInfo;
 
 /// The blocks of this family, in registry order.
 pub static BLOCKS: &[&BlockInfo] =
     &[&scoreboard::BLOCK, &pqueue::BLOCK, &rename::BLOCK, &simt_stack::BLOCK, &mode_ctrl::BLOCK, &pmode_unit::BLOCK];
 
-/// `warp < warps` (constant 1 when every id of the warp width names a warp).
-pub(crate) fn warp_ok(warp: Sig, warps: u32) -> Sig {
-    if warps as u64 == 1u64 << warp.width() {
-        lit(1, 1)
-    } else {
-        warp.lt(warps as u64)
-    }
-}
-
-/// `x < n` for an index `x` (constant 1 when every value of its width is below `n`).
-pub(crate) fn below(x: Sig, n: u32) -> Sig {
-    if n as u64 >= 1u64 << x.width() {
-        lit(1, 1)
-    } else {
-        x.lt(n as u64)
-    }
-}
-
-/// `(x + 1) mod n` for an index `x < n`.
-pub(crate) fn inc_mod(x: Sig, n: u32) -> Sig {
-    if n as u64 == 1u64 << x.width() {
-        x + 1u64
-    } else {
-        crate::ir::mux(x.eq((n - 1) as u64), lit(0, x.width()), x + 1u64)
-    }
-}
-
-/// Address of word `idx` of `warp`'s row in a memory of `warps x per` words
-/// (`warp * per + idx`, a shift when `per` is a power of two). Only meaningful
-/// for `warp < warps` and `idx < per`: callers gate writes and mask reads.
-pub(crate) fn row_addr(warp: Sig, idx: Sig, warps: u32, per: u32) -> Sig {
-    let aw = idx_bits(warps * per);
-    let base = if per.is_power_of_two() {
-        warp.zext(aw) << per.trailing_zeros()
-    } else {
-        (warp.zext(aw) * lit(per as u64, aw)).trunc(aw)
-    };
-    base + idx.resize(aw)
-}

@@ -179,10 +179,11 @@
 //! cross-port paths are the same-warp blocking and the one-trigger-per-cycle
 //! chain.
 
-use super::{idx_bits, warp_ok, ISSUE_PORTS, PC_BITS, REGS, WARPS, WB_PORTS};
+use super::Operand;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::{below, idx_bits};
 use std::sync::Arc;
 
 /// Instruction classes on `iss{k}_op`.
@@ -211,33 +212,14 @@ pub mod action {
     pub const NAMES: [&str; 8] = ["stall", "issue", "reuse", "trigger", "preexec", "preload", "skip", "halt"];
 }
 
-/// Parameters of `mode_ctrl`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModeCtrlParams {
-    pub warps: u32,
-    pub regs: u32,
-    pub pc_bits: u32,
-    pub issue_ports: u32,
-    pub wb_ports: u32,
-}
-
-impl Default for ModeCtrlParams {
-    fn default() -> Self {
-        ModeCtrlParams { warps: 48, regs: 63, pc_bits: 32, issue_ports: 2, wb_ports: 2 }
-    }
-}
-
-impl BlockParams for ModeCtrlParams {
-    const SPECS: &'static [ParamSpec] = &[WARPS, REGS, PC_BITS, ISSUE_PORTS, WB_PORTS];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(ModeCtrlParams {
-            warps: p.get_u32("warps"),
-            regs: p.get_u32("regs"),
-            pc_bits: p.get_u32("pc_bits"),
-            issue_ports: p.get_u32("issue_ports"),
-            wb_ports: p.get_u32("wb_ports"),
-        })
+crate::block_params! {
+    /// Parameters of `mode_ctrl` (all shared with the P-mode family).
+    pub struct ModeCtrlParams {
+        warps: u32 = shared(super::WARPS),
+        regs: u32 = shared(super::REGS),
+        pc_bits: u32 = shared(super::PC_BITS),
+        issue_ports: u32 = shared(super::ISSUE_PORTS),
+        wb_ports: u32 = shared(super::WB_PORTS),
     }
 }
 
@@ -250,21 +232,151 @@ impl ModeCtrlParams {
     }
 }
 
-/// The paper's figure (§5): the mode bit vector, one bit per warp (not part of
-/// its 2236 bits per warp).
-pub fn paper_storage(p: &ModeCtrlParams) -> Vec<(&'static str, u64)> {
-    vec![("mode bit vector bits per SM", p.warps as u64)]
+/// The mode controller's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeCtrlIo<H> {
+    pub rst: H,
+    pub launch_en: H,
+    pub launch_warp: H,
+    pub mode: H,
+    pub halted: H,
+    /// Issue port `k`: `iss{k}_*`.
+    pub iss: Vec<ModeCtrlIssue<H>>,
+    /// Writeback port `j`: `wb{j}_*`.
+    pub wb: Vec<ModeCtrlWb<H>>,
+    pub start_en: H,
+    pub start_warp: H,
+    pub start_pc: H,
 }
 
-/// Flip-flop bits this block's hardware is designed to have.
-pub fn planned_storage(p: &ModeCtrlParams) -> Vec<(&'static str, u64)> {
-    let w = p.warps as u64;
-    vec![
-        ("mode", w),
-        ("halted", w),
-        ("sst + bar flags", 2 * w),
-        ("trig_reg", w * p.reg_bits() as u64),
-    ]
+/// One issue port: the offered instruction, the other blocks' status, and
+/// the decision with its commands to them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeCtrlIssue<H> {
+    pub valid: H,
+    pub warp: H,
+    pub pc: H,
+    pub op: H,
+    /// `iss{k}_src{s}`, `iss{k}_src{s}_vld` (two sources).
+    pub src: Vec<Operand<H>>,
+    pub dst: Operand<H>,
+    pub src_pending: H,
+    pub dst_pending: H,
+    /// `iss{k}_src{s}_long`.
+    pub src_long: Vec<H>,
+    pub pq_empty: H,
+    pub pq_ok: H,
+    pub pq_hit: H,
+    pub pq_rdy: H,
+    pub rn_free: H,
+    pub pmode: H,
+    pub action: H,
+    pub sb_fire: H,
+    pub sb_long: H,
+    pub sb_skip: H,
+    pub pq_push: H,
+    pub pq_pop: H,
+    pub rn_alloc: H,
+    pub rn_reuse: H,
+    pub rn_write: H,
+    pub st_adv: H,
+    pub st_br: H,
+}
+
+/// One writeback port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeCtrlWb<H> {
+    pub en: H,
+    pub warp: H,
+    pub reg: H,
+    pub pmode: H,
+}
+
+impl Interface for ModeCtrlParams {
+    type Io<H> = ModeCtrlIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> ModeCtrlIo<B::H> {
+        let (ww, aw, pcw, nw) = (self.warp_bits(), self.reg_bits(), self.pc_bits, self.warps);
+        ModeCtrlIo {
+            rst: b.reset(),
+            launch_en: b.input("launch_en", 1),
+            launch_warp: b.input("launch_warp", ww),
+            mode: b.output("mode", nw),
+            halted: b.output("halted", nw),
+            iss: (0..self.issue_ports)
+                .map(|k| {
+                    let n = |f: &str| format!("iss{k}_{f}");
+                    ModeCtrlIssue {
+                        valid: b.input(n("valid"), 1),
+                        warp: b.input(n("warp"), ww),
+                        pc: b.input(n("pc"), pcw),
+                        op: b.input(n("op"), 3),
+                        src: (0..2).map(|s| Operand::describe(b, &n(&format!("src{s}")), aw)).collect(),
+                        dst: Operand::describe(b, &n("dst"), aw),
+                        src_pending: b.input(n("src_pending"), 1),
+                        dst_pending: b.input(n("dst_pending"), 1),
+                        src_long: (0..2).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
+                        pq_empty: b.input(n("pq_empty"), 1),
+                        pq_ok: b.input(n("pq_ok"), 1),
+                        pq_hit: b.input(n("pq_hit"), 1),
+                        pq_rdy: b.input(n("pq_rdy"), 1),
+                        rn_free: b.input(n("rn_free"), 1),
+                        pmode: b.output(n("pmode"), 1),
+                        action: b.output(n("action"), 3),
+                        sb_fire: b.output(n("sb_fire"), 1),
+                        sb_long: b.output(n("sb_long"), 1),
+                        sb_skip: b.output(n("sb_skip"), 1),
+                        pq_push: b.output(n("pq_push"), 1),
+                        pq_pop: b.output(n("pq_pop"), 1),
+                        rn_alloc: b.output(n("rn_alloc"), 1),
+                        rn_reuse: b.output(n("rn_reuse"), 1),
+                        rn_write: b.output(n("rn_write"), 1),
+                        st_adv: b.output(n("st_adv"), 1),
+                        st_br: b.output(n("st_br"), 1),
+                    }
+                })
+                .collect(),
+            wb: (0..self.wb_ports)
+                .map(|j| {
+                    let n = |f: &str| format!("wb{j}_{f}");
+                    ModeCtrlWb {
+                        en: b.input(n("en"), 1),
+                        warp: b.input(n("warp"), ww),
+                        reg: b.input(n("reg"), aw),
+                        pmode: b.input(n("pmode"), 1),
+                    }
+                })
+                .collect(),
+            start_en: b.output("start_en", 1),
+            start_warp: b.output("start_warp", ww),
+            start_pc: b.output("start_pc", pcw),
+        }
+    }
+}
+
+impl Block for ModeCtrlParams {
+    const NAME: &'static str = "mode_ctrl";
+    const SUMMARY: &'static str =
+        "per-warp N/P mode: trigger on a long-latency dependence, exit on its writeback, halt and skip rules";
+    const SOURCE: &'static str = "Kim et al., Warped-Preexecution, HPCA 2016, sections 4, 5, 5.1, 5.2";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        mode_ctrl(self, name)
+    }
+
+    fn storage(&self) -> StorageAccount {
+        let w = self.warps as u64;
+        StorageAccount {
+            paper: vec![PaperFigure::new("per-warp mode bit vector (not in the paper's 2236 bits per warp)", w)],
+            differences: Vec::new(),
+        }
+        .differs(w as i64, "a halted bit per warp (P-mode stopped at a long-dependent branch or exit)")
+        .differs(2 * w as i64, "two skip flags per warp (a shared store or a barrier was skipped in the episode)")
+        .differs(
+            (w * self.reg_bits() as u64) as i64,
+            "the triggering register per warp (the episode ends at its N-mode writeback)",
+        )
+    }
 }
 
 /// Generate the mode controller (see the module documentation).
@@ -280,8 +392,9 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         p.warps, p.issue_ports, p.wb_ports
     ));
     let (ww, aw, pcw, nw) = (p.warp_bits(), p.reg_bits(), p.pc_bits, p.warps);
-    let launch_en = m.input("launch_en", 1);
-    let launch_warp = m.input("launch_warp", ww);
+    let io = p.decls();
+    let launch_en = m.port(&io.launch_en);
+    let launch_warp = m.port(&io.launch_warp);
     struct Port {
         valid: Sig,
         warp: Sig,
@@ -299,20 +412,21 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         pq_rdy: Sig,
         rn_free: Sig,
     }
-    let ports: Vec<Port> = (0..p.issue_ports)
-        .map(|k| {
-            let n = |s: &str| format!("iss{k}_{s}");
-            let valid = m.input(&n("valid"), 1);
-            let warp = m.input(&n("warp"), ww);
-            let pc = m.input(&n("pc"), pcw);
-            let op = m.input(&n("op"), 3);
-            let src0 = (m.input(&n("src0"), aw), m.input(&n("src0_vld"), 1));
-            let src1 = (m.input(&n("src1"), aw), m.input(&n("src1_vld"), 1));
-            let dst = m.input(&n("dst"), aw);
-            let dst_vld = m.input(&n("dst_vld"), 1);
-            let src_pending = m.input(&n("src_pending"), 1);
-            let dst_pending = m.input(&n("dst_pending"), 1);
-            let src_long = [m.input(&n("src0_long"), 1), m.input(&n("src1_long"), 1)];
+    let ports: Vec<Port> = io
+        .iss
+        .iter()
+        .map(|d| {
+            let valid = m.port(&d.valid);
+            let warp = m.port(&d.warp);
+            let pc = m.port(&d.pc);
+            let op = m.port(&d.op);
+            let src0 = (m.port(&d.src[0].reg), m.port(&d.src[0].vld));
+            let src1 = (m.port(&d.src[1].reg), m.port(&d.src[1].vld));
+            let dst = m.port(&d.dst.reg);
+            let dst_vld = m.port(&d.dst.vld);
+            let src_pending = m.port(&d.src_pending);
+            let dst_pending = m.port(&d.dst_pending);
+            let src_long = [m.port(&d.src_long[0]), m.port(&d.src_long[1])];
             Port {
                 valid,
                 warp,
@@ -324,28 +438,23 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                 src_pending,
                 dst_pending,
                 src_long,
-                pq_empty: m.input(&n("pq_empty"), 1),
-                pq_ok: m.input(&n("pq_ok"), 1),
-                pq_hit: m.input(&n("pq_hit"), 1),
-                pq_rdy: m.input(&n("pq_rdy"), 1),
-                rn_free: m.input(&n("rn_free"), 1),
+                pq_empty: m.port(&d.pq_empty),
+                pq_ok: m.port(&d.pq_ok),
+                pq_hit: m.port(&d.pq_hit),
+                pq_rdy: m.port(&d.pq_rdy),
+                rn_free: m.port(&d.rn_free),
             }
         })
         .collect();
-    let wbs: Vec<[Sig; 4]> = (0..p.wb_ports)
-        .map(|j| {
-            let n = |s: &str| format!("wb{j}_{s}");
-            [m.input(&n("en"), 1), m.input(&n("warp"), ww), m.input(&n("reg"), aw), m.input(&n("pmode"), 1)]
-        })
-        .collect();
+    let wbs: Vec<[Sig; 4]> = io.wb.iter().map(|d| [m.port(&d.en), m.port(&d.warp), m.port(&d.reg), m.port(&d.pmode)]).collect();
 
     let mode = m.reg("mode_bits", nw, 0);
     let halted = m.reg("halted_bits", nw, 0);
     let sst = m.reg("sst", nw, 0);
     let bar = m.reg("bar", nw, 0);
     let trig_reg = m.reg_array("trig_reg", nw, aw, 0);
-    m.output("mode", nw).set(mode);
-    m.output("halted", nw).set(mode & halted);
+    m.port(&io.mode).set(mode);
+    m.port(&io.halted).set(mode & halted);
 
     let a = |v: u64| lit(v, 3);
     let is = |o: Sig, v: u64| o.eq(v);
@@ -357,7 +466,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     for (k, pt) in ports.iter().enumerate() {
         let n = |s: &str| format!("iss{k}_{s}");
         let pm = mode.bit_at(pt.warp).named(&n("mode"));
-        m.output(&n("pmode"), 1).set(pm);
+        let o = &io.iss[k];
+        m.port(&o.pmode).set(pm);
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.valid & q.warp.eq(pt.warp)));
         let long0 = pt.src[0].1 & pt.src_long[0];
         let long_dep = (long0 | (pt.src[1].1 & pt.src_long[1])).named(&n("long_dep"));
@@ -400,23 +510,23 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                 ),
             ),
         );
-        let offered = pt.valid & warp_ok(pt.warp, nw) & !blocked;
+        let offered = pt.valid & below(pt.warp, nw) & !blocked;
         let act = mux(offered, mux(pm, act_p, act_n), a(action::STALL)).named(&n("act"));
-        m.output(&n("action"), 3).set(act);
+        m.port(&o.action).set(act);
         let (issue, reuse, preexec, skipish) =
             (is(act, action::ISSUE), is(act, action::REUSE), is(act, action::PREEXEC), is(act, action::PRELOAD) | is(act, action::SKIP));
         let branch = is(pt.op, op::BRANCH);
         let pre_rec = preexec & !branch;
-        m.output(&n("sb_fire"), 1).set((issue & pt.dst_vld) | pre_rec);
-        m.output(&n("sb_long"), 1).set(issue & pt.dst_vld & is(pt.op, op::GLOAD));
-        m.output(&n("sb_skip"), 1).set(skipish & pt.dst_vld);
-        m.output(&n("pq_push"), 1).set(pre_rec);
-        m.output(&n("pq_pop"), 1).set(reuse);
-        m.output(&n("rn_alloc"), 1).set(pre_rec);
-        m.output(&n("rn_reuse"), 1).set(reuse & pt.dst_vld);
-        m.output(&n("rn_write"), 1).set(issue & pt.dst_vld);
-        m.output(&n("st_adv"), 1).set((issue & !branch) | reuse | pre_rec | skipish);
-        m.output(&n("st_br"), 1).set((issue | preexec) & branch);
+        m.port(&o.sb_fire).set((issue & pt.dst_vld) | pre_rec);
+        m.port(&o.sb_long).set(issue & pt.dst_vld & is(pt.op, op::GLOAD));
+        m.port(&o.sb_skip).set(skipish & pt.dst_vld);
+        m.port(&o.pq_push).set(pre_rec);
+        m.port(&o.pq_pop).set(reuse);
+        m.port(&o.rn_alloc).set(pre_rec);
+        m.port(&o.rn_reuse).set(reuse & pt.dst_vld);
+        m.port(&o.rn_write).set(issue & pt.dst_vld);
+        m.port(&o.st_adv).set((issue & !branch) | reuse | pre_rec | skipish);
+        m.port(&o.st_br).set((issue | preexec) & branch);
         let trigger = is(act, action::TRIGGER);
         lower_trigger = lower_trigger | trigger;
         start = (start.0 | trigger, mux(trigger, pt.warp, start.1), mux(trigger, pt.pc, start.2));
@@ -430,9 +540,9 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         // The register the episode waits for: the first long source.
         triggers.push((pt.warp, trigger, mux(long0, pt.src[0].0, pt.src[1].0)));
     }
-    m.output("start_en", 1).set(start.0);
-    m.output("start_warp", ww).set(start.1);
-    m.output("start_pc", pcw).set(start.2);
+    m.port(&io.start_en).set(start.0);
+    m.port(&io.start_warp).set(start.1);
+    m.port(&io.start_pc).set(start.2);
 
     // Exit: the N-mode writeback of a P-mode warp's triggering register.
     let exit = wbs.iter().fold(zero_w, |acc, &[en, w, reg, pmode]| {
@@ -452,28 +562,10 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         trig_reg.write(w, reg, trigger & keep.bit_at(w));
     }
     trig_reg.write(launch_warp, lit(0, aw), launch_en);
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = ModeCtrlParams::from_params(params)?;
-    Ok(mode_ctrl(&p, &module_name("mode_ctrl", params, ModeCtrlParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    let Ok(p) = ModeCtrlParams::from_params(params) else { return Vec::new() };
-    vec![PaperFigure::new("per-warp mode bit vector (not in the paper's 2236 bits per warp)", paper_storage(&p)[0].1)]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "mode_ctrl",
-    summary: "per-warp N/P mode: trigger on a long-latency dependence, exit on its writeback, halt and skip rules",
-    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 4, 5, 5.1, 5.2",
-    params: ModeCtrlParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<ModeCtrlParams>();
 
 #[cfg(test)]
 mod tests {
@@ -481,19 +573,8 @@ mod tests {
 
     #[test]
     fn defaults_are_the_paper() {
-        let p = Params::resolve("mode_ctrl", ModeCtrlParams::SPECS, &[]).unwrap();
-        assert_eq!(ModeCtrlParams::from_params(&p).unwrap(), ModeCtrlParams::default());
         let d = ModeCtrlParams::default();
-        assert_eq!(paper_storage(&d)[0].1, 48);
-        assert_eq!(planned_storage(&d).iter().map(|x| x.1).sum::<u64>(), 480);
+        assert_eq!(d.storage().paper_bits(), 48);
+        assert_eq!(d.storage().expected_bits(), 480);
     }
-
-    #[test]
-    fn emitted_storage_is_the_planned() {
-        for d in [ModeCtrlParams::default(), ModeCtrlParams { warps: 5, regs: 9, ..ModeCtrlParams::default() }] {
-            let st = crate::stats::Storage::of(&mode_ctrl(&d, "mode_ctrl").unwrap());
-            assert_eq!(st.total_bits(), planned_storage(&d).iter().map(|x| x.1).sum::<u64>());
-        }
-    }
-
 }

@@ -128,94 +128,37 @@
 
 use super::mode_ctrl::ModeCtrlParams;
 use super::pqueue::PqueueParams;
-use super::rename::{check_banks, RenameParams};
-use super::simt_stack::SimtStackParams;
-use super::{
-    idx_bits, BANKS, DEPTH, ENTRIES, INST_BYTES, ISSUE_PORTS, LANES, OFFSET_BITS, PC_BITS, REGS, RENAME_REGS, WARPS,
-    WB_PORTS,
-};
+use super::rename::{RenameLookup, RenameParams};
 use super::scoreboard::ScoreboardParams;
+use super::simt_stack::SimtStackParams;
+use super::Operand;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::idx_bits;
 use std::sync::Arc;
 
-/// Parameters of `pmode_unit` (the union of its sub-blocks').
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PmodeUnitParams {
-    pub warps: u32,
-    pub regs: u32,
-    pub rename_regs: u32,
-    pub banks: u32,
-    pub entries: u32,
-    pub offset_bits: u32,
-    pub pc_bits: u32,
-    pub depth: u32,
-    pub lanes: u32,
-    pub inst_bytes: u32,
-    pub issue_ports: u32,
-    pub wb_ports: u32,
-}
-
-impl Default for PmodeUnitParams {
-    fn default() -> Self {
-        PmodeUnitParams {
-            warps: 48,
-            regs: 63,
-            rename_regs: 128,
-            banks: 4,
-            entries: 8,
-            offset_bits: 10,
-            pc_bits: 32,
-            depth: 8,
-            lanes: 32,
-            inst_bytes: 8,
-            issue_ports: 2,
-            wb_ports: 2,
-        }
+crate::block_params! {
+    /// Parameters of `pmode_unit`: the union of its sub-blocks', each the
+    /// family's one spec (so the unit's ranges are its sub-blocks').
+    pub struct PmodeUnitParams {
+        warps: u32 = shared(super::WARPS),
+        regs: u32 = shared(super::REGS),
+        rename_regs: u32 = shared(super::RENAME_REGS),
+        banks: u32 = shared(super::BANKS),
+        entries: u32 = shared(super::ENTRIES),
+        offset_bits: u32 = shared(super::OFFSET_BITS),
+        pc_bits: u32 = shared(super::PC_BITS),
+        depth: u32 = shared(super::DEPTH),
+        lanes: u32 = shared(super::LANES),
+        inst_bytes: u32 = shared(super::INST_BYTES),
+        issue_ports: u32 = shared(super::ISSUE_PORTS),
+        wb_ports: u32 = shared(super::WB_PORTS),
     }
-}
-
-impl BlockParams for PmodeUnitParams {
-    const SPECS: &'static [ParamSpec] = &[
-        WARPS,
-        REGS,
-        RENAME_REGS,
-        BANKS,
-        ENTRIES,
-        OFFSET_BITS,
-        PC_BITS,
-        DEPTH,
-        LANES,
-        INST_BYTES,
-        ISSUE_PORTS,
-        WB_PORTS,
-    ];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let u = PmodeUnitParams {
-            warps: p.get_u32("warps"),
-            regs: p.get_u32("regs"),
-            rename_regs: p.get_u32("rename_regs"),
-            banks: p.get_u32("banks"),
-            entries: p.get_u32("entries"),
-            offset_bits: p.get_u32("offset_bits"),
-            pc_bits: p.get_u32("pc_bits"),
-            depth: p.get_u32("depth"),
-            lanes: p.get_u32("lanes"),
-            inst_bytes: p.get_u32("inst_bytes"),
-            issue_ports: p.get_u32("issue_ports"),
-            wb_ports: p.get_u32("wb_ports"),
-        };
-        check_banks(p, u.banks, u.rename_regs)?;
-        if u.offset_bits > u.pc_bits {
-            return Err(p.invalid(format!(
-                "offset_bits ({}) must not exceed pc_bits ({})",
-                u.offset_bits, u.pc_bits
-            )));
-        }
-        Ok(u)
-    }
+    check = |u: &PmodeUnitParams| {
+        super::banks_divide(u.banks, u.rename_regs)?;
+        super::offset_fits(u.offset_bits, u.pc_bits)
+    };
 }
 
 impl PmodeUnitParams {
@@ -230,6 +173,11 @@ impl PmodeUnitParams {
     }
     pub fn idx_bits(&self) -> u32 {
         idx_bits(self.entries)
+    }
+    /// The dual-mode scoreboard's parameters (two sources and one
+    /// destination per instruction).
+    pub fn scoreboard(&self) -> ScoreboardParams {
+        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2, dsts: 1 }
     }
     pub fn pqueue(&self) -> PqueueParams {
         PqueueParams {
@@ -271,97 +219,208 @@ impl PmodeUnitParams {
             wb_ports: self.wb_ports,
         }
     }
+
+    /// The paper's storage table (§5.3) for this parameter set, in bits,
+    /// scaled by the paper's own formulas.
+    pub fn paper_table(&self) -> Vec<(&'static str, u64)> {
+        let simt = self.simt_stack().paper_copy_bits();
+        let sb = 2 * self.regs as u64;
+        let pq = self.pqueue().paper_bits_per_warp();
+        let rn = self.rename().paper_bits_per_warp();
+        let per_warp = simt + sb + pq + rn;
+        let per_sm = per_warp * self.warps as u64 + self.rename_regs as u64;
+        vec![
+            ("SIMT stack copy per warp", simt),
+            ("scoreboard copy per warp", sb),
+            ("P-queue per warp", pq),
+            ("rename tables per warp", rn),
+            ("total per warp", per_warp),
+            ("availability vector per SM", self.rename_regs as u64),
+            ("total per SM", per_sm),
+        ]
+    }
 }
 
-/// The paper's storage table (§5.3) for this parameter set, in bits, scaled by
-/// the paper's own formulas.
-pub fn paper_storage(p: &PmodeUnitParams) -> Vec<(&'static str, u64)> {
-    let simt = super::simt_stack::paper_storage(&p.simt_stack())[0].1;
-    let sb = 2 * p.regs as u64;
-    let pq = super::pqueue::paper_storage(&p.pqueue())[1].1;
-    let rn = super::rename::paper_storage(&p.rename())[0].1;
-    let per_warp = simt + sb + pq + rn;
-    let per_sm = per_warp * p.warps as u64 + p.rename_regs as u64;
-    vec![
-        ("SIMT stack copy per warp", simt),
-        ("scoreboard copy per warp", sb),
-        ("P-queue per warp", pq),
-        ("rename tables per warp", rn),
-        ("total per warp", per_warp),
-        ("availability vector per SM", p.rename_regs as u64),
-        ("total per SM", per_sm),
-    ]
+/// The unit's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PmodeUnitIo<H> {
+    pub rst: H,
+    pub init_en: H,
+    pub init_used: H,
+    pub launch_en: H,
+    pub launch_warp: H,
+    pub launch_pc: H,
+    pub launch_mask: H,
+    pub rel_en: H,
+    pub rel_warp: H,
+    pub rel_reg: H,
+    pub mode: H,
+    pub halted: H,
+    pub used: H,
+    pub overflow: H,
+    /// Issue port `k`: `iss{k}_*`.
+    pub iss: Vec<PmodeUnitIssue<H>>,
+    /// Writeback port `j`: `wb{j}_*`.
+    pub wb: Vec<PmodeUnitWb<H>>,
 }
 
-/// The P-mode overhead this hardware is designed to have, in bits, with the
-/// same rows as [`paper_storage`] (the scoreboard row assumes a P board of
-/// `2 × regs` bits per warp).
-pub fn planned_storage(p: &PmodeUnitParams) -> Vec<(&'static str, u64)> {
-    let s = p.simt_stack();
-    let simt = s.depth as u64 * s.entry_bits() + s.top_bits() as u64;
-    let sb = 2 * p.regs as u64;
-    let pq = super::pqueue::paper_storage(&p.pqueue())[1].1;
-    let rn = super::rename::paper_storage(&p.rename())[0].1;
-    let mc = 4 + p.reg_bits() as u64;
-    let per_warp = simt + sb + pq + rn + mc;
-    let per_sm_extra = p.rename_regs as u64 + 1;
-    vec![
-        ("SIMT stack copy per warp", simt),
-        ("scoreboard copy per warp", sb),
-        ("P-queue per warp", pq),
-        ("rename tables per warp", rn),
-        ("mode control per warp", mc),
-        ("total per warp", per_warp),
-        ("availability vector + overflow flag per SM", per_sm_extra),
-        ("total per SM", per_warp * p.warps as u64 + per_sm_extra),
-    ]
+/// One issue port: the offered instruction and what the unit decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PmodeUnitIssue<H> {
+    pub valid: H,
+    pub warp: H,
+    pub pc: H,
+    pub op: H,
+    /// `iss{k}_src{j}`, `iss{k}_src{j}_vld` (two sources).
+    pub src: Vec<Operand<H>>,
+    pub dst: Operand<H>,
+    pub taken: H,
+    pub target: H,
+    pub reconv: H,
+    pub action: H,
+    /// `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys`.
+    pub lookup: Vec<RenameLookup<H>>,
+    pub pdst: H,
+    pub pq_idx: H,
+    pub stack_pc: H,
+    pub stack_mask: H,
 }
 
-impl PmodeUnitParams {
-    /// The dual-mode scoreboard's parameters (two sources per instruction).
-    pub fn scoreboard(&self) -> ScoreboardParams {
-        ScoreboardParams { warps: self.warps, regs: self.regs, issue_ports: self.issue_ports, wb_ports: self.wb_ports, srcs: 2 }
+/// One writeback port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PmodeUnitWb<H> {
+    pub en: H,
+    pub warp: H,
+    pub reg: H,
+    pub pmode: H,
+    pub idx: H,
+}
+
+impl Interface for PmodeUnitParams {
+    type Io<H> = PmodeUnitIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> PmodeUnitIo<B::H> {
+        let (ww, aw, rw, iw, pcw, lanes) =
+            (self.warp_bits(), self.reg_bits(), self.phys_bits(), self.idx_bits(), self.pc_bits, self.lanes);
+        PmodeUnitIo {
+            rst: b.reset(),
+            init_en: b.input("init_en", 1),
+            init_used: b.input("init_used", self.rename_regs),
+            launch_en: b.input("launch_en", 1),
+            launch_warp: b.input("launch_warp", ww),
+            launch_pc: b.input("launch_pc", pcw),
+            launch_mask: b.input("launch_mask", lanes),
+            rel_en: b.input("rel_en", 1),
+            rel_warp: b.input("rel_warp", ww),
+            rel_reg: b.input("rel_reg", aw),
+            mode: b.output("mode", self.warps),
+            halted: b.output("halted", self.warps),
+            used: b.output("used", self.rename_regs),
+            overflow: b.output("overflow", 1),
+            iss: (0..self.issue_ports)
+                .map(|k| {
+                    let n = |f: &str| format!("iss{k}_{f}");
+                    PmodeUnitIssue {
+                        valid: b.input(n("valid"), 1),
+                        warp: b.input(n("warp"), ww),
+                        pc: b.input(n("pc"), pcw),
+                        op: b.input(n("op"), 3),
+                        src: (0..2).map(|j| Operand::describe(b, &n(&format!("src{j}")), aw)).collect(),
+                        dst: Operand::describe(b, &n("dst"), aw),
+                        taken: b.input(n("taken"), lanes),
+                        target: b.input(n("target"), pcw),
+                        reconv: b.input(n("reconv"), pcw),
+                        action: b.output(n("action"), 3),
+                        lookup: (0..2)
+                            .map(|j| RenameLookup {
+                                renamed: b.output(n(&format!("src{j}_renamed")), 1),
+                                phys: b.output(n(&format!("src{j}_phys")), rw),
+                            })
+                            .collect(),
+                        pdst: b.output(n("pdst"), rw),
+                        pq_idx: b.output(n("pq_idx"), iw),
+                        stack_pc: b.output(n("stack_pc"), pcw),
+                        stack_mask: b.output(n("stack_mask"), lanes),
+                    }
+                })
+                .collect(),
+            wb: (0..self.wb_ports)
+                .map(|j| {
+                    let n = |f: &str| format!("wb{j}_{f}");
+                    PmodeUnitWb {
+                        en: b.input(n("en"), 1),
+                        warp: b.input(n("warp"), ww),
+                        reg: b.input(n("reg"), aw),
+                        pmode: b.input(n("pmode"), 1),
+                        idx: b.input(n("idx"), iw),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Block for PmodeUnitParams {
+    const NAME: &'static str = "pmode_unit";
+    const SUMMARY: &'static str =
+        "warp pre-execution unit: dual-mode scoreboard + P-queue + rename + SIMT stacks + mode controller";
+    const SOURCE: &'static str = "Kim et al., Warped-Preexecution, HPCA 2016, sections 4-5.3, Figures 5, 6, 8, 9";
+    const COMPOSED: bool = true;
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        pmode_unit(self, name)
     }
 
-    /// This parameter set as a `Params` of block `name` (module naming).
-    fn as_params(&self, name: &str, specs: &[ParamSpec]) -> Params {
-        let all = [
-            ("warps", self.warps),
-            ("regs", self.regs),
-            ("rename_regs", self.rename_regs),
-            ("banks", self.banks),
-            ("entries", self.entries),
-            ("offset_bits", self.offset_bits),
-            ("pc_bits", self.pc_bits),
-            ("depth", self.depth),
-            ("lanes", self.lanes),
-            ("inst_bytes", self.inst_bytes),
-            ("issue_ports", self.issue_ports),
-            ("wb_ports", self.wb_ports),
-        ];
-        let ov: Vec<(String, String)> = all
-            .iter()
-            .filter(|(n, _)| specs.iter().any(|s| s.name == *n))
-            .map(|(n, v)| (n.to_string(), v.to_string()))
-            .collect();
-        Params::resolve(name, specs, &ov).expect("sub-block parameters are within the unit's ranges")
-    }
-
-    fn sub_name(&self, name: &str, specs: &[ParamSpec]) -> String {
-        module_name(name, &self.as_params(name, specs), specs)
+    /// The paper's rows (the P-mode table, the mode vector, and the baseline
+    /// N stack and board of the same sizes); the emitted hierarchy adds the
+    /// stacks' top pointers, the mode controller's state beyond the mode
+    /// vector and the overflow flag (the table in the module documentation).
+    fn storage(&self) -> StorageAccount {
+        let t = self.paper_table();
+        let w = self.warps as u64;
+        let total = t[6].1;
+        let st = self.simt_stack();
+        StorageAccount {
+            paper: vec![
+                PaperFigure::new(format!("SIMT stack copy, {} bits per warp x {w}", t[0].1), t[0].1 * w),
+                PaperFigure::new(format!("scoreboard copy, {} bits per warp x {w}", t[1].1), t[1].1 * w),
+                PaperFigure::new(format!("P-queue, {} bits per warp x {w}", t[2].1), t[2].1 * w),
+                PaperFigure::new(format!("rename tables, {} bits per warp x {w}", t[3].1), t[3].1 * w),
+                PaperFigure::new(
+                    format!(
+                        "availability vector per SM (P-mode total: {} bits per warp; {total} bits = {:.1} KB per SM)",
+                        t[4].1,
+                        total as f64 / 8192.0
+                    ),
+                    t[5].1,
+                ),
+                PaperFigure::new("mode bit vector (section 5; not in the 2236-bit table)", w),
+                PaperFigure::new(format!("baseline N stack (not P-mode overhead), {} bits per warp x {w}", t[0].1), t[0].1 * w),
+                PaperFigure::new(
+                    format!("baseline N scoreboard (not P-mode overhead), {} bits per warp x {w}", t[1].1),
+                    t[1].1 * w,
+                ),
+            ],
+            differences: Vec::new(),
+        }
+        .differs(2 * (w * st.top_bits() as u64) as i64, "simt_stack: a top-of-stack pointer per stack and warp")
+        .differs(
+            (w * (3 + self.reg_bits() as u64)) as i64,
+            "mode_ctrl: halted, two skip flags and the triggering register per warp",
+        )
+        .differs(1, "simt_stack: the sticky overflow flag")
     }
 }
 
 /// Generate the unit: the five sub-blocks as instances and the glue of the
 /// module documentation.
 pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
-    use super::{mode_ctrl, pqueue, rename, scoreboard, simt_stack};
-    let sb_p = p.scoreboard();
-    let sb_mod = scoreboard::scoreboard(&sb_p, &p.sub_name("scoreboard", ScoreboardParams::SPECS))?;
-    let pq_mod = pqueue::pqueue(&p.pqueue(), &p.sub_name("pqueue", PqueueParams::SPECS))?;
-    let rn_mod = rename::rename(&p.rename(), &p.sub_name("rename", RenameParams::SPECS))?;
-    let st_mod = simt_stack::simt_stack(&p.simt_stack(), &p.sub_name("simt_stack", SimtStackParams::SPECS))?;
-    let mc_mod = mode_ctrl::mode_ctrl(&p.mode_ctrl(), &p.sub_name("mode_ctrl", ModeCtrlParams::SPECS))?;
+    let (sb_p, pq_p, rn_p, st_p, mc_p) = (p.scoreboard(), p.pqueue(), p.rename(), p.simt_stack(), p.mode_ctrl());
+    let sb_mod = sb_p.elaborate()?;
+    let pq_mod = pq_p.elaborate()?;
+    let rn_mod = rn_p.elaborate()?;
+    let st_mod = st_p.elaborate()?;
+    let mc_mod = mc_p.elaborate()?;
 
     let m = ModuleBuilder::new(name);
     m.doc(&format!(
@@ -370,203 +429,183 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
          {} writeback port(s).",
         p.warps, p.issue_ports, p.wb_ports
     ));
-    let (ww, aw, rw, iw, pcw, lanes) = (p.warp_bits(), p.reg_bits(), p.phys_bits(), p.idx_bits(), p.pc_bits, p.lanes);
-    let init_en = m.input("init_en", 1);
-    let init_used = m.input("init_used", p.rename_regs);
-    let launch_en = m.input("launch_en", 1);
-    let launch_warp = m.input("launch_warp", ww);
-    let launch_pc = m.input("launch_pc", pcw);
-    let launch_mask = m.input("launch_mask", lanes);
-    let rel_en = m.input("rel_en", 1);
-    let rel_warp = m.input("rel_warp", ww);
-    let rel_reg = m.input("rel_reg", aw);
-    let iss: Vec<Vec<(&str, Sig)>> = (0..p.issue_ports)
-        .map(|k| {
-            [
-                ("valid", 1),
-                ("warp", ww),
-                ("pc", pcw),
-                ("op", 3),
-                ("src0", aw),
-                ("src0_vld", 1),
-                ("src1", aw),
-                ("src1_vld", 1),
-                ("dst", aw),
-                ("dst_vld", 1),
-                ("taken", lanes),
-                ("target", pcw),
-                ("reconv", pcw),
-            ]
-            .into_iter()
-            .map(|(f, w)| (f, m.input(&format!("iss{k}_{f}"), w)))
-            .collect()
+    let io = p.decls();
+    let init_en = m.port(&io.init_en);
+    let init_used = m.port(&io.init_used);
+    let launch_en = m.port(&io.launch_en);
+    let launch_warp = m.port(&io.launch_warp);
+    let launch_pc = m.port(&io.launch_pc);
+    let launch_mask = m.port(&io.launch_mask);
+    let rel_en = m.port(&io.rel_en);
+    let rel_warp = m.port(&io.rel_warp);
+    let rel_reg = m.port(&io.rel_reg);
+    struct Iss {
+        valid: Sig,
+        warp: Sig,
+        pc: Sig,
+        op: Sig,
+        src: [(Sig, Sig); 2],
+        dst: Sig,
+        dst_vld: Sig,
+        taken: Sig,
+        target: Sig,
+        reconv: Sig,
+    }
+    let iss: Vec<Iss> = io
+        .iss
+        .iter()
+        .map(|d| Iss {
+            valid: m.port(&d.valid),
+            warp: m.port(&d.warp),
+            pc: m.port(&d.pc),
+            op: m.port(&d.op),
+            src: [(m.port(&d.src[0].reg), m.port(&d.src[0].vld)), (m.port(&d.src[1].reg), m.port(&d.src[1].vld))],
+            dst: m.port(&d.dst.reg),
+            dst_vld: m.port(&d.dst.vld),
+            taken: m.port(&d.taken),
+            target: m.port(&d.target),
+            reconv: m.port(&d.reconv),
         })
         .collect();
-    let wbs: Vec<Vec<(&str, Sig)>> = (0..p.wb_ports)
-        .map(|j| {
-            [("en", 1), ("warp", ww), ("reg", aw), ("pmode", 1), ("idx", iw)]
-                .into_iter()
-                .map(|(f, w)| (f, m.input(&format!("wb{j}_{f}"), w)))
-                .collect()
-        })
-        .collect();
-    let get = |v: &[(&str, Sig)], f: &str| v.iter().find(|x| x.0 == f).map(|x| x.1).expect("port field");
+    let wbs: Vec<[Sig; 5]> =
+        io.wb.iter().map(|d| [m.port(&d.en), m.port(&d.warp), m.port(&d.reg), m.port(&d.pmode), m.port(&d.idx)]).collect();
 
-    let sb = m.instance("sb", &sb_mod);
-    let pq = m.instance("pq", &pq_mod);
-    let rn = m.instance("rn", &rn_mod);
-    let st = m.instance("st", &st_mod);
-    let mc = m.instance("mc", &mc_mod);
+    let sb = m.instance("sb", &sb_mod).io(&sb_p);
+    let pq = m.instance("pq", &pq_mod).io(&pq_p);
+    let rn = m.instance("rn", &rn_mod).io(&rn_p);
+    let st = m.instance("st", &st_mod).io(&st_p);
+    let mc = m.instance("mc", &mc_mod).io(&mc_p);
 
     // Unit-level inputs.
-    for (n, v) in [("init_en", init_en), ("init_used", init_used), ("rel_en", rel_en), ("rel_warp", rel_warp), ("rel_reg", rel_reg)] {
-        rn.connect(n, v);
-    }
-    for (n, v) in [("launch_en", launch_en), ("launch_warp", launch_warp), ("launch_pc", launch_pc), ("launch_mask", launch_mask)] {
-        st.connect(n, v);
-    }
-    mc.connect("launch_en", launch_en);
-    mc.connect("launch_warp", launch_warp);
+    rn.init_en.set(init_en);
+    rn.init_used.set(init_used);
+    rn.rel_en.set(rel_en);
+    rn.rel_warp.set(rel_warp);
+    rn.rel_reg.set(rel_reg);
+    st.launch_en.set(launch_en);
+    st.launch_warp.set(launch_warp);
+    st.launch_pc.set(launch_pc);
+    st.launch_mask.set(launch_mask);
+    mc.launch_en.set(launch_en);
+    mc.launch_warp.set(launch_warp);
     // Episode start: scoreboard copy, P-queue start, P-table clear, stack copy.
-    let (start_en, start_warp) = (mc.output("start_en"), mc.output("start_warp"));
-    sb.connect("copy_en", start_en);
-    sb.connect("copy_warp", start_warp);
-    st.connect("copy_en", start_en);
-    st.connect("copy_warp", start_warp);
-    pq.connect("start_en", start_en);
-    pq.connect("start_warp", start_warp);
-    pq.connect("start_pc", mc.output("start_pc"));
-    rn.connect("start_en", start_en);
-    rn.connect("start_warp", start_warp);
+    let (start_en, start_warp) = (mc.start_en.sig(), mc.start_warp.sig());
+    sb.copy_en.set(start_en);
+    sb.copy_warp.set(start_warp);
+    st.copy_en.set(start_en);
+    st.copy_warp.set(start_warp);
+    pq.start_en.set(start_en);
+    pq.start_warp.set(start_warp);
+    pq.start_pc.set(mc.start_pc);
+    rn.start_en.set(start_en);
+    rn.start_warp.set(start_warp);
 
     for (k, port) in iss.iter().enumerate() {
-        let f = |s: &str| format!("iss{k}_{s}");
-        let g = |s: &str| get(port, s);
+        let (mck, sbk, pqk, rnk, stk) = (&mc.iss[k], &sb.iss[k], &pq.iss[k], &rn.iss[k], &st.iss[k]);
         // The instruction to the mode controller; its mode selects the board,
         // table and stack of every other block.
-        for n in ["valid", "warp", "pc", "op", "src0", "src0_vld", "src1", "src1_vld", "dst", "dst_vld"] {
-            mc.connect(&f(n), g(n));
+        mck.valid.set(port.valid);
+        mck.warp.set(port.warp);
+        mck.pc.set(port.pc);
+        mck.op.set(port.op);
+        for (d, &(r, v)) in mck.src.iter().zip(&port.src) {
+            d.reg.set(r);
+            d.vld.set(v);
         }
-        let pmode = mc.output(&f("pmode"));
-        for n in ["warp", "src0", "src0_vld", "src1", "src1_vld", "dst", "dst_vld"] {
-            sb.connect(&f(n), g(n));
+        mck.dst.reg.set(port.dst);
+        mck.dst.vld.set(port.dst_vld);
+        let pmode = mck.pmode.sig();
+        sbk.warp.set(port.warp);
+        for (d, &(r, v)) in sbk.src.iter().zip(&port.src) {
+            d.reg.set(r);
+            d.vld.set(v);
         }
-        sb.connect(&f("pmode"), pmode);
-        for n in ["warp", "pc", "src0", "src1", "dst"] {
-            pq.connect(&f(n), g(n));
-        }
-        for n in ["warp", "src0", "src1", "dst"] {
-            rn.connect(&f(n), g(n));
-        }
-        rn.connect(&f("pmode"), pmode);
+        sbk.dst[0].reg.set(port.dst);
+        sbk.dst[0].vld.set(port.dst_vld);
+        sbk.pmode.set(pmode);
+        pqk.warp.set(port.warp);
+        pqk.pc.set(port.pc);
+        pqk.src0.set(port.src[0].0);
+        pqk.src1.set(port.src[1].0);
+        pqk.dst.set(port.dst);
+        rnk.warp.set(port.warp);
+        rnk.src[0].set(port.src[0].0);
+        rnk.src[1].set(port.src[1].0);
+        rnk.dst.set(port.dst);
+        rnk.pmode.set(pmode);
         // GPGPU-Sim's register bank of the original destination: (warp + reg) mod banks.
         let bw = idx_bits(p.banks);
-        let bank = if p.banks == 1 { lit(0, bw) } else { g("warp").resize(bw) + g("dst").resize(bw) };
-        rn.connect(&f("bank"), bank.named(&f("bank")));
-        for n in ["warp", "taken", "target", "reconv"] {
-            st.connect(&f(n), g(n));
-        }
-        st.connect(&f("pmode"), pmode);
+        let bank = if p.banks == 1 { lit(0, bw) } else { port.warp.resize(bw) + port.dst.resize(bw) };
+        rnk.bank.set(bank.named(&format!("iss{k}_bank")));
+        stk.warp.set(port.warp);
+        stk.taken.set(port.taken);
+        stk.target.set(port.target);
+        stk.reconv.set(port.reconv);
+        stk.pmode.set(pmode);
         // Status into the mode controller.
-        for n in ["src_pending", "dst_pending", "src0_long", "src1_long"] {
-            mc.connect(&f(n), sb.output(&f(n)));
-        }
-        for (from, to) in [("empty", "pq_empty"), ("ok", "pq_ok"), ("hit", "pq_hit"), ("rdy", "pq_rdy")] {
-            mc.connect(&f(to), pq.output(&f(from)));
-        }
-        mc.connect(&f("rn_free"), rn.output(&f("free")));
+        mck.src_pending.set(sbk.src_pending);
+        mck.dst_pending.set(sbk.dst_pending);
+        mck.src_long[0].set(sbk.src_long[0]);
+        mck.src_long[1].set(sbk.src_long[1]);
+        mck.pq_empty.set(pqk.empty);
+        mck.pq_ok.set(pqk.ok);
+        mck.pq_hit.set(pqk.hit);
+        mck.pq_rdy.set(pqk.rdy);
+        mck.rn_free.set(rnk.free);
         // The renamed destination is recorded; a reuse maps the head's register.
-        let (alloc_phys, head_pdst) = (rn.output(&f("alloc_phys")), pq.output(&f("head_pdst")));
-        pq.connect(&f("pdst"), alloc_phys);
-        rn.connect(&f("reuse_phys"), head_pdst);
+        pqk.pdst.set(rnk.alloc_phys);
+        rnk.reuse_phys.set(pqk.head_pdst);
         // Commands.
-        for (from, to) in [("sb_fire", "fire"), ("sb_long", "long"), ("sb_skip", "skip")] {
-            sb.connect(&f(to), mc.output(&f(from)));
-        }
-        for (from, to) in [("pq_push", "push"), ("pq_pop", "pop")] {
-            pq.connect(&f(to), mc.output(&f(from)));
-        }
-        for (from, to) in [("rn_alloc", "alloc"), ("rn_reuse", "reuse"), ("rn_write", "write")] {
-            rn.connect(&f(to), mc.output(&f(from)));
-        }
-        for (from, to) in [("st_adv", "adv"), ("st_br", "br")] {
-            st.connect(&f(to), mc.output(&f(from)));
-        }
+        sbk.fire.set(mck.sb_fire);
+        sbk.long.set(mck.sb_long);
+        sbk.skip.set(mck.sb_skip);
+        pqk.push.set(mck.pq_push);
+        pqk.pop.set(mck.pq_pop);
+        rnk.alloc.set(mck.rn_alloc);
+        rnk.reuse.set(mck.rn_reuse);
+        rnk.write.set(mck.rn_write);
+        stk.adv.set(mck.st_adv);
+        stk.br.set(mck.st_br);
     }
-    for (j, wb) in wbs.iter().enumerate() {
-        let f = |s: &str| format!("wb{j}_{s}");
-        let g = |s: &str| get(wb, s);
+    for (j, &[en, warp, reg, pmode, idx]) in wbs.iter().enumerate() {
+        let (sbj, mcj, pqj) = (&sb.wb[j], &mc.wb[j], &pq.wb[j]);
         // An N-mode result clears both boards (P-mode readers of the
         // architected register need it), a P-mode result only the P board.
-        for n in ["en", "warp", "reg"] {
-            sb.connect(&f(n), g(n));
-        }
-        sb.connect(&f("n"), !g("pmode"));
-        sb.connect(&f("p"), lit(1, 1));
-        for n in ["en", "warp", "reg", "pmode"] {
-            mc.connect(&f(n), g(n));
-        }
-        pq.connect(&f("en"), g("en") & g("pmode"));
-        pq.connect(&f("warp"), g("warp"));
-        pq.connect(&f("idx"), g("idx"));
+        sbj.en.set(en);
+        sbj.warp.set(warp);
+        sbj.reg.set(reg);
+        sbj.n.set(!pmode);
+        sbj.p.set(lit(1, 1));
+        mcj.en.set(en);
+        mcj.warp.set(warp);
+        mcj.reg.set(reg);
+        mcj.pmode.set(pmode);
+        pqj.en.set(en & pmode);
+        pqj.warp.set(warp);
+        pqj.idx.set(idx);
     }
 
-    m.output("mode", p.warps).set(mc.output("mode"));
-    m.output("halted", p.warps).set(mc.output("halted"));
-    m.output("used", p.rename_regs).set(rn.output("used"));
-    m.output("overflow", 1).set(st.output("overflow"));
-    for k in 0..p.issue_ports {
-        let f = |s: &str| format!("iss{k}_{s}");
-        let action = mc.output(&f("action"));
-        m.output(&f("action"), 3).set(action);
-        for j in 0..2 {
-            let n = |s: &str| f(&format!("src{j}_{s}"));
-            m.output(&n("renamed"), 1).set(rn.output(&n("renamed")));
-            m.output(&n("phys"), rw).set(rn.output(&n("phys")));
+    m.port(&io.mode).set(mc.mode);
+    m.port(&io.halted).set(mc.halted);
+    m.port(&io.used).set(rn.used);
+    m.port(&io.overflow).set(st.overflow);
+    for (k, o) in io.iss.iter().enumerate() {
+        let action = mc.iss[k].action.sig();
+        m.port(&o.action).set(action);
+        for (d, l) in o.lookup.iter().zip(&rn.iss[k].lookup) {
+            m.port(&d.renamed).set(l.renamed);
+            m.port(&d.phys).set(l.phys);
         }
         let reuse = action.eq(super::mode_ctrl::action::REUSE);
-        m.output(&f("pdst"), rw).set(mux(reuse, pq.output(&f("head_pdst")), rn.output(&f("alloc_phys"))));
-        m.output(&f("pq_idx"), iw).set(pq.output(&f("idx")));
-        m.output(&f("stack_pc"), pcw).set(st.output(&f("pc")));
-        m.output(&f("stack_mask"), lanes).set(st.output(&f("mask")));
+        m.port(&o.pdst).set(mux(reuse, pq.iss[k].head_pdst, rn.iss[k].alloc_phys));
+        m.port(&o.pq_idx).set(pq.iss[k].idx);
+        m.port(&o.stack_pc).set(st.iss[k].pc);
+        m.port(&o.stack_mask).set(st.iss[k].mask);
     }
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = PmodeUnitParams::from_params(params)?;
-    Ok(pmode_unit(&p, &module_name("pmode_unit", params, PmodeUnitParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    let Ok(p) = PmodeUnitParams::from_params(params) else { return Vec::new() };
-    let t = paper_storage(&p);
-    let w = p.warps as u64;
-    let total = t[6].1;
-    vec![
-        PaperFigure::new(format!("SIMT stack copy, {} bits per warp x {w}", t[0].1), t[0].1 * w),
-        PaperFigure::new(format!("scoreboard copy, {} bits per warp x {w}", t[1].1), t[1].1 * w),
-        PaperFigure::new(format!("P-queue, {} bits per warp x {w}", t[2].1), t[2].1 * w),
-        PaperFigure::new(format!("rename tables, {} bits per warp x {w}", t[3].1), t[3].1 * w),
-        PaperFigure::new(
-            format!("availability vector per SM (P-mode total: {} bits per warp; {total} bits = {:.1} KB per SM)", t[4].1, total as f64 / 8192.0),
-            t[5].1,
-        ),
-        PaperFigure::new("mode bit vector (section 5; not in the 2236-bit table)", w),
-        PaperFigure::new(format!("baseline N stack (not P-mode overhead), {} bits per warp x {w}", t[0].1), t[0].1 * w),
-        PaperFigure::new(format!("baseline N scoreboard (not P-mode overhead), {} bits per warp x {w}", t[1].1), t[1].1 * w),
-    ]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "pmode_unit",
-    summary: "warp pre-execution unit: dual-mode scoreboard + P-queue + rename + SIMT stacks + mode controller",
-    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 4-5.3, Figures 5, 6, 8, 9",
-    params: PmodeUnitParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: true,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<PmodeUnitParams>();
 
 #[cfg(test)]
 mod tests {
@@ -574,11 +613,9 @@ mod tests {
 
     #[test]
     fn defaults_are_the_paper() {
-        let p = Params::resolve("pmode_unit", PmodeUnitParams::SPECS, &[]).unwrap();
-        assert_eq!(PmodeUnitParams::from_params(&p).unwrap(), PmodeUnitParams::default());
         let d = PmodeUnitParams::default();
         assert_eq!(
-            paper_storage(&d),
+            d.paper_table(),
             vec![
                 ("SIMT stack copy per warp", 768),
                 ("scoreboard copy per warp", 126),
@@ -591,33 +628,29 @@ mod tests {
         );
         // 13.1 KB per SM (KB = 1024 bytes).
         assert_eq!(format!("{:.1}", 107_456.0 / 8.0 / 1024.0), "13.1");
-        let planned = planned_storage(&d);
-        assert_eq!(planned[5], ("total per warp", 2249));
-        assert_eq!(planned[7], ("total per SM", 108_081));
         assert_eq!(d.pqueue(), PqueueParams::default());
         assert_eq!(d.rename(), RenameParams::default());
         assert_eq!(d.simt_stack(), SimtStackParams::default());
         assert_eq!(d.mode_ctrl(), ModeCtrlParams::default());
+        assert_eq!(d.scoreboard(), ScoreboardParams::default());
     }
 
     /// The emitted hierarchy holds the planned P-mode overhead plus the
     /// baseline N stacks and N board (the table in the module documentation).
     #[test]
-    fn emitted_storage_is_the_planned() {
+    fn emitted_storage_is_the_table() {
         let d = PmodeUnitParams::default();
         let st = crate::stats::Storage::of(&pmode_unit(&d, "pmode_unit").unwrap());
         let per_warp_stack = 8 * 96 + 3;
-        let baseline = 48 * per_warp_stack + 48 * 126;
         assert_eq!(st.bits_under("st.p_"), 48 * per_warp_stack);
         assert_eq!(st.bits_under("sb.p_"), 48 * 126);
         assert_eq!(st.bits_under("pq."), 48 * 334);
         assert_eq!(st.bits_under("rn."), 48 * 1008 + 128);
         assert_eq!(st.bits_under("mc."), 48 * 10);
-        assert_eq!(st.total_bits(), 108_081 + baseline);
         assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_361, 55_776, 151_137));
-        let figures = super::paper_figures(&d.as_params("pmode_unit", PmodeUnitParams::SPECS));
-        assert_eq!(figures.iter().map(|f| f.bits).sum::<u64>(), 150_416);
+        let acc = d.storage();
+        assert_eq!(acc.paper_bits(), 150_416);
+        assert_eq!(acc.expected_bits(), 151_137);
         assert_eq!(st.total_bits() - 150_416, 2 * 144 + 432 + 1);
     }
-
 }

@@ -162,52 +162,22 @@
 //! id RAM has `3K + 1` read ports (sources, destinations, the release), the P
 //! id RAM `2K`.
 
-use super::{below, idx_bits, row_addr, warp_ok, BANKS, ISSUE_PORTS, REGS, RENAME_REGS, WARPS};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, lit_bits, mux, onehot, Bits, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::{below, idx_bits, row_addr};
 use std::sync::Arc;
 
-/// Parameters of `rename`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RenameParams {
-    pub warps: u32,
-    pub regs: u32,
-    pub rename_regs: u32,
-    pub banks: u32,
-    pub issue_ports: u32,
-}
-
-impl Default for RenameParams {
-    fn default() -> Self {
-        RenameParams { warps: 48, regs: 63, rename_regs: 128, banks: 4, issue_ports: 2 }
+crate::block_params! {
+    /// Parameters of `rename` (all shared with the P-mode family).
+    pub struct RenameParams {
+        warps: u32 = shared(super::WARPS),
+        regs: u32 = shared(super::REGS),
+        rename_regs: u32 = shared(super::RENAME_REGS),
+        banks: u32 = shared(super::BANKS),
+        issue_ports: u32 = shared(super::ISSUE_PORTS),
     }
-}
-
-impl BlockParams for RenameParams {
-    const SPECS: &'static [ParamSpec] = &[WARPS, REGS, RENAME_REGS, BANKS, ISSUE_PORTS];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let r = RenameParams {
-            warps: p.get_u32("warps"),
-            regs: p.get_u32("regs"),
-            rename_regs: p.get_u32("rename_regs"),
-            banks: p.get_u32("banks"),
-            issue_ports: p.get_u32("issue_ports"),
-        };
-        check_banks(p, r.banks, r.rename_regs)?;
-        Ok(r)
-    }
-}
-
-/// `banks` must be a power of two dividing `rename_regs`.
-pub(crate) fn check_banks(p: &Params, banks: u32, rename_regs: u32) -> Result<(), ParamError> {
-    if !banks.is_power_of_two() || !rename_regs.is_multiple_of(banks) {
-        return Err(p.invalid(format!(
-            "banks ({banks}) must be a power of two dividing rename_regs ({rename_regs})"
-        )));
-    }
-    Ok(())
+    check = |p: &RenameParams| super::banks_divide(p.banks, p.rename_regs);
 }
 
 impl RenameParams {
@@ -223,29 +193,127 @@ impl RenameParams {
     pub fn bank_bits(&self) -> u32 {
         idx_bits(self.banks)
     }
+    /// The paper's bits per warp (§5.3): two tables of `regs × (clog2(rename_regs) + 1)`.
+    pub fn paper_bits_per_warp(&self) -> u64 {
+        2 * self.regs as u64 * (self.phys_bits() as u64 + 1)
+    }
 }
 
-/// The paper's figures (§5.3) for this parameter set: two tables of
-/// `regs × (clog2(rename_regs) + 1)` bits per warp, one bit per rename
-/// register per SM.
-pub fn paper_storage(p: &RenameParams) -> Vec<(&'static str, u64)> {
-    let table = p.regs as u64 * (p.phys_bits() as u64 + 1);
-    vec![
-        ("rename table bits per warp (N + P)", 2 * table),
-        ("register availability vector bits per SM", p.rename_regs as u64),
-        ("rename bits per SM", 2 * table * p.warps as u64 + p.rename_regs as u64),
-    ]
+/// The rename block's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenameIo<H> {
+    pub rst: H,
+    pub init_en: H,
+    pub init_used: H,
+    pub start_en: H,
+    pub start_warp: H,
+    pub rel_en: H,
+    pub rel_warp: H,
+    pub rel_reg: H,
+    pub used: H,
+    /// Issue port `k`: `iss{k}_*`.
+    pub iss: Vec<RenameIssue<H>>,
 }
 
-/// Flip-flop + memory bits this block's hardware is designed to have: equal to
-/// the paper's figure.
-pub fn planned_storage(p: &RenameParams) -> Vec<(&'static str, u64)> {
-    let wr = p.warps as u64 * p.regs as u64;
-    vec![
-        ("N + P table ids (memories)", 2 * wr * p.phys_bits() as u64),
-        ("N + P renamed bits (flops)", 2 * wr),
-        ("availability vector (flops)", p.rename_regs as u64),
-    ]
+/// One issue port: lookups, the command and the free-register search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenameIssue<H> {
+    pub warp: H,
+    pub pmode: H,
+    /// `iss{k}_src{j}` (two sources).
+    pub src: Vec<H>,
+    pub dst: H,
+    pub bank: H,
+    pub alloc: H,
+    pub reuse: H,
+    pub reuse_phys: H,
+    pub write: H,
+    /// Source `j`'s lookup: `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys`.
+    pub lookup: Vec<RenameLookup<H>>,
+    pub free: H,
+    pub alloc_phys: H,
+}
+
+/// Where a source operand reads from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenameLookup<H> {
+    pub renamed: H,
+    pub phys: H,
+}
+
+impl Interface for RenameParams {
+    type Io<H> = RenameIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> RenameIo<B::H> {
+        let (ww, aw, rw, bw) = (self.warp_bits(), self.reg_bits(), self.phys_bits(), self.bank_bits());
+        RenameIo {
+            rst: b.reset(),
+            init_en: b.input("init_en", 1),
+            init_used: b.input("init_used", self.rename_regs),
+            start_en: b.input("start_en", 1),
+            start_warp: b.input("start_warp", ww),
+            rel_en: b.input("rel_en", 1),
+            rel_warp: b.input("rel_warp", ww),
+            rel_reg: b.input("rel_reg", aw),
+            used: b.output("used", self.rename_regs),
+            iss: (0..self.issue_ports)
+                .map(|k| {
+                    let n = |f: &str| format!("iss{k}_{f}");
+                    RenameIssue {
+                        warp: b.input(n("warp"), ww),
+                        pmode: b.input(n("pmode"), 1),
+                        src: (0..2).map(|j| b.input(n(&format!("src{j}")), aw)).collect(),
+                        dst: b.input(n("dst"), aw),
+                        bank: b.input(n("bank"), bw),
+                        alloc: b.input(n("alloc"), 1),
+                        reuse: b.input(n("reuse"), 1),
+                        reuse_phys: b.input(n("reuse_phys"), rw),
+                        write: b.input(n("write"), 1),
+                        lookup: (0..2)
+                            .map(|j| RenameLookup {
+                                renamed: b.output(n(&format!("src{j}_renamed")), 1),
+                                phys: b.output(n(&format!("src{j}_phys")), rw),
+                            })
+                            .collect(),
+                        free: b.output(n("free"), 1),
+                        alloc_phys: b.output(n("alloc_phys"), rw),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Block for RenameParams {
+    const NAME: &'static str = "rename";
+    const SUMMARY: &'static str =
+        "N and P rename tables per warp and the SM-wide register availability vector (same-bank-first search)";
+    const SOURCE: &'static str = "Kim et al., Warped-Preexecution, HPCA 2016, sections 5.1-5.3";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        rename(self, name)
+    }
+
+    /// Equal to the paper's: ids in two RAMs, renamed bits and the vector in
+    /// flip-flops.
+    fn storage(&self) -> StorageAccount {
+        let t = self.paper_bits_per_warp();
+        StorageAccount {
+            paper: vec![
+                PaperFigure::new(
+                    format!(
+                        "N + P rename tables, {t} bits per warp ({} x {} bits each) x {} warps",
+                        self.regs,
+                        self.phys_bits() + 1,
+                        self.warps
+                    ),
+                    t * self.warps as u64,
+                ),
+                PaperFigure::new("register availability vector per SM", self.rename_regs as u64),
+            ],
+            differences: Vec::new(),
+        }
+    }
 }
 
 /// Generate the rename tables and the availability vector (see the module
@@ -257,14 +325,15 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
          {} warps x {} registers, {} rename registers in {} bank(s), {} issue port(s).",
         p.warps, p.regs, p.rename_regs, p.banks, p.issue_ports
     ));
-    let (ww, aw, rw, bw, nr) = (p.warp_bits(), p.reg_bits(), p.phys_bits(), p.bank_bits(), p.rename_regs);
-    let init_en = m.input("init_en", 1);
-    let init_used = m.input("init_used", nr);
-    let start_en = m.input("start_en", 1);
-    let start_warp = m.input("start_warp", ww);
-    let rel_en = m.input("rel_en", 1);
-    let rel_warp = m.input("rel_warp", ww);
-    let rel_reg = m.input("rel_reg", aw);
+    let (rw, nr) = (p.phys_bits(), p.rename_regs);
+    let io = p.decls();
+    let init_en = m.port(&io.init_en);
+    let init_used = m.port(&io.init_used);
+    let start_en = m.port(&io.start_en);
+    let start_warp = m.port(&io.start_warp);
+    let rel_en = m.port(&io.rel_en);
+    let rel_warp = m.port(&io.rel_warp);
+    let rel_reg = m.port(&io.rel_reg);
     struct Port {
         warp: Sig,
         pmode: Sig,
@@ -276,20 +345,19 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         reuse_phys: Sig,
         write: Sig,
     }
-    let ports: Vec<Port> = (0..p.issue_ports)
-        .map(|k| {
-            let n = |s: &str| format!("iss{k}_{s}");
-            Port {
-                warp: m.input(&n("warp"), ww),
-                pmode: m.input(&n("pmode"), 1),
-                src: [m.input(&n("src0"), aw), m.input(&n("src1"), aw)],
-                dst: m.input(&n("dst"), aw),
-                bank: m.input(&n("bank"), bw),
-                alloc: m.input(&n("alloc"), 1),
-                reuse: m.input(&n("reuse"), 1),
-                reuse_phys: m.input(&n("reuse_phys"), rw),
-                write: m.input(&n("write"), 1),
-            }
+    let ports: Vec<Port> = io
+        .iss
+        .iter()
+        .map(|d| Port {
+            warp: m.port(&d.warp),
+            pmode: m.port(&d.pmode),
+            src: [m.port(&d.src[0]), m.port(&d.src[1])],
+            dst: m.port(&d.dst),
+            bank: m.port(&d.bank),
+            alloc: m.port(&d.alloc),
+            reuse: m.port(&d.reuse),
+            reuse_phys: m.port(&d.reuse_phys),
+            write: m.port(&d.write),
         })
         .collect();
 
@@ -298,18 +366,19 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let n_ren = m.reg_array("n_renamed", p.warps, p.regs, 0);
     let p_ren = m.reg_array("p_renamed", p.warps, p.regs, 0);
     let used = m.reg("avail_vec", nr, 0);
-    m.output("used", nr).set(used);
+    m.port(&io.used).set(used);
     // Outputs in port order: per port, the two lookups, then the search.
-    let outs: Vec<[Sig; 6]> = (0..p.issue_ports)
-        .map(|k| {
-            let n = |s: &str| format!("iss{k}_{s}");
+    let outs: Vec<[Sig; 6]> = io
+        .iss
+        .iter()
+        .map(|d| {
             [
-                m.output(&n("src0_renamed"), 1),
-                m.output(&n("src0_phys"), rw),
-                m.output(&n("src1_renamed"), 1),
-                m.output(&n("src1_phys"), rw),
-                m.output(&n("free"), 1),
-                m.output(&n("alloc_phys"), rw),
+                m.port(&d.lookup[0].renamed),
+                m.port(&d.lookup[0].phys),
+                m.port(&d.lookup[1].renamed),
+                m.port(&d.lookup[1].phys),
+                m.port(&d.free),
+                m.port(&d.alloc_phys),
             ]
         })
         .collect();
@@ -368,7 +437,7 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         let n = |s: &str| format!("iss{k}_{s}");
         let cmd = |q: &Port| q.alloc | q.reuse | q.write;
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & cmd(q)));
-        let live = !init_en & warp_ok(pt.warp, p.warps) & below(pt.dst, p.regs) & !blocked;
+        let live = !init_en & below(pt.warp, p.warps) & below(pt.dst, p.regs) & !blocked;
         let alloc = (live & pt.pmode & pt.alloc & frees_k[k] & !(start_en & start_warp.eq(pt.warp))).named(&n("do_alloc"));
         let reuse = (live & !pt.pmode & pt.reuse).named(&n("do_reuse"));
         let write = (live & !pt.pmode & !pt.reuse & pt.write).named(&n("do_write"));
@@ -385,7 +454,7 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     }
     // Warp-exit release, after the ports: it sees a same-cycle port update of
     // its register.
-    let rel = (rel_en & !init_en & warp_ok(rel_warp, p.warps) & below(rel_reg, p.regs)).named("do_rel");
+    let rel = (rel_en & !init_en & below(rel_warp, p.warps) & below(rel_reg, p.regs)).named("do_rel");
     let (mut rel_ren, mut rel_id) = (n_ren.read(rel_warp).bit_at(rel_reg), n_id.read(addr(rel_warp, rel_reg)));
     for (k, pt) in ports.iter().enumerate() {
         let same = pt.warp.eq(rel_warp) & pt.dst.eq(rel_reg);
@@ -413,53 +482,22 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     // An episode start clears the warp's P table (declared last: it wins).
     p_ren.write(start_warp, zero_a, start_en & !init_en);
     used.set(mux(init_en, init_used, (used & !frees.named("frees")) | allocs.named("allocs")));
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = RenameParams::from_params(params)?;
-    Ok(rename(&p, &module_name("rename", params, RenameParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    match RenameParams::from_params(params) {
-        Ok(p) => {
-            let t = paper_storage(&p);
-            vec![
-                PaperFigure::new(
-                    format!("N + P rename tables, {} bits per warp ({} x {} bits each) x {} warps", t[0].1, p.regs, p.phys_bits() + 1, p.warps),
-                    t[0].1 * p.warps as u64,
-                ),
-                PaperFigure::new("register availability vector per SM", t[1].1),
-            ]
-        }
-        Err(_) => Vec::new(),
-    }
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "rename",
-    summary: "N and P rename tables per warp and the SM-wide register availability vector (same-bank-first search)",
-    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 5.1-5.3",
-    params: RenameParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<RenameParams>();
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::params::{BlockParams, ParamError, Params};
+
     #[test]
     fn defaults_are_the_paper() {
-        let p = Params::resolve("rename", RenameParams::SPECS, &[]).unwrap();
-        assert_eq!(RenameParams::from_params(&p).unwrap(), RenameParams::default());
         let d = RenameParams::default();
-        assert_eq!(paper_storage(&d)[0].1, 1008);
-        assert_eq!(paper_storage(&d)[1].1, 128);
-        let planned: u64 = planned_storage(&d).iter().map(|x| x.1).sum();
-        assert_eq!(planned, paper_storage(&d)[2].1);
+        assert_eq!(d.paper_bits_per_warp(), 1008);
+        assert_eq!(d.storage().paper_bits(), 1008 * 48 + 128);
     }
 
     #[test]
@@ -470,15 +508,4 @@ mod tests {
             assert!(matches!(RenameParams::from_params(&p), Err(ParamError::Invalid { .. })), "{b} {r}");
         }
     }
-
-    #[test]
-    fn emitted_storage_is_the_planned() {
-        for d in [RenameParams::default(), RenameParams { warps: 5, regs: 7, rename_regs: 24, banks: 8, issue_ports: 3 }] {
-            let st = crate::stats::Storage::of(&rename(&d, "rename").unwrap());
-            let planned = planned_storage(&d);
-            assert_eq!(st.mem_bits(), planned[0].1);
-            assert_eq!(st.total_bits(), planned.iter().map(|x| x.1).sum::<u64>());
-        }
-    }
-
 }

@@ -8,22 +8,23 @@
 //!
 //! # Ports
 //! `K = issue_ports` (one per warp scheduler, 2 in the paper's Table 1),
-//! `J = wb_ports`, `S = srcs`, `WW = clog2(warps)`, `RW = clog2(regs)`.
+//! `J = wb_ports`, `S = srcs`, `D = dsts`, `WW = clog2(warps)`, `RW = clog2(regs)`.
 //!
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `iss{k}_warp` | in | WW | warp of the instruction at issue port k |
 //! | `iss{k}_pmode` | in | 1 | consult and update the P board (else N) |
 //! | `iss{k}_src{s}`, `iss{k}_src{s}_vld` | in | RW, 1 | source registers |
-//! | `iss{k}_dst`, `iss{k}_dst_vld` | in | RW, 1 | destination register |
-//! | `iss{k}_fire` | in | 1 | the instruction issues: `pending[dst]` <- 1, `long[dst]` <- `iss{k}_long` |
+//! | `iss{k}_dst`, `iss{k}_dst_vld` | in | RW, 1 | destination register (destination 0) |
+//! | `iss{k}_dst{d}`, `iss{k}_dst{d}_vld` | in | RW, 1 | destination `d` = 1..D-1 (a 64-bit pair, a vector load) |
+//! | `iss{k}_fire` | in | 1 | the instruction issues: `pending[dst]` <- 1, `long[dst]` <- `iss{k}_long`, for every valid destination |
 //! | `iss{k}_long` | in | 1 | it is a long-latency operation (global load) |
-//! | `iss{k}_skip` | in | 1 | P-mode skip: `long[dst]` <- 1 so dependents are skipped too |
+//! | `iss{k}_skip` | in | 1 | P-mode skip: `long[dst]` <- 1 for every valid destination, so dependents are skipped too |
 //! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, WW, RW | a value is written back |
 //! | `wb{j}_n`, `wb{j}_p` | in | 1 | the writeback clears the N / P board |
 //! | `copy_en`, `copy_warp` | in | 1, WW | mode entry: the warp's P board <- its N board |
 //! | `iss{k}_src_pending` | out | 1 | a valid source is pending |
-//! | `iss{k}_dst_pending` | out | 1 | the valid destination is pending (WAW) |
+//! | `iss{k}_dst_pending` | out | 1 | a valid destination is pending (WAW) |
 //! | `iss{k}_stall` | out | 1 | `src_pending \| dst_pending` |
 //! | `iss{k}_long_dep` | out | 1 | a valid source has `long` set (P-mode trigger / skip) |
 //! | `iss{k}_src{s}_long` | out | 1 | source s is valid and has `long` set (which load a trigger waits on) |
@@ -47,48 +48,36 @@
 //!   default 63 registers) never read as pending and are never marked.
 //!   Warp ids `>= warps` read as idle and are never updated.
 //! - Reset clears both boards of every warp.
+//! - An instruction may write up to `dsts` registers (the SM's 64-bit pairs
+//!   and `ld.v4`): every valid destination is marked at `fire` / `skip`,
+//!   and `dst_pending` is any valid destination pending. Two destinations
+//!   naming one register mark it once. Destination 0 keeps the names
+//!   `iss{k}_dst` / `iss{k}_dst_vld`, so with `dsts = 1` (the paper's
+//!   instructions) the block is what it always was.
 //!
 //! Storage: 4 register arrays of `warps x regs` bits (N/P x pending/long):
 //! 12,096 flip-flops at 48 x 63, i.e. 126 bits per board per warp as in the
 //! paper; the paper counts only the added P board (126 bits per warp).
 
-use crate::ir::{lit, mux, onehot, MemHandle, ModuleBuilder, Sig};
-use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use super::Operand;
+use crate::iface::{Binder, Interface};
+use crate::iface::InterfaceExt;
+use crate::ir::{lit, mux, onehot, HwError, MemHandle, Module, ModuleBuilder, Sig};
+use crate::params::clog2;
+use crate::registry::{Block, PaperFigure, StorageAccount};
 use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScoreboardParams {
-    pub warps: u32,
-    pub regs: u32,
-    pub issue_ports: u32,
-    pub wb_ports: u32,
-    pub srcs: u32,
-}
-
-impl Default for ScoreboardParams {
-    fn default() -> Self {
-        ScoreboardParams { warps: 48, regs: 63, issue_ports: 2, wb_ports: 2, srcs: 2 }
-    }
-}
-
-impl BlockParams for ScoreboardParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 48, min: 1, max: 1024, doc: "warps per SM (Table 1: 48)" },
-        ParamSpec { name: "regs", default: 63, min: 1, max: 1024, doc: "architected registers per warp (section 2: 63)" },
-        ParamSpec { name: "issue_ports", default: 2, min: 1, max: 4, doc: "issue ports, one per warp scheduler (Table 1: 2)" },
-        ParamSpec { name: "wb_ports", default: 2, min: 1, max: 8, doc: "writeback ports" },
-        ParamSpec { name: "srcs", default: 2, min: 1, max: 4, doc: "source operands per instruction (P-queue entry: 2)" },
-    ];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(ScoreboardParams {
-            warps: p.get_u32("warps"),
-            regs: p.get_u32("regs"),
-            issue_ports: p.get_u32("issue_ports"),
-            wb_ports: p.get_u32("wb_ports"),
-            srcs: p.get_u32("srcs"),
-        })
+crate::block_params! {
+    /// Parameters of the dual-mode scoreboard. `warps`, `regs`,
+    /// `issue_ports` and `wb_ports` are the P-mode family's (one spec each,
+    /// shared with the other P-mode blocks and `pmode_unit`).
+    pub struct ScoreboardParams {
+        warps: u32 = shared(super::WARPS),
+        regs: u32 = shared(super::REGS),
+        issue_ports: u32 = shared(super::ISSUE_PORTS),
+        wb_ports: u32 = shared(super::WB_PORTS),
+        srcs: u32 = spec { 2, 1..=8, "source operands per instruction", "P-queue entry (section 5.1): two sources" },
+        dsts: u32 = spec { 1, 1..=4, "destination registers per instruction", "P-queue entry (section 5.1): one destination" },
     }
 }
 
@@ -101,17 +90,135 @@ impl ScoreboardParams {
     }
 }
 
+/// The scoreboard's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreboardIo<H> {
+    pub rst: H,
+    /// Issue port `k`: `iss{k}_*`.
+    pub iss: Vec<ScoreboardIssue<H>>,
+    /// Writeback port `j`: `wb{j}_*`.
+    pub wb: Vec<ScoreboardWb<H>>,
+    pub copy_en: H,
+    pub copy_warp: H,
+}
+
+/// One issue port: the instruction and its query results.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreboardIssue<H> {
+    pub warp: H,
+    pub pmode: H,
+    /// Source `s`: `iss{k}_src{s}`, `iss{k}_src{s}_vld`.
+    pub src: Vec<Operand<H>>,
+    /// Destination `d`: `iss{k}_dst`, `iss{k}_dst_vld` for d = 0, else
+    /// `iss{k}_dst{d}`, `iss{k}_dst{d}_vld`.
+    pub dst: Vec<Operand<H>>,
+    pub fire: H,
+    pub long: H,
+    pub skip: H,
+    pub src_pending: H,
+    pub dst_pending: H,
+    pub stall: H,
+    pub long_dep: H,
+    /// `iss{k}_src{s}_long`.
+    pub src_long: Vec<H>,
+}
+
+/// One writeback port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreboardWb<H> {
+    pub en: H,
+    pub warp: H,
+    pub reg: H,
+    pub n: H,
+    pub p: H,
+}
+
+/// Destination `d`'s name within an issue port: `dst`, `dst1`, `dst2`, ...
+fn dst_name(d: u32) -> String {
+    if d == 0 {
+        "dst".to_string()
+    } else {
+        format!("dst{d}")
+    }
+}
+
+impl Interface for ScoreboardParams {
+    type Io<H> = ScoreboardIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> ScoreboardIo<B::H> {
+        let (ww, rw) = (self.warp_width(), self.reg_width());
+        ScoreboardIo {
+            rst: b.reset(),
+            iss: (0..self.issue_ports)
+                .map(|k| {
+                    let n = |f: &str| format!("iss{k}_{f}");
+                    ScoreboardIssue {
+                        warp: b.input(n("warp"), ww),
+                        pmode: b.input(n("pmode"), 1),
+                        src: (0..self.srcs).map(|s| Operand::describe(b, &n(&format!("src{s}")), rw)).collect(),
+                        dst: (0..self.dsts).map(|d| Operand::describe(b, &n(&dst_name(d)), rw)).collect(),
+                        fire: b.input(n("fire"), 1),
+                        long: b.input(n("long"), 1),
+                        skip: b.input(n("skip"), 1),
+                        src_pending: b.output(n("src_pending"), 1),
+                        dst_pending: b.output(n("dst_pending"), 1),
+                        stall: b.output(n("stall"), 1),
+                        long_dep: b.output(n("long_dep"), 1),
+                        src_long: (0..self.srcs).map(|s| b.output(n(&format!("src{s}_long")), 1)).collect(),
+                    }
+                })
+                .collect(),
+            wb: (0..self.wb_ports)
+                .map(|j| {
+                    let n = |f: &str| format!("wb{j}_{f}");
+                    ScoreboardWb {
+                        en: b.input(n("en"), 1),
+                        warp: b.input(n("warp"), ww),
+                        reg: b.input(n("reg"), rw),
+                        n: b.input(n("n"), 1),
+                        p: b.input(n("p"), 1),
+                    }
+                })
+                .collect(),
+            copy_en: b.input("copy_en", 1),
+            copy_warp: b.input("copy_warp", ww),
+        }
+    }
+}
+
+impl Block for ScoreboardParams {
+    const NAME: &'static str = "scoreboard";
+    const SUMMARY: &'static str = "dual-mode scoreboard: N and P boards of pending/long bits per warp register";
+    const SOURCE: &'static str = "Kim et al., Warped-Preexecution, HPCA 2016, section 4, Figure 8";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        scoreboard(self, name)
+    }
+
+    fn storage(&self) -> StorageAccount {
+        let (w, r) = (self.warps as u64, self.regs as u64);
+        StorageAccount {
+            paper: vec![
+                PaperFigure::new(format!("N board (baseline scoreboard, {r} x 2 bits per warp)"), 2 * r * w),
+                PaperFigure::new(format!("P board (the added copy, {} bits per warp)", 2 * r), 2 * r * w),
+            ],
+            differences: Vec::new(),
+        }
+    }
+}
+
 /// Per issue port: the inputs and the set masks they imply for one board.
 struct IssuePort {
     warp: Sig,
     pmode: Sig,
     srcs: Vec<(Sig, Sig)>,
-    dst: Sig,
-    dst_vld: Sig,
+    /// Per destination: (register, valid, one-hot mask).
+    dsts: Vec<(Sig, Sig, Sig)>,
+    /// Some destination is valid.
+    any_dst: Sig,
     fire: Sig,
     long: Sig,
     skip: Sig,
-    dst_mask: Sig,
 }
 
 struct WbPort {
@@ -145,11 +252,13 @@ impl Board {
         let (mut fire, mut long, mut skip) = (zero, zero, zero);
         for ip in iss {
             let on_board = if self.is_p { ip.pmode } else { !ip.pmode };
-            let here = on_board & ip.dst_vld & ip.warp.eq(warp);
-            let f = mux(here & ip.fire, ip.dst_mask, zero);
-            fire = fire | f;
-            long = long | mux(ip.long, f, zero);
-            skip = skip | mux(here & ip.skip, ip.dst_mask, zero);
+            for &(_, vld, mask) in &ip.dsts {
+                let here = on_board & vld & ip.warp.eq(warp);
+                let f = mux(here & ip.fire, mask, zero);
+                fire = fire | f;
+                long = long | mux(ip.long, f, zero);
+                skip = skip | mux(here & ip.skip, mask, zero);
+            }
         }
         (fire, long | skip, fire)
     }
@@ -171,44 +280,58 @@ impl Board {
 }
 
 /// Generate the scoreboard.
-pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Module>, crate::ir::HwError> {
+pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwError> {
     let m = ModuleBuilder::new(name);
     m.doc(&format!(
         "Dual-mode scoreboard (warped pre-execution, HPCA 2016, section 4): {} warps x {} registers, \
-         N and P boards of pending/long bits, {} issue port(s), {} writeback port(s), {} source(s) per instruction.",
-        p.warps, p.regs, p.issue_ports, p.wb_ports, p.srcs
+         N and P boards of pending/long bits, {} issue port(s), {} writeback port(s), {} source(s) per instruction{}.",
+        p.warps,
+        p.regs,
+        p.issue_ports,
+        p.wb_ports,
+        p.srcs,
+        if p.dsts > 1 { format!(", {} destinations", p.dsts) } else { String::new() }
     ));
-    let (ww, rw, regs) = (p.warp_width(), p.reg_width(), p.regs);
+    let regs = p.regs;
+    let io = p.decls();
 
-    let iss: Vec<IssuePort> = (0..p.issue_ports)
-        .map(|k| {
-            let warp = m.input(&format!("iss{k}_warp"), ww);
-            let pmode = m.input(&format!("iss{k}_pmode"), 1);
-            let srcs = (0..p.srcs)
-                .map(|s| (m.input(&format!("iss{k}_src{s}"), rw), m.input(&format!("iss{k}_src{s}_vld"), 1)))
+    let iss: Vec<IssuePort> = io
+        .iss
+        .iter()
+        .enumerate()
+        .map(|(k, d)| {
+            let warp = m.port(&d.warp);
+            let pmode = m.port(&d.pmode);
+            let srcs = d.src.iter().map(|s| (m.port(&s.reg), m.port(&s.vld))).collect();
+            let dst_io: Vec<(Sig, Sig)> = d.dst.iter().map(|o| (m.port(&o.reg), m.port(&o.vld))).collect();
+            let fire = m.port(&d.fire);
+            let long = m.port(&d.long);
+            let skip = m.port(&d.skip);
+            let dsts: Vec<(Sig, Sig, Sig)> = dst_io
+                .iter()
+                .zip(0u32..)
+                .map(|(&(r, v), i)| (r, v, onehot(r, regs).named(&format!("iss{k}_{}_mask", dst_name(i)))))
                 .collect();
-            let dst = m.input(&format!("iss{k}_dst"), rw);
-            let dst_vld = m.input(&format!("iss{k}_dst_vld"), 1);
-            let fire = m.input(&format!("iss{k}_fire"), 1);
-            let long = m.input(&format!("iss{k}_long"), 1);
-            let skip = m.input(&format!("iss{k}_skip"), 1);
-            let dst_mask = onehot(dst, regs).named(&format!("iss{k}_dst_mask"));
-            IssuePort { warp, pmode, srcs, dst, dst_vld, fire, long, skip, dst_mask }
+            let any_dst = dsts[1..].iter().fold(dsts[0].1, |acc, &(_, v, _)| acc | v);
+            IssuePort { warp, pmode, srcs, dsts, any_dst, fire, long, skip }
         })
         .collect();
-    let wbs: Vec<WbPort> = (0..p.wb_ports)
-        .map(|j| {
-            let en = m.input(&format!("wb{j}_en"), 1);
-            let warp = m.input(&format!("wb{j}_warp"), ww);
-            let reg = m.input(&format!("wb{j}_reg"), rw);
-            let n = m.input(&format!("wb{j}_n"), 1);
-            let pb = m.input(&format!("wb{j}_p"), 1);
+    let wbs: Vec<WbPort> = io
+        .wb
+        .iter()
+        .enumerate()
+        .map(|(j, d)| {
+            let en = m.port(&d.en);
+            let warp = m.port(&d.warp);
+            let reg = m.port(&d.reg);
+            let n = m.port(&d.n);
+            let pb = m.port(&d.p);
             let mask = onehot(reg, regs).named(&format!("wb{j}_mask"));
             WbPort { en, warp, n, p: pb, mask }
         })
         .collect();
-    let copy_en = m.input("copy_en", 1);
-    let copy_warp = m.input("copy_warp", ww);
+    let copy_en = m.port(&io.copy_en);
+    let copy_warp = m.port(&io.copy_warp);
 
     let n = Board { pending: m.reg_array("n_pending", p.warps, regs, 0), long: m.reg_array("n_long", p.warps, regs, 0), is_p: false };
     let pb = Board { pending: m.reg_array("p_pending", p.warps, regs, 0), long: m.reg_array("p_long", p.warps, regs, 0), is_p: true };
@@ -222,13 +345,14 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
         let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending.bit_at(r)));
         let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r)).collect();
         let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
-        let dst_pending = ip.dst_vld & pending.bit_at(ip.dst);
-        m.output(&format!("iss{k}_src_pending"), 1).set(src_pending);
-        m.output(&format!("iss{k}_dst_pending"), 1).set(dst_pending);
-        m.output(&format!("iss{k}_stall"), 1).set(src_pending | dst_pending);
-        m.output(&format!("iss{k}_long_dep"), 1).set(long_dep);
-        for (s, l) in src_long.into_iter().enumerate() {
-            m.output(&format!("iss{k}_src{s}_long"), 1).set(l);
+        let dst_pending = ip.dsts[1..].iter().fold(ip.dsts[0].1 & pending.bit_at(ip.dsts[0].0), |acc, &(r, v, _)| acc | (v & pending.bit_at(r)));
+        let d = &io.iss[k];
+        m.port(&d.src_pending).set(src_pending);
+        m.port(&d.dst_pending).set(dst_pending);
+        m.port(&d.stall).set(src_pending | dst_pending);
+        m.port(&d.long_dep).set(long_dep);
+        for (d, l) in d.src_long.iter().zip(src_long) {
+            m.port(d).set(l);
         }
     }
 
@@ -238,7 +362,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
         let mut touches: Vec<(Sig, Sig)> = Vec::new();
         for ip in &iss {
             let on_board = if board.is_p { ip.pmode } else { !ip.pmode };
-            touches.push((ip.warp, on_board & ip.dst_vld & (ip.fire | ip.skip)));
+            touches.push((ip.warp, on_board & ip.any_dst & (ip.fire | ip.skip)));
         }
         for wb in &wbs {
             touches.push((wb.warp, wb.en & if board.is_p { wb.p } else { wb.n }));
@@ -253,28 +377,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<crate::ir::Mod
     let (cp, cl) = n.next(copy_warp, &iss, &wbs, regs);
     pb.pending.write(copy_warp, cp, copy_en);
     pb.long.write(copy_warp, cl, copy_en);
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<crate::ir::Module>, BlockError> {
-    let p = ScoreboardParams::from_params(params)?;
-    Ok(scoreboard(&p, &module_name("scoreboard", params, ScoreboardParams::SPECS))?)
-}
-
-fn paper_storage(params: &Params) -> Vec<PaperFigure> {
-    let warps = params.get("warps");
-    vec![
-        PaperFigure::new("N board (baseline scoreboard, 63 x 2 bits per warp)", 126 * warps),
-        PaperFigure::new("P board (the added copy, 126 bits per warp)", 126 * warps),
-    ]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "scoreboard",
-    summary: "dual-mode scoreboard: N and P boards of pending/long bits per warp register",
-    source: "Kim et al., Warped-Preexecution, HPCA 2016, section 4, Figure 8",
-    params: ScoreboardParams::SPECS,
-    build,
-    paper_storage,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<ScoreboardParams>();

@@ -128,41 +128,21 @@
 //! Generic `yosys synth` of the block takes about 5 minutes (587 k cells,
 //! 98 689 flip-flops: yosys maps each 48-row array onto 64 rows).
 
-use super::{idx_bits, warp_ok, DEPTH, INST_BYTES, ISSUE_PORTS, LANES, PC_BITS, WARPS};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, mux, pick, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{module_name, BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::{below, idx_bits};
 use std::sync::Arc;
 
-/// Parameters of `simt_stack`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SimtStackParams {
-    pub warps: u32,
-    pub depth: u32,
-    pub lanes: u32,
-    pub pc_bits: u32,
-    pub inst_bytes: u32,
-    pub issue_ports: u32,
-}
-
-impl Default for SimtStackParams {
-    fn default() -> Self {
-        SimtStackParams { warps: 48, depth: 8, lanes: 32, pc_bits: 32, inst_bytes: 8, issue_ports: 2 }
-    }
-}
-
-impl BlockParams for SimtStackParams {
-    const SPECS: &'static [ParamSpec] = &[WARPS, DEPTH, LANES, PC_BITS, INST_BYTES, ISSUE_PORTS];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(SimtStackParams {
-            warps: p.get_u32("warps"),
-            depth: p.get_u32("depth"),
-            lanes: p.get_u32("lanes"),
-            pc_bits: p.get_u32("pc_bits"),
-            inst_bytes: p.get_u32("inst_bytes"),
-            issue_ports: p.get_u32("issue_ports"),
-        })
+crate::block_params! {
+    /// Parameters of `simt_stack` (all shared with the P-mode family).
+    pub struct SimtStackParams {
+        warps: u32 = shared(super::WARPS),
+        depth: u32 = shared(super::DEPTH),
+        lanes: u32 = shared(super::LANES),
+        pc_bits: u32 = shared(super::PC_BITS),
+        inst_bytes: u32 = shared(super::INST_BYTES),
+        issue_ports: u32 = shared(super::ISSUE_PORTS),
     }
 }
 
@@ -185,27 +165,104 @@ impl SimtStackParams {
             (1u64 << self.pc_bits) - 1
         }
     }
+    /// The paper's P-mode copy per warp (§5.3): depth × (2 PCs + mask).
+    pub fn paper_copy_bits(&self) -> u64 {
+        self.depth as u64 * self.entry_bits()
+    }
 }
 
-/// The paper's figure (§5.3) for this parameter set: the P-mode copy,
-/// depth × (2 PCs + mask) per warp.
-pub fn paper_storage(p: &SimtStackParams) -> Vec<(&'static str, u64)> {
-    let copy = p.depth as u64 * p.entry_bits();
-    vec![
-        ("SIMT stack copy bits per warp", copy),
-        ("SIMT stack copy bits per SM", copy * p.warps as u64),
-    ]
+/// The SIMT stacks' ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimtStackIo<H> {
+    pub rst: H,
+    pub launch_en: H,
+    pub launch_warp: H,
+    pub launch_pc: H,
+    pub launch_mask: H,
+    pub copy_en: H,
+    pub copy_warp: H,
+    /// Issue port `k`: `iss{k}_*`.
+    pub iss: Vec<SimtStackIssue<H>>,
+    pub overflow: H,
 }
 
-/// Flip-flop bits this block's hardware is designed to have (N stack is
-/// baseline hardware, P stack is the P-mode overhead).
-pub fn planned_storage(p: &SimtStackParams) -> Vec<(&'static str, u64)> {
-    let per_stack = p.depth as u64 * p.entry_bits() + p.top_bits() as u64;
-    vec![
-        ("N stacks incl. top (baseline)", per_stack * p.warps as u64),
-        ("P stacks incl. top (P-mode copy)", per_stack * p.warps as u64),
-        ("overflow flag", 1),
-    ]
+/// One issue port: the update command and the top of the selected stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimtStackIssue<H> {
+    pub warp: H,
+    pub pmode: H,
+    pub adv: H,
+    pub br: H,
+    pub taken: H,
+    pub target: H,
+    pub reconv: H,
+    pub pc: H,
+    pub rpc: H,
+    pub mask: H,
+}
+
+impl Interface for SimtStackParams {
+    type Io<H> = SimtStackIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> SimtStackIo<B::H> {
+        let (ww, pcw, lanes) = (self.warp_bits(), self.pc_bits, self.lanes);
+        SimtStackIo {
+            rst: b.reset(),
+            launch_en: b.input("launch_en", 1),
+            launch_warp: b.input("launch_warp", ww),
+            launch_pc: b.input("launch_pc", pcw),
+            launch_mask: b.input("launch_mask", lanes),
+            copy_en: b.input("copy_en", 1),
+            copy_warp: b.input("copy_warp", ww),
+            iss: (0..self.issue_ports)
+                .map(|k| {
+                    let n = |f: &str| format!("iss{k}_{f}");
+                    SimtStackIssue {
+                        warp: b.input(n("warp"), ww),
+                        pmode: b.input(n("pmode"), 1),
+                        adv: b.input(n("adv"), 1),
+                        br: b.input(n("br"), 1),
+                        taken: b.input(n("taken"), lanes),
+                        target: b.input(n("target"), pcw),
+                        reconv: b.input(n("reconv"), pcw),
+                        pc: b.output(n("pc"), pcw),
+                        rpc: b.output(n("rpc"), pcw),
+                        mask: b.output(n("mask"), lanes),
+                    }
+                })
+                .collect(),
+            overflow: b.output("overflow", 1),
+        }
+    }
+}
+
+impl Block for SimtStackParams {
+    const NAME: &'static str = "simt_stack";
+    const SUMMARY: &'static str = "per-warp IPDOM SIMT reconvergence stack with a one-cycle P-mode copy";
+    const SOURCE: &'static str = "Kim et al., Warped-Preexecution, HPCA 2016, sections 5, 5.1, 5.3";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        simt_stack(self, name)
+    }
+
+    fn storage(&self) -> StorageAccount {
+        let (copy, w) = (self.paper_copy_bits(), self.warps as u64);
+        StorageAccount {
+            paper: vec![
+                PaperFigure::new(
+                    format!("N stack (baseline), {} x {} bits per warp x {w} warps", self.depth, self.entry_bits()),
+                    copy * w,
+                ),
+                PaperFigure::new(format!("P stack copy, {copy} bits per warp x {w} warps"), copy * w),
+            ],
+            differences: Vec::new(),
+        }
+        .differs(
+            2 * w as i64 * self.top_bits() as i64,
+            "a top-of-stack pointer per stack (N and P) and warp; the paper counts entries only",
+        )
+        .differs(1, "the sticky overflow flag (an error output the paper does not need)")
+    }
 }
 
 /// One stack entry as a bit vector: `{pc, rpc, mask}`, mask least significant.
@@ -298,14 +355,15 @@ pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwErro
         p.entry_bits(),
         p.issue_ports
     ));
-    let (ww, pcw, lanes, tw) = (p.warp_bits(), p.pc_bits, p.lanes, p.top_bits());
+    let (pcw, lanes, tw) = (p.pc_bits, p.lanes, p.top_bits());
     let row_bits = p.depth * p.entry_bits() as u32;
-    let launch_en = m.input("launch_en", 1);
-    let launch_warp = m.input("launch_warp", ww);
-    let launch_pc = m.input("launch_pc", pcw);
-    let launch_mask = m.input("launch_mask", lanes);
-    let copy_en = m.input("copy_en", 1);
-    let copy_warp = m.input("copy_warp", ww);
+    let io = p.decls();
+    let launch_en = m.port(&io.launch_en);
+    let launch_warp = m.port(&io.launch_warp);
+    let launch_pc = m.port(&io.launch_pc);
+    let launch_mask = m.port(&io.launch_mask);
+    let copy_en = m.port(&io.copy_en);
+    let copy_warp = m.port(&io.copy_warp);
     struct Port {
         warp: Sig,
         pmode: Sig,
@@ -315,18 +373,17 @@ pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwErro
         target: Sig,
         reconv: Sig,
     }
-    let ports: Vec<Port> = (0..p.issue_ports)
-        .map(|k| {
-            let n = |s: &str| format!("iss{k}_{s}");
-            Port {
-                warp: m.input(&n("warp"), ww),
-                pmode: m.input(&n("pmode"), 1),
-                adv: m.input(&n("adv"), 1),
-                br: m.input(&n("br"), 1),
-                taken: m.input(&n("taken"), lanes),
-                target: m.input(&n("target"), pcw),
-                reconv: m.input(&n("reconv"), pcw),
-            }
+    let ports: Vec<Port> = io
+        .iss
+        .iter()
+        .map(|d| Port {
+            warp: m.port(&d.warp),
+            pmode: m.port(&d.pmode),
+            adv: m.port(&d.adv),
+            br: m.port(&d.br),
+            taken: m.port(&d.taken),
+            target: m.port(&d.target),
+            reconv: m.port(&d.reconv),
         })
         .collect();
     let n_stack = m.reg_array("n_stack", p.warps, row_bits, 0);
@@ -344,15 +401,15 @@ pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwErro
         let top = mux(pt.pmode, p_top.read(pt.warp), n_top.read(pt.warp)).named(&n("top"));
         let slots: Vec<Sig> = (0..p.depth).map(|i| row.slice(i * eb, eb)).collect();
         let tos = Ent::of(pick(top, &slots), pcw, lanes);
-        m.output(&n("pc"), pcw).set(tos.pc);
-        m.output(&n("rpc"), pcw).set(tos.rpc);
-        m.output(&n("mask"), lanes).set(tos.mask);
+        m.port(&io.iss[k].pc).set(tos.pc);
+        m.port(&io.iss[k].rpc).set(tos.rpc);
+        m.port(&io.iss[k].mask).set(tos.mask);
         // Which port acts: not one naming the warp of a lower port with a
         // command; not an N update under a launch of the warp, not a P
         // update under a copy to it.
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & (q.adv | q.br)));
         let overridden = mux(pt.pmode, copy_en & copy_warp.eq(pt.warp), launch_en & launch_warp.eq(pt.warp));
-        let live = ((pt.adv | pt.br) & warp_ok(pt.warp, p.warps) & !blocked & !overridden).named(&n("live"));
+        let live = ((pt.adv | pt.br) & below(pt.warp, p.warps) & !blocked & !overridden).named(&n("live"));
         let u = update(p, row, top, pt.br, pt.taken, pt.target, pt.reconv);
         let write = (live & !u.overflow).named(&n("write"));
         ovf = ovf | (live & u.overflow);
@@ -381,36 +438,11 @@ pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwErro
     let launched = launch_en & launch_warp.eq(copy_warp);
     p_stack.write(copy_warp, mux(launched, launch_row, copy_row).named("copy_row"), copy_en);
     p_top.write(copy_warp, mux(launched, lit(0, tw), copy_top), copy_en);
-    m.output("overflow", 1).set(overflow);
-    m.finish()
+    m.port(&io.overflow).set(overflow);
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = SimtStackParams::from_params(params)?;
-    Ok(simt_stack(&p, &module_name("simt_stack", params, SimtStackParams::SPECS))?)
-}
-
-fn paper_figures(params: &Params) -> Vec<PaperFigure> {
-    let Ok(p) = SimtStackParams::from_params(params) else { return Vec::new() };
-    let copy = paper_storage(&p)[0].1;
-    vec![
-        PaperFigure::new(
-            format!("N stack (baseline), {} x {} bits per warp x {} warps", p.depth, p.entry_bits(), p.warps),
-            copy * p.warps as u64,
-        ),
-        PaperFigure::new(format!("P stack copy, {copy} bits per warp x {} warps", p.warps), copy * p.warps as u64),
-    ]
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: "simt_stack",
-    summary: "per-warp IPDOM SIMT reconvergence stack with a one-cycle P-mode copy",
-    source: "Kim et al., Warped-Preexecution, HPCA 2016, sections 5, 5.1, 5.3",
-    params: SimtStackParams::SPECS,
-    build,
-    paper_storage: paper_figures,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<SimtStackParams>();
 
 #[cfg(test)]
 mod tests {
@@ -418,22 +450,9 @@ mod tests {
 
     #[test]
     fn defaults_are_the_paper() {
-        let p = Params::resolve("simt_stack", SimtStackParams::SPECS, &[]).unwrap();
-        assert_eq!(SimtStackParams::from_params(&p).unwrap(), SimtStackParams::default());
         let d = SimtStackParams::default();
         assert_eq!(d.entry_bits(), 96);
-        assert_eq!(paper_storage(&d)[0].1, 768);
-        assert_eq!(planned_storage(&d)[1].1, 771 * 48);
+        assert_eq!(d.paper_copy_bits(), 768);
+        assert_eq!(d.storage().expected_bits(), 2 * 771 * 48 + 1);
     }
-
-    #[test]
-    fn emitted_storage_is_the_planned() {
-        for d in [SimtStackParams::default(), SimtStackParams { warps: 5, depth: 3, lanes: 7, ..SimtStackParams::default() }] {
-            let st = crate::stats::Storage::of(&simt_stack(&d, "simt_stack").unwrap());
-            let planned = planned_storage(&d);
-            assert_eq!(st.bits_under("p_"), planned[1].1);
-            assert_eq!(st.total_bits(), planned.iter().map(|x| x.1).sum::<u64>());
-        }
-    }
-
 }

@@ -81,42 +81,37 @@
 //! §7.2.4): the per-instruction credit bit lives in the pipeline registers; no
 //! `paper_storage`.
 
-use super::typed_module_name;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use crate::params::{clog2, ParamSpec};
+use crate::registry::{Block, StorageAccount};
 use std::sync::Arc;
 
 /// Block name.
 pub const NAME: &str = "credit_tracker";
 
-/// Parameters of the credit MSHR tracker.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CreditTrackerParams {
-    pub mshrs: u32,
-    pub delay: u32,
-}
+/// MSHRs = credits: one spec for the MSHR table (`entries`), both trackers'
+/// pool and `replay_unit`. The range is the table's (1..=256; the credit
+/// tracker alone allowed 1024, more MSHRs than any L1 has).
+pub const MSHRS: ParamSpec =
+    ParamSpec { name: "mshrs", default: 32, min: 1, max: 256, doc: "MSHRs = credits", source: "thesis Table 4.2: 32" };
 
-impl Default for CreditTrackerParams {
-    fn default() -> Self {
-        CreditTrackerParams { mshrs: 32, delay: 0 }
-    }
-}
+/// Signalling delay between the memory stage and the issue stage (shared
+/// with `naive_tracker` and `replay_unit`).
+pub const DELAY: ParamSpec = ParamSpec {
+    name: "delay",
+    default: 0,
+    min: 0,
+    max: 16,
+    doc: "extra cycles between the memory stage and the issue stage",
+    source: "thesis: 0 (the tracker sits beside the issue stage)",
+};
 
-impl BlockParams for CreditTrackerParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "mshrs", default: 32, min: 1, max: 1024, doc: "MSHRs = credits (thesis Table 4.2: 32)" },
-        ParamSpec {
-            name: "delay",
-            default: 0,
-            min: 0,
-            max: 16,
-            doc: "extra cycles between the memory stage and the issue-stage pool (thesis: 0)",
-        },
-    ];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(CreditTrackerParams { mshrs: p.get_u32("mshrs"), delay: p.get_u32("delay") })
+crate::block_params! {
+    /// Parameters of the credit MSHR tracker.
+    pub struct CreditTrackerParams {
+        mshrs: u32 = shared(MSHRS),
+        delay: u32 = shared(DELAY),
     }
 }
 
@@ -127,14 +122,52 @@ impl CreditTrackerParams {
     }
 }
 
-/// Flip-flops of the hardware.
-pub fn storage_bits(p: &CreditTrackerParams) -> u64 {
-    p.pool_bits() as u64 + 3 * p.delay as u64
+/// The credit tracker's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreditTrackerIo<H> {
+    pub rst: H,
+    pub iss_take: H,
+    pub mem_valid: H,
+    pub mem_credited: H,
+    pub mem_alloc: H,
+    pub mshr_free: H,
+    pub credit_avail: H,
+    pub pool: H,
 }
 
-/// Module name for a parameter set (`credit_tracker` at the defaults).
-pub fn module_name(p: &CreditTrackerParams) -> String {
-    typed_module_name(NAME, CreditTrackerParams::SPECS, &[p.mshrs as u64, p.delay as u64])
+impl Interface for CreditTrackerParams {
+    type Io<H> = CreditTrackerIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> CreditTrackerIo<B::H> {
+        CreditTrackerIo {
+            rst: b.reset(),
+            iss_take: b.input("iss_take", 1),
+            mem_valid: b.input("mem_valid", 1),
+            mem_credited: b.input("mem_credited", 1),
+            mem_alloc: b.input("mem_alloc", 1),
+            mshr_free: b.input("mshr_free", 1),
+            credit_avail: b.output("credit_avail", 1),
+            pool: b.output("pool", self.pool_bits()),
+        }
+    }
+}
+
+impl Block for CreditTrackerParams {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str =
+        "credit MSHR tracker: a credit pool, one credit per MSHR, virtual credits, delayed returns";
+    const SOURCE: &'static str = "Turner, MASc thesis, UBC 2012, section 6.0.1, Figure 6.3";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        credit_tracker(self, name)
+    }
+
+    /// The thesis gives no bit figure ("a few bits of state", section 7.2.4).
+    fn storage(&self) -> StorageAccount {
+        StorageAccount::default()
+            .differs(self.pool_bits() as i64, "the credit pool, two's complement (no thesis figure)")
+            .differs(3 * self.delay as i64, "three delay lines of `delay` bits (returns, virtual credits, frees)")
+    }
 }
 
 /// Generate the credit tracker.
@@ -146,16 +179,17 @@ pub fn credit_tracker(p: &CreditTrackerParams, name: &str) -> Result<Arc<Module>
         p.mshrs, p.delay
     ));
     let pb = p.pool_bits();
-    let iss_take = m.input("iss_take", 1);
-    let mem_valid = m.input("mem_valid", 1);
-    let mem_credited = m.input("mem_credited", 1);
-    let mem_alloc = m.input("mem_alloc", 1);
-    let mshr_free = m.input("mshr_free", 1);
+    let io = p.decls();
+    let iss_take = m.port(&io.iss_take);
+    let mem_valid = m.port(&io.mem_valid);
+    let mem_credited = m.port(&io.mem_credited);
+    let mem_alloc = m.port(&io.mem_alloc);
+    let mshr_free = m.port(&io.mshr_free);
 
     let pool = m.reg("credits", pb, p.mshrs as u64);
     // pool > 0, two's complement.
-    m.output("credit_avail", 1).set(!pool.msb() & pool.any());
-    m.output("pool", pb).set(pool);
+    m.port(&io.credit_avail).set(!pool.msb() & pool.any());
+    m.port(&io.pool).set(pool);
 
     let ret = (mem_valid & mem_credited & !mem_alloc).named("ret");
     let virt = (mem_valid & !mem_credited & mem_alloc).named("virt");
@@ -173,39 +207,19 @@ pub fn credit_tracker(p: &CreditTrackerParams, name: &str) -> Result<Arc<Module>
     let free_d = delayed("free_line", mshr_free);
     let up = |b: Sig| b.zext(pb);
     pool.set(pool - up(iss_take) + up(ret_d) - up(virt_d) + up(free_d));
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = CreditTrackerParams::from_params(params)?;
-    Ok(credit_tracker(&p, &module_name(&p))?)
-}
-
-/// The thesis gives no bit figure ("a few bits of state", section 7.2.4).
-fn paper_storage(_: &Params) -> Vec<PaperFigure> {
-    Vec::new()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: NAME,
-    summary: "credit MSHR tracker: a credit pool, one credit per MSHR, virtual credits, delayed returns",
-    source: "Turner, MASc thesis, UBC 2012, section 6.0.1, Figure 6.3",
-    params: CreditTrackerParams::SPECS,
-    build,
-    paper_storage,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<CreditTrackerParams>();
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(NAME, CreditTrackerParams::SPECS, &[]).unwrap();
-        let d = CreditTrackerParams::from_params(&p).unwrap();
-        assert_eq!(d, CreditTrackerParams::default());
+    fn defaults_and_storage() {
+        let d = CreditTrackerParams::default();
         assert_eq!(d.pool_bits(), 7);
-        assert_eq!(storage_bits(&d), 7);
+        assert_eq!(d.storage().expected_bits(), 7);
     }
 }

@@ -74,10 +74,10 @@
 //! iverilog and yosys but not Verilator; up to 64 entries it passes all three. The
 //! netlist simulation is unaffected.
 
-use super::typed_module_name;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{lit, mux, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use crate::params::{clog2, ParamSpec, ParamValue};
+use crate::registry::{Block, StorageAccount};
 use std::sync::Arc;
 
 /// Block name.
@@ -112,43 +112,60 @@ impl PredictorMode {
     }
 }
 
-/// Parameters of the MSHR-use predictor.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MshrPredictorParams {
-    pub mode: PredictorMode,
-    pub entries: u32,
-    pub counter_bits: u32,
-    pub pc_bits: u32,
-}
-
-impl Default for MshrPredictorParams {
-    fn default() -> Self {
-        MshrPredictorParams { mode: PredictorMode::AlwaysHit, entries: 256, counter_bits: 2, pc_bits: 32 }
+impl ParamValue for PredictorMode {
+    fn from_u64(v: u64) -> Option<Self> {
+        PredictorMode::from_u32(u32::try_from(v).ok()?)
+    }
+    fn to_u64(&self) -> u64 {
+        *self as u64
     }
 }
 
-impl BlockParams for MshrPredictorParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "mode",
-            default: 0,
-            min: 0,
-            max: 2,
-            doc: "0 always-hit (known misses only), 1 always-miss, 2 per-PC saturating counters",
-        },
-        ParamSpec { name: "entries", default: 256, min: 1, max: 4096, doc: "counter table entries, a power of two (mode 2)" },
-        ParamSpec { name: "counter_bits", default: 2, min: 1, max: 8, doc: "bits per saturating counter (mode 2)" },
-        ParamSpec { name: "pc_bits", default: 32, min: 1, max: 64, doc: "PC width" },
-    ];
+/// The predictor's specs, shared with `replay_unit` (as `pred_*`).
+pub const MODE: ParamSpec = ParamSpec {
+    name: "mode",
+    default: 0,
+    min: 0,
+    max: 2,
+    doc: "0 always-hit (known misses only), 1 always-miss, 2 per-PC saturating counters",
+    source: "thesis section 6.1: always-hit is the thesis's default",
+};
+pub const ENTRIES: ParamSpec = ParamSpec {
+    name: "entries",
+    default: 256,
+    min: 1,
+    max: 4096,
+    doc: "counter table entries, a power of two (mode 2)",
+    source: "not in the thesis: a 256-entry table",
+};
+pub const COUNTER_BITS: ParamSpec = ParamSpec {
+    name: "counter_bits",
+    default: 2,
+    min: 1,
+    max: 8,
+    doc: "bits per saturating counter (mode 2)",
+    source: "the usual 2-bit saturating counter",
+};
+pub const PC_BITS: ParamSpec =
+    ParamSpec { name: "pc_bits", default: 32, min: 1, max: 64, doc: "PC width", source: "32-bit PCs" };
 
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let entries = p.get_u32("entries");
-        if !entries.is_power_of_two() {
-            return Err(p.invalid(format!("entries = {entries} must be a power of two (indexed by low PC bits)")));
-        }
-        let mode = PredictorMode::from_u32(p.get_u32("mode")).ok_or_else(|| p.invalid("mode must be 0, 1 or 2"))?;
-        Ok(MshrPredictorParams { mode, entries, counter_bits: p.get_u32("counter_bits"), pc_bits: p.get_u32("pc_bits") })
+crate::block_params! {
+    /// Parameters of the MSHR-use predictor.
+    pub struct MshrPredictorParams {
+        mode: PredictorMode = shared(MODE),
+        entries: u32 = shared(ENTRIES),
+        counter_bits: u32 = shared(COUNTER_BITS),
+        pc_bits: u32 = shared(PC_BITS),
     }
+    check = |p: &MshrPredictorParams| power_of_two_entries(p.entries);
+}
+
+/// The counter table is indexed by low PC bits.
+pub(crate) fn power_of_two_entries(entries: u32) -> Result<(), String> {
+    if !entries.is_power_of_two() {
+        return Err(format!("entries = {entries} must be a power of two (indexed by low PC bits)"));
+    }
+    Ok(())
 }
 
 impl MshrPredictorParams {
@@ -168,27 +185,55 @@ impl MshrPredictorParams {
     pub fn reset_count(&self) -> u32 {
         self.threshold() - 1
     }
-}
-
-impl MshrPredictorParams {
     /// Whether the block has registers (and therefore `clk` and `rst`): mode 2 only.
     pub fn has_state(&self) -> bool {
         self.mode == PredictorMode::Counter
     }
 }
 
-/// Flip-flops of the hardware.
-pub fn storage_bits(p: &MshrPredictorParams) -> u64 {
-    match p.mode {
-        PredictorMode::Counter => p.entries as u64 * p.counter_bits as u64,
-        _ => 0,
+/// The predictor's ports: `rst` only with state (mode 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MshrPredictorIo<H> {
+    pub rst: Option<H>,
+    pub pc: H,
+    pub known_miss: H,
+    pub upd_valid: H,
+    pub upd_pc: H,
+    pub upd_miss: H,
+    pub pred_miss: H,
+}
+
+impl Interface for MshrPredictorParams {
+    type Io<H> = MshrPredictorIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> MshrPredictorIo<B::H> {
+        MshrPredictorIo {
+            rst: self.has_state().then(|| b.reset()),
+            pc: b.input("pc", self.pc_bits),
+            known_miss: b.input("known_miss", 1),
+            upd_valid: b.input("upd_valid", 1),
+            upd_pc: b.input("upd_pc", self.pc_bits),
+            upd_miss: b.input("upd_miss", 1),
+            pred_miss: b.output("pred_miss", 1),
+        }
     }
 }
 
-/// Module name for a parameter set (`mshr_predictor` at the defaults).
-pub fn module_name(p: &MshrPredictorParams) -> String {
-    let v = [p.mode as u64, p.entries as u64, p.counter_bits as u64, p.pc_bits as u64];
-    typed_module_name(NAME, MshrPredictorParams::SPECS, &v)
+impl Block for MshrPredictorParams {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str =
+        "MSHR-use predictor: always-hit, always-miss or per-PC saturating counters, known misses first";
+    const SOURCE: &'static str = "Turner, MASc thesis, UBC 2012, section 6.1";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        mshr_predictor(self, name)
+    }
+
+    /// No thesis figure.
+    fn storage(&self) -> StorageAccount {
+        let bits = if self.has_state() { self.entries as i64 * self.counter_bits as i64 } else { 0 };
+        StorageAccount::default().differs(bits, "the per-PC counter table, mode 2 (no thesis figure)")
+    }
 }
 
 /// Generate the predictor.
@@ -202,12 +247,13 @@ pub fn mshr_predictor(p: &MshrPredictorParams, name: &str) -> Result<Arc<Module>
         "MSHR-use predictor (Turner, MASc thesis, UBC 2012, section 6.1): known misses (squashed for an MSHR, \
          COMQ or RSV hazard) need an MSHR; otherwise {what}."
     ));
-    let pc = m.input("pc", p.pc_bits);
-    let known_miss = m.input("known_miss", 1);
-    let upd_valid = m.input("upd_valid", 1);
-    let upd_pc = m.input("upd_pc", p.pc_bits);
-    let upd_miss = m.input("upd_miss", 1);
-    let pred = m.output("pred_miss", 1);
+    let io = p.decls();
+    let pc = m.port(&io.pc);
+    let known_miss = m.port(&io.known_miss);
+    let upd_valid = m.port(&io.upd_valid);
+    let upd_pc = m.port(&io.upd_pc);
+    let upd_miss = m.port(&io.upd_miss);
+    let pred = m.port(&io.pred_miss);
     match p.mode {
         PredictorMode::AlwaysHit => pred.set(known_miss),
         PredictorMode::AlwaysMiss => pred.set(lit(1, 1)),
@@ -226,40 +272,21 @@ pub fn mshr_predictor(p: &MshrPredictorParams, name: &str) -> Result<Arc<Module>
             ctr.write(at, mux(upd_miss, inc, dec), upd_valid);
         }
     }
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = MshrPredictorParams::from_params(params)?;
-    Ok(mshr_predictor(&p, &module_name(&p))?)
-}
-
-/// The thesis gives no figure (section 7.2.4).
-fn paper_storage(_: &Params) -> Vec<PaperFigure> {
-    Vec::new()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: NAME,
-    summary: "MSHR-use predictor: always-hit, always-miss or per-PC saturating counters, known misses first",
-    source: "Turner, MASc thesis, UBC 2012, section 6.1",
-    params: MshrPredictorParams::SPECS,
-    build,
-    paper_storage,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<MshrPredictorParams>();
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{BlockParams, Params};
 
     #[test]
-    fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(NAME, MshrPredictorParams::SPECS, &[]).unwrap();
-        let d = MshrPredictorParams::from_params(&p).unwrap();
-        assert_eq!(d, MshrPredictorParams::default());
-        assert_eq!(storage_bits(&d), 0);
-        assert_eq!(storage_bits(&MshrPredictorParams { mode: PredictorMode::Counter, ..d.clone() }), 512);
+    fn defaults_and_storage() {
+        let d = MshrPredictorParams::default();
+        assert_eq!(d.storage().expected_bits(), 0);
+        assert_eq!(MshrPredictorParams { mode: PredictorMode::Counter, ..d.clone() }.storage().expected_bits(), 512);
         assert_eq!((d.threshold(), d.reset_count(), d.max_count()), (2, 1, 3));
     }
 

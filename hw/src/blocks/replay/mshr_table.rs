@@ -95,51 +95,27 @@
 //! 32 * 29 + 8 * 32 * 8 = 928 + 2048 = **2976 bits** at the defaults. The thesis gives only
 //! the number of MSHRs, no bit figure, so there is no `paper_storage` for this block.
 
-use super::{gate, typed_module_name};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, onehot, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use crate::params::clog2;
+use crate::registry::{Block, StorageAccount};
+use crate::util::gate;
 use std::sync::Arc;
 
 /// Block name.
 pub const NAME: &str = "mshr_table";
 
-/// Parameters of the MSHR table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MshrTableParams {
-    pub entries: u32,
-    pub merge_limit: u32,
-    pub line_bits: u32,
-    pub id_bits: u32,
-}
-
-impl Default for MshrTableParams {
-    fn default() -> Self {
-        MshrTableParams { entries: 32, merge_limit: 8, line_bits: 25, id_bits: 8 }
-    }
-}
-
-impl BlockParams for MshrTableParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "entries", default: 32, min: 1, max: 256, doc: "MSHRs (thesis Table 4.2: 32 for the L1 data cache)" },
-        ParamSpec {
-            name: "merge_limit",
-            default: 8,
-            min: 1,
-            max: 64,
-            doc: "requests per entry, the allocating one included (GPGPU-Sim 3.x L1D: 8; the thesis gives none)",
+crate::block_params! {
+    /// Parameters of the MSHR table.
+    pub struct MshrTableParams {
+        entries: u32 = shared(super::credit_tracker::MSHRS.renamed("entries")),
+        merge_limit: u32 = spec {
+            8, 1..=64,
+            "requests per entry, the allocating one included",
+            "GPGPU-Sim 3.x L1D: 8 (the thesis gives none)"
         },
-        ParamSpec { name: "line_bits", default: 25, min: 1, max: 64, doc: "line address bits (32-bit addresses, 128-byte lines)" },
-        ParamSpec { name: "id_bits", default: 8, min: 1, max: 32, doc: "width of the request tag woken at fill" },
-    ];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(MshrTableParams {
-            entries: p.get_u32("entries"),
-            merge_limit: p.get_u32("merge_limit"),
-            line_bits: p.get_u32("line_bits"),
-            id_bits: p.get_u32("id_bits"),
-        })
+        line_bits: u32 = spec { 25, 1..=64, "line address bits", "32-bit addresses, 128-byte lines" },
+        id_bits: u32 = spec { 8, 1..=32, "width of the request tag woken at fill", "not in the thesis: 8 bits" },
     }
 }
 
@@ -158,16 +134,71 @@ impl MshrTableParams {
     }
 }
 
-/// Flip-flops plus memory bits of the hardware.
-pub fn storage_bits(p: &MshrTableParams) -> u64 {
-    let e = p.entries as u64;
-    e * (1 + p.line_bits as u64 + p.more_bits() as u64) + p.merge_limit as u64 * e * p.id_bits as u64
+/// The MSHR table's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MshrTableIo<H> {
+    pub rst: H,
+    pub req_valid: H,
+    pub req_addr: H,
+    pub req_id: H,
+    pub fill_valid: H,
+    pub fill_entry: H,
+    pub probe_hit: H,
+    pub probe_entry: H,
+    pub req_ok: H,
+    pub req_merged: H,
+    pub req_entry: H,
+    pub full: H,
+    pub free_count: H,
+    pub fill_ok: H,
+    pub fill_addr: H,
+    pub wake_valid: H,
+    pub wake_ids: H,
 }
 
-/// Module name for a parameter set (`mshr_table` at the defaults).
-pub fn module_name(p: &MshrTableParams) -> String {
-    let v = [p.entries, p.merge_limit, p.line_bits, p.id_bits].map(|x| x as u64);
-    typed_module_name(NAME, MshrTableParams::SPECS, &v)
+impl Interface for MshrTableParams {
+    type Io<H> = MshrTableIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> MshrTableIo<B::H> {
+        let (e, l, i, mm) = (self.entry_bits(), self.line_bits, self.id_bits, self.merge_limit);
+        MshrTableIo {
+            rst: b.reset(),
+            req_valid: b.input("req_valid", 1),
+            req_addr: b.input("req_addr", l),
+            req_id: b.input("req_id", i),
+            fill_valid: b.input("fill_valid", 1),
+            fill_entry: b.input("fill_entry", e),
+            probe_hit: b.output("probe_hit", 1),
+            probe_entry: b.output("probe_entry", e),
+            req_ok: b.output("req_ok", 1),
+            req_merged: b.output("req_merged", 1),
+            req_entry: b.output("req_entry", e),
+            full: b.output("full", 1),
+            free_count: b.output("free_count", self.count_bits()),
+            fill_ok: b.output("fill_ok", 1),
+            fill_addr: b.output("fill_addr", l),
+            wake_valid: b.output("wake_valid", mm),
+            wake_ids: b.output("wake_ids", mm * i),
+        }
+    }
+}
+
+impl Block for MshrTableParams {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str = "L1D MSHRs with request merging: probe, allocate / merge / reject, fill and wake-up";
+    const SOURCE: &'static str = "Turner, MASc thesis, UBC 2012, section 1.1.7 (MSHR hazard), Table 4.2";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        mshr_table(self, name)
+    }
+
+    /// The thesis gives no bit figure.
+    fn storage(&self) -> StorageAccount {
+        let e = self.entries as i64;
+        StorageAccount::default()
+            .differs(e * (1 + self.line_bits as i64 + self.more_bits() as i64), "per entry: valid, line address, merge count (no thesis figure)")
+            .differs(e * self.merge_limit as i64 * self.id_bits as i64, "per entry: one request tag per merge position")
+    }
 }
 
 /// Generate the MSHR table.
@@ -180,11 +211,12 @@ pub fn mshr_table(p: &MshrTableParams, name: &str) -> Result<Arc<Module>, HwErro
     ));
     let (ne, e, l, i, mm) = (p.entries, p.entry_bits(), p.line_bits, p.id_bits, p.merge_limit);
 
-    let req_valid = m.input("req_valid", 1);
-    let req_addr = m.input("req_addr", l);
-    let req_id = m.input("req_id", i);
-    let fill_valid = m.input("fill_valid", 1);
-    let fill_entry = m.input("fill_entry", e);
+    let io = p.decls();
+    let req_valid = m.port(&io.req_valid);
+    let req_addr = m.port(&io.req_addr);
+    let req_id = m.port(&io.req_id);
+    let fill_valid = m.port(&io.fill_valid);
+    let fill_entry = m.port(&io.fill_entry);
 
     // Valid bits as one vector (free search, count, full); addresses and merge counts in
     // register arrays; the request tags in one RAM per merge position.
@@ -198,8 +230,8 @@ pub fn mshr_table(p: &MshrTableParams, name: &str) -> Result<Arc<Module>, HwErro
     let hits = cat(&hits).named("probe_hits");
     let probe_hit = hits.any();
     let probe_entry = hits.ffs().resize(e).named("probe_entry_w");
-    m.output("probe_hit", 1).set(probe_hit);
-    m.output("probe_entry", e).set(probe_entry);
+    m.port(&io.probe_hit).set(probe_hit);
+    m.port(&io.probe_entry).set(probe_entry);
 
     // Fill.
     let fill_ok = (fill_valid & valid.bit_at(fill_entry)).named("fill_ok_w");
@@ -216,11 +248,11 @@ pub fn mshr_table(p: &MshrTableParams, name: &str) -> Result<Arc<Module>, HwErro
     let merge = (req_valid & probe_hit & !filling & room).named("merge");
     let alloc = (req_valid & !probe_hit & any_free).named("alloc");
     let req_ok = merge | alloc;
-    m.output("req_ok", 1).set(req_ok);
-    m.output("req_merged", 1).set(merge);
-    m.output("req_entry", e).set(gate(merge, probe_entry) | gate(alloc, free_entry));
-    m.output("full", 1).set(!any_free);
-    m.output("free_count", p.count_bits()).set(free.count_ones().resize(p.count_bits()));
+    m.port(&io.req_ok).set(req_ok);
+    m.port(&io.req_merged).set(merge);
+    m.port(&io.req_entry).set(gate(merge, probe_entry) | gate(alloc, free_entry));
+    m.port(&io.full).set(!any_free);
+    m.port(&io.free_count).set(free.count_ones().resize(p.count_bits()));
 
     // Writes: an allocation fills tag 0 and resets the count, a merge appends its tag.
     let slot = (probe_more + 1u64).named("merge_pos");
@@ -237,45 +269,24 @@ pub fn mshr_table(p: &MshrTableParams, name: &str) -> Result<Arc<Module>, HwErro
     valid.set((valid | gate(alloc, onehot(free_entry, ne))) & !gate(fill_ok, onehot(fill_entry, ne)));
 
     // Fill outputs: the entry's line and its requests, oldest first.
-    m.output("fill_ok", 1).set(fill_ok);
-    m.output("fill_addr", l).set(gate(fill_ok, addr.read(fill_entry)));
+    m.port(&io.fill_ok).set(fill_ok);
+    m.port(&io.fill_addr).set(gate(fill_ok, addr.read(fill_entry)));
     let wake: Vec<Sig> = (0..mm).map(|k| if k == 0 { fill_ok } else { fill_ok & fill_more.ge(k as u64) }).collect();
     let wake_rev: Vec<Sig> = wake.iter().rev().copied().collect();
-    m.output("wake_valid", mm).set(cat(&wake_rev));
+    m.port(&io.wake_valid).set(cat(&wake_rev));
     let ids: Vec<Sig> = (0..mm as usize).rev().map(|k| gate(wake[k], tags[k].read(fill_entry))).collect();
-    m.output("wake_ids", mm * i).set(cat(&ids));
-    m.finish()
+    m.port(&io.wake_ids).set(cat(&ids));
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = MshrTableParams::from_params(params)?;
-    Ok(mshr_table(&p, &module_name(&p))?)
-}
-
-/// The thesis gives the number of MSHRs (32) but no bit figure.
-fn paper_storage(_: &Params) -> Vec<PaperFigure> {
-    Vec::new()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: NAME,
-    summary: "L1D MSHRs with request merging: probe, allocate / merge / reject, fill and wake-up",
-    source: "Turner, MASc thesis, UBC 2012, section 1.1.7 (MSHR hazard), Table 4.2",
-    params: MshrTableParams::SPECS,
-    build,
-    paper_storage,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<MshrTableParams>();
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(NAME, MshrTableParams::SPECS, &[]).unwrap();
-        let d = MshrTableParams::from_params(&p).unwrap();
-        assert_eq!(d, MshrTableParams::default());
-        assert_eq!(storage_bits(&d), 2976);
+    fn default_storage() {
+        assert_eq!(MshrTableParams::default().storage().expected_bits(), 2976);
     }
 }

@@ -39,32 +39,18 @@
 //!
 //! `delay` flip-flops: **0 bits** at the default. No thesis figure; no `paper_storage`.
 
-use super::typed_module_name;
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, HwError, Module, ModuleBuilder};
-use crate::params::{BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use crate::registry::{Block, StorageAccount};
 use std::sync::Arc;
 
 /// Block name.
 pub const NAME: &str = "naive_tracker";
 
-/// Parameters of the naive MSHR tracker.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct NaiveTrackerParams {
-    pub delay: u32,
-}
-
-impl BlockParams for NaiveTrackerParams {
-    const SPECS: &'static [ParamSpec] = &[ParamSpec {
-        name: "delay",
-        default: 0,
-        min: 0,
-        max: 16,
-        doc: "register stages between the memory stage's MSHR status and the issue stage (thesis: 0)",
-    }];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        Ok(NaiveTrackerParams { delay: p.get_u32("delay") })
+crate::block_params! {
+    /// Parameters of the naive MSHR tracker.
+    pub struct NaiveTrackerParams {
+        delay: u32 = shared(super::credit_tracker::DELAY),
     }
 }
 
@@ -75,14 +61,39 @@ impl NaiveTrackerParams {
     }
 }
 
-/// Flip-flops of the hardware.
-pub fn storage_bits(p: &NaiveTrackerParams) -> u64 {
-    p.delay as u64
+/// The naive tracker's ports: `rst` only with state (`delay > 0`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NaiveTrackerIo<H> {
+    pub rst: Option<H>,
+    pub mshr_avail: H,
+    pub miss_issue_ok: H,
 }
 
-/// Module name for a parameter set (`naive_tracker` at the defaults).
-pub fn module_name(p: &NaiveTrackerParams) -> String {
-    typed_module_name(NAME, NaiveTrackerParams::SPECS, &[p.delay as u64])
+impl Interface for NaiveTrackerParams {
+    type Io<H> = NaiveTrackerIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> NaiveTrackerIo<B::H> {
+        NaiveTrackerIo {
+            rst: self.has_state().then(|| b.reset()),
+            mshr_avail: b.input("mshr_avail", 1),
+            miss_issue_ok: b.output("miss_issue_ok", 1),
+        }
+    }
+}
+
+impl Block for NaiveTrackerParams {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str = "naive MSHR tracker: issue loads predicted to miss while the memory stage shows a free MSHR";
+    const SOURCE: &'static str = "Turner, MASc thesis, UBC 2012, section 6.0.1";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        naive_tracker(self, name)
+    }
+
+    /// No thesis figure.
+    fn storage(&self) -> StorageAccount {
+        StorageAccount::default().differs(self.delay as i64, "the MSHR-available delay line (no thesis figure)")
+    }
 }
 
 /// Generate the naive tracker.
@@ -93,8 +104,9 @@ pub fn naive_tracker(p: &NaiveTrackerParams, name: &str) -> Result<Arc<Module>, 
          MSHR-available bit, {} register stage(s) late.",
         p.delay
     ));
-    let avail = m.input("mshr_avail", 1);
-    let ok = m.output("miss_issue_ok", 1);
+    let io = p.decls();
+    let avail = m.port(&io.mshr_avail);
+    let ok = m.port(&io.miss_issue_ok);
     if p.delay == 0 {
         ok.set(avail);
     } else {
@@ -103,37 +115,7 @@ pub fn naive_tracker(p: &NaiveTrackerParams, name: &str) -> Result<Arc<Module>, 
         line.set(if p.delay == 1 { avail } else { cat(&[line.trunc(p.delay - 1), avail]) });
         ok.set(line.msb());
     }
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = NaiveTrackerParams::from_params(params)?;
-    Ok(naive_tracker(&p, &module_name(&p))?)
-}
-
-/// No thesis figure.
-fn paper_storage(_: &Params) -> Vec<PaperFigure> {
-    Vec::new()
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: NAME,
-    summary: "naive MSHR tracker: issue loads predicted to miss while the memory stage shows a free MSHR",
-    source: "Turner, MASc thesis, UBC 2012, section 6.0.1",
-    params: NaiveTrackerParams::SPECS,
-    build,
-    paper_storage,
-    composed: false,
-};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn defaults_match_specs() {
-        let p = Params::resolve(NAME, NaiveTrackerParams::SPECS, &[]).unwrap();
-        assert_eq!(NaiveTrackerParams::from_params(&p).unwrap(), NaiveTrackerParams::default());
-        assert_eq!(storage_bits(&NaiveTrackerParams::default()), 0);
-    }
-}
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<NaiveTrackerParams>();

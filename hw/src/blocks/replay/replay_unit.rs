@@ -116,14 +116,15 @@
 //! `synth` of the default unit takes about 100 s on this machine (about 147k cells, 18,695
 //! flip-flops); the test suite's coarse flow about 25 s.
 
-use super::credit_tracker::{self, CreditTrackerParams};
+use super::credit_tracker::{CreditTrackerParams, DELAY, MSHRS};
 use super::mshr_predictor::{self, MshrPredictorParams, PredictorMode};
-use super::naive_tracker::{self, NaiveTrackerParams};
-use super::warp_buffer::{self, WarpBufferParams};
-use super::{and_or, gate, select_onehot, typed_module_name};
+use super::naive_tracker::NaiveTrackerParams;
+use super::warp_buffer::{WarpBufferParams, SIMT_WIDTH, SLOTS};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use crate::params::{clog2, ParamValue};
+use crate::registry::{Block, StorageAccount, StorageDiff};
+use crate::util::{and_or, gate, select_onehot};
 use std::sync::Arc;
 
 /// Block name.
@@ -158,85 +159,42 @@ impl TrackerKind {
     }
 }
 
-/// Parameters of the replay unit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReplayUnitParams {
-    pub warps: u32,
-    pub slots: u32,
-    pub simt_width: u32,
-    pub fill_width: u32,
-    pub mshrs: u32,
-    pub tracker: TrackerKind,
-    pub delay: u32,
-    pub pred_mode: PredictorMode,
-    pub pred_entries: u32,
-    pub pred_counter_bits: u32,
-    pub pc_bits: u32,
-}
-
-impl Default for ReplayUnitParams {
-    fn default() -> Self {
-        ReplayUnitParams {
-            warps: 64,
-            slots: 8,
-            simt_width: 32,
-            fill_width: 2,
-            mshrs: 32,
-            tracker: TrackerKind::Credit,
-            delay: 0,
-            pred_mode: PredictorMode::AlwaysHit,
-            pred_entries: 256,
-            pred_counter_bits: 2,
-            pc_bits: 32,
-        }
+impl ParamValue for TrackerKind {
+    fn from_u64(v: u64) -> Option<Self> {
+        TrackerKind::from_u32(u32::try_from(v).ok()?)
+    }
+    fn to_u64(&self) -> u64 {
+        *self as u64
     }
 }
 
-impl BlockParams for ReplayUnitParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec { name: "warps", default: 64, min: 1, max: 64, doc: "warps per SM (thesis Table 4.2: 64)" },
-        ParamSpec { name: "slots", default: 8, min: 2, max: 32, doc: "warp-buffer slots per warp, a power of two (Table 4.2: 8)" },
-        ParamSpec { name: "simt_width", default: 32, min: 1, max: 64, doc: "threads per warp" },
-        ParamSpec { name: "fill_width", default: 2, min: 1, max: 32, doc: "free slots needed for fill_rdy (thesis fetch fills 2)" },
-        ParamSpec { name: "mshrs", default: 32, min: 1, max: 1024, doc: "L1D MSHRs = credits (Table 4.2: 32)" },
-        ParamSpec { name: "tracker", default: 2, min: 0, max: 2, doc: "0 none, 1 naive, 2 credit" },
-        ParamSpec { name: "delay", default: 0, min: 0, max: 16, doc: "tracker signalling delay (thesis: 0)" },
-        ParamSpec { name: "pred_mode", default: 0, min: 0, max: 2, doc: "0 always-hit, 1 always-miss, 2 per-PC counters" },
-        ParamSpec { name: "pred_entries", default: 256, min: 1, max: 4096, doc: "predictor counters, a power of two" },
-        ParamSpec { name: "pred_counter_bits", default: 2, min: 1, max: 8, doc: "bits per predictor counter" },
-        ParamSpec { name: "pc_bits", default: 32, min: 1, max: 64, doc: "PC width" },
-    ];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let slots = p.get_u32("slots");
-        if !slots.is_power_of_two() {
-            return Err(p.invalid(format!("slots = {slots} must be a power of two")));
-        }
-        let fill_width = p.get_u32("fill_width");
-        if fill_width > slots {
-            return Err(p.invalid(format!("fill_width = {fill_width} exceeds slots = {slots}")));
-        }
-        let pred_entries = p.get_u32("pred_entries");
-        if !pred_entries.is_power_of_two() {
-            return Err(p.invalid(format!("pred_entries = {pred_entries} must be a power of two")));
-        }
-        let tracker = TrackerKind::from_u32(p.get_u32("tracker")).ok_or_else(|| p.invalid("tracker must be 0, 1 or 2"))?;
-        let pred_mode =
-            PredictorMode::from_u32(p.get_u32("pred_mode")).ok_or_else(|| p.invalid("pred_mode must be 0, 1 or 2"))?;
-        Ok(ReplayUnitParams {
-            warps: p.get_u32("warps"),
-            slots,
-            simt_width: p.get_u32("simt_width"),
-            fill_width,
-            mshrs: p.get_u32("mshrs"),
-            tracker,
-            delay: p.get_u32("delay"),
-            pred_mode,
-            pred_entries,
-            pred_counter_bits: p.get_u32("pred_counter_bits"),
-            pc_bits: p.get_u32("pc_bits"),
-        })
+crate::block_params! {
+    /// Parameters of the replay unit: its sub-blocks' specs (the
+    /// predictor's under `pred_*`) and the unit's own.
+    pub struct ReplayUnitParams {
+        warps: u32 = spec { 64, 1..=64, "warps per SM (one warp buffer each)", "thesis Table 4.2: 64" },
+        slots: u32 = shared(SLOTS),
+        simt_width: u32 = shared(SIMT_WIDTH),
+        fill_width: u32 = spec {
+            2, 1..=32,
+            "free slots a warp needs for fill_rdy (at most slots)",
+            "thesis section 5.3: fetch fills two at a time"
+        },
+        mshrs: u32 = shared(MSHRS),
+        tracker: TrackerKind = spec { 2, 0..=2, "0 none, 1 naive, 2 credit", "thesis chapter 6: the credit tracker" },
+        delay: u32 = shared(DELAY),
+        pred_mode: PredictorMode = shared(mshr_predictor::MODE.renamed("pred_mode")),
+        pred_entries: u32 = shared(mshr_predictor::ENTRIES.renamed("pred_entries")),
+        pred_counter_bits: u32 = shared(mshr_predictor::COUNTER_BITS.renamed("pred_counter_bits")),
+        pc_bits: u32 = shared(mshr_predictor::PC_BITS),
     }
+    check = |p: &ReplayUnitParams| {
+        super::warp_buffer::power_of_two_slots(p.slots)?;
+        if p.fill_width > p.slots {
+            return Err(format!("fill_width = {} exceeds slots = {}", p.fill_width, p.slots));
+        }
+        mshr_predictor::power_of_two_entries(p.pred_entries).map_err(|e| format!("pred_{e}"))
+    };
 }
 
 impl ReplayUnitParams {
@@ -262,39 +220,132 @@ impl ReplayUnitParams {
     }
 }
 
-/// Flip-flops (and memory bits) of the hardware.
-pub fn storage_bits(p: &ReplayUnitParams) -> u64 {
-    let per_warp = warp_buffer::storage_bits(&p.warp_buffer()) + p.slots as u64;
-    let tracker = match p.tracker {
-        TrackerKind::None => 0,
-        TrackerKind::Naive => naive_tracker::storage_bits(&p.naive()),
-        TrackerKind::Credit => credit_tracker::storage_bits(&p.credit()),
-    };
-    p.warps as u64 * per_warp + tracker + mshr_predictor::storage_bits(&p.predictor())
+/// The replay unit's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayUnitIo<H> {
+    pub rst: H,
+    pub fill_warp: H,
+    pub fill_count: H,
+    pub iss_valid: H,
+    pub iss_warp: H,
+    pub iss_load: H,
+    pub iss_replayable: H,
+    pub iss_pc: H,
+    pub iss_mask: H,
+    pub cpl_valid: H,
+    pub cpl_warp: H,
+    pub cpl_slot: H,
+    pub cpl_mask: H,
+    pub cpl_miss: H,
+    pub mem_valid: H,
+    pub mem_credited: H,
+    pub mem_alloc: H,
+    pub mem_miss: H,
+    pub mem_pc: H,
+    pub mshr_free: H,
+    pub mshr_avail: H,
+    pub offer_valid: H,
+    pub offer_replay: H,
+    pub offer_known_miss: H,
+    pub offer_slot: H,
+    pub fill_rdy: H,
+    pub fill_slot: H,
+    pub miss_issue_ok: H,
+    pub iss_ok: H,
+    pub iss_slot: H,
+    pub iss_replay: H,
+    pub iss_pam: H,
+    pub iss_pred_miss: H,
+    pub iss_credited: H,
+    pub cpl_accept: H,
+    pub credit_pool: H,
 }
 
-/// The thesis's warp-buffer structure for every warp (no figure exists for the rest).
-pub fn paper_storage_bits(p: &ReplayUnitParams) -> u64 {
-    p.warps as u64 * warp_buffer::paper_storage_bits(&p.warp_buffer())
+impl Interface for ReplayUnitParams {
+    type Io<H> = ReplayUnitIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> ReplayUnitIo<B::H> {
+        let wbp = self.warp_buffer();
+        let (g, s, w, q, k) = (self.warp_bits(), wbp.slot_bits(), self.simt_width, self.pc_bits, self.warps);
+        ReplayUnitIo {
+            rst: b.reset(),
+            fill_warp: b.input("fill_warp", g),
+            fill_count: b.input("fill_count", wbp.count_bits()),
+            iss_valid: b.input("iss_valid", 1),
+            iss_warp: b.input("iss_warp", g),
+            iss_load: b.input("iss_load", 1),
+            iss_replayable: b.input("iss_replayable", 1),
+            iss_pc: b.input("iss_pc", q),
+            iss_mask: b.input("iss_mask", w),
+            cpl_valid: b.input("cpl_valid", 1),
+            cpl_warp: b.input("cpl_warp", g),
+            cpl_slot: b.input("cpl_slot", s),
+            cpl_mask: b.input("cpl_mask", w),
+            cpl_miss: b.input("cpl_miss", 1),
+            mem_valid: b.input("mem_valid", 1),
+            mem_credited: b.input("mem_credited", 1),
+            mem_alloc: b.input("mem_alloc", 1),
+            mem_miss: b.input("mem_miss", 1),
+            mem_pc: b.input("mem_pc", q),
+            mshr_free: b.input("mshr_free", 1),
+            mshr_avail: b.input("mshr_avail", 1),
+            offer_valid: b.output("offer_valid", k),
+            offer_replay: b.output("offer_replay", k),
+            offer_known_miss: b.output("offer_known_miss", k),
+            offer_slot: b.output("offer_slot", k * s),
+            fill_rdy: b.output("fill_rdy", k),
+            fill_slot: b.output("fill_slot", s),
+            miss_issue_ok: b.output("miss_issue_ok", 1),
+            iss_ok: b.output("iss_ok", 1),
+            iss_slot: b.output("iss_slot", s),
+            iss_replay: b.output("iss_replay", 1),
+            iss_pam: b.output("iss_pam", w),
+            iss_pred_miss: b.output("iss_pred_miss", 1),
+            iss_credited: b.output("iss_credited", 1),
+            cpl_accept: b.output("cpl_accept", 1),
+            credit_pool: b.output("credit_pool", self.credit().pool_bits()),
+        }
+    }
 }
 
-/// Module name for a parameter set (`replay_unit` at the defaults).
-pub fn module_name(p: &ReplayUnitParams) -> String {
-    let v = [
-        p.warps,
-        p.slots,
-        p.simt_width,
-        p.fill_width,
-        p.mshrs,
-        p.tracker as u32,
-        p.delay,
-        p.pred_mode as u32,
-        p.pred_entries,
-        p.pred_counter_bits,
-        p.pc_bits,
-    ]
-    .map(|x| x as u64);
-    typed_module_name(NAME, ReplayUnitParams::SPECS, &v)
+impl Block for ReplayUnitParams {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str =
+        "replay unit: per-warp warp buffers, known-miss bits, MSHR-use predictor and MSHR tracker behind one issue port";
+    const SOURCE: &'static str = "Turner, MASc thesis, UBC 2012, chapters 5-6, Table 4.2";
+    const COMPOSED: bool = true;
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        replay_unit(self, name)
+    }
+
+    /// The thesis's warp-buffer structure for every warp; no figure exists
+    /// for the rest.
+    fn storage(&self) -> StorageAccount {
+        let wb = self.warp_buffer().storage();
+        let w = self.warps as u64;
+        let mut acc = StorageAccount {
+            paper: vec![crate::registry::PaperFigure::new(
+                format!("{w} warp buffers: V, R, PAM per slot and three slot pointers (sections 5.2.3-5.2.4)"),
+                w * wb.paper_bits(),
+            )],
+            differences: wb
+                .differences
+                .into_iter()
+                .map(|d| StorageDiff::new(d.bits * w as i64, format!("warp_buffer, x{w}: {}", d.reason)))
+                .collect(),
+        }
+        .differs((w * self.slots as u64) as i64, "a known-miss bit per slot (no thesis figure)");
+        let tracker = match self.tracker {
+            TrackerKind::None => StorageAccount::default(),
+            TrackerKind::Naive => self.naive().storage(),
+            TrackerKind::Credit => self.credit().storage(),
+        };
+        for (sub, a) in [("tracker", tracker), ("predictor", self.predictor().storage())] {
+            acc.differences.extend(a.differences.into_iter().map(|d| StorageDiff::new(d.bits, format!("{sub}: {}", d.reason))));
+        }
+        acc
+    }
 }
 
 /// Outputs of one warp buffer instance that the unit uses.
@@ -313,13 +364,13 @@ struct WarpPins {
 /// decision.
 pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
     let wbp = p.warp_buffer();
-    let wb_mod = warp_buffer::warp_buffer(&wbp, &warp_buffer::module_name(&wbp))?;
+    let wb_mod = wbp.elaborate()?;
     let pp = p.predictor();
-    let pred_mod = mshr_predictor::mshr_predictor(&pp, &mshr_predictor::module_name(&pp))?;
+    let pred_mod = pp.elaborate()?;
     let tracker_mod = match p.tracker {
         TrackerKind::None => None,
-        TrackerKind::Naive => Some(naive_tracker::naive_tracker(&p.naive(), &naive_tracker::module_name(&p.naive()))?),
-        TrackerKind::Credit => Some(credit_tracker::credit_tracker(&p.credit(), &credit_tracker::module_name(&p.credit()))?),
+        TrackerKind::Naive => Some(p.naive().elaborate()?),
+        TrackerKind::Credit => Some(p.credit().elaborate()?),
     };
 
     let m = ModuleBuilder::new(name);
@@ -333,27 +384,28 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
         p.mshrs,
         p.delay
     ));
-    let (g, s, w, q, k) = (p.warp_bits(), wbp.slot_bits(), p.simt_width, p.pc_bits, p.warps);
-    let fill_warp = m.input("fill_warp", g);
-    let fill_count = m.input("fill_count", wbp.count_bits());
-    let iss_valid = m.input("iss_valid", 1);
-    let iss_warp = m.input("iss_warp", g);
-    let iss_load = m.input("iss_load", 1);
-    let iss_replayable = m.input("iss_replayable", 1);
-    let iss_pc = m.input("iss_pc", q);
-    let iss_mask = m.input("iss_mask", w);
-    let cpl_valid = m.input("cpl_valid", 1);
-    let cpl_warp = m.input("cpl_warp", g);
-    let cpl_slot = m.input("cpl_slot", s);
-    let cpl_mask = m.input("cpl_mask", w);
-    let cpl_miss = m.input("cpl_miss", 1);
-    let mem_valid = m.input("mem_valid", 1);
-    let mem_credited = m.input("mem_credited", 1);
-    let mem_alloc = m.input("mem_alloc", 1);
-    let mem_miss = m.input("mem_miss", 1);
-    let mem_pc = m.input("mem_pc", q);
-    let mshr_free = m.input("mshr_free", 1);
-    let mshr_avail = m.input("mshr_avail", 1);
+    let k = p.warps;
+    let io = p.decls();
+    let fill_warp = m.port(&io.fill_warp);
+    let fill_count = m.port(&io.fill_count);
+    let iss_valid = m.port(&io.iss_valid);
+    let iss_warp = m.port(&io.iss_warp);
+    let iss_load = m.port(&io.iss_load);
+    let iss_replayable = m.port(&io.iss_replayable);
+    let iss_pc = m.port(&io.iss_pc);
+    let iss_mask = m.port(&io.iss_mask);
+    let cpl_valid = m.port(&io.cpl_valid);
+    let cpl_warp = m.port(&io.cpl_warp);
+    let cpl_slot = m.port(&io.cpl_slot);
+    let cpl_mask = m.port(&io.cpl_mask);
+    let cpl_miss = m.port(&io.cpl_miss);
+    let mem_valid = m.port(&io.mem_valid);
+    let mem_credited = m.port(&io.mem_credited);
+    let mem_alloc = m.port(&io.mem_alloc);
+    let mem_miss = m.port(&io.mem_miss);
+    let mem_pc = m.port(&io.mem_pc);
+    let mshr_free = m.port(&io.mshr_free);
+    let mshr_avail = m.port(&io.mshr_avail);
 
     // The issue decision, used by the warp buffers before it is computed.
     let iss_ok = m.wire("iss_fire", 1);
@@ -363,22 +415,22 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
     let iss_hot: Vec<Sig> = (0..k).map(|v| iss_warp.eq(v as u64)).collect();
     let pins: Vec<WarpPins> = (0..k)
         .map(|v| {
-            let u = m.instance(&format!("wb{v}"), &wb_mod);
-            u.connect("fill_count", mux(fill_warp.eq(v as u64), fill_count, 0u64));
-            u.connect("issue", iss_ok & iss_hot[v as usize]);
-            u.connect("issue_replayable", iss_replayable);
-            u.connect("issue_mask", iss_mask);
-            u.connect("cpl_valid", cpl_valid & cpl_warp.eq(v as u64));
-            u.connect("cpl_slot", cpl_slot);
-            u.connect("cpl_mask", cpl_mask);
+            let u = m.instance(&format!("wb{v}"), &wb_mod).io(&wbp);
+            u.fill_count.set(mux(fill_warp.eq(v as u64), fill_count, 0u64));
+            u.issue.set(iss_ok & iss_hot[v as usize]);
+            u.issue_replayable.set(iss_replayable);
+            u.issue_mask.set(iss_mask);
+            u.cpl_valid.set(cpl_valid & cpl_warp.eq(v as u64));
+            u.cpl_slot.set(cpl_slot);
+            u.cpl_mask.set(cpl_mask);
             WarpPins {
-                offer_valid: u.output("offer_valid"),
-                offer_slot: u.output("offer_slot"),
-                offer_replay: u.output("offer_replay"),
-                offer_pam: u.output("offer_pam"),
-                fill_free: u.output("fill_free"),
-                fill_ptr: u.output("fill_ptr"),
-                cpl_accept: u.output("cpl_accept"),
+                offer_valid: u.offer_valid.sig(),
+                offer_slot: u.offer_slot.sig(),
+                offer_replay: u.offer_replay.sig(),
+                offer_pam: u.offer_pam.sig(),
+                fill_free: u.fill_free.sig(),
+                fill_ptr: u.fill_ptr.sig(),
+                cpl_accept: u.cpl_accept.sig(),
             }
         })
         .collect();
@@ -391,13 +443,13 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
     let offer_replay = vec_of(&|_, x| x.offer_replay).named("offer_replay_vec");
     let offer_known =
         vec_of(&|v, x| x.offer_replay & known_miss.at(v as u32).bit_at(x.offer_slot)).named("offer_known_miss_vec");
-    m.output("offer_valid", k).set(offer_valid);
-    m.output("offer_replay", k).set(offer_replay);
-    m.output("offer_known_miss", k).set(offer_known);
-    m.output("offer_slot", k * s).set(vec_of(&|_, x| x.offer_slot));
-    m.output("fill_rdy", k).set(vec_of(&|_, x| x.fill_free.ge(p.fill_width as u64)));
+    m.port(&io.offer_valid).set(offer_valid);
+    m.port(&io.offer_replay).set(offer_replay);
+    m.port(&io.offer_known_miss).set(offer_known);
+    m.port(&io.offer_slot).set(vec_of(&|_, x| x.offer_slot));
+    m.port(&io.fill_rdy).set(vec_of(&|_, x| x.fill_free.ge(p.fill_width as u64)));
     let fill_ptrs: Vec<Sig> = pins.iter().map(|x| x.fill_ptr).collect();
-    m.output("fill_slot", s).set(pick(fill_warp, &fill_ptrs));
+    m.port(&io.fill_slot).set(pick(fill_warp, &fill_ptrs));
 
     // The picked warp's offer (nothing for an out-of-range warp).
     let sel_valid = iss_valid & offer_valid.bit_at(iss_warp);
@@ -408,45 +460,45 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
     let sel_pam = select_onehot(&iss_hot, &pams).named("sel_pam");
     let known = (iss_valid & offer_known.bit_at(iss_warp)).named("sel_known_miss");
 
-    let pred = m.instance("predictor", &pred_mod);
-    pred.connect("pc", iss_pc);
-    pred.connect("known_miss", known);
-    pred.connect("upd_valid", mem_valid);
-    pred.connect("upd_pc", mem_pc);
-    pred.connect("upd_miss", mem_miss);
-    let need = (iss_load & pred.output("pred_miss")).named("need_mshr");
+    let pred = m.instance("predictor", &pred_mod).io(&pp);
+    pred.pc.set(iss_pc);
+    pred.known_miss.set(known);
+    pred.upd_valid.set(mem_valid);
+    pred.upd_pc.set(mem_pc);
+    pred.upd_miss.set(mem_miss);
+    let need = (iss_load & pred.pred_miss.sig()).named("need_mshr");
 
     let credited = m.wire("credited", 1);
     let (miss_ok, pool) = match (p.tracker, &tracker_mod) {
         (TrackerKind::Naive, Some(t)) => {
-            let u = m.instance("tracker", t);
-            u.connect("mshr_avail", mshr_avail);
-            (u.output("miss_issue_ok"), lit(0, p.credit().pool_bits()))
+            let u = m.instance("tracker", t).io(&p.naive());
+            u.mshr_avail.set(mshr_avail);
+            (u.miss_issue_ok.sig(), lit(0, p.credit().pool_bits()))
         }
         (TrackerKind::Credit, Some(t)) => {
-            let u = m.instance("tracker", t);
-            u.connect("iss_take", credited);
-            u.connect("mem_valid", mem_valid);
-            u.connect("mem_credited", mem_credited);
-            u.connect("mem_alloc", mem_alloc);
-            u.connect("mshr_free", mshr_free);
-            (u.output("credit_avail"), u.output("pool"))
+            let u = m.instance("tracker", t).io(&p.credit());
+            u.iss_take.set(credited);
+            u.mem_valid.set(mem_valid);
+            u.mem_credited.set(mem_credited);
+            u.mem_alloc.set(mem_alloc);
+            u.mshr_free.set(mshr_free);
+            (u.credit_avail.sig(), u.pool.sig())
         }
         _ => (lit(1, 1), lit(0, p.credit().pool_bits())),
     };
     iss_ok.set(sel_valid & (!need | miss_ok));
     credited.set(if p.tracker == TrackerKind::Credit { iss_ok & need } else { lit(0, 1) });
 
-    m.output("miss_issue_ok", 1).set(miss_ok);
-    m.output("iss_ok", 1).set(iss_ok);
-    m.output("iss_slot", s).set(gate(iss_ok, sel_slot));
-    m.output("iss_replay", 1).set(iss_ok & sel_replay);
-    m.output("iss_pam", w).set(gate(iss_ok, and_or(sel_replay, sel_pam, iss_mask)));
-    m.output("iss_pred_miss", 1).set(need);
-    m.output("iss_credited", 1).set(credited);
+    m.port(&io.miss_issue_ok).set(miss_ok);
+    m.port(&io.iss_ok).set(iss_ok);
+    m.port(&io.iss_slot).set(gate(iss_ok, sel_slot));
+    m.port(&io.iss_replay).set(iss_ok & sel_replay);
+    m.port(&io.iss_pam).set(gate(iss_ok, and_or(sel_replay, sel_pam, iss_mask)));
+    m.port(&io.iss_pred_miss).set(need);
+    m.port(&io.iss_credited).set(credited);
     let cpl_accept = vec_of(&|_, x| x.cpl_accept).any().named("cpl_accept_any");
-    m.output("cpl_accept", 1).set(cpl_accept);
-    m.output("credit_pool", p.credit().pool_bits()).set(pool);
+    m.port(&io.cpl_accept).set(cpl_accept);
+    m.port(&io.credit_pool).set(pool);
 
     // Known-miss bits: an accepted completion records `cpl_miss` for its slot, the first
     // issue of a slot clears it; both may touch one warp's row (different slots), so each
@@ -461,45 +513,21 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
     };
     known_miss.write(cpl_warp, row_next(cpl_warp), cpl_accept);
     known_miss.write(iss_warp, row_next(iss_warp), first_issue);
-    m.finish()
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = ReplayUnitParams::from_params(params)?;
-    Ok(replay_unit(&p, &module_name(&p))?)
-}
-
-fn paper_storage(params: &Params) -> Vec<PaperFigure> {
-    match ReplayUnitParams::from_params(params) {
-        Ok(p) => vec![PaperFigure::new(
-            format!("{} warp buffers: V, R, PAM per slot and three slot pointers (sections 5.2.3-5.2.4)", p.warps),
-            paper_storage_bits(&p),
-        )],
-        Err(_) => Vec::new(),
-    }
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: NAME,
-    summary: "replay unit: per-warp warp buffers, known-miss bits, MSHR-use predictor and MSHR tracker behind one issue port",
-    source: "Turner, MASc thesis, UBC 2012, chapters 5-6, Table 4.2",
-    params: ReplayUnitParams::SPECS,
-    build,
-    paper_storage,
-    composed: true,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<ReplayUnitParams>();
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{BlockParams, Params};
 
     #[test]
-    fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(NAME, ReplayUnitParams::SPECS, &[]).unwrap();
-        let d = ReplayUnitParams::from_params(&p).unwrap();
-        assert_eq!(d, ReplayUnitParams::default());
-        assert_eq!(storage_bits(&d), 18695);
-        assert_eq!(paper_storage_bits(&d), 17984);
+    fn default_storage() {
+        let d = ReplayUnitParams::default();
+        assert_eq!(d.storage().paper_bits(), 17984);
+        assert_eq!(d.storage().expected_bits(), 18695);
     }
 
     #[test]

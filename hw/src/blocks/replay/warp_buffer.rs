@@ -131,55 +131,51 @@
 //! IP) that V and R alone cannot tell apart. §5.2.5 suggests moving the PAMs to a table
 //! in the mask stage; that changes where the `N * W` bits sit, not how many there are.
 
-use super::{and_or, gate, low_mask, rotate_left, rotate_right, typed_module_name};
+use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, mux, onehot, HwError, Module, ModuleBuilder, Sig};
-use crate::params::{clog2, BlockParams, ParamError, ParamSpec, Params};
-use crate::registry::{BlockError, BlockInfo, PaperFigure};
+use crate::params::{clog2, ParamSpec};
+use crate::registry::{Block, PaperFigure, StorageAccount};
+use crate::util::{and_or, gate, low_mask, rotate_left, rotate_right};
 use std::sync::Arc;
 
 /// Block name.
 pub const NAME: &str = "warp_buffer";
 
-/// Parameters of one warp's replay warp buffer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WarpBufferParams {
-    /// Instruction slots (power of two).
-    pub slots: u32,
-    /// Threads per warp (bits of a private active mask).
-    pub simt_width: u32,
+/// Instruction slots per warp (shared with `replay_unit`).
+pub const SLOTS: ParamSpec = ParamSpec {
+    name: "slots",
+    default: 8,
+    min: 2,
+    max: 32,
+    doc: "instruction slots per warp, a power of two (the pointers wrap modulo 2*slots)",
+    source: "thesis Table 4.2: 8",
+};
+
+/// Threads per warp (shared with `replay_unit`).
+pub const SIMT_WIDTH: ParamSpec = ParamSpec {
+    name: "simt_width",
+    default: 32,
+    min: 1,
+    max: 64,
+    doc: "threads per warp = bits of a private active mask",
+    source: "thesis Table 4.2: 32 (Figure 5.4 uses 4)",
+};
+
+crate::block_params! {
+    /// Parameters of one warp's replay warp buffer.
+    pub struct WarpBufferParams {
+        slots: u32 = shared(SLOTS),
+        simt_width: u32 = shared(SIMT_WIDTH),
+    }
+    check = |p: &WarpBufferParams| power_of_two_slots(p.slots);
 }
 
-impl Default for WarpBufferParams {
-    fn default() -> Self {
-        WarpBufferParams { slots: 8, simt_width: 32 }
+/// `slots` must be a power of two (warp buffer, replay unit).
+pub(crate) fn power_of_two_slots(slots: u32) -> Result<(), String> {
+    if !slots.is_power_of_two() {
+        return Err(format!("slots = {slots} must be a power of two (the pointers wrap modulo 2*slots)"));
     }
-}
-
-impl BlockParams for WarpBufferParams {
-    const SPECS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "slots",
-            default: 8,
-            min: 2,
-            max: 32,
-            doc: "instruction slots per warp, a power of two (thesis Table 4.2: 8)",
-        },
-        ParamSpec {
-            name: "simt_width",
-            default: 32,
-            min: 1,
-            max: 64,
-            doc: "threads per warp = bits of a private active mask (Figure 5.4 uses 4)",
-        },
-    ];
-
-    fn from_params(p: &Params) -> Result<Self, ParamError> {
-        let slots = p.get_u32("slots");
-        if !slots.is_power_of_two() {
-            return Err(p.invalid(format!("slots = {slots} must be a power of two (the pointers wrap modulo 2*slots)")));
-        }
-        Ok(WarpBufferParams { slots, simt_width: p.get_u32("simt_width") })
-    }
+    Ok(())
 }
 
 impl WarpBufferParams {
@@ -195,21 +191,87 @@ impl WarpBufferParams {
     pub fn ptr_bits(&self) -> u32 {
         self.slot_bits() + 1
     }
+    /// The thesis's structure (§5.2.3-5.2.4): V, R and PAM per slot, three slot pointers.
+    pub fn paper_bits(&self) -> u64 {
+        self.slots as u64 * (self.simt_width as u64 + 2) + 3 * self.slot_bits() as u64
+    }
 }
 
-/// Flip-flops of the hardware: V, R and PAM per slot, three pointers with wrap bits.
-pub fn storage_bits(p: &WarpBufferParams) -> u64 {
-    p.slots as u64 * (p.simt_width as u64 + 2) + 3 * p.ptr_bits() as u64
+/// The warp buffer's ports (the table in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpBufferIo<H> {
+    pub rst: H,
+    pub fill_count: H,
+    pub issue: H,
+    pub issue_replayable: H,
+    pub issue_mask: H,
+    pub cpl_valid: H,
+    pub cpl_slot: H,
+    pub cpl_mask: H,
+    pub offer_valid: H,
+    pub offer_slot: H,
+    pub offer_replay: H,
+    pub offer_pam: H,
+    pub fill_free: H,
+    pub fill_ptr: H,
+    pub issue_ptr: H,
+    pub issue_tail_ptr: H,
+    pub cpl_accept: H,
+    pub slot_valid: H,
+    pub slot_rdy: H,
+    pub slot_pam: H,
 }
 
-/// The thesis's structure (§5.2.3-5.2.4): V, R and PAM per slot, three slot pointers.
-pub fn paper_storage_bits(p: &WarpBufferParams) -> u64 {
-    p.slots as u64 * (p.simt_width as u64 + 2) + 3 * p.slot_bits() as u64
+impl Interface for WarpBufferParams {
+    type Io<H> = WarpBufferIo<H>;
+
+    fn describe<B: Binder>(&self, b: &mut B) -> WarpBufferIo<B::H> {
+        let (n, w, s, c) = (self.slots, self.simt_width, self.slot_bits(), self.count_bits());
+        WarpBufferIo {
+            rst: b.reset(),
+            fill_count: b.input("fill_count", c),
+            issue: b.input("issue", 1),
+            issue_replayable: b.input("issue_replayable", 1),
+            issue_mask: b.input("issue_mask", w),
+            cpl_valid: b.input("cpl_valid", 1),
+            cpl_slot: b.input("cpl_slot", s),
+            cpl_mask: b.input("cpl_mask", w),
+            offer_valid: b.output("offer_valid", 1),
+            offer_slot: b.output("offer_slot", s),
+            offer_replay: b.output("offer_replay", 1),
+            offer_pam: b.output("offer_pam", w),
+            fill_free: b.output("fill_free", c),
+            fill_ptr: b.output("fill_ptr", s),
+            issue_ptr: b.output("issue_ptr", s),
+            issue_tail_ptr: b.output("issue_tail_ptr", s),
+            cpl_accept: b.output("cpl_accept", 1),
+            slot_valid: b.output("slot_valid", n),
+            slot_rdy: b.output("slot_rdy", n),
+            slot_pam: b.output("slot_pam", n * w),
+        }
+    }
 }
 
-/// Module name for a parameter set (`warp_buffer` at the defaults).
-pub fn module_name(p: &WarpBufferParams) -> String {
-    typed_module_name(NAME, WarpBufferParams::SPECS, &[p.slots as u64, p.simt_width as u64])
+impl Block for WarpBufferParams {
+    const NAME: &'static str = NAME;
+    const SUMMARY: &'static str =
+        "replay warp buffer of one warp: slot states, private active masks, fill / issue / issue-tail pointers";
+    const SOURCE: &'static str = "Turner, MASc thesis, UBC 2012, sections 5.2.3-5.3, Figure 5.4";
+
+    fn generate(&self, name: &str) -> Result<Arc<Module>, HwError> {
+        warp_buffer(self, name)
+    }
+
+    fn storage(&self) -> StorageAccount {
+        StorageAccount {
+            paper: vec![PaperFigure::new(
+                "V, R and a private active mask per slot, three slot pointers (sections 5.2.3-5.2.4)",
+                self.paper_bits(),
+            )],
+            differences: Vec::new(),
+        }
+        .differs(3, "a wrap bit per pointer: IP == FP == ITP + 1 is otherwise ambiguous (empty, all unissued, all issued)")
+    }
 }
 
 /// Generate one warp's replay warp buffer.
@@ -222,13 +284,14 @@ pub fn warp_buffer(p: &WarpBufferParams, name: &str) -> Result<Arc<Module>, HwEr
     ));
     let (n, w, s, c, pw) = (p.slots, p.simt_width, p.slot_bits(), p.count_bits(), p.ptr_bits());
 
-    let fill_count = m.input("fill_count", c);
-    let issue = m.input("issue", 1);
-    let issue_replayable = m.input("issue_replayable", 1);
-    let issue_mask = m.input("issue_mask", w);
-    let cpl_valid = m.input("cpl_valid", 1);
-    let cpl_slot = m.input("cpl_slot", s);
-    let cpl_mask = m.input("cpl_mask", w);
+    let io = p.decls();
+    let fill_count = m.port(&io.fill_count);
+    let issue = m.port(&io.issue);
+    let issue_replayable = m.port(&io.issue_replayable);
+    let issue_mask = m.port(&io.issue_mask);
+    let cpl_valid = m.port(&io.cpl_valid);
+    let cpl_slot = m.port(&io.cpl_slot);
+    let cpl_mask = m.port(&io.cpl_mask);
 
     // State: V and R as slot vectors (every slot's bit is visible to the scans), the
     // private active masks as a register array, three pointers with wrap bits.
@@ -251,23 +314,23 @@ pub fn warp_buffer(p: &WarpBufferParams, name: &str) -> Result<Arc<Module>, HwEr
     let has_unissued = fp.ne(ip);
     let offer_valid = (any_rdy | has_unissued).named("offer_valid_w");
     let offer_slot = and_or(any_rdy, rdy_slot, gate(has_unissued, slot_of(ip))).named("offer_slot_w");
-    m.output("offer_valid", 1).set(offer_valid);
-    m.output("offer_slot", s).set(offer_slot);
-    m.output("offer_replay", 1).set(any_rdy);
-    m.output("offer_pam", w).set(gate(offer_valid, pam.read(offer_slot)));
+    m.port(&io.offer_valid).set(offer_valid);
+    m.port(&io.offer_slot).set(offer_slot);
+    m.port(&io.offer_replay).set(any_rdy);
+    m.port(&io.offer_pam).set(gate(offer_valid, pam.read(offer_slot)));
 
     // Free slots: FP ..= ITP.
     let fill_free = (lit(n as u64, pw) - (fp - tp)).named("fill_free_w");
-    m.output("fill_free", c).set(fill_free.resize(c));
-    m.output("fill_ptr", s).set(slot_of(fp));
-    m.output("issue_ptr", s).set(slot_of(ip));
-    m.output("issue_tail_ptr", s).set(slot_of(itp));
+    m.port(&io.fill_free).set(fill_free.resize(c));
+    m.port(&io.fill_ptr).set(slot_of(fp));
+    m.port(&io.issue_ptr).set(slot_of(ip));
+    m.port(&io.issue_tail_ptr).set(slot_of(itp));
 
     // Completion: legal only for an in-flight slot (issued, valid, not replay-ready).
     let cpl_onehot = onehot(cpl_slot, n);
     let cpl_offset = (cpl_slot - tp_slot).zext(pw);
     let cpl_accept = (cpl_valid & valid.bit_at(cpl_slot) & !rdy.bit_at(cpl_slot) & cpl_offset.lt(issued)).named("cpl_accept_w");
-    m.output("cpl_accept", 1).set(cpl_accept);
+    m.port(&io.cpl_accept).set(cpl_accept);
     let remaining = (pam.read(cpl_slot) & !cpl_mask).named("cpl_remaining");
     let cpl_done = cpl_accept & !remaining.any();
     let cpl_replay = cpl_accept & remaining.any();
@@ -300,49 +363,25 @@ pub fn warp_buffer(p: &WarpBufferParams, name: &str) -> Result<Arc<Module>, HwEr
     let tp_next = and_or(live.any(), tp + live.ffs().resize(pw), ip_next);
     itp.set(tp_next - 1u64);
 
-    m.output("slot_valid", n).set(valid);
-    m.output("slot_rdy", n).set(rdy);
+    m.port(&io.slot_valid).set(valid);
+    m.port(&io.slot_rdy).set(rdy);
     let pams: Vec<Sig> = (0..n).rev().map(|i| pam.at(i)).collect();
-    m.output("slot_pam", n * w).set(cat(&pams));
-    m.finish()
+    m.port(&io.slot_pam).set(cat(&pams));
+    m.finish_io(p)
 }
 
-fn build(params: &Params) -> Result<Arc<Module>, BlockError> {
-    let p = WarpBufferParams::from_params(params)?;
-    Ok(warp_buffer(&p, &module_name(&p))?)
-}
-
-fn paper_storage(params: &Params) -> Vec<PaperFigure> {
-    match WarpBufferParams::from_params(params) {
-        Ok(p) => vec![PaperFigure::new(
-            "V, R and a private active mask per slot, three slot pointers (sections 5.2.3-5.2.4)",
-            paper_storage_bits(&p),
-        )],
-        Err(_) => Vec::new(),
-    }
-}
-
-pub static BLOCK: BlockInfo = BlockInfo {
-    name: NAME,
-    summary: "replay warp buffer of one warp: slot states, private active masks, fill / issue / issue-tail pointers",
-    source: "Turner, MASc thesis, UBC 2012, sections 5.2.3-5.3, Figure 5.4",
-    params: WarpBufferParams::SPECS,
-    build,
-    paper_storage,
-    composed: false,
-};
+pub static BLOCK: crate::registry::BlockInfo = crate::registry::BlockInfo::of::<WarpBufferParams>();
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{BlockParams, ParamError, Params};
 
     #[test]
-    fn defaults_match_specs_and_storage() {
-        let p = Params::resolve(NAME, WarpBufferParams::SPECS, &[]).unwrap();
-        let d = WarpBufferParams::from_params(&p).unwrap();
-        assert_eq!(d, WarpBufferParams::default());
-        assert_eq!(storage_bits(&d), 284);
-        assert_eq!(paper_storage_bits(&d), 281);
+    fn default_storage() {
+        let d = WarpBufferParams::default();
+        assert_eq!(d.paper_bits(), 281);
+        assert_eq!(d.storage().expected_bits(), 284);
     }
 
     #[test]

@@ -1,0 +1,309 @@
+//! Reference model of the predicate expansion unit (PEU), written from the
+//! specification in `hw/src/blocks/dac/peu.rs` (paper §4.3).
+
+use super::affine::compare;
+use super::walk::{mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::TupleCmd;
+use crate::Reference;
+use hw::blocks::dac::peu::{PeuIo, PeuParams};
+use hw::blocks::dac::{tuple, WARP_SIZE};
+use sim::{Bind, Component, PortFrame, PortId};
+
+/// What the locked context is doing with its warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The last thread's value is in `last`: compare both ends.
+    Decide,
+    /// Comparing one thread per cycle into `mask`.
+    Serial,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct State {
+    top: Top,
+    w: WalkRegs,
+    rhs: u32,
+    op: u64,
+    ctx: [Ctx; MAX_CTAS],
+    /// Per context: the CTA's scalar comparison is done, and its result.
+    scal_v: [bool; MAX_CTAS],
+    scal_r: [bool; MAX_CTAS],
+    lock: Option<(usize, Mode)>,
+    last: u32,
+    wrap: bool,
+    mask: u32,
+    cnt_scalar: u32,
+    cnt_uniform: u32,
+    cnt_serial: u32,
+    cnt_cmp: u32,
+}
+
+impl State {
+    fn reset() -> Self {
+        State {
+            top: Top::Idle,
+            w: WalkRegs::default(),
+            rhs: 0,
+            op: 0,
+            ctx: [Ctx::IDLE; MAX_CTAS],
+            scal_v: [false; MAX_CTAS],
+            scal_r: [false; MAX_CTAS],
+            lock: None,
+            last: 0,
+            wrap: false,
+            mask: 0,
+            cnt_scalar: 0,
+            cnt_uniform: 0,
+            cnt_serial: 0,
+            cnt_cmp: 0,
+        }
+    }
+}
+
+/// `a < b` in the comparison's domain (signed or unsigned).
+fn less(op: u64, a: u32, b: u32) -> bool {
+    if op & tuple::CMP_SIGNED != 0 {
+        (a as i32) < (b as i32)
+    } else {
+        a < b
+    }
+}
+
+/// The value of thread `n-1` of an arithmetic progression starting at `acc`
+/// with step `s`, and whether the progression leaves the comparison's domain
+/// (wraps around) on the way: the ALU result is 38 bits wide.
+pub fn last_of(op: u64, acc: u32, s: u32, n: u32) -> (u32, bool) {
+    let signed = op & tuple::CMP_SIGNED != 0;
+    let x0 = if signed { acc as i32 as i64 } else { acc as i64 };
+    let xl = x0 + (n as i64 - 1) * (s as i32 as i64);
+    let wrap = if signed { xl < i32::MIN as i64 || xl > i32::MAX as i64 } else { xl < 0 || xl > u32::MAX as i64 };
+    (xl as u32, wrap)
+}
+
+/// The two-comparison shortcut: given both ends of a non-wrapping arithmetic
+/// progression, `Some(result)` when every thread in between must agree.
+/// Sound for the ordered comparisons (their true and false sets are both
+/// intervals); for `eq`/`ne` only when the step is zero or both ends lie
+/// strictly on the same side of `rhs` (otherwise `rhs` may be hit in between),
+/// or when the warp has a single value (step zero or one thread).
+pub fn shortcut(op: u64, first: u32, last: u32, s: u32, n: u32, rhs: u32) -> Option<bool> {
+    let (c0, c1) = (compare(op, first, rhs), compare(op, last, rhs));
+    match op & 7 {
+        tuple::CMP_EQ | tuple::CMP_NE => {
+            let same_side = less(op, first, rhs) == less(op, last, rhs) && first != rhs && last != rhs;
+            (s == 0 || n == 1 || same_side).then_some(c0)
+        }
+        _ => (c0 == c1).then_some(c0),
+    }
+}
+
+fn uniform(r: bool, n: u32) -> u32 {
+    if !r {
+        0
+    } else if n >= 32 {
+        !0
+    } else {
+        (1 << n) - 1
+    }
+}
+
+pub struct Peu {
+    p: PeuParams,
+    frame: PortFrame,
+    io: PeuIo<PortId>,
+    cta: CtaPorts,
+    s: State,
+    n: State,
+}
+
+impl Peu {
+    pub fn new(p: &PeuParams) -> Self {
+        let io = p.ids();
+        Peu {
+            p: p.clone(),
+            frame: p.frame(),
+            cta: CtaPorts { io: io.cta.clone(), warp_bits: p.warp_bits() },
+            io,
+            s: State::reset(),
+            n: State::reset(),
+        }
+    }
+
+    fn warp_of(&self, c: usize) -> u32 {
+        self.cta.warp0(&self.frame, c) + self.s.ctx[c].lin / WARP_SIZE
+    }
+
+    fn blocked(&self, c: usize) -> bool {
+        let w = self.warp_of(c);
+        w < self.p.warps && self.frame.get_u64(self.io.pwpq_full) >> w & 1 != 0
+    }
+
+    /// One step of context `c` in RUN; returns the mask to push. A step that
+    /// would push into a full queue changes nothing (a stall).
+    fn run_step(&mut self, c: usize) -> Option<u32> {
+        let s = &self.s;
+        let w = s.w;
+        let ctx = s.ctx[c];
+        let (op, rhs, step) = (s.op, s.rhs, w.otx());
+        let n = w.warp_left(&ctx);
+        let cta_uniform = w.t.is_cta_uniform();
+        match s.lock {
+            None if cta_uniform => {
+                // Scalar vs scalar: one comparison per CTA, reused by its warps.
+                if self.blocked(c) {
+                    return None;
+                }
+                let r = if s.scal_v[c] { s.scal_r[c] } else { compare(op, ctx.acc, rhs) };
+                if !s.scal_v[c] {
+                    self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(1);
+                    self.n.scal_v[c] = true;
+                    self.n.scal_r[c] = r;
+                }
+                self.n.cnt_scalar = self.n.cnt_scalar.wrapping_add(1);
+                w.advance(&mut self.n.ctx[c], n);
+                Some(uniform(r, n))
+            }
+            None if w.linear() || w.dx - ctx.tx >= n => {
+                // The warp is one arithmetic progression: compute its last value.
+                let (last, wrap) = last_of(op, ctx.acc, step, n);
+                self.n.last = last;
+                self.n.wrap = wrap;
+                self.n.lock = Some((c, Mode::Decide));
+                None
+            }
+            Some((_, Mode::Decide)) => {
+                let sc = if s.wrap { None } else { shortcut(op, ctx.acc, s.last, step, n, rhs) };
+                match sc {
+                    Some(r) => {
+                        if self.blocked(c) {
+                            return None;
+                        }
+                        self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
+                        self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(1);
+                        self.n.ctx[c].acc = mac(ctx.acc, step, n, false);
+                        w.advance(&mut self.n.ctx[c], n);
+                        self.n.lock = None;
+                        Some(uniform(r, n))
+                    }
+                    None => {
+                        // Fall back; this cycle's first comparison is thread 0.
+                        self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
+                        self.n.mask = compare(op, ctx.acc, rhs) as u32;
+                        self.n.ctx[c].acc = ctx.acc.wrapping_add(step);
+                        w.advance(&mut self.n.ctx[c], 1);
+                        self.n.lock = Some((c, Mode::Serial));
+                        None
+                    }
+                }
+            }
+            // Serial: a warp that spans rows of a non-linear tuple starts here.
+            None | Some((_, Mode::Serial)) => {
+                let lane = ctx.lin % WARP_SIZE;
+                let mask = if s.lock.is_some() { s.mask } else { 0 } | (compare(op, ctx.acc, rhs) as u32) << lane;
+                let ends = n == 1;
+                if ends && self.blocked(c) {
+                    return None;
+                }
+                self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(1);
+                self.n.ctx[c].acc = ctx.acc.wrapping_add(step);
+                w.advance(&mut self.n.ctx[c], 1);
+                if ends {
+                    self.n.cnt_serial = self.n.cnt_serial.wrapping_add(1);
+                    self.n.lock = None;
+                    self.n.mask = 0;
+                    Some(mask)
+                } else {
+                    self.n.lock = Some((c, Mode::Serial));
+                    self.n.mask = mask;
+                    None
+                }
+            }
+        }
+    }
+
+    fn compute(&mut self) {
+        self.n = self.s;
+        let mut push: Option<(u32, u32)> = None;
+        match self.s.top {
+            Top::Idle => {
+                if self.frame.get_bool(self.io.in_valid) {
+                    let t = TupleCmd::unpack(self.frame.get(self.io.in_tuple));
+                    let [dx, dy, dz] = self.cta.dims(&self.frame);
+                    self.n.w = WalkRegs { t: t.aff, dx, dy, dz, adj_y: 0, adj_z: 0, total: 0 };
+                    self.n.rhs = t.rhs;
+                    self.n.op = t.op;
+                    for c in 0..self.p.ctas as usize {
+                        self.n.ctx[c] =
+                            Ctx { st: if self.cta.valid(&self.frame, c) { Cst::Start0 } else { Cst::Done }, ..Ctx::IDLE };
+                        self.n.scal_v[c] = false;
+                        self.n.scal_r[c] = false;
+                    }
+                    self.n.lock = None;
+                    self.n.mask = 0;
+                    self.n.top = Top::SetupY;
+                }
+            }
+            Top::SetupY | Top::SetupZ | Top::SetupT1 | Top::SetupT2 => {
+                self.n.top = self.n.w.setup(self.s.top);
+            }
+            Top::Work => {
+                let pick = match self.s.lock {
+                    Some((c, _)) => Some(c),
+                    None => (0..self.p.ctas as usize).find(|&c| match self.s.ctx[c].st {
+                        Cst::Done => false,
+                        Cst::Run => !self.blocked(c),
+                        _ => true,
+                    }),
+                };
+                if let Some(c) = pick {
+                    if self.s.ctx[c].st == Cst::Run {
+                        if let Some(mask) = self.run_step(c) {
+                            push = Some((self.warp_of(c), mask));
+                        }
+                    } else {
+                        // start, or a row adjustment (also inside a serial warp)
+                        let bid = self.cta.bid(&self.frame, c);
+                        self.s.w.start_or_adjust(&mut self.n.ctx[c], bid);
+                    }
+                }
+                if self.n.ctx.iter().all(|c| c.st == Cst::Done) {
+                    self.n.top = Top::Idle;
+                }
+            }
+        }
+        if self.frame.get_bool(self.io.rst) {
+            self.n = State::reset();
+        }
+        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
+        let push = push.filter(|(w, _)| *w < self.p.warps);
+        self.frame.set_bool(self.io.push, push.is_some());
+        self.frame.set_u64(self.io.push_warp, push.map_or(0, |p| p.0 as u64));
+        self.frame.set_u64(self.io.push_mask, push.map_or(0, |p| p.1 as u64));
+        let s = &self.s;
+        let cnt = [self.io.cnt_scalar, self.io.cnt_uniform, self.io.cnt_serial, self.io.cnt_cmp];
+        for (id, v) in cnt.iter().zip([s.cnt_scalar, s.cnt_uniform, s.cnt_serial, s.cnt_cmp]) {
+            self.frame.set_u64(*id, v as u64);
+        }
+    }
+}
+
+impl Component for Peu {
+    fn name(&self) -> &str {
+        "peu"
+    }
+    sim::frame_ports!(frame);
+    fn eval(&mut self) {
+        self.compute();
+    }
+    fn tick(&mut self) {
+        self.compute();
+        std::mem::swap(&mut self.s, &mut self.n);
+    }
+}
+
+impl Reference for PeuParams {
+    type Model = Peu;
+    fn model(&self) -> Peu {
+        Peu::new(self)
+    }
+}

@@ -1,0 +1,102 @@
+//! Reference model of the per-warp queues: the PWAQ (warp address records)
+//! and the PWPQ (predicate masks), written from the specification in
+//! `hw/src/blocks/dac/pwaq.rs` (paper §4.1, §4.8).
+
+use crate::Reference;
+use hw::blocks::dac::pwaq::{PerWarpQueueIo, PwaqParams, QueueShape};
+use hw::blocks::dac::pwpq::PwpqParams;
+use hw::iface::Interface;
+use hw::registry::Block;
+use sim::{Bind, Component, PortFrame, PortId};
+
+/// One memory of `entries` words, warp `w`'s partition at `w*depth ..`, and
+/// per-warp head, tail and count registers.
+pub struct PerWarpQueue {
+    name: &'static str,
+    q: QueueShape,
+    frame: PortFrame,
+    io: PerWarpQueueIo<PortId>,
+    mem: Vec<u64>,
+    head: Vec<u32>,
+    tail: Vec<u32>,
+    count: Vec<u32>,
+}
+
+impl PerWarpQueue {
+    /// A queue of block `P` (the PWAQ or the PWPQ) of this shape.
+    pub fn new<P: Block + Interface<Io<PortId> = PerWarpQueueIo<PortId>>>(p: &P, q: QueueShape) -> Self {
+        let w = q.warps as usize;
+        PerWarpQueue {
+            mem: vec![0; q.entries as usize],
+            head: vec![0; w],
+            tail: vec![0; w],
+            count: vec![0; w],
+            name: P::NAME,
+            frame: p.frame(),
+            io: p.ids(),
+            q,
+        }
+    }
+}
+
+impl Component for PerWarpQueue {
+    fn name(&self) -> &str {
+        self.name
+    }
+    sim::frame_ports!(frame);
+    fn eval(&mut self) {
+        let d = self.q.depth();
+        let dw = self.frame.get_u64(self.io.deq_warp) as u32;
+        let empty = dw >= self.q.warps || self.count[dw as usize] == 0;
+        let data = if empty { 0 } else { self.mem[(dw * d + self.head[dw as usize]) as usize] };
+        self.frame.set_u64(self.io.deq_data, data);
+        self.frame.set_bool(self.io.deq_empty, empty);
+        let (mut full_v, mut empty_v) = (0u64, 0u64);
+        for w in 0..self.q.warps as usize {
+            full_v |= ((self.count[w] == d) as u64) << w;
+            empty_v |= ((self.count[w] == 0) as u64) << w;
+        }
+        self.frame.set_u64(self.io.full_vec, full_v);
+        self.frame.set_u64(self.io.empty_vec, empty_v);
+        self.frame.set_bool(self.io.any_full, full_v != 0);
+    }
+    fn tick(&mut self) {
+        if self.frame.get_bool(self.io.rst) {
+            self.head.fill(0);
+            self.tail.fill(0);
+            self.count.fill(0);
+            return;
+        }
+        let d = self.q.depth();
+        let ew = self.frame.get_u64(self.io.enq_warp) as u32;
+        let dw = self.frame.get_u64(self.io.deq_warp) as u32;
+        // Both decisions use the state before the edge.
+        let enq = self.frame.get_bool(self.io.enq) && ew < self.q.warps && self.count[ew as usize] < d;
+        let deq = self.frame.get_bool(self.io.deq) && dw < self.q.warps && self.count[dw as usize] > 0;
+        if enq {
+            let e = ew as usize;
+            self.mem[(ew * d + self.tail[e]) as usize] = self.frame.get_u64(self.io.enq_data);
+            self.tail[e] = (self.tail[e] + 1) % d;
+            self.count[e] += 1;
+        }
+        if deq {
+            let e = dw as usize;
+            self.head[e] = (self.head[e] + 1) % d;
+            self.count[e] -= 1;
+        }
+    }
+}
+
+impl Reference for PwaqParams {
+    type Model = PerWarpQueue;
+    fn model(&self) -> PerWarpQueue {
+        PerWarpQueue::new(self, self.shape())
+    }
+}
+
+impl Reference for PwpqParams {
+    type Model = PerWarpQueue;
+    fn model(&self) -> PerWarpQueue {
+        PerWarpQueue::new(self, self.shape())
+    }
+}

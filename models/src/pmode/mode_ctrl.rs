@@ -1,0 +1,296 @@
+//! Reference model of `mode_ctrl` (specification:
+//! `hw::blocks::pmode::mode_ctrl`).
+
+use crate::Reference;
+use hw::blocks::pmode::mode_ctrl::{action as act, op, ModeCtrlIo, ModeCtrlParams};
+use sim::{Bind, Component, PortFrame, PortId};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct WarpState {
+    mode: bool,
+    halted: bool,
+    sst: bool,
+    bar: bool,
+    trig: u64,
+}
+
+/// Inputs of one issue port for one cycle.
+#[derive(Clone, Copy, Debug, Default)]
+struct In {
+    valid: bool,
+    warp: u64,
+    pc: u64,
+    op: u64,
+    src: [u64; 2],
+    src_vld: [bool; 2],
+    dst: u64,
+    dst_vld: bool,
+    src_pending: bool,
+    dst_pending: bool,
+    src_long: [bool; 2],
+    pq_empty: bool,
+    pq_ok: bool,
+    pq_hit: bool,
+    pq_rdy: bool,
+    rn_free: bool,
+}
+
+/// One port's decision with its strobes (`sb_fire` .. `st_br`, in port order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Dec {
+    action: u64,
+    strobes: [bool; 10],
+}
+
+const FIRE: usize = 0;
+const LONG: usize = 1;
+const SKIPS: usize = 2;
+const PUSH: usize = 3;
+const POP: usize = 4;
+const ALLOC: usize = 5;
+const REUSE: usize = 6;
+const WRITE: usize = 7;
+const ADV: usize = 8;
+const BR: usize = 9;
+
+/// Cycle-accurate reference model of `mode_ctrl`.
+pub struct ModeCtrlModel {
+    p: ModeCtrlParams,
+    frame: PortFrame,
+    io: ModeCtrlIo<PortId>,
+    st: Vec<WarpState>,
+    ins: Vec<In>,
+    decs: Vec<Dec>,
+    exited: Vec<bool>,
+}
+
+impl ModeCtrlModel {
+    pub fn new(p: &ModeCtrlParams) -> Self {
+        ModeCtrlModel {
+            frame: p.frame(),
+            io: p.ids(),
+            st: vec![WarpState::default(); p.warps as usize],
+            ins: vec![In::default(); p.issue_ports as usize],
+            decs: vec![Dec::default(); p.issue_ports as usize],
+            exited: vec![false; p.warps as usize],
+            p: p.clone(),
+        }
+    }
+
+    pub fn params(&self) -> &ModeCtrlParams {
+        &self.p
+    }
+
+    /// The triggering register of warp `w` (for drivers' shadows).
+    pub fn trig_reg(&self, w: usize) -> Option<u64> {
+        self.st.get(w).filter(|s| s.mode).map(|s| s.trig)
+    }
+
+    fn read_inputs(&mut self) {
+        for k in 0..self.ins.len() {
+            let (f, d) = (&self.frame, &self.io.iss[k]);
+            let (g, b) = (|id| f.get_u64(id), |id| f.get_bool(id));
+            self.ins[k] = In {
+                valid: b(d.valid),
+                warp: g(d.warp),
+                pc: g(d.pc),
+                op: g(d.op),
+                src: [g(d.src[0].reg), g(d.src[1].reg)],
+                src_vld: [b(d.src[0].vld), b(d.src[1].vld)],
+                dst: g(d.dst.reg),
+                dst_vld: b(d.dst.vld),
+                src_pending: b(d.src_pending),
+                dst_pending: b(d.dst_pending),
+                src_long: [b(d.src_long[0]), b(d.src_long[1])],
+                pq_empty: b(d.pq_empty),
+                pq_ok: b(d.pq_ok),
+                pq_hit: b(d.pq_hit),
+                pq_rdy: b(d.pq_rdy),
+                rn_free: b(d.rn_free),
+            };
+        }
+    }
+
+    fn decide(&self, k: usize, lower_trigger: bool) -> Dec {
+        let i = self.ins[k];
+        let stall = Dec::default();
+        let blocked = (0..k).any(|j| self.ins[j].valid && self.ins[j].warp == i.warp);
+        let Some(s) = self.st.get(i.warp as usize).copied() else { return stall };
+        if !i.valid || blocked {
+            return stall;
+        }
+        let long_dep = (i.src_vld[0] && i.src_long[0]) || (i.src_vld[1] && i.src_long[1]);
+        let mut d = Dec::default();
+        if !s.mode {
+            d.action = if long_dep {
+                if i.pq_empty && !lower_trigger {
+                    act::TRIGGER
+                } else {
+                    act::STALL
+                }
+            } else if i.src_pending || i.dst_pending {
+                act::STALL
+            } else if i.pq_hit {
+                if i.pq_rdy {
+                    act::REUSE
+                } else {
+                    act::STALL
+                }
+            } else {
+                act::ISSUE
+            };
+        } else {
+            let waw = i.dst_vld && i.dst_pending && i.dst != s.trig;
+            let forced = matches!(i.op, op::SSTORE | op::GSTORE | op::BARRIER) || (i.op == op::SLOAD && (s.sst || s.bar));
+            d.action = if s.halted || !i.rn_free {
+                act::STALL
+            } else if i.op == op::EXIT || (long_dep && i.op == op::BRANCH) {
+                act::HALT
+            } else if long_dep || forced {
+                if waw {
+                    act::STALL
+                } else {
+                    act::SKIP
+                }
+            } else if i.src_pending || waw {
+                act::STALL
+            } else {
+                match i.op {
+                    op::ALU | op::SLOAD if i.dst_vld && i.pq_ok => act::PREEXEC,
+                    op::GLOAD => act::PRELOAD,
+                    op::BRANCH => act::PREEXEC,
+                    _ => act::SKIP,
+                }
+            };
+        }
+        let sb = &mut d.strobes;
+        match d.action {
+            act::ISSUE => {
+                sb[FIRE] = i.dst_vld;
+                sb[LONG] = i.dst_vld && i.op == op::GLOAD;
+                sb[WRITE] = i.dst_vld;
+                sb[BR] = i.op == op::BRANCH;
+                sb[ADV] = i.op != op::BRANCH;
+            }
+            act::REUSE => {
+                sb[POP] = true;
+                sb[REUSE] = i.dst_vld;
+                sb[ADV] = true;
+            }
+            act::PREEXEC if i.op == op::BRANCH => sb[BR] = true,
+            act::PREEXEC => {
+                sb[ALLOC] = true;
+                sb[PUSH] = true;
+                sb[FIRE] = true;
+                sb[ADV] = true;
+            }
+            act::PRELOAD | act::SKIP => {
+                sb[SKIPS] = i.dst_vld;
+                sb[ADV] = true;
+            }
+            _ => {}
+        }
+        d
+    }
+
+    fn decide_all(&mut self) {
+        self.read_inputs();
+        let mut trig = false;
+        for k in 0..self.ins.len() {
+            let d = self.decide(k, trig);
+            trig |= d.action == act::TRIGGER;
+            self.decs[k] = d;
+        }
+    }
+}
+
+impl Component for ModeCtrlModel {
+    fn name(&self) -> &str {
+        "mode_ctrl"
+    }
+    sim::frame_ports!(frame);
+
+    fn eval(&mut self) {
+        self.decide_all();
+        let (mut mode, mut halted) = (0u64, 0u64);
+        for (w, s) in self.st.iter().enumerate() {
+            mode |= (s.mode as u64) << w;
+            halted |= ((s.mode && s.halted) as u64) << w;
+        }
+        self.frame.set_u64(self.io.mode, mode);
+        self.frame.set_u64(self.io.halted, halted);
+        let mut start = (false, 0, 0);
+        for k in 0..self.ins.len() {
+            let i = self.ins[k];
+            let d = self.decs[k];
+            let pm = self.st.get(i.warp as usize).is_some_and(|s| s.mode);
+            let o = &self.io.iss[k];
+            let strobes =
+                [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br];
+            self.frame.set_bool(o.pmode, pm);
+            self.frame.set_u64(o.action, d.action);
+            for (id, &b) in strobes.into_iter().zip(&d.strobes) {
+                self.frame.set_bool(id, b);
+            }
+            if d.action == act::TRIGGER {
+                start = (true, i.warp, i.pc);
+            }
+        }
+        self.frame.set_bool(self.io.start_en, start.0);
+        self.frame.set_u64(self.io.start_warp, start.1);
+        self.frame.set_u64(self.io.start_pc, start.2);
+    }
+
+    fn tick(&mut self) {
+        if self.frame.get_bool(self.io.rst) {
+            self.st.fill(WarpState::default());
+            return;
+        }
+        self.decide_all();
+        let nw = self.st.len() as u64;
+        // Exits, from the state at the start of the cycle.
+        self.exited.fill(false);
+        for j in 0..self.io.wb.len() {
+            let (f, d) = (&self.frame, &self.io.wb[j]);
+            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
+            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
+                self.exited[w as usize] = true;
+            }
+        }
+        let (len, lw) = (self.frame.get_bool(self.io.launch_en), self.frame.get_u64(self.io.launch_warp));
+        for k in 0..self.ins.len() {
+            let (i, d) = (self.ins[k], self.decs[k]);
+            let w = i.warp as usize;
+            if w >= self.st.len() || self.exited[w] || (len && lw == i.warp) {
+                continue;
+            }
+            let s = &mut self.st[w];
+            match d.action {
+                act::TRIGGER => {
+                    let trig = if i.src_vld[0] && i.src_long[0] { i.src[0] } else { i.src[1] };
+                    *s = WarpState { mode: true, halted: false, sst: false, bar: false, trig };
+                }
+                act::HALT => s.halted = true,
+                act::SKIP if i.op == op::SSTORE => s.sst = true,
+                act::SKIP if i.op == op::BARRIER => s.bar = true,
+                _ => {}
+            }
+        }
+        for w in 0..self.st.len() {
+            if self.exited[w] {
+                self.st[w].mode = false;
+                self.st[w].halted = false;
+            }
+        }
+        if len && lw < nw {
+            self.st[lw as usize] = WarpState::default();
+        }
+    }
+}
+
+impl Reference for ModeCtrlParams {
+    type Model = ModeCtrlModel;
+    fn model(&self) -> ModeCtrlModel {
+        ModeCtrlModel::new(self)
+    }
+}

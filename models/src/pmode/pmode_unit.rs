@@ -1,0 +1,327 @@
+//! Reference model of `pmode_unit` (specification:
+//! `hw::blocks::pmode::pmode_unit`): the composition of the sub-block
+//! reference models — the dual-mode scoreboard's, the P-queue's, the rename
+//! block's, the SIMT stack's and the mode controller's — wired through
+//! their port descriptions exactly as the hardware is.
+
+use super::mode_ctrl::ModeCtrlModel;
+use super::pqueue::PqueueModel;
+use super::rename::RenameModel;
+use super::scoreboard::ScoreboardModel;
+use super::simt_stack::SimtStackModel;
+use crate::Reference;
+use hw::blocks::pmode::mode_ctrl::{action as act, ModeCtrlIo};
+use hw::blocks::pmode::pmode_unit::{PmodeUnitIo, PmodeUnitParams};
+use hw::blocks::pmode::pqueue::PqueueIo;
+use hw::blocks::pmode::rename::RenameIo;
+use hw::blocks::pmode::scoreboard::ScoreboardIo;
+use sim::{words_for, Bind, BindError, Component, PortFrame, PortId};
+
+const SB: usize = 0;
+const PQ: usize = 1;
+const RN: usize = 2;
+const ST: usize = 3;
+const MC: usize = 4;
+
+/// Where a wire's value comes from.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    Unit(PortId),
+    Sub(usize, PortId),
+}
+
+/// A plain wire into a sub-block input.
+#[derive(Clone, Copy, Debug)]
+struct Wire {
+    from: Src,
+    to: (usize, PortId),
+}
+
+/// Cycle-accurate reference model of `pmode_unit`: the five sub-block models
+/// wired as in the hardware.
+pub struct PmodeUnitModel {
+    p: PmodeUnitParams,
+    frame: PortFrame,
+    io: PmodeUnitIo<PortId>,
+    subs: [Box<dyn Component>; 5],
+    sb: ScoreboardIo<PortId>,
+    pq: PqueueIo<PortId>,
+    rn: RenameIo<PortId>,
+    mc: ModeCtrlIo<PortId>,
+    /// Unit inputs into the sub-blocks: stage 1.
+    stage1: Vec<Wire>,
+    /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
+    stage_pm: Vec<Wire>,
+    /// Sub-block status into mode_ctrl: stage 2.
+    stage2: Vec<Wire>,
+    /// mode_ctrl commands into the sub-blocks: stage 3.
+    stage3: Vec<Wire>,
+    /// Sub-block outputs to unit outputs.
+    outs: Vec<(Src, PortId)>,
+    buf: Vec<u64>,
+}
+
+impl PmodeUnitModel {
+    /// The unit of the sub-blocks' reference models.
+    pub fn new(p: &PmodeUnitParams) -> Self {
+        Self::with_scoreboard(p, Box::new(ScoreboardModel::new(&p.scoreboard()))).expect("the scoreboard model has its ports")
+    }
+
+    /// The unit with another scoreboard component of the same ports (e.g. a
+    /// deliberately broken one, or the netlist simulation of the generator).
+    pub fn with_scoreboard(p: &PmodeUnitParams, sb: Box<dyn Component>) -> Result<Self, BindError> {
+        let frame = p.frame();
+        let io = p.ids();
+        let sb_io = p.scoreboard().bind(sb.as_ref())?;
+        let subs: [Box<dyn Component>; 5] = [
+            sb,
+            Box::new(PqueueModel::new(&p.pqueue())),
+            Box::new(RenameModel::new(&p.rename())),
+            Box::new(SimtStackModel::new(&p.simt_stack())),
+            Box::new(ModeCtrlModel::new(&p.mode_ctrl())),
+        ];
+        let (sb, pq, rn, st, mc) = (sb_io, p.pqueue().ids(), p.rename().ids(), p.simt_stack().ids(), p.mode_ctrl().ids());
+        let u = Src::Unit;
+        let w = |from: Src, c: usize, to: PortId| Wire { from, to: (c, to) };
+        let (mut s1, mut spm, mut s2, mut s3, mut outs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (c, rst) in [(SB, sb.rst), (PQ, pq.rst), (RN, rn.rst), (ST, st.rst), (MC, mc.rst)] {
+            s1.push(w(u(io.rst), c, rst));
+        }
+        for (from, to) in [
+            (io.init_en, rn.init_en),
+            (io.init_used, rn.init_used),
+            (io.rel_en, rn.rel_en),
+            (io.rel_warp, rn.rel_warp),
+            (io.rel_reg, rn.rel_reg),
+        ] {
+            s1.push(w(u(from), RN, to));
+        }
+        for (from, to) in [
+            (io.launch_en, st.launch_en),
+            (io.launch_warp, st.launch_warp),
+            (io.launch_pc, st.launch_pc),
+            (io.launch_mask, st.launch_mask),
+        ] {
+            s1.push(w(u(from), ST, to));
+        }
+        s1.push(w(u(io.launch_en), MC, mc.launch_en));
+        s1.push(w(u(io.launch_warp), MC, mc.launch_warp));
+        for (k, ui) in io.iss.iter().enumerate() {
+            let (sbk, pqk, rnk, stk, mck) = (&sb.iss[k], &pq.iss[k], &rn.iss[k], &st.iss[k], &mc.iss[k]);
+            for (from, to) in [
+                (ui.valid, mck.valid),
+                (ui.warp, mck.warp),
+                (ui.pc, mck.pc),
+                (ui.op, mck.op),
+                (ui.src[0].reg, mck.src[0].reg),
+                (ui.src[0].vld, mck.src[0].vld),
+                (ui.src[1].reg, mck.src[1].reg),
+                (ui.src[1].vld, mck.src[1].vld),
+                (ui.dst.reg, mck.dst.reg),
+                (ui.dst.vld, mck.dst.vld),
+            ] {
+                s1.push(w(u(from), MC, to));
+            }
+            for (from, to) in [
+                (ui.warp, sbk.warp),
+                (ui.src[0].reg, sbk.src[0].reg),
+                (ui.src[0].vld, sbk.src[0].vld),
+                (ui.src[1].reg, sbk.src[1].reg),
+                (ui.src[1].vld, sbk.src[1].vld),
+                (ui.dst.reg, sbk.dst[0].reg),
+                (ui.dst.vld, sbk.dst[0].vld),
+            ] {
+                s1.push(w(u(from), SB, to));
+            }
+            for (from, to) in [(ui.warp, pqk.warp), (ui.pc, pqk.pc), (ui.src[0].reg, pqk.src0), (ui.src[1].reg, pqk.src1), (ui.dst.reg, pqk.dst)] {
+                s1.push(w(u(from), PQ, to));
+            }
+            for (from, to) in [(ui.warp, rnk.warp), (ui.src[0].reg, rnk.src[0]), (ui.src[1].reg, rnk.src[1]), (ui.dst.reg, rnk.dst)] {
+                s1.push(w(u(from), RN, to));
+            }
+            for (from, to) in [(ui.warp, stk.warp), (ui.taken, stk.taken), (ui.target, stk.target), (ui.reconv, stk.reconv)] {
+                s1.push(w(u(from), ST, to));
+            }
+            let pm = Src::Sub(MC, mck.pmode);
+            spm.push(w(pm, SB, sbk.pmode));
+            spm.push(w(pm, RN, rnk.pmode));
+            spm.push(w(pm, ST, stk.pmode));
+            // Status into mode_ctrl.
+            for (from, to) in [
+                (sbk.src_pending, mck.src_pending),
+                (sbk.dst_pending, mck.dst_pending),
+                (sbk.src_long[0], mck.src_long[0]),
+                (sbk.src_long[1], mck.src_long[1]),
+            ] {
+                s2.push(w(Src::Sub(SB, from), MC, to));
+            }
+            for (from, to) in [(pqk.empty, mck.pq_empty), (pqk.ok, mck.pq_ok), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
+                s2.push(w(Src::Sub(PQ, from), MC, to));
+            }
+            s2.push(w(Src::Sub(RN, rnk.free), MC, mck.rn_free));
+            // Commands out of mode_ctrl.
+            let from_mc = |id| Src::Sub(MC, id);
+            for (from, c, to) in [
+                (mck.sb_fire, SB, sbk.fire),
+                (mck.sb_long, SB, sbk.long),
+                (mck.sb_skip, SB, sbk.skip),
+                (mck.pq_push, PQ, pqk.push),
+                (mck.pq_pop, PQ, pqk.pop),
+                (mck.rn_alloc, RN, rnk.alloc),
+                (mck.rn_reuse, RN, rnk.reuse),
+                (mck.rn_write, RN, rnk.write),
+                (mck.st_adv, ST, stk.adv),
+                (mck.st_br, ST, stk.br),
+            ] {
+                s3.push(w(from_mc(from), c, to));
+            }
+            // Unit outputs.
+            outs.push((Src::Sub(MC, mck.action), ui.action));
+            for (l, o) in rnk.lookup.iter().zip(&ui.lookup) {
+                outs.push((Src::Sub(RN, l.renamed), o.renamed));
+                outs.push((Src::Sub(RN, l.phys), o.phys));
+            }
+            outs.push((Src::Sub(PQ, pqk.idx), ui.pq_idx));
+            outs.push((Src::Sub(ST, stk.pc), ui.stack_pc));
+            outs.push((Src::Sub(ST, stk.mask), ui.stack_mask));
+        }
+        for (j, uw) in io.wb.iter().enumerate() {
+            let (sbj, mcj, pqj) = (&sb.wb[j], &mc.wb[j], &pq.wb[j]);
+            for (from, to) in [(uw.en, sbj.en), (uw.warp, sbj.warp), (uw.reg, sbj.reg)] {
+                s1.push(w(u(from), SB, to));
+            }
+            for (from, to) in [(uw.en, mcj.en), (uw.warp, mcj.warp), (uw.reg, mcj.reg), (uw.pmode, mcj.pmode)] {
+                s1.push(w(u(from), MC, to));
+            }
+            for (from, to) in [(uw.warp, pqj.warp), (uw.idx, pqj.idx)] {
+                s1.push(w(u(from), PQ, to));
+            }
+        }
+        let from_mc = |id| Src::Sub(MC, id);
+        s3.push(w(from_mc(mc.start_en), SB, sb.copy_en));
+        s3.push(w(from_mc(mc.start_warp), SB, sb.copy_warp));
+        s3.push(w(from_mc(mc.start_en), ST, st.copy_en));
+        s3.push(w(from_mc(mc.start_warp), ST, st.copy_warp));
+        for (from, to) in [(mc.start_en, pq.start_en), (mc.start_warp, pq.start_warp), (mc.start_pc, pq.start_pc)] {
+            s3.push(w(from_mc(from), PQ, to));
+        }
+        s3.push(w(from_mc(mc.start_en), RN, rn.start_en));
+        s3.push(w(from_mc(mc.start_warp), RN, rn.start_warp));
+        outs.push((Src::Sub(MC, mc.mode), io.mode));
+        outs.push((Src::Sub(MC, mc.halted), io.halted));
+        outs.push((Src::Sub(RN, rn.used), io.used));
+        outs.push((Src::Sub(ST, st.overflow), io.overflow));
+        Ok(PmodeUnitModel {
+            buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
+            p: p.clone(),
+            frame,
+            io,
+            subs,
+            sb,
+            pq,
+            rn,
+            mc,
+            stage1: s1,
+            stage_pm: spm,
+            stage2: s2,
+            stage3: s3,
+            outs,
+        })
+    }
+
+    fn route(&mut self, wires: usize) {
+        let PmodeUnitModel { stage1, stage_pm, stage2, stage3, subs, frame, buf, .. } = self;
+        let list = match wires {
+            0 => stage_pm,
+            1 => stage1,
+            2 => stage2,
+            _ => stage3,
+        };
+        for wire in list.iter() {
+            let v: &[u64] = match wire.from {
+                Src::Unit(id) => frame.get(id),
+                Src::Sub(c, id) => subs[c].get(id),
+            };
+            let n = v.len();
+            buf[..n].copy_from_slice(v);
+            subs[wire.to.0].set(wire.to.1, &buf[..n]);
+        }
+    }
+
+    /// Settle the whole unit for the current inputs.
+    fn settle(&mut self) {
+        self.route(1);
+        self.subs[MC].eval(); // pmode depends on state and warp only
+        self.route(0);
+        // Glue: register bank of the original destination, writeback board
+        // selects, P-queue writeback enable.
+        let banks = self.p.banks as u64;
+        for (k, ui) in self.io.iss.iter().enumerate() {
+            let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst.reg)) & (banks - 1);
+            self.subs[RN].set(self.rn.iss[k].bank, &[bank]);
+        }
+        for (j, uw) in self.io.wb.iter().enumerate() {
+            let (en, pm) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode));
+            self.subs[SB].set(self.sb.wb[j].n, &[1 - pm]);
+            self.subs[SB].set(self.sb.wb[j].p, &[1]);
+            self.subs[PQ].set(self.pq.wb[j].en, &[en & pm]);
+        }
+        self.subs[RN].eval();
+        self.subs[PQ].eval();
+        for k in 0..self.io.iss.len() {
+            let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
+            let (alloc, head) = (self.subs[RN].get(rnk.alloc_phys)[0], self.subs[PQ].get(pqk.head_pdst)[0]);
+            self.subs[PQ].set(pqk.pdst, &[alloc]);
+            self.subs[RN].set(rnk.reuse_phys, &[head]);
+        }
+        self.subs[SB].eval();
+        self.subs[ST].eval();
+        self.route(2);
+        self.subs[MC].eval();
+        self.route(3);
+        for c in [SB, PQ, RN, ST] {
+            self.subs[c].eval();
+        }
+        for (from, to) in &self.outs {
+            let v: &[u64] = match *from {
+                Src::Unit(id) => self.frame.get(id),
+                Src::Sub(c, id) => self.subs[c].get(id),
+            };
+            let n = v.len();
+            self.buf[..n].copy_from_slice(v);
+            self.frame.set(*to, &self.buf[..n]);
+        }
+        for (k, ui) in self.io.iss.iter().enumerate() {
+            let a = self.subs[MC].get(self.mc.iss[k].action)[0];
+            let v = if a == act::REUSE {
+                self.subs[PQ].get(self.pq.iss[k].head_pdst)[0]
+            } else {
+                self.subs[RN].get(self.rn.iss[k].alloc_phys)[0]
+            };
+            self.frame.set(ui.pdst, &[v]);
+        }
+    }
+}
+
+impl Component for PmodeUnitModel {
+    fn name(&self) -> &str {
+        "pmode_unit"
+    }
+    sim::frame_ports!(frame);
+    fn eval(&mut self) {
+        self.settle();
+    }
+    fn tick(&mut self) {
+        self.settle();
+        for c in &mut self.subs {
+            c.tick();
+        }
+    }
+}
+
+impl Reference for PmodeUnitParams {
+    type Model = PmodeUnitModel;
+    fn model(&self) -> PmodeUnitModel {
+        PmodeUnitModel::new(self)
+    }
+}

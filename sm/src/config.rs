@@ -1,0 +1,474 @@
+//! SM configuration: a TOML file with every key named, unknown keys and
+//! impossible values rejected with the key's dotted path.
+//!
+//! Presets live in `configs/` at the repository root (and are built in, so
+//! `--config hpca16_pmode` works from anywhere):
+//!
+//! | preset | source |
+//! |---|---|
+//! | `hpca16_pmode` | seed 000 (Kim et al., HPCA 2016) Table 1: GTX 480-like SM, GTO, 96 MSHRs |
+//! | `isca17_dac` | seed 003 (Wang and Lin, ISCA 2017) Table 1: GTX 480, two-level scheduler, 48 KB L1, 32 MSHRs |
+//! | `ubc12_replay` | seed 004 (Turner, UBC 2012) Table 4.2: 64 warps, 6-way 64-set L1, 32 MSHRs, 8-entry ibuffer |
+//!
+//! Where a paper is silent the value is GPGPU-Sim 3.2.2's GTX 480
+//! configuration (`gpgpusim.config` of that release: opcode latencies and
+//! initiation intervals, operand collector units, 16 register banks), the
+//! simulator all three papers used.
+
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Which paper's mechanism is in the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Baseline,
+    Pmode,
+    Dac,
+    Replay,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mode::Baseline => "baseline",
+            Mode::Pmode => "pmode",
+            Mode::Dac => "dac",
+            Mode::Replay => "replay",
+        })
+    }
+}
+
+/// Warp scheduling policy of every scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Greedy-then-oldest (Rogers et al., MICRO 2012): keep issuing from the
+    /// last warp; when it stalls, the oldest ready warp.
+    Gto,
+    /// Loose round-robin: the warp after the last one issued, in slot order.
+    Lrr,
+    /// Two-level (Narasiman et al., MICRO 2011): round-robin over a small
+    /// active set; a warp that stalls on a long-latency dependence is demoted
+    /// to the pending set and the oldest pending warp is promoted.
+    TwoLevel,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 3] = [Policy::Gto, Policy::Lrr, Policy::TwoLevel];
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Policy::Gto => "gto",
+            Policy::Lrr => "lrr",
+            Policy::TwoLevel => "two_level",
+        })
+    }
+}
+
+/// Core limits and front end.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Core {
+    /// Warp slots (Table 1: 48).
+    pub max_warps: u32,
+    pub max_threads: u32,
+    /// Concurrent CTAs per SM.
+    pub max_ctas: u32,
+    /// 32-bit registers per SM (a warp's allocation is `regs_per_thread * 32`).
+    pub registers: u32,
+    /// Shared memory bytes per SM.
+    pub shared_memory: u32,
+    /// Warp schedulers; warp slot `w` belongs to scheduler `w % schedulers`.
+    pub schedulers: u32,
+    pub policy: Policy,
+    /// Active-set size per scheduler of the two-level policy.
+    pub two_level_active: u32,
+    /// Decoded instructions buffered per warp.
+    pub ibuffer_entries: u32,
+    /// Warps fetched per cycle (one per scheduler's group in the paper).
+    pub fetch_width: u32,
+    /// Cycles from fetch to the instruction buffer (ideal instruction cache).
+    pub fetch_latency: u32,
+    /// Cycles between the first CTA launches (one CTA starts per this many cycles).
+    pub cta_launch_interval: u32,
+}
+
+/// Operand collector (GPGPU-Sim 3.2.2 GTX 480: 16 banks, 6/8/2 units).
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperandCollector {
+    /// Register-file banks; register `r` of warp slot `w` lives in bank
+    /// `(r + w) % banks`, so warps' same registers spread over banks.
+    pub banks: u32,
+    pub units_sp: u32,
+    pub units_sfu: u32,
+    pub units_mem: u32,
+    /// Generic units any instruction may use (seed 004: "8 slots (generic)");
+    /// when non-zero the typed pools above are not used.
+    pub units_generic: u32,
+}
+
+/// Functional units and their timing. Latencies and initiation intervals are
+/// GPGPU-Sim's five classes `[add, max, mul, mad, div]` per type.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Units {
+    pub sp: u32,
+    pub sfu: u32,
+    pub int_latency: [u32; 5],
+    pub fp_latency: [u32; 5],
+    pub dp_latency: [u32; 5],
+    pub int_initiation: [u32; 5],
+    pub fp_initiation: [u32; 5],
+    pub dp_initiation: [u32; 5],
+    /// Transcendentals, rcp, sqrt on the SFU.
+    pub sfu_latency: u32,
+    pub sfu_initiation: u32,
+    /// Instructions written back per cycle (GPGPU-Sim EX_WB width).
+    pub writeback_width: u32,
+}
+
+/// L1 data cache, shared memory and the memory stage.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct L1 {
+    pub sets: u32,
+    pub ways: u32,
+    /// Line (and coalescing segment) size in bytes.
+    pub line: u32,
+    /// Cycles from the tag probe to the data for a hit.
+    pub hit_latency: u32,
+    /// MSHR table entries (the `mshr_table` block's `entries`).
+    pub mshrs: u32,
+    /// Requests one MSHR can hold (the block's `merge_limit`).
+    pub merge: u32,
+    /// Shared-memory banks (4-byte words).
+    pub shared_banks: u32,
+    pub shared_latency: u32,
+    /// `.param` / `.const` loads (an ideal constant cache).
+    pub const_latency: u32,
+}
+
+/// Interconnect, L2 and DRAM: one SM's share, as a fixed latency plus a
+/// bandwidth-limited queue per level.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// Entries of the SM's request queue toward L2 (COMQ).
+    pub icnt_queue: u32,
+    /// Core cycles per request leaving the SM's queue (its port's bandwidth).
+    pub icnt_interval: u32,
+    /// Core cycles per line returning to the SM (response bandwidth).
+    pub response_interval: u32,
+    /// Cycles from an L1 miss leaving the SM to its fill, on an L2 hit.
+    pub l2_latency: u32,
+    pub l2_sets: u32,
+    pub l2_ways: u32,
+    pub l2_line: u32,
+    /// Cycles from an L1 miss leaving the SM to its fill, on an L2 miss
+    /// (DRAM), unloaded; at least `l2_latency`.
+    pub dram_latency: u32,
+    /// Core cycles per line transferred from DRAM (bandwidth).
+    pub dram_interval: u32,
+}
+
+/// P-mode (seed 000) parameters; used when `mode = "pmode"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pmode {
+    /// P-queue entries per warp; 0 = no reuse (pre-loads only).
+    pub pqueue_entries: u32,
+    /// Physical registers available for renaming.
+    pub rename_regs: u32,
+}
+
+/// Run control.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Cycles without progress (no issue, writeback or memory response)
+    /// before the run stops with a deadlock report.
+    pub deadlock_cycles: u64,
+    /// Stop after this many cycles (0 = no limit); an error if reached.
+    pub max_cycles: u64,
+}
+
+/// A whole SM configuration.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub name: String,
+    pub mode: Mode,
+    pub core: Core,
+    pub operand_collector: OperandCollector,
+    pub units: Units,
+    pub l1: L1,
+    pub memory: Memory,
+    pub pmode: Pmode,
+    pub limits: Limits,
+}
+
+/// Errors reading a configuration (always user input).
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{file}: {message}")]
+    Toml { file: String, message: String },
+    #[error("{file}: key `{key}` = {value}: {why}")]
+    Value { file: String, key: String, value: String, why: String },
+    #[error("cannot read config `{file}`: {source}")]
+    Io { file: String, source: std::io::Error },
+    #[error("unknown config preset `{0}` (presets: {1}; or give a path to a .toml file)")]
+    UnknownPreset(String, String),
+}
+
+/// The built-in presets, by name (the files in `configs/`).
+pub const PRESETS: &[(&str, &str)] = &[
+    ("hpca16_pmode", include_str!("../../configs/hpca16_pmode.toml")),
+    ("isca17_dac", include_str!("../../configs/isca17_dac.toml")),
+    ("ubc12_replay", include_str!("../../configs/ubc12_replay.toml")),
+];
+
+impl Config {
+    /// Parse and check a configuration; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+        let c: Config = toml::from_str(text).map_err(|e| ConfigError::Toml { file: file.to_string(), message: toml_message(&e, text) })?;
+        c.check(file)?;
+        Ok(c)
+    }
+
+    /// A preset name or a path to a TOML file.
+    pub fn load(spec: &str) -> Result<(Config, Option<PathBuf>), ConfigError> {
+        if let Some((_, text)) = PRESETS.iter().find(|(n, _)| *n == spec) {
+            return Ok((Config::parse(text, &format!("configs/{spec}.toml"))?, None));
+        }
+        let path = Path::new(spec);
+        if !path.exists() && !spec.contains('/') && !spec.ends_with(".toml") {
+            let known = PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+            return Err(ConfigError::UnknownPreset(spec.to_string(), known));
+        }
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { file: spec.to_string(), source })?;
+        Ok((Config::parse(&text, spec)?, Some(path.to_path_buf())))
+    }
+
+    /// A built-in preset (panics only on a bad built-in file, which a test
+    /// rules out).
+    pub fn preset(name: &str) -> Config {
+        let (_, text) = PRESETS.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no preset `{name}`"));
+        Config::parse(text, name).unwrap_or_else(|e| panic!("built-in preset: {e}"))
+    }
+
+    /// Range and consistency rules, each naming its key.
+    fn check(&self, file: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: &dyn fmt::Display, why: &str| {
+            Err(ConfigError::Value { file: file.to_string(), key: key.to_string(), value: value.to_string(), why: why.to_string() })
+        };
+        let range = |key: &str, v: u64, lo: u64, hi: u64| -> Result<(), ConfigError> {
+            if v < lo || v > hi {
+                return bad(key, &v, &format!("out of range {lo}..={hi}"));
+            }
+            Ok(())
+        };
+        let pow2 = |key: &str, v: u32| -> Result<(), ConfigError> {
+            if !v.is_power_of_two() {
+                return bad(key, &v, "must be a power of two");
+            }
+            Ok(())
+        };
+        let c = &self.core;
+        // Warp ids index the hardware blocks (P-mode family: at most 64 warps).
+        range("core.max_warps", c.max_warps as u64, 1, 64)?;
+        range("core.max_threads", c.max_threads as u64, 32, 64 * 32)?;
+        if c.max_threads > c.max_warps * 32 {
+            return bad("core.max_threads", &c.max_threads, &format!("more than core.max_warps * 32 = {}", c.max_warps * 32));
+        }
+        range("core.max_ctas", c.max_ctas as u64, 1, 64)?;
+        range("core.registers", c.registers as u64, 32, 1 << 20)?;
+        range("core.shared_memory", c.shared_memory as u64, 0, 1 << 20)?;
+        range("core.schedulers", c.schedulers as u64, 1, 4)?;
+        if c.schedulers > c.max_warps {
+            return bad("core.schedulers", &c.schedulers, "more schedulers than warp slots");
+        }
+        range("core.two_level_active", c.two_level_active as u64, 1, 64)?;
+        range("core.ibuffer_entries", c.ibuffer_entries as u64, 1, 64)?;
+        range("core.fetch_width", c.fetch_width as u64, 1, 64)?;
+        range("core.fetch_latency", c.fetch_latency as u64, 1, 64)?;
+        range("core.cta_launch_interval", c.cta_launch_interval as u64, 1, 1 << 16)?;
+        let o = &self.operand_collector;
+        range("operand_collector.banks", o.banks as u64, 1, 64)?;
+        range("operand_collector.units_sp", o.units_sp as u64, 1, 64)?;
+        range("operand_collector.units_sfu", o.units_sfu as u64, 1, 64)?;
+        range("operand_collector.units_mem", o.units_mem as u64, 1, 64)?;
+        range("operand_collector.units_generic", o.units_generic as u64, 0, 64)?;
+        let u = &self.units;
+        range("units.sp", u.sp as u64, 1, 16)?;
+        range("units.sfu", u.sfu as u64, 1, 16)?;
+        for (key, arr) in [
+            ("units.int_latency", &u.int_latency),
+            ("units.fp_latency", &u.fp_latency),
+            ("units.dp_latency", &u.dp_latency),
+            ("units.int_initiation", &u.int_initiation),
+            ("units.fp_initiation", &u.fp_initiation),
+            ("units.dp_initiation", &u.dp_initiation),
+        ] {
+            for (i, &v) in arr.iter().enumerate() {
+                range(&format!("{key}[{i}]"), v as u64, 1, 4096)?;
+            }
+        }
+        for i in 0..5 {
+            for (lat, ini, key) in [
+                (u.int_latency[i], u.int_initiation[i], "units.int_initiation"),
+                (u.fp_latency[i], u.fp_initiation[i], "units.fp_initiation"),
+                (u.dp_latency[i], u.dp_initiation[i], "units.dp_initiation"),
+            ] {
+                if ini > lat {
+                    return bad(&format!("{key}[{i}]"), &ini, &format!("initiation interval above the latency {lat}"));
+                }
+            }
+        }
+        range("units.sfu_latency", u.sfu_latency as u64, 1, 4096)?;
+        range("units.sfu_initiation", u.sfu_initiation as u64, 1, u.sfu_latency as u64)?;
+        range("units.writeback_width", u.writeback_width as u64, 1, 2)?;
+        let l = &self.l1;
+        range("l1.sets", l.sets as u64, 1, 1 << 16)?;
+        range("l1.ways", l.ways as u64, 1, 64)?;
+        pow2("l1.line", l.line)?;
+        range("l1.line", l.line as u64, 32, 4096)?;
+        range("l1.hit_latency", l.hit_latency as u64, 1, 4096)?;
+        range("l1.mshrs", l.mshrs as u64, 1, 256)?;
+        range("l1.merge", l.merge as u64, 1, 64)?;
+        pow2("l1.shared_banks", l.shared_banks)?;
+        range("l1.shared_banks", l.shared_banks as u64, 1, 64)?;
+        range("l1.shared_latency", l.shared_latency as u64, 1, 4096)?;
+        range("l1.const_latency", l.const_latency as u64, 1, 4096)?;
+        let m = &self.memory;
+        range("memory.icnt_queue", m.icnt_queue as u64, 1, 4096)?;
+        range("memory.icnt_interval", m.icnt_interval as u64, 1, 4096)?;
+        range("memory.response_interval", m.response_interval as u64, 1, 4096)?;
+        range("memory.l2_latency", m.l2_latency as u64, 1, 1 << 16)?;
+        range("memory.l2_sets", m.l2_sets as u64, 1, 1 << 20)?;
+        range("memory.l2_ways", m.l2_ways as u64, 1, 64)?;
+        pow2("memory.l2_line", m.l2_line)?;
+        if m.l2_line > l.line {
+            return bad("memory.l2_line", &m.l2_line, &format!("larger than l1.line = {}", l.line));
+        }
+        range("memory.dram_latency", m.dram_latency as u64, m.l2_latency as u64, 1 << 16)?;
+        range("memory.dram_interval", m.dram_interval as u64, 1, 4096)?;
+        let p = &self.pmode;
+        range("pmode.pqueue_entries", p.pqueue_entries as u64, 0, 64)?;
+        range("pmode.rename_regs", p.rename_regs as u64, 2, 1024)?;
+        if self.limits.deadlock_cycles == 0 {
+            return bad("limits.deadlock_cycles", &0, "must be at least 1");
+        }
+        if self.mode == Mode::Dac || self.mode == Mode::Replay {
+            return bad("mode", &self.mode, "not modelled in the SM yet (baseline and pmode are)");
+        }
+        Ok(())
+    }
+
+    /// Set one key from `key=value` (sweeps and `--set` on the command line),
+    /// re-checked like a file.
+    pub fn with_override(&self, assignment: &str) -> Result<Config, ConfigError> {
+        let (key, value) = assignment.split_once('=').ok_or_else(|| ConfigError::Toml {
+            file: "--set".into(),
+            message: format!("`{assignment}` is not of the form key=value"),
+        })?;
+        let mut doc: toml::Table = toml::Table::try_from(self).map_err(|e| ConfigError::Toml { file: "--set".into(), message: e.to_string() })?;
+        // A TOML value (`16`, `"lrr"`, `[1, 2]`), or a bare word as a string.
+        let parsed = format!("v = {}", value.trim())
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.trim().to_string()));
+        let parts: Vec<&str> = key.trim().split('.').collect();
+        let mut table = &mut doc;
+        for (i, part) in parts.iter().enumerate() {
+            if i + 1 == parts.len() {
+                if !table.contains_key(*part) {
+                    return Err(ConfigError::Toml { file: "--set".into(), message: format!("unknown key `{}`", key.trim()) });
+                }
+                table.insert(part.to_string(), parsed.clone());
+            } else {
+                table = match table.get_mut(*part) {
+                    Some(toml::Value::Table(t)) => t,
+                    _ => return Err(ConfigError::Toml { file: "--set".into(), message: format!("unknown key `{}`", key.trim()) }),
+                };
+            }
+        }
+        let text = toml::to_string(&doc).map_err(|e| ConfigError::Toml { file: "--set".into(), message: e.to_string() })?;
+        Config::parse(&text, &format!("--set {assignment}"))
+    }
+}
+
+/// toml's message on one line, with the line, column and the dotted key
+/// the error is at.
+fn toml_message(e: &toml::de::Error, text: &str) -> String {
+    let msg = e.message().trim().replace('\n', " ");
+    let Some(span) = e.span() else { return msg };
+    let start = span.start.min(text.len());
+    let line_no = text[..start].matches('\n').count() + 1;
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let col = start - line_start + 1;
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let table = text[..line_start]
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix('[').and_then(|l| l.split(']').next()).map(|t| t.trim().to_string()));
+    let key = line.split_once('=').map(|(k, _)| k.trim()).filter(|k| !k.is_empty() && !k.starts_with('['));
+    match (table, key) {
+        (Some(t), Some(k)) => format!("line {line_no}, column {col}: key `{t}.{k}`: {msg}"),
+        (None, Some(k)) => format!("line {line_no}, column {col}: key `{k}`: {msg}"),
+        _ => format!("line {line_no}, column {col}: {msg}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse() {
+        for (name, _) in PRESETS {
+            let c = Config::preset(name);
+            assert_eq!(&c.name, name);
+        }
+        let p = Config::preset("hpca16_pmode");
+        assert_eq!((p.core.max_warps, p.core.schedulers, p.core.policy), (48, 2, Policy::Gto));
+        assert_eq!((p.l1.sets, p.l1.ways, p.l1.mshrs), (64, 4, 96));
+        let d = Config::preset("isca17_dac");
+        assert_eq!((d.core.policy, d.l1.mshrs, d.l1.sets * d.l1.ways * d.l1.line), (Policy::TwoLevel, 32, 48 * 1024));
+        let r = Config::preset("ubc12_replay");
+        assert_eq!((r.core.max_warps, r.l1.sets, r.l1.ways, r.core.ibuffer_entries), (64, 64, 6, 8));
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_the_key() {
+        let base = PRESETS[0].1;
+        let e = Config::parse(&base.replace("max_warps = 48", "max_warps = 48\nwarps = 3"), "x.toml").unwrap_err().to_string();
+        assert!(e.contains("x.toml") && e.contains("warps"), "{e}");
+        let e = Config::parse(&base.replace("max_warps = 48", "max_warps = 0"), "x.toml").unwrap_err().to_string();
+        assert!(e.contains("core.max_warps") && e.contains("out of range"), "{e}");
+        let e = Config::parse(&base.replace("line = 128", "line = 100"), "x.toml").unwrap_err().to_string();
+        assert!(e.contains("l1.line") && e.contains("power of two"), "{e}");
+        let e = Config::parse(&base.replace("policy = \"gto\"", "policy = \"fifo\""), "x.toml").unwrap_err().to_string();
+        assert!(e.contains("fifo"), "{e}");
+        let e = Config::parse(&base.replace("max_warps = 48", "max_warps = \"many\""), "x.toml").unwrap_err().to_string();
+        assert!(e.contains("x.toml") && e.contains("core.max_warps") && e.contains("line 8"), "{e}");
+    }
+
+    #[test]
+    fn overrides() {
+        let c = Config::preset("hpca16_pmode");
+        let d = c.with_override("core.policy=\"lrr\"").unwrap();
+        assert_eq!(d.core.policy, Policy::Lrr);
+        let d = c.with_override("l1.mshrs=16").unwrap();
+        assert_eq!(d.l1.mshrs, 16);
+        assert!(c.with_override("l1.bogus=1").unwrap_err().to_string().contains("l1.bogus"));
+        assert!(c.with_override("l1.mshrs=0").unwrap_err().to_string().contains("l1.mshrs"));
+        let d = c.with_override("mode=\"pmode\"").unwrap();
+        assert_eq!(d.mode, Mode::Pmode);
+    }
+}

@@ -1,0 +1,368 @@
+//! The memory stage: one warp instruction at a time; global and local
+//! accesses are coalesced into lines and handled one line per cycle (L1 tag
+//! probe, the MSHR table block, the request queue toward L2); shared-memory
+//! accesses take one cycle per bank-conflict degree; `.param`/`.const` loads
+//! take one cycle and return after the constant-cache latency.
+//!
+//! Hazards (seed 004 §1.1.7) stall the stage and are counted per cycle:
+//! DIV for the second and later lines of an instruction, BANK for extra
+//! bank cycles, MSHR when the table rejects a request (full, merge limit, or
+//! the line being filled this cycle) or the pending-load table is full, COMQ
+//! when the queue toward L2 is full, RSV when no L1 way can be reserved.
+//!
+//! L1 policy (GPGPU-Sim's Fermi `L:L:m:N`): loads allocate on miss (the
+//! victim way is reserved until the fill); global stores write through and
+//! do not allocate; atomics bypass L1 and are performed at L2.
+
+use super::op::{Access, Pool, Space};
+use crate::blocks::{MshrReply, MshrTable};
+use crate::config::Config;
+use crate::mem::cache::{Probe, TagArray};
+use crate::mem::coalesce::{bank_conflicts, coalesce, Lines};
+use crate::mem::lower::{Kind, LowerMemory, Request};
+use crate::stats::{Hazards, L1Stats};
+use std::collections::VecDeque;
+
+/// Why the stage could not proceed this cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hazard {
+    Mshr,
+    Comq,
+    Rsv,
+}
+
+pub struct MemStage {
+    line_bytes: u32,
+    hit_latency: u64,
+    shared_latency: u64,
+    const_latency: u64,
+    shared_banks: u32,
+    now: u64,
+    /// The instruction in the stage, and its progress.
+    cur: Option<u32>,
+    started: bool,
+    lines: Lines,
+    next_line: usize,
+    bank_cycles_left: u32,
+    bank_cycles_total: u32,
+    load_id: Option<u32>,
+    pub l1: TagArray,
+    pub mshr: MshrTable,
+    /// Pending loads and atomics by request id (the MSHR tags).
+    loads: Vec<Option<u32>>,
+    free_ids: Vec<u32>,
+    /// L1 hits returning: (ready cycle, load id).
+    hits: VecDeque<(u64, u32)>,
+    /// Shared / const accesses returning: (ready cycle, instruction).
+    timed: VecDeque<(u64, u32)>,
+    pub lower: LowerMemory,
+    woken: Vec<u32>,
+    /// Instructions finished this cycle (the caller drains it).
+    pub done: Vec<u32>,
+    pub l1_stats: L1Stats,
+    pub hazards: Hazards,
+    /// This cycle's hazard code for the VCD: 0 none, 1 DIV, 2 BANK, 3 MSHR,
+    /// 4 COMQ, 5 RSV.
+    pub hazard_now: u8,
+    pub shared_accesses: u64,
+}
+
+impl MemStage {
+    pub fn new(c: &Config, mshr: MshrTable) -> Self {
+        let n = 1usize << MshrTable::ID_BITS;
+        MemStage {
+            line_bytes: c.l1.line,
+            hit_latency: c.l1.hit_latency as u64,
+            shared_latency: c.l1.shared_latency as u64,
+            const_latency: c.l1.const_latency as u64,
+            shared_banks: c.l1.shared_banks,
+            now: 0,
+            cur: None,
+            started: false,
+            lines: Lines::default(),
+            next_line: 0,
+            bank_cycles_left: 0,
+            bank_cycles_total: 0,
+            load_id: None,
+            l1: TagArray::new(c.l1.sets, c.l1.ways, c.l1.line),
+            mshr,
+            loads: vec![None; n],
+            free_ids: (0..n as u32).rev().collect(),
+            hits: VecDeque::new(),
+            timed: VecDeque::new(),
+            lower: LowerMemory::new(c),
+            woken: Vec::with_capacity(64),
+            done: Vec::with_capacity(8),
+            l1_stats: L1Stats::default(),
+            hazards: Hazards::default(),
+            hazard_now: 0,
+            shared_accesses: 0,
+        }
+    }
+
+    pub fn can_accept(&self) -> bool {
+        self.cur.is_none()
+    }
+
+    pub fn accept(&mut self, inst: u32) {
+        self.cur = Some(inst);
+        self.started = false;
+    }
+
+    /// The instruction in the stage, for reports.
+    pub fn current(&self) -> Option<u32> {
+        self.cur
+    }
+
+    /// Anything still in flight (stage, pending loads, memory below).
+    pub fn busy(&self) -> bool {
+        self.cur.is_some() || self.free_ids.len() < self.loads.len() || !self.timed.is_empty() || self.lower.busy()
+    }
+
+    /// One cycle. Returns whether anything moved (for deadlock detection).
+    pub fn cycle(&mut self, now: u64, pool: &mut Pool) -> bool {
+        self.now = now;
+        self.hazard_now = 0;
+        let mut progress = false;
+        self.lower.cycle(now);
+        // A response entering the SM: a line fill goes through the MSHR
+        // table (this cycle's request sees it), an atomic returns directly.
+        let response = self.lower.pop_response(now);
+        match response.map(|r| r.kind) {
+            Some(Kind::Read { mshr }) => self.mshr.set_fill(mshr),
+            Some(Kind::Atomic { load }) => {
+                self.line_done(load, pool);
+            }
+            _ => {}
+        }
+        if response.is_some() {
+            progress = true;
+        }
+        if let Some(inst) = self.cur {
+            progress |= self.step(now, inst, pool);
+        }
+        if let Some(Kind::Read { .. }) = response.map(|r| r.kind) {
+            let mut woken = std::mem::take(&mut self.woken);
+            if let Some(line) = self.mshr.filled(&mut woken) {
+                self.l1.fill(line);
+            }
+            for &id in &woken {
+                self.line_done(id, pool);
+            }
+            self.woken = woken;
+        }
+        while let Some(&(t, id)) = self.hits.front() {
+            if t > now {
+                break;
+            }
+            self.hits.pop_front();
+            self.line_done(id, pool);
+        }
+        while let Some(&(t, inst)) = self.timed.front() {
+            if t > now {
+                break;
+            }
+            self.timed.pop_front();
+            self.done.push(inst);
+        }
+        let occupied = self.mshr_occupied();
+        self.l1_stats.mshr_occupancy_sum += occupied;
+        self.l1_stats.mshr_peak = self.l1_stats.mshr_peak.max(occupied);
+        progress
+    }
+
+    pub fn mshr_occupied(&mut self) -> u64 {
+        let entries = self.mshr.inst.params.get("entries");
+        entries - self.mshr.free() as u64
+    }
+
+    /// A line of pending load `id` arrived.
+    fn line_done(&mut self, id: u32, pool: &mut Pool) {
+        let inst = self.loads[id as usize].expect("a line for a pending load");
+        let i = pool.get_mut(inst);
+        i.lines_left -= 1;
+        if i.lines_left == 0 && self.cur != Some(inst) {
+            self.loads[id as usize] = None;
+            self.free_ids.push(id);
+            self.done.push(inst);
+        }
+    }
+
+    /// Work on the instruction in the stage; true if it advanced.
+    fn step(&mut self, now: u64, inst: u32, pool: &mut Pool) -> bool {
+        let (space, access) = {
+            let i = pool.get(inst);
+            (i.space, i.access.expect("memory instruction"))
+        };
+        if !self.started {
+            self.started = true;
+            let i = pool.get(inst);
+            match space {
+                Space::Const => {
+                    self.timed.push_back((now + self.const_latency, inst));
+                    self.cur = None;
+                    return true;
+                }
+                Space::Shared => {
+                    self.shared_accesses += 1;
+                    let d = bank_conflicts(&i.addrs, i.active, i.bytes, self.shared_banks).max(1);
+                    self.hazards.bank += d as u64 - 1;
+                    self.bank_cycles_left = d;
+                    self.bank_cycles_total = d;
+                }
+                Space::Global | Space::Local => {
+                    coalesce(&i.addrs, i.active, i.bytes, self.line_bytes, &mut self.lines);
+                    self.next_line = 0;
+                    self.hazards.div += self.lines.len().saturating_sub(1) as u64;
+                    let n = self.lines.len() as u32;
+                    pool.get_mut(inst).lines_left = n;
+                    if access != Access::Store && n > 0 {
+                        match self.free_ids.pop() {
+                            Some(id) => {
+                                self.load_id = Some(id);
+                                self.loads[id as usize] = Some(inst);
+                            }
+                            None => {
+                                self.started = false;
+                                self.hazards.mshr += 1;
+                                self.hazard_now = 3;
+                                return false;
+                            }
+                        }
+                    } else {
+                        self.load_id = None;
+                    }
+                }
+            }
+        }
+        match space {
+            Space::Const => unreachable!("handled on entry"),
+            Space::Shared => {
+                if self.bank_cycles_left < self.bank_cycles_total {
+                    self.hazard_now = 2;
+                }
+                self.bank_cycles_left -= 1;
+                if self.bank_cycles_left == 0 {
+                    self.timed.push_back((now + self.shared_latency, inst));
+                    self.cur = None;
+                }
+                true
+            }
+            Space::Global | Space::Local => {
+                if self.next_line == self.lines.len() {
+                    // No active lane: nothing to access.
+                    self.finish_global(inst, access, pool);
+                    return true;
+                }
+                let line = self.lines.as_slice()[self.next_line];
+                if self.next_line > 0 {
+                    self.hazard_now = 1;
+                }
+                let r = match access {
+                    Access::Load => self.load_line(line),
+                    Access::Store => self.store_line(line),
+                    Access::Atomic => self.atomic_line(line),
+                };
+                match r {
+                    Ok(()) => {
+                        self.next_line += 1;
+                        if self.next_line == self.lines.len() {
+                            self.finish_global(inst, access, pool);
+                        }
+                        true
+                    }
+                    Err(h) => {
+                        match h {
+                            Hazard::Mshr => self.hazards.mshr += 1,
+                            Hazard::Comq => {
+                                self.hazards.comq += 1;
+                                self.lower.stats.queue_full_cycles += 1;
+                            }
+                            Hazard::Rsv => self.hazards.rsv += 1,
+                        }
+                        self.hazard_now = 3 + h as u8;
+                        false
+                    }
+                }
+            }
+        }
+    }
+
+    /// All lines requested: the instruction leaves the stage.
+    fn finish_global(&mut self, inst: u32, access: Access, pool: &mut Pool) {
+        self.cur = None;
+        match (access, self.load_id.take()) {
+            (Access::Store, _) | (_, None) => self.done.push(inst),
+            (_, Some(id)) => {
+                // Lines that already returned (none can, before the last
+                // request) leave the rest pending.
+                if pool.get(inst).lines_left == 0 {
+                    self.loads[id as usize] = None;
+                    self.free_ids.push(id);
+                    self.done.push(inst);
+                }
+            }
+        }
+    }
+
+    fn load_line(&mut self, line: u64) -> Result<(), Hazard> {
+        let id = self.load_id.expect("a load id");
+        match self.l1.probe(line) {
+            Probe::Hit => {
+                self.l1.touch(line);
+                self.hits.push_back((self.now + self.hit_latency, id));
+                self.l1_stats.accesses += 1;
+                self.l1_stats.hits += 1;
+                Ok(())
+            }
+            Probe::HitReserved | Probe::Miss => {
+                let pending = self.mshr.probe(line);
+                if !pending {
+                    if self.lower.queue_space() == 0 {
+                        return Err(Hazard::Comq);
+                    }
+                    if !self.l1.can_reserve(line) {
+                        return Err(Hazard::Rsv);
+                    }
+                }
+                match self.mshr.request(line, id) {
+                    MshrReply::Merged(_) => {
+                        self.l1_stats.accesses += 1;
+                        self.l1_stats.merges += 1;
+                                Ok(())
+                    }
+                    MshrReply::Allocated(e) => {
+                        self.l1.reserve(line);
+                        self.lower.push(Request { line, kind: Kind::Read { mshr: e } });
+                        self.l1_stats.accesses += 1;
+                        self.l1_stats.misses += 1;
+                        Ok(())
+                    }
+                    MshrReply::Rejected => Err(Hazard::Mshr),
+                }
+            }
+        }
+    }
+
+    fn store_line(&mut self, line: u64) -> Result<(), Hazard> {
+        if self.lower.queue_space() == 0 {
+            return Err(Hazard::Comq);
+        }
+        if self.l1.probe(line) == Probe::Hit {
+            self.l1.touch(line);
+        }
+        self.lower.push(Request { line, kind: Kind::Write });
+        self.l1_stats.stores += 1;
+        Ok(())
+    }
+
+    fn atomic_line(&mut self, line: u64) -> Result<(), Hazard> {
+        if self.lower.queue_space() == 0 {
+            return Err(Hazard::Comq);
+        }
+        let id = self.load_id.expect("a load id");
+        self.lower.push(Request { line, kind: Kind::Atomic { load: id } });
+        self.l1_stats.atomics += 1;
+        Ok(())
+    }
+}

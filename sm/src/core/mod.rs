@@ -1,0 +1,941 @@
+//! The clocked SM (SM.md §3): GPGPU-Sim's pipeline, stages run back to front
+//! each cycle so that every stage sees its neighbours' state of the previous
+//! cycle and all advance together:
+//!
+//! memory stage (responses, one line per cycle) -> writeback -> SP/SFU
+//! pipelines -> operand collector (bank reads, dispatch) -> issue
+//! (schedulers, scoreboard block) -> fetch/decode -> CTA launch, then every
+//! hardware block is evaluated and clocked once.
+//!
+//! Values come from the functional model (`crate::func`), executed when a
+//! warp instruction issues; the timing decides only when.
+
+pub mod ldst;
+pub mod op;
+pub mod pipes;
+pub mod sched;
+
+use crate::blocks::{Engine, MshrTable, SbAnswer, Scoreboard};
+use crate::config::Config;
+use crate::func::{ExecOut, Functional};
+use crate::pipeview::Kanata;
+use sim::Component;
+use crate::stats::{Stall, Stats};
+use crate::trace::{Layout, Sig, SmTrace};
+use ldst::MemStage;
+use op::{Access, Control, Op, Pool, Space, Unit};
+use pipes::{Collector, Pipe};
+use sched::Scheduler;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::Arc;
+
+/// A decoded instruction waiting in a warp's instruction buffer.
+#[derive(Clone, Copy, Debug)]
+struct IbEntry {
+    op: u32,
+    /// Cycle it arrives from fetch/decode.
+    ready: u64,
+    uid: u64,
+}
+
+/// Timing state of one warp slot.
+#[derive(Clone, Debug, Default)]
+struct Warp {
+    /// Holds a warp of a running CTA that has not finished.
+    live: bool,
+    /// Executed its last instruction (waits for its results, then finishes).
+    exited: bool,
+    cta: u16,
+    ibuf: VecDeque<IbEntry>,
+    /// Next instruction to fetch (index = PC / 8).
+    fetch_op: u32,
+    /// A control instruction was fetched: no fetch until it issues.
+    fetch_blocked: bool,
+    at_barrier: bool,
+    /// Issued instructions not yet complete.
+    inflight: u32,
+    /// The scoreboard's answer for the instruction-buffer head (cleared
+    /// when the head changes or a register of this warp is written back).
+    sb: Option<SbAnswer>,
+}
+
+/// A CTA slot.
+#[derive(Clone, Debug)]
+struct Cta {
+    warps: Vec<u16>,
+    threads: u32,
+    /// Warps not yet exited, and those of them at the barrier.
+    running: u32,
+    arrived: u32,
+    /// Warps not yet finished.
+    unfinished: u32,
+}
+
+/// A run that cannot go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Exec(String),
+    #[error("deadlock: no progress for {cycles} cycles at cycle {at}\n{report}")]
+    Deadlock { cycles: u64, at: u64, report: String },
+    #[error("stopped at limits.max_cycles = {0} before the kernel finished")]
+    MaxCycles(u64),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Optional outputs of a run.
+#[derive(Default)]
+pub struct Outputs {
+    pub pipeview: Option<Kanata<Box<dyn Write>>>,
+    /// VCD of cycles `from..=to` (and its GTKWave save file).
+    pub vcd: Option<VcdRequest>,
+    /// Scan every scheduler and clock every block every cycle (no
+    /// idle-scheduler shortcut, no clock gating); tests compare the two.
+    pub exhaustive: bool,
+}
+
+pub struct VcdRequest {
+    pub path: std::path::PathBuf,
+    pub from: u64,
+    pub to: u64,
+    /// Also dump memories and register arrays of netlist blocks.
+    pub memories: bool,
+}
+
+/// A scheduler found nothing to issue; until `until` or an event that can
+/// change its scan (a writeback to or fetch for one of its warps, a freed
+/// collector unit, a barrier release, a launch or exit), every cycle has the
+/// same outcome.
+#[derive(Clone, Copy, Debug)]
+struct Idle {
+    stall: Stall,
+    until: u64,
+}
+
+/// What each stage did this cycle (for the VCD).
+#[derive(Default)]
+struct View {
+    fetch: Vec<(u16, u32)>,
+    /// Per scheduler: the issued (warp, op), and the cycle's category.
+    issue: Vec<(Option<(u16, u32)>, Stall)>,
+    wb: Vec<(u16, u32)>,
+}
+
+/// The VCD being written and its stage signals.
+struct Tracing {
+    t: SmTrace,
+    fetch: Vec<[Sig; 3]>,
+    issue: Vec<[Sig; 4]>,
+    opcoll_busy: Sig,
+    sp_busy: Sig,
+    sfu_busy: Sig,
+    mem: [Sig; 6],
+    wb: Vec<[Sig; 3]>,
+    gtkw_path: std::path::PathBuf,
+}
+
+pub struct Sm {
+    cfg: Config,
+    now: u64,
+    func: Functional,
+    ops: Arc<[Op]>,
+    pool: Pool,
+    next_uid: u64,
+    warps: Vec<Warp>,
+    ctas: Vec<Option<Cta>>,
+    next_cta: u32,
+    last_launch: Option<u64>,
+    used_warps: u32,
+    used_threads: u32,
+    used_regs: u32,
+    used_shared: u32,
+    scheds: Vec<Scheduler>,
+    pub sb: Scoreboard,
+    oc: Collector,
+    sp: Vec<Pipe>,
+    sfu: Vec<Pipe>,
+    pub mem: MemStage,
+    /// Completed instructions waiting for a writeback port.
+    wbq: VecDeque<u32>,
+    fetch_rr: usize,
+    /// Warp slots that may be able to fetch (bit per slot): set by every
+    /// event that can make a warp fetchable (launch, issue, flush), cleared
+    /// when fetch finds it cannot.
+    fetch_candidates: u64,
+    pub stats: Stats,
+    last_progress: u64,
+    out: Outputs,
+    view: View,
+    tracing: Option<Box<Tracing>>,
+    sched_idle: Vec<Option<Idle>>,
+    // Reused buffers: the cycle loop does not allocate.
+    scratch_order: Vec<u16>,
+    scratch_insts: Vec<u32>,
+    scratch_uids: Vec<u64>,
+}
+
+impl Sm {
+    pub fn new(cfg: Config, func: Functional, engine: Engine, mut out: Outputs) -> Result<Sm, String> {
+        let vcd = out.vcd.take();
+        let mut sb = Scoreboard::new(&cfg, engine)?;
+        let mut mshr = MshrTable::new(&cfg, engine)?;
+        sb.reset();
+        mshr.reset();
+        let c = &cfg.core;
+        let scheds = (0..c.schedulers).map(|k| Scheduler::new(k, c.policy, c.schedulers, c.max_warps, c.two_level_active)).collect();
+        let o = &cfg.operand_collector;
+        let oc = Collector::new(o.units_sp, o.units_sfu, o.units_mem, o.units_generic, o.banks);
+        let ops = func.ops(&cfg)?;
+        let stats = Stats {
+            kernel: func.kernel_name().to_string(),
+            config: cfg.name.clone(),
+            mode: cfg.mode.to_string(),
+            policy: cfg.core.policy.to_string(),
+            engine: sb.inst.engine().to_string(),
+            ..Stats::default()
+        };
+        let mut sm = Sm {
+            now: 0,
+            ops,
+            pool: Pool::new(),
+            next_uid: 0,
+            warps: vec![Warp { ibuf: VecDeque::with_capacity(c.ibuffer_entries as usize), ..Warp::default() }; c.max_warps as usize],
+            ctas: vec![None; c.max_ctas as usize],
+            next_cta: 0,
+            last_launch: None,
+            used_warps: 0,
+            used_threads: 0,
+            used_regs: 0,
+            used_shared: 0,
+            scheds,
+            sb,
+            oc,
+            sp: (0..cfg.units.sp).map(|_| Pipe::default()).collect(),
+            sfu: (0..cfg.units.sfu).map(|_| Pipe::default()).collect(),
+            mem: MemStage::new(&cfg, mshr),
+            wbq: VecDeque::new(),
+            fetch_rr: 0,
+            fetch_candidates: 0,
+            stats,
+            last_progress: 0,
+            view: View::default(),
+            tracing: None,
+            sched_idle: vec![None; c.schedulers as usize],
+            func,
+            cfg,
+            out,
+            scratch_order: Vec::new(),
+            scratch_insts: Vec::new(),
+            scratch_uids: Vec::new(),
+        };
+        if let Some(v) = vcd {
+            sm.open_trace(v).map_err(|e| e.to_string())?;
+        }
+        Ok(sm)
+    }
+
+    fn open_trace(&mut self, v: VcdRequest) -> std::io::Result<()> {
+        let mut l = Layout::new();
+        let c = &self.cfg;
+        let fetch = (0..c.core.fetch_width).map(|i| {
+            let s = format!("fetch{i}");
+            [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32)]
+        }).collect();
+        let issue = (0..c.core.schedulers).map(|k| {
+            let s = format!("issue{k}");
+            [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32), l.add(&s, "stall", 3)]
+        }).collect();
+        let opcoll_busy = l.add("opcoll", "busy_units", 8);
+        let sp_busy = l.add("exec", "sp_busy", 1);
+        let sfu_busy = l.add("exec", "sfu_busy", 1);
+        let mem = [
+            l.add("mem", "valid", 1),
+            l.add("mem", "warp", 8),
+            l.add("mem", "pc", 32),
+            l.add("mem", "hazard", 3),
+            l.add("mem", "comq_used", 16),
+            l.add("mem", "mshr_used", 9),
+        ];
+        let wb = (0..c.units.writeback_width).map(|j| {
+            let s = format!("wb{j}");
+            [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32)]
+        }).collect();
+        let t = SmTrace::create(&v.path, v.from, v.to, l, &[("sb", &self.sb.inst), ("mshr", &self.mem.mshr.inst)], v.memories)?;
+        self.tracing = Some(Box::new(Tracing { t, fetch, issue, opcoll_busy, sp_busy, sfu_busy, mem, wb, gtkw_path: v.path.with_extension("gtkw") }));
+        Ok(())
+    }
+
+    /// Write this cycle's values to the VCD.
+    fn trace_cycle(&mut self) -> std::io::Result<()> {
+        let Some(tr) = self.tracing.as_mut() else { return Ok(()) };
+        if !tr.t.wants(self.now) {
+            return Ok(());
+        }
+        let pc = |op: u32| op as u64 * 8;
+        for (i, s) in tr.fetch.iter().enumerate() {
+            let v = self.view.fetch.get(i).copied();
+            tr.t.set(s[0], v.is_some() as u64);
+            tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
+            tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
+        }
+        for (k, s) in tr.issue.iter().enumerate() {
+            let (v, stall) = self.view.issue.get(k).copied().unwrap_or((None, Stall::NoInstLeft));
+            tr.t.set(s[0], v.is_some() as u64);
+            tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
+            tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
+            tr.t.set(s[3], stall as u64);
+        }
+        tr.t.set(tr.opcoll_busy, self.oc.occupied() as u64);
+        tr.t.set(tr.sp_busy, self.sp.iter().any(|p| p.busy()) as u64);
+        tr.t.set(tr.sfu_busy, self.sfu.iter().any(|p| p.busy()) as u64);
+        let cur = self.mem.current().map(|i| self.pool.get(i));
+        tr.t.set(tr.mem[0], cur.is_some() as u64);
+        tr.t.set(tr.mem[1], cur.map_or(0, |i| i.warp as u64));
+        tr.t.set(tr.mem[2], cur.map_or(0, |i| pc(i.op)));
+        tr.t.set(tr.mem[3], self.mem.hazard_now as u64);
+        tr.t.set(tr.mem[4], self.mem.lower.queue_len() as u64);
+        let used = self.mem.mshr_occupied();
+        tr.t.set(tr.mem[5], used);
+        for (j, s) in tr.wb.iter().enumerate() {
+            let v = self.view.wb.get(j).copied();
+            tr.t.set(s[0], v.is_some() as u64);
+            tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
+            tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
+        }
+        tr.t.sample(self.now, &[&self.sb.inst, &self.mem.mshr.inst])
+    }
+
+    /// The functional model (final memory after `run`).
+    pub fn functional(&self) -> &Functional {
+        &self.func
+    }
+
+    /// The final global memory.
+    pub fn into_memory(self) -> kernel::Memory {
+        self.func.into_memory()
+    }
+
+    pub fn cycle_count(&self) -> u64 {
+        self.now
+    }
+
+    /// Run the kernel to completion.
+    pub fn run(&mut self) -> Result<(), RunError> {
+        self.check_fits()?;
+        loop {
+            if self.finished() {
+                break;
+            }
+            self.cycle()?;
+            if self.now - self.last_progress > self.cfg.limits.deadlock_cycles {
+                return Err(RunError::Deadlock { cycles: self.cfg.limits.deadlock_cycles, at: self.now, report: self.report() });
+            }
+            if self.cfg.limits.max_cycles != 0 && self.now >= self.cfg.limits.max_cycles {
+                return Err(RunError::MaxCycles(self.cfg.limits.max_cycles));
+            }
+        }
+        self.stats.cycles = self.now;
+        self.stats.ipc = if self.now == 0 { 0.0 } else { self.stats.thread_insts as f64 / self.now as f64 };
+        self.stats.scheduler_cycles = self.now * self.cfg.core.schedulers as u64;
+        self.stats.l1 = self.mem.l1_stats;
+        self.stats.hazards = self.mem.hazards;
+        self.stats.shared_accesses = self.mem.shared_accesses;
+        self.stats.l2_hits = self.mem.lower.stats.l2_hits;
+        self.stats.l2_misses = self.mem.lower.stats.l2_misses;
+        if let Some(k) = self.out.pipeview.take() {
+            k.finish()?;
+        }
+        if let Some(tr) = self.tracing.take() {
+            let gtkw = tr.t.finish()?;
+            std::fs::write(&tr.gtkw_path, gtkw.render())?;
+        }
+        Ok(())
+    }
+
+    /// A CTA of this kernel must fit an empty SM, or nothing ever runs.
+    fn check_fits(&self) -> Result<(), RunError> {
+        let c = &self.cfg.core;
+        let (threads, warps, regs, shared) = self.func.cta_resources();
+        let checks = [
+            ("core.max_threads", threads, c.max_threads),
+            ("core.max_warps", warps, c.max_warps),
+            ("core.registers", regs, c.registers),
+            ("core.shared_memory", shared, c.shared_memory),
+        ];
+        for (key, need, have) in checks {
+            if need > have {
+                return Err(RunError::Exec(format!(
+                    "kernel `{}`: one CTA needs {need} of {key} but the configuration `{}` has {have}",
+                    self.func.kernel_name(),
+                    self.cfg.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        self.next_cta == self.func.num_ctas() && self.ctas.iter().all(|c| c.is_none()) && !self.mem.lower.busy()
+    }
+
+    /// One clock cycle.
+    pub fn cycle(&mut self) -> Result<(), RunError> {
+        self.view.fetch.clear();
+        self.view.issue.clear();
+        self.view.wb.clear();
+        if let Some(k) = self.out.pipeview.as_mut() {
+            // Decoded instructions reaching the buffer this cycle wait to issue.
+            for warp in self.warps.iter().filter(|w| w.live) {
+                for e in warp.ibuf.iter().filter(|e| e.ready == self.now) {
+                    let _ = k.stage(self.now, e.uid, "Is");
+                }
+            }
+        }
+        self.sb.begin_cycle();
+        self.mem.mshr.begin_cycle();
+        let mut progress = self.mem.cycle(self.now, &mut self.pool);
+        let mut done = std::mem::take(&mut self.scratch_insts);
+        done.clear();
+        std::mem::swap(&mut done, &mut self.mem.done);
+        for &inst in &done {
+            self.completed(inst);
+        }
+        self.scratch_insts = done;
+        progress |= self.writeback();
+        self.execute();
+        self.collect();
+        progress |= self.issue()?;
+        self.fetch();
+        progress |= self.launch();
+        // Clock gating: a block given no command this cycle keeps its state
+        // (every block's registers and memories update only under an
+        // enable), so its edge is skipped. `exhaustive` clocks every cycle;
+        // a test compares the two.
+        let traced = self.tracing.as_ref().is_some_and(|t| t.t.wants(self.now));
+        let clock_all = self.out.exhaustive || traced;
+        if clock_all || self.sb.commanded {
+            self.sb.inst.comp.eval();
+        }
+        if clock_all || self.mem.mshr.commanded {
+            self.mem.mshr.inst.comp.eval();
+        }
+        self.trace_cycle()?;
+        if clock_all || self.sb.commanded {
+            self.sb.inst.comp.tick();
+        }
+        if clock_all || self.mem.mshr.commanded {
+            self.mem.mshr.inst.comp.tick();
+        }
+        if progress {
+            self.last_progress = self.now;
+        }
+        self.now += 1;
+        Ok(())
+    }
+
+    /// Something scheduler `k`'s scan depends on changed.
+    fn wake(&mut self, k: usize) {
+        self.sched_idle[k] = None;
+    }
+
+    fn wake_warp(&mut self, w: u16) {
+        self.wake(w as usize % self.scheds.len());
+    }
+
+    fn wake_all(&mut self) {
+        self.sched_idle.iter_mut().for_each(|i| *i = None);
+    }
+
+    fn new_uid(&mut self) -> u64 {
+        self.next_uid += 1;
+        self.next_uid - 1
+    }
+
+    // ---- CTA launch -----------------------------------------------------
+
+    fn launch(&mut self) -> bool {
+        if self.next_cta == self.func.num_ctas() {
+            return false;
+        }
+        if let Some(t) = self.last_launch {
+            if self.now < t + self.cfg.core.cta_launch_interval as u64 {
+                return false;
+            }
+        }
+        let c = &self.cfg.core;
+        let (threads, nwarps, regs, shared) = self.func.cta_resources();
+        let Some(slot) = self.ctas.iter().position(|s| s.is_none()) else { return false };
+        if self.used_warps + nwarps > c.max_warps
+            || self.used_threads + threads > c.max_threads
+            || self.used_regs + regs > c.registers
+            || self.used_shared + shared > c.shared_memory
+        {
+            return false;
+        }
+        // A finished warp's slot stays its CTA's until the whole CTA is done
+        // (the CTA's barrier releases walk its warp list).
+        let held = |w: u16| self.ctas.iter().flatten().any(|c| c.warps.contains(&w));
+        let free: Vec<u16> =
+            (0..c.max_warps as u16).filter(|&w| !self.warps[w as usize].live && !held(w)).take(nwarps as usize).collect();
+        debug_assert_eq!(free.len(), nwarps as usize);
+        let cta = self.next_cta;
+        self.next_cta += 1;
+        self.last_launch = Some(self.now);
+        self.used_warps += nwarps;
+        self.used_threads += threads;
+        self.used_regs += regs;
+        self.used_shared += shared;
+        self.func.start_cta(cta, slot as u16, &free);
+        for &w in &free {
+            let start = self.func.next_op(w).unwrap_or(0);
+            let warp = &mut self.warps[w as usize];
+            *warp = Warp { live: true, cta: slot as u16, fetch_op: start, ibuf: std::mem::take(&mut warp.ibuf), ..Warp::default() };
+            warp.ibuf.clear();
+            let k = w as usize % self.scheds.len();
+            self.scheds[k].launched(w);
+            self.wake(k);
+            self.fetch_candidates |= 1 << w;
+        }
+        self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, arrived: 0, unfinished: nwarps });
+        self.stats.ctas += 1;
+        self.stats.warps += nwarps as u64;
+        self.stats.cta_done.push(0);
+        true
+    }
+
+    // ---- fetch / decode -------------------------------------------------
+
+    fn fetch(&mut self) {
+        let n = self.warps.len();
+        let mut fetched = 0;
+        let cap = self.cfg.core.ibuffer_entries as usize;
+        // Candidates (at most 64 slots) in round-robin order from `fetch_rr`.
+        let c = self.fetch_candidates;
+        let rr = self.fetch_rr;
+        let (mut hi, mut lo) = (c & (!0u64 << rr), c & ((1u64 << rr) - 1));
+        while hi | lo != 0 {
+            if fetched == self.cfg.core.fetch_width {
+                break;
+            }
+            let half = if hi != 0 { &mut hi } else { &mut lo };
+            let w = half.trailing_zeros() as usize;
+            *half &= *half - 1;
+            let warp = &self.warps[w];
+            if !warp.live || warp.exited || warp.fetch_blocked || warp.ibuf.len() >= cap || warp.fetch_op as usize >= self.ops.len() {
+                // Not fetchable until launch, issue or flush marks it again.
+                self.fetch_candidates &= !(1u64 << w);
+                continue;
+            }
+            let op = warp.fetch_op;
+            let uid = self.new_uid();
+            let ready = self.now + self.cfg.core.fetch_latency as u64;
+            let control = self.ops[op as usize].control;
+            let warp = &mut self.warps[w];
+            let was_empty = warp.ibuf.is_empty();
+            warp.ibuf.push_back(IbEntry { op, ready, uid });
+            warp.fetch_op += 1;
+            if matches!(control, Control::Branch | Control::Exit) {
+                warp.fetch_blocked = true;
+            }
+            if let Some(k) = self.out.pipeview.as_mut() {
+                let label = format!("w{w} {}", self.ops[op as usize].text);
+                let _ = k.start(self.now, uid, w as u32, &label);
+            }
+            if was_empty {
+                self.wake_warp(w as u16);
+            }
+            fetched += 1;
+            self.fetch_rr = (w + 1) % n;
+            self.view.fetch.push((w as u16, op));
+        }
+    }
+
+    /// Drop a warp's decoded instructions (they do not follow the path the
+    /// warp took) and fetch from `op` next.
+    fn flush(&mut self, w: u16, op: u32) {
+        let warp = &mut self.warps[w as usize];
+        while let Some(e) = warp.ibuf.pop_front() {
+            if let Some(k) = self.out.pipeview.as_mut() {
+                let _ = k.retire(self.now, e.uid, true);
+            }
+        }
+        warp.fetch_op = op;
+        warp.fetch_blocked = false;
+        warp.sb = None;
+        self.fetch_candidates |= 1 << w;
+        self.wake_warp(w);
+    }
+
+    // ---- issue ----------------------------------------------------------
+
+    fn issue(&mut self) -> Result<bool, RunError> {
+        let mut any = false;
+        for k in 0..self.scheds.len() {
+            if let Some(idle) = self.sched_idle[k] {
+                // Nothing this scheduler's scan depends on has changed since
+                // its last fruitless scan: the same outcome, without the scan.
+                if self.now < idle.until {
+                    self.sb.idle(k);
+                    self.stats.breakdown.add(idle.stall);
+                    self.view.issue.push((None, idle.stall));
+                    continue;
+                }
+                self.sched_idle[k] = None;
+            }
+            let mut first: Option<Stall> = None;
+            let mut issued = None;
+            let mut demoted = false;
+            let mut until = u64::MAX;
+            let mut order = std::mem::take(&mut self.scratch_order);
+            order.clear();
+            {
+                let warps = &self.warps;
+                order.extend_from_slice(self.scheds[k].order(|w| warps[w as usize].live && !warps[w as usize].exited));
+            }
+            for &w in &order {
+                match self.can_issue(k, w) {
+                    Ok(()) => {
+                        issued = Some(w);
+                        break;
+                    }
+                    Err(s) => {
+                        // Two-level: a warp that will wait long leaves the active set.
+                        if matches!(s, Stall::LongRaw | Stall::BarrierWait) {
+                            demoted |= self.scheds[k].demote(w);
+                        }
+                        if s == Stall::IbufferEmpty {
+                            if let Some(e) = self.warps[w as usize].ibuf.front() {
+                                until = until.min(e.ready);
+                            }
+                        }
+                        first.get_or_insert(s);
+                    }
+                }
+            }
+            self.scratch_order = order;
+            match issued {
+                Some(w) => {
+                    let op = self.issue_warp(k, w)?;
+                    self.scheds[k].issued(w);
+                    self.stats.breakdown.add(Stall::Issued);
+                    self.view.issue.push((Some((w, op)), Stall::Issued));
+                    any = true;
+                }
+                None => {
+                    self.sb.idle(k);
+                    let s = first.unwrap_or(Stall::NoInstLeft);
+                    if !demoted && !self.out.exhaustive {
+                        self.sched_idle[k] = Some(Idle { stall: s, until });
+                    }
+                    self.stats.breakdown.add(s);
+                    self.view.issue.push((None, s));
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    /// Can warp `w` issue its next instruction on scheduler `k`; if not, why.
+    fn can_issue(&mut self, k: usize, w: u16) -> Result<(), Stall> {
+        let warp = &self.warps[w as usize];
+        if warp.at_barrier {
+            return Err(Stall::BarrierWait);
+        }
+        let Some(head) = warp.ibuf.front().copied().filter(|e| e.ready <= self.now) else {
+            return Err(Stall::IbufferEmpty);
+        };
+        let op = &self.ops[head.op as usize];
+        let answer = match warp.sb {
+            Some(a) => a,
+            None => {
+                let a = self.sb.query(k, w, op.reads(), op.writes());
+                self.warps[w as usize].sb = Some(a);
+                a
+            }
+        };
+        if answer.stall {
+            return Err(if answer.long_dep { Stall::LongRaw } else { Stall::ShortRaw });
+        }
+        if !self.oc.has_free(op.unit) {
+            return Err(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull });
+        }
+        Ok(())
+    }
+
+    /// Issue warp `w`'s next instruction on scheduler `k`; returns its op.
+    fn issue_warp(&mut self, k: usize, w: u16) -> Result<u32, RunError> {
+        let head = self.warps[w as usize].ibuf.pop_front().expect("issue with an empty buffer");
+        self.warps[w as usize].sb = None;
+        self.fetch_candidates |= 1 << w;
+        let ops = Arc::clone(&self.ops);
+        let op = &ops[head.op as usize];
+        let idx = self.pool.alloc();
+        let out: ExecOut = {
+            let inst = self.pool.get_mut(idx);
+            self.func.exec(w, &mut inst.addrs).map_err(RunError::Exec)?
+        };
+        debug_assert_eq!(out.op, head.op, "fetched PC differs from the executed one");
+        let long = matches!(out.space, Some(Space::Global | Space::Local)) && matches!(op.access, Some(Access::Load | Access::Atomic));
+        let gpr_reads = op.reads().iter().enumerate().filter(|(_, &r)| r < op::SB_PRED_BASE).fold(0u8, |m, (i, _)| m | 1 << i);
+        {
+            let inst = self.pool.get_mut(idx);
+            inst.uid = head.uid;
+            inst.warp = w;
+            inst.op = head.op;
+            inst.active = out.lanes;
+            inst.space = out.space.unwrap_or(Space::Global);
+            inst.access = op.access;
+            inst.bytes = out.bytes;
+            inst.lines_left = 0;
+            inst.reads_left = gpr_reads;
+            inst.long = long;
+        }
+        self.sb.fire(k, w, op.reads(), op.writes(), long);
+        self.oc.allocate(op.unit, idx);
+        self.stats.warp_insts += 1;
+        self.stats.thread_insts += out.active.count_ones() as u64;
+        if let Some(kv) = self.out.pipeview.as_mut() {
+            let _ = kv.stage(self.now, head.uid, "Rr");
+        }
+        let warp = &mut self.warps[w as usize];
+        warp.inflight += 1;
+        if op.control != Control::None {
+            warp.fetch_blocked = false;
+        }
+        // Where the warp goes next (branches, reconvergence, exit).
+        match self.func.next_op(w) {
+            None => {
+                self.flush(w, 0);
+                self.warps[w as usize].exited = true;
+                self.scheds[k].demote(w);
+                self.warp_exited(w);
+            }
+            Some(next) => {
+                let warp = &self.warps[w as usize];
+                let stale = match warp.ibuf.front() {
+                    Some(e) => e.op != next,
+                    None => warp.fetch_op != next,
+                };
+                if stale {
+                    self.flush(w, next);
+                }
+            }
+        }
+        if out.barrier {
+            self.barrier_arrive(w);
+        }
+        Ok(head.op)
+    }
+
+    fn barrier_arrive(&mut self, w: u16) {
+        let slot = self.warps[w as usize].cta as usize;
+        self.warps[w as usize].at_barrier = true;
+        let cta = self.ctas[slot].as_mut().expect("warp of a running CTA");
+        cta.arrived += 1;
+        self.maybe_release(slot);
+    }
+
+    /// All warps still running have arrived: the barrier opens.
+    fn maybe_release(&mut self, slot: usize) {
+        let cta = self.ctas[slot].as_mut().expect("running CTA");
+        if cta.arrived > 0 && cta.arrived == cta.running {
+            cta.arrived = 0;
+            for &w in &cta.warps {
+                self.warps[w as usize].at_barrier = false;
+            }
+            self.wake_all();
+        }
+    }
+
+    fn warp_exited(&mut self, w: u16) {
+        let slot = self.warps[w as usize].cta as usize;
+        let cta = self.ctas[slot].as_mut().expect("running CTA");
+        cta.running -= 1;
+        self.maybe_release(slot);
+        self.maybe_finish_warp(w);
+    }
+
+    fn maybe_finish_warp(&mut self, w: u16) {
+        let warp = &self.warps[w as usize];
+        if !warp.live || !warp.exited || warp.inflight > 0 {
+            return;
+        }
+        let slot = warp.cta as usize;
+        self.warps[w as usize].live = false;
+        let k = w as usize % self.scheds.len();
+        self.scheds[k].finished(w);
+        self.wake(k);
+        let cta = self.ctas[slot].as_mut().expect("running CTA");
+        cta.unfinished -= 1;
+        if cta.unfinished == 0 {
+            let cta = self.ctas[slot].take().expect("running CTA");
+            let (_, nwarps, regs, shared) = self.func.cta_resources();
+            self.used_warps -= nwarps;
+            self.used_threads -= cta.threads;
+            self.used_regs -= regs;
+            self.used_shared -= shared;
+            let index = self.func.end_cta(slot as u16);
+            self.stats.cta_done[index as usize] = self.now;
+        }
+    }
+
+    // ---- operand collector and execution ----------------------------------
+
+    fn collect(&mut self) {
+        let ops = Arc::clone(&self.ops);
+        let now = self.now;
+        let (sp, sfu, mem) = (&mut self.sp, &mut self.sfu, &mut self.mem);
+        let mut dispatched = std::mem::take(&mut self.scratch_uids);
+        dispatched.clear();
+        self.oc.cycle(
+            &mut self.pool,
+            &ops,
+            |pool, i| {
+                let inst = pool.get(i);
+                let op = &ops[inst.op as usize];
+                let ok = match op.unit {
+                    Unit::Mem => {
+                        if mem.can_accept() {
+                            mem.accept(i);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    Unit::Sp | Unit::Sfu => {
+                        let units = if op.unit == Unit::Sp { &mut *sp } else { &mut *sfu };
+                        match units.iter_mut().find(|p| p.can_accept(now)) {
+                            Some(p) => {
+                                p.accept(now, op.latency, op.initiation, inst.uid, i);
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                };
+                if ok {
+                    dispatched.push(inst.uid);
+                }
+                ok
+            },
+        );
+        if let Some(k) = self.out.pipeview.as_mut() {
+            for &uid in &dispatched {
+                let _ = k.stage(now, uid, "Ex");
+            }
+        }
+        if !dispatched.is_empty() {
+            // Collector units freed.
+            self.wake_all();
+        }
+        self.scratch_uids = dispatched;
+    }
+
+    fn execute(&mut self) {
+        let now = self.now;
+        let mut done = std::mem::take(&mut self.scratch_insts);
+        done.clear();
+        for p in self.sp.iter_mut().chain(self.sfu.iter_mut()) {
+            while let Some(i) = p.pop_done(now) {
+                done.push(i);
+            }
+        }
+        for &i in &done {
+            self.completed(i);
+        }
+        self.scratch_insts = done;
+    }
+
+    /// An instruction's result is ready: it waits for a writeback port, or
+    /// (nothing to write) is done.
+    fn completed(&mut self, i: u32) {
+        let op = &self.ops[self.pool.get(i).op as usize];
+        if op.n_writes > 0 {
+            if let Some(k) = self.out.pipeview.as_mut() {
+                let _ = k.stage(self.now, self.pool.get(i).uid, "Wb");
+            }
+            self.wbq.push_back(i);
+        } else {
+            self.retire(i);
+        }
+    }
+
+    fn retire(&mut self, i: u32) {
+        let (w, uid) = (self.pool.get(i).warp, self.pool.get(i).uid);
+        if let Some(k) = self.out.pipeview.as_mut() {
+            if self.ops[self.pool.get(i).op as usize].n_writes == 0 {
+                let _ = k.stage(self.now, uid, "Wb");
+            }
+            let _ = k.retire(self.now, uid, false);
+        }
+        self.pool.release(i);
+        self.warps[w as usize].inflight -= 1;
+        self.maybe_finish_warp(w);
+    }
+
+    fn writeback(&mut self) -> bool {
+        let mut n = 0;
+        while n < self.cfg.units.writeback_width {
+            let Some(&i) = self.wbq.front() else { break };
+            let (w, op) = (self.pool.get(i).warp, self.pool.get(i).op);
+            let op = &self.ops[op as usize];
+            if op.n_writes as usize > self.sb.wb_free() {
+                break;
+            }
+            self.wbq.pop_front();
+            for &r in op.writes() {
+                self.sb.writeback(w, r);
+                if r < op::SB_PRED_BASE {
+                    let b = self.oc.bank(w, r);
+                    self.oc.write_bank(b);
+                }
+            }
+            self.warps[w as usize].sb = None;
+            self.wake_warp(w);
+            self.view.wb.push((w, self.pool.get(i).op));
+            self.retire(i);
+            n += 1;
+        }
+        n > 0
+    }
+
+    // ---- reports ------------------------------------------------------------
+
+    /// Which warps wait on what (the deadlock report).
+    pub fn report(&mut self) -> String {
+        let mut s = String::new();
+        for w in 0..self.warps.len() {
+            let warp = &self.warps[w];
+            if !warp.live {
+                continue;
+            }
+            let head = warp.ibuf.front().map(|e| self.ops[e.op as usize].text.clone()).unwrap_or_else(|| "(instruction buffer empty)".into());
+            let why = if warp.exited {
+                format!("exited, {} instruction(s) in flight", warp.inflight)
+            } else if warp.at_barrier {
+                "waiting at the barrier".to_string()
+            } else {
+                match warp.sb {
+                    Some(SbAnswer { stall: true, long_dep }) => {
+                        format!("scoreboard: operands pending ({})", if long_dep { "long-latency" } else { "short-latency" })
+                    }
+                    _ => format!("next {head}, {} in flight", warp.inflight),
+                }
+            };
+            s.push_str(&format!("  warp {w} (CTA slot {}): {why}; next: {head}\n", warp.cta));
+        }
+        s.push_str(&format!(
+            "  memory stage: {}; {} writeback(s) queued; {} instruction(s) in flight; requests below L1: {}\n",
+            match self.mem.current() {
+                Some(i) => self.ops[self.pool.get(i).op as usize].text.clone(),
+                None => "idle".into(),
+            },
+            self.wbq.len(),
+            self.pool.in_use(),
+            self.mem.lower.queue_len()
+        ));
+        s
+    }
+}

@@ -1,0 +1,193 @@
+//! What the timing pipeline knows of a static instruction (its "decode"),
+//! and of a warp instruction in flight.
+
+use crate::config::Config;
+
+/// Functional unit an instruction goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Integer / single and double precision ALU, branches, barriers, exit.
+    Sp,
+    /// Transcendentals, reciprocal, square root, divisions.
+    Sfu,
+    /// The load/store unit (memory stage).
+    Mem,
+}
+
+/// Control effect of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    None,
+    Branch,
+    Barrier,
+    Exit,
+}
+
+/// Memory operation kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// Where a memory access goes, once generic addresses are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    Global,
+    Local,
+    Shared,
+    /// `.param` and `.const`: an ideal constant cache.
+    Const,
+}
+
+/// GPGPU-Sim's latency classes `[add, max, mul, mad, div]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LatClass {
+    Add = 0,
+    Max = 1,
+    Mul = 2,
+    Mad = 3,
+    Div = 4,
+}
+
+/// Operand type for the latency tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LatType {
+    Int,
+    Fp,
+    Dp,
+}
+
+/// Registers as the scoreboard numbers them: 32-bit registers `R0..R62` are
+/// ids 0..62, predicates `P0..P7` are ids 64..71 (63, Fermi's RZ, is never
+/// tracked).
+pub const SB_REGS: u32 = 72;
+pub const SB_PRED_BASE: u8 = 64;
+pub const MAX_READS: usize = 8;
+pub const MAX_WRITES: usize = 4;
+
+/// A static instruction as the pipeline sees it.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub unit: Unit,
+    /// Cycles from dispatch to result, and between dispatches to one unit.
+    pub latency: u32,
+    pub initiation: u32,
+    pub reads: [u8; MAX_READS],
+    pub n_reads: u8,
+    pub writes: [u8; MAX_WRITES],
+    pub n_writes: u8,
+    pub control: Control,
+    /// The memory operation, if any (its space may be generic until executed).
+    pub access: Option<Access>,
+    /// Label for pipeline views and reports: `0x0080 ld.global.f32`.
+    pub text: String,
+}
+
+impl Op {
+    pub fn reads(&self) -> &[u8] {
+        &self.reads[..self.n_reads as usize]
+    }
+    pub fn writes(&self) -> &[u8] {
+        &self.writes[..self.n_writes as usize]
+    }
+}
+
+/// Latency and initiation interval of an ALU / SFU instruction.
+pub fn timing(c: &Config, unit: Unit, ty: LatType, class: LatClass) -> (u32, u32) {
+    let u = &c.units;
+    match unit {
+        Unit::Sfu if class != LatClass::Div => (u.sfu_latency, u.sfu_initiation),
+        _ => {
+            let i = class as usize;
+            match ty {
+                LatType::Int => (u.int_latency[i], u.int_initiation[i]),
+                LatType::Fp => (u.fp_latency[i], u.fp_initiation[i]),
+                LatType::Dp => (u.dp_latency[i], u.dp_initiation[i]),
+            }
+        }
+    }
+}
+
+/// A warp instruction in flight (in the pool, referred to by index).
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// Unique per run, in issue order (the pipeline view's id).
+    pub uid: u64,
+    pub warp: u16,
+    /// Index of the static instruction (PC / 8).
+    pub op: u32,
+    /// Lanes that executed (after the guard).
+    pub active: u32,
+    /// Memory: resolved space, access, bytes per lane.
+    pub space: Space,
+    pub access: Option<Access>,
+    pub bytes: u32,
+    pub addrs: [u64; 32],
+    /// Global pending lines (loads, atomics) before it can write back.
+    pub lines_left: u32,
+    /// Operand reads still to do in the collector (bit i = `Op::reads[i]`).
+    pub reads_left: u8,
+    /// Pending on a long-latency operation (global / local load, atomic).
+    pub long: bool,
+}
+
+impl Inst {
+    pub fn empty() -> Self {
+        Inst {
+            uid: 0,
+            warp: 0,
+            op: 0,
+            active: 0,
+            space: Space::Global,
+            access: None,
+            bytes: 0,
+            addrs: [0; 32],
+            lines_left: 0,
+            reads_left: 0,
+            long: false,
+        }
+    }
+}
+
+/// A pool of in-flight instructions, reused so the cycle loop never
+/// allocates.
+pub struct Pool {
+    slots: Vec<Inst>,
+    free: Vec<u32>,
+}
+
+impl Pool {
+    pub fn new() -> Self {
+        Pool { slots: Vec::new(), free: Vec::new() }
+    }
+    pub fn alloc(&mut self) -> u32 {
+        match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.slots.push(Inst::empty());
+                self.slots.len() as u32 - 1
+            }
+        }
+    }
+    pub fn release(&mut self, i: u32) {
+        self.free.push(i);
+    }
+    pub fn get(&self, i: u32) -> &Inst {
+        &self.slots[i as usize]
+    }
+    pub fn get_mut(&mut self, i: u32) -> &mut Inst {
+        &mut self.slots[i as usize]
+    }
+    /// Instructions in flight.
+    pub fn in_use(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}
+
+impl Default for Pool {
+    fn default() -> Self {
+        Pool::new()
+    }
+}

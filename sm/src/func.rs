@@ -1,0 +1,278 @@
+//! The bridge between the timing SM and the functional model (the `kernel`
+//! crate): warp states by warp slot, CTA memories by CTA slot, one
+//! `kernel::exec` per issued warp instruction, and the static decode the
+//! pipeline needs (unit, latency class, scoreboard register ids).
+//!
+//! The functional model decides what every instruction does; the SM only
+//! asks it, in issue order, to execute a warp's next instruction. Every
+//! configuration therefore leaves the same final memory for race-free
+//! kernels (integer atomics included: they commute).
+
+use crate::config::Config;
+use crate::core::op::{timing, Access, Control, LatClass, LatType, Op, Space, Unit, MAX_READS, MAX_WRITES, SB_PRED_BASE};
+use kernel::exec::{ExecCtx, WarpState};
+use kernel::inst::{AluOp, Ty};
+use kernel::{ArchReg, Inst, Kernel, Launch, Memory, MemKind};
+use std::sync::Arc;
+
+/// Where the local memory of CTA slot `s` appears to the memory system:
+/// `LOCAL_TIMING_BASE + s * LOCAL_TIMING_STRIDE`, word-interleaved across the
+/// CTA's threads as hardware lays local memory out (word `i` of thread `t` at
+/// `(i * threads + t) * 4`), so that a warp's accesses to the same local
+/// variable coalesce. Only the timing sees these addresses.
+const LOCAL_TIMING_BASE: u64 = 0xc000_0000;
+const LOCAL_TIMING_STRIDE: u64 = 0x0100_0000;
+
+/// What the pipeline needs to know of one executed warp instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecOut {
+    /// Index of the instruction executed (its PC / 8).
+    pub op: u32,
+    /// Active lanes (the SIMT stack's mask, before the guard): thread
+    /// instructions count these, as the functional runner does.
+    pub active: u32,
+    /// Lanes that executed (guard applied): the memory access's lanes.
+    pub lanes: u32,
+    /// The memory space after generic-address resolution.
+    pub space: Option<Space>,
+    /// Bytes per lane of a memory access.
+    pub bytes: u32,
+    pub barrier: bool,
+}
+
+struct CtaMem {
+    index: u32,
+    ctaid: [u32; 3],
+    shared: Vec<u8>,
+    local: Vec<u8>,
+}
+
+pub struct Functional {
+    kernel: Arc<Kernel>,
+    launch: Arc<Launch>,
+    memory: Memory,
+    warps: Vec<Option<WarpState>>,
+    warp_cta: Vec<u16>,
+    ctas: Vec<Option<CtaMem>>,
+    /// Fresh warp states of one CTA (cloned at each CTA start).
+    fresh: Vec<WarpState>,
+    threads: u32,
+    shared_bytes: usize,
+}
+
+impl Functional {
+    /// `warp_slots` / `cta_slots`: the SM's limits.
+    pub fn new(kernel: Arc<Kernel>, launch: Arc<Launch>, warp_slots: u32, cta_slots: u32) -> Result<Functional, String> {
+        let threads = launch.threads_per_cta();
+        let nwarps = threads.div_ceil(32);
+        if launch.params.len() != kernel.param_bytes as usize {
+            return Err(format!(
+                "kernel `{}`: the launch's parameter buffer has {} bytes, the kernel takes {}",
+                kernel.base_name,
+                launch.params.len(),
+                kernel.param_bytes
+            ));
+        }
+        if launch.ctas() > u32::MAX as u64 {
+            return Err(format!("kernel `{}`: {} CTAs is more than the SM runs", kernel.base_name, launch.ctas()));
+        }
+        let local = threads as u64 * kernel.local_bytes as u64;
+        if local > LOCAL_TIMING_STRIDE {
+            return Err(format!("kernel `{}`: {local} bytes of local memory per CTA; the SM maps at most 16 MiB", kernel.base_name));
+        }
+        let fresh = (0..nwarps).map(|w| WarpState::new(&kernel, w, launch.block)).collect();
+        Ok(Functional {
+            memory: launch.memory.clone(),
+            warps: vec![None; warp_slots as usize],
+            warp_cta: vec![0; warp_slots as usize],
+            ctas: (0..cta_slots).map(|_| None).collect(),
+            fresh,
+            threads,
+            shared_bytes: kernel.dynamic_shared_base() as usize + launch.dynamic_shared as usize,
+            kernel,
+            launch,
+        })
+    }
+
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
+    pub fn kernel_name(&self) -> &str {
+        &self.kernel.base_name
+    }
+
+    /// Global memory (the final image after a run).
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    pub fn into_memory(self) -> Memory {
+        self.memory
+    }
+
+    pub fn num_ctas(&self) -> u32 {
+        self.launch.ctas() as u32
+    }
+
+    /// (threads, warps, registers, shared bytes) one CTA occupies.
+    pub fn cta_resources(&self) -> (u32, u32, u32, u32) {
+        let warps = self.threads.div_ceil(32);
+        // Registers are allocated per warp (32 threads), as ptxas reports them per thread.
+        let regs = self.kernel.regs_used.max(1) * 32 * warps;
+        (self.threads, warps, regs, self.shared_bytes as u32)
+    }
+
+    /// Start CTA `index` (linear, x fastest) in `slot` on `warps`.
+    pub fn start_cta(&mut self, index: u32, slot: u16, warps: &[u16]) {
+        let [gx, gy, _] = self.launch.grid;
+        let ctaid = [index % gx, (index / gx) % gy, index / (gx * gy)];
+        let local = self.threads as usize * self.kernel.local_bytes as usize;
+        self.ctas[slot as usize] = Some(CtaMem { index, ctaid, shared: vec![0; self.shared_bytes], local: vec![0; local] });
+        for (i, &w) in warps.iter().enumerate() {
+            self.warps[w as usize] = Some(self.fresh[i].clone());
+            self.warp_cta[w as usize] = slot;
+        }
+    }
+
+    /// The CTA in `slot` finished; returns its index.
+    pub fn end_cta(&mut self, slot: u16) -> u32 {
+        let cta = self.ctas[slot as usize].take().expect("a running CTA");
+        cta.index
+    }
+
+    /// The next instruction of the warp in slot `w` (`None`: it is done).
+    pub fn next_op(&self, w: u16) -> Option<u32> {
+        let s = self.warps[w as usize].as_ref()?;
+        s.pc().map(|pc| pc / kernel::INST_BYTES)
+    }
+
+    /// Execute the next instruction of warp `w`; per-lane addresses of a
+    /// memory access go to `addrs` (as the memory system sees them).
+    pub fn exec(&mut self, w: u16, addrs: &mut [u64; 32]) -> Result<ExecOut, String> {
+        let slot = self.warp_cta[w as usize] as usize;
+        let cta = self.ctas[slot].as_mut().expect("warp of a running CTA");
+        let warp = self.warps[w as usize].as_mut().expect("a live warp");
+        let mut ctx = ExecCtx {
+            global: &mut self.memory,
+            shared: &mut cta.shared,
+            local: &mut cta.local,
+            params: &self.launch.params,
+            ntid: self.launch.block,
+            ctaid: cta.ctaid,
+            nctaid: self.launch.grid,
+            side_effects: true,
+        };
+        let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| e.to_string())?;
+        let mut out = ExecOut { op: ex.inst, active: ex.active, lanes: ex.exec_mask, space: None, bytes: 0, barrier: ex.barrier };
+        if let Some(m) = ex.mem {
+            out.bytes = m.bytes;
+            out.space = Some(match m.space {
+                kernel::Space::Shared => Space::Shared,
+                kernel::Space::Const | kernel::Space::Param => Space::Const,
+                kernel::Space::Local => Space::Local,
+                // A generic access whose lanes went to different spaces is
+                // timed as a global one (its shared lanes' offsets fall in
+                // no buffer's lines; such mixes are rare).
+                kernel::Space::Global | kernel::Space::Generic => Space::Global,
+            });
+            addrs.copy_from_slice(&m.addrs);
+            if out.space == Some(Space::Local) {
+                let frame = self.kernel.local_bytes.max(1) as u64;
+                let base = LOCAL_TIMING_BASE + slot as u64 * LOCAL_TIMING_STRIDE;
+                for a in addrs.iter_mut() {
+                    let (t, off) = (*a / frame, *a % frame);
+                    *a = base + ((off / 4) * self.threads as u64 + t) * 4 + off % 4;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The static decode of every instruction, with this configuration's
+    /// latencies.
+    pub fn ops(&self, c: &Config) -> Result<Arc<[Op]>, String> {
+        self.kernel.insts.iter().enumerate().map(|(i, inst)| decode(c, &self.kernel, i, inst)).collect::<Result<Vec<_>, _>>().map(Arc::from)
+    }
+}
+
+/// Latency class and type of an instruction (GPGPU-Sim's five classes).
+fn class_of(inst: &Inst) -> (LatType, LatClass) {
+    use kernel::Op as K;
+    let ty_of = |t: Ty| match t {
+        Ty::F64 => LatType::Dp,
+        Ty::F32 => LatType::Fp,
+        _ => LatType::Int,
+    };
+    match inst.op {
+        K::Alu { op, ty, .. } => {
+            let class = match op {
+                AluOp::Min | AluOp::Max => LatClass::Max,
+                AluOp::Mul | AluOp::MulHi | AluOp::MulWide => LatClass::Mul,
+                AluOp::Mad | AluOp::MadHi | AluOp::MadWide => LatClass::Mad,
+                AluOp::Div | AluOp::Rem => LatClass::Div,
+                _ => LatClass::Add,
+            };
+            (ty_of(ty), class)
+        }
+        K::Setp { ty, .. } => (ty_of(ty), LatClass::Add),
+        K::Cvt { dty, sty, .. } => (if dty == Ty::F64 || sty == Ty::F64 { LatType::Dp } else { ty_of(dty) }, LatClass::Add),
+        K::Mov(t) | K::Selp(t) => (ty_of(t), LatClass::Add),
+        _ => (LatType::Int, LatClass::Add),
+    }
+}
+
+fn decode(c: &Config, k: &Kernel, i: usize, inst: &Inst) -> Result<Op, String> {
+    let pc = i as u32 * kernel::INST_BYTES;
+    let unit = match inst.unit {
+        kernel::Unit::Sp | kernel::Unit::Ctrl => Unit::Sp,
+        kernel::Unit::Sfu => Unit::Sfu,
+        kernel::Unit::Ldst => Unit::Mem,
+    };
+    let (ty, class) = class_of(inst);
+    let (latency, initiation) = timing(c, unit, ty, class);
+    let id = |r: ArchReg| match r {
+        ArchReg::R(n) => Some(n),
+        ArchReg::P(n) => Some(SB_PRED_BASE + n),
+        ArchReg::None => None,
+    };
+    let reads: Vec<u8> = inst.reads.as_slice().iter().filter_map(|&r| id(r)).collect();
+    let writes: Vec<u8> = inst.writes.as_slice().iter().filter_map(|&r| id(r)).collect();
+    let text = format!("{pc:#06x} {}", inst.text(true));
+    if reads.len() > MAX_READS || writes.len() > MAX_WRITES {
+        return Err(format!(
+            "kernel `{}` line {}: `{text}` reads {} and writes {} registers; the SM's scoreboard takes at most {MAX_READS} and {MAX_WRITES}",
+            k.base_name,
+            inst.line,
+            reads.len(),
+            writes.len()
+        ));
+    }
+    let mut op = Op {
+        unit,
+        latency,
+        initiation,
+        reads: [0; MAX_READS],
+        n_reads: reads.len() as u8,
+        writes: [0; MAX_WRITES],
+        n_writes: writes.len() as u8,
+        control: if inst.is_branch() {
+            Control::Branch
+        } else if inst.is_exit() {
+            Control::Exit
+        } else if inst.is_barrier() {
+            Control::Barrier
+        } else {
+            Control::None
+        },
+        access: inst.mem.map(|m| match m.kind {
+            MemKind::Load => Access::Load,
+            MemKind::Store => Access::Store,
+            MemKind::Atomic => Access::Atomic,
+        }),
+        text,
+    };
+    op.reads[..reads.len()].copy_from_slice(&reads);
+    op.writes[..writes.len()].copy_from_slice(&writes);
+    Ok(op)
+}

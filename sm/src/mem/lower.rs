@@ -1,0 +1,227 @@
+//! What lies below the SM's L1, as one SM sees it: the request queue toward
+//! the interconnect (COMQ), an L2 tag array, and DRAM — each a fixed latency
+//! plus a bandwidth limit (a request leaves the queue every `icnt_interval`
+//! cycles, DRAM moves one L2 line every `dram_interval` cycles, a response
+//! enters the SM every `response_interval` cycles). No other SM competes;
+//! the bandwidths are this SM's share (SM.md §3 allows this model for one SM).
+//!
+//! Timing of a read that leaves the queue at cycle `t`: an L2 hit returns at
+//! `t + l2_latency`; a miss at `max(t + dram_latency, previous DRAM transfer +
+//! dram_interval)`. Stores write through to L2 (write-allocate, as GPGPU-Sim's
+//! L2 `L:B:m:W`) and take a DRAM slot each (the eventual write-back), with no
+//! response. Atomics are performed at L2 (GPGPU-Sim's ROP) and return like
+//! reads.
+
+use super::cache::{Probe, TagArray};
+use crate::config::Config;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// What a request is for, carried back in its response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// An L1 line fill for MSHR entry `mshr`.
+    Read { mshr: u32 },
+    /// A write-through store: no response.
+    Write,
+    /// An atomic performed at L2 for in-flight load `load`.
+    Atomic { load: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// L1 line address (byte address / L1 line size).
+    pub line: u64,
+    pub kind: Kind,
+}
+
+/// A response entering the SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Response {
+    pub line: u64,
+    pub kind: Kind,
+    /// It missed in L2.
+    pub dram: bool,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LowerStats {
+    pub reads: u64,
+    pub writes: u64,
+    pub atomics: u64,
+    pub l2_hits: u64,
+    pub l2_misses: u64,
+    /// Cycles the COMQ was full when the SM wanted to push.
+    pub queue_full_cycles: u64,
+}
+
+/// (ready cycle, sequence, line, kind, missed in L2).
+type InFlight = (u64, u64, u64, Kind, bool);
+
+pub struct LowerMemory {
+    l2: TagArray,
+    /// L2 lines per L1 line.
+    sectors: u64,
+    queue: VecDeque<Request>,
+    capacity: usize,
+    icnt_interval: u64,
+    next_inject: u64,
+    l2_latency: u64,
+    dram_latency: u64,
+    dram_interval: u64,
+    dram_done: u64,
+    response_interval: u64,
+    next_response: u64,
+    /// Responses on their way, earliest first; the sequence keeps order stable.
+    in_flight: BinaryHeap<Reverse<InFlight>>,
+    seq: u64,
+    pub stats: LowerStats,
+}
+
+impl LowerMemory {
+    pub fn new(c: &Config) -> Self {
+        let m = &c.memory;
+        LowerMemory {
+            l2: TagArray::new(m.l2_sets, m.l2_ways, m.l2_line),
+            sectors: (c.l1.line / m.l2_line) as u64,
+            queue: VecDeque::with_capacity(m.icnt_queue as usize),
+            capacity: m.icnt_queue as usize,
+            icnt_interval: m.icnt_interval as u64,
+            next_inject: 0,
+            l2_latency: m.l2_latency as u64,
+            dram_latency: m.dram_latency as u64,
+            dram_interval: m.dram_interval as u64,
+            dram_done: 0,
+            response_interval: m.response_interval as u64,
+            next_response: 0,
+            in_flight: BinaryHeap::new(),
+            seq: 0,
+            stats: LowerStats::default(),
+        }
+    }
+
+    /// Free entries in the request queue.
+    pub fn queue_space(&self) -> usize {
+        self.capacity - self.queue.len()
+    }
+
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Push a request (the caller checked `queue_space`).
+    pub fn push(&mut self, r: Request) {
+        debug_assert!(self.queue.len() < self.capacity);
+        self.queue.push_back(r);
+    }
+
+    /// Requests in flight below the SM (queued or on their way back).
+    pub fn busy(&self) -> bool {
+        !self.queue.is_empty() || !self.in_flight.is_empty()
+    }
+
+    /// One core cycle: the queue head leaves if the port is free.
+    pub fn cycle(&mut self, now: u64) {
+        if now < self.next_inject {
+            return;
+        }
+        let Some(r) = self.queue.pop_front() else { return };
+        self.next_inject = now + self.icnt_interval;
+        // L2 lookup of every sector of the L1 line.
+        let first = r.line * self.sectors;
+        let missing = (first..first + self.sectors).filter(|&s| self.l2.probe(s) != Probe::Hit).count() as u64;
+        for s in first..first + self.sectors {
+            self.l2.insert(s);
+        }
+        let mut ready = now + self.l2_latency;
+        if missing > 0 {
+            for _ in 0..missing {
+                self.dram_done = (now + self.dram_latency).max(self.dram_done + self.dram_interval);
+            }
+            ready = self.dram_done;
+        }
+        match r.kind {
+            Kind::Read { .. } => self.stats.reads += 1,
+            Kind::Write => self.stats.writes += 1,
+            Kind::Atomic { .. } => self.stats.atomics += 1,
+        }
+        if missing > 0 {
+            self.stats.l2_misses += 1;
+        } else {
+            self.stats.l2_hits += 1;
+        }
+        if r.kind != Kind::Write {
+            self.seq += 1;
+            self.in_flight.push(Reverse((ready, self.seq, r.line, r.kind, missing > 0)));
+        }
+    }
+
+    /// The response entering the SM this cycle, if one is due and the
+    /// response port is free.
+    pub fn pop_response(&mut self, now: u64) -> Option<Response> {
+        if now < self.next_response {
+            return None;
+        }
+        let &Reverse((ready, ..)) = self.in_flight.peek()?;
+        if ready > now {
+            return None;
+        }
+        let Reverse((_, _, line, kind, dram)) = self.in_flight.pop()?;
+        self.next_response = now + self.response_interval;
+        Some(Response { line, kind, dram })
+    }
+
+    /// Put a response back (the SM could not take it this cycle); it is
+    /// offered again next cycle, before later ones.
+    pub fn unpop(&mut self, r: Response, now: u64) {
+        self.next_response = now + 1;
+        self.in_flight.push(Reverse((now, 0, r.line, r.kind, r.dram)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mem() -> LowerMemory {
+        LowerMemory::new(&Config::preset("hpca16_pmode"))
+    }
+
+    fn run_one(m: &mut LowerMemory, start: u64, r: Request) -> (u64, Response) {
+        m.push(r);
+        for t in start..start + 10_000 {
+            m.cycle(t);
+            if let Some(resp) = m.pop_response(t) {
+                return (t - start, resp);
+            }
+        }
+        panic!("no response");
+    }
+
+    #[test]
+    fn latencies() {
+        let mut m = mem();
+        let (t, r) = run_one(&mut m, 0, Request { line: 7, kind: Kind::Read { mshr: 3 } });
+        assert_eq!((t, r.kind, r.dram), (440, Kind::Read { mshr: 3 }, true));
+        let (t, r) = run_one(&mut m, 1000, Request { line: 7, kind: Kind::Read { mshr: 1 } });
+        assert_eq!((t, r.dram), (200, false));
+    }
+
+    #[test]
+    fn dram_bandwidth_spaces_misses() {
+        let mut m = mem();
+        for line in 0..4 {
+            m.push(Request { line: 100 + line, kind: Kind::Read { mshr: line as u32 } });
+        }
+        let mut times = vec![];
+        for t in 0..2000 {
+            m.cycle(t);
+            if m.pop_response(t).is_some() {
+                times.push(t);
+            }
+        }
+        // Injected at 0,1,2,3; DRAM transfers 8 cycles apart.
+        assert_eq!(times, vec![440, 448, 456, 464]);
+        assert!(!m.busy());
+    }
+}

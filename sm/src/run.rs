@@ -1,0 +1,25 @@
+//! One timing run: a kernel, a launch, a configuration and an engine in;
+//! statistics and the final memory out.
+
+use crate::blocks::Engine;
+use crate::config::Config;
+use crate::core::{Outputs, Sm};
+use crate::func::Functional;
+use crate::stats::Stats;
+use kernel::{Kernel, Launch, Memory};
+use std::sync::Arc;
+
+/// The result of a timing run.
+pub struct Outcome {
+    pub stats: Stats,
+    pub memory: Memory,
+}
+
+/// Run `kernel` with `launch` on the SM of `cfg`, its blocks on `engine`.
+pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
+    let func = Functional::new(kernel, launch, cfg.core.max_warps, cfg.core.max_ctas)?;
+    let mut sm = Sm::new(cfg.clone(), func, engine, out)?;
+    sm.run().map_err(|e| e.to_string())?;
+    let stats = sm.stats.clone();
+    Ok(Outcome { stats, memory: sm.into_memory() })
+}

@@ -1,0 +1,306 @@
+//! What a run reports (SM.md §4): counts, the scheduler-cycle breakdown of
+//! seed 000 Figure 3, memory and hazard figures, mode counters; as a
+//! terminal table, JSON and a CSV row.
+
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// The category of one scheduler-cycle (seed 000 section 3, Figure 3).
+///
+/// Rule: a scheduler that issued gets `Issued`. Otherwise the cycle goes to
+/// the blocking reason of the warp its policy would have picked first among
+/// its warps that still have instructions; `NoInstLeft` only when none of
+/// its warps has any (all exited, waiting for their CTA, or no warp at all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stall {
+    Issued,
+    /// A source or destination pending on a long-latency operation (a global
+    /// load or atomic): the scoreboard's `long_dep`.
+    LongRaw,
+    /// Pending on anything else.
+    ShortRaw,
+    /// The instruction needs the memory pipeline and it cannot accept it
+    /// (no free memory collector unit).
+    LsuFull,
+    /// It needs an SP or SFU and no collector unit for it is free.
+    SpSfuFull,
+    /// Nothing decoded to issue (fetch latency, a control hazard).
+    IbufferEmpty,
+    BarrierWait,
+    NoInstLeft,
+}
+
+impl Stall {
+    pub const ALL: [Stall; 8] = [
+        Stall::Issued,
+        Stall::LongRaw,
+        Stall::ShortRaw,
+        Stall::LsuFull,
+        Stall::SpSfuFull,
+        Stall::IbufferEmpty,
+        Stall::BarrierWait,
+        Stall::NoInstLeft,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stall::Issued => "issued",
+            Stall::LongRaw => "long_raw",
+            Stall::ShortRaw => "short_raw",
+            Stall::LsuFull => "lsu_full",
+            Stall::SpSfuFull => "sp_sfu_full",
+            Stall::IbufferEmpty => "ibuffer_empty",
+            Stall::BarrierWait => "barrier_wait",
+            Stall::NoInstLeft => "no_inst_left",
+        }
+    }
+
+    /// The legend of seed 000 Figure 3.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stall::Issued => "Issued",
+            Stall::LongRaw => "Long-latency RAW",
+            Stall::ShortRaw => "Short-latency RAW",
+            Stall::LsuFull => "LSU Full",
+            Stall::SpSfuFull => "SP/SFU Full",
+            Stall::IbufferEmpty => "Instruction Buffer Empty",
+            Stall::BarrierWait => "Barrier Wait",
+            Stall::NoInstLeft => "No Instruction Left",
+        }
+    }
+}
+
+/// Scheduler-cycles per category, indexed by `Stall as usize`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown(pub [u64; 8]);
+
+impl Breakdown {
+    pub fn add(&mut self, s: Stall) {
+        self.0[s as usize] += 1;
+    }
+    pub fn get(&self, s: Stall) -> u64 {
+        self.0[s as usize]
+    }
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+impl Serialize for Breakdown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(8))?;
+        for c in Stall::ALL {
+            m.serialize_entry(c.name(), &self.get(c))?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Breakdown {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let m = std::collections::BTreeMap::<String, u64>::deserialize(d)?;
+        let mut b = Breakdown::default();
+        for c in Stall::ALL {
+            b.0[c as usize] = *m.get(c.name()).ok_or_else(|| serde::de::Error::missing_field(c.name()))?;
+        }
+        Ok(b)
+    }
+}
+
+/// Memory-stage hazards (seed 004 section 1.1.7), counted in cycles the
+/// memory stage could not proceed for that reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hazards {
+    /// Uncoalesced: extra cycles for the second and later lines of one instruction.
+    pub div: u64,
+    /// Shared-memory bank conflicts: extra cycles beyond the first.
+    pub bank: u64,
+    /// No MSHR (table full, or the line's entry at its merge limit / being filled).
+    pub mshr: u64,
+    /// The request queue toward L2 was full.
+    pub comq: u64,
+    /// No L1 line could be reserved (every way of the set awaits a fill).
+    pub rsv: u64,
+}
+
+/// L1 data cache figures (global and local loads; stores write through).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct L1Stats {
+    /// Line requests of loads.
+    pub accesses: u64,
+    pub hits: u64,
+    /// Misses merged into a pending MSHR.
+    pub merges: u64,
+    /// Misses that allocated an MSHR.
+    pub misses: u64,
+    pub stores: u64,
+    pub atomics: u64,
+    /// Sum over cycles of occupied MSHRs (mean occupancy = this / cycles).
+    pub mshr_occupancy_sum: u64,
+    pub mshr_peak: u64,
+}
+
+/// P-mode counters (seed 000 Figures 10, 11, 14); zero in other modes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PmodeStats {
+    pub switches: u64,
+    pub pre_executed: u64,
+    pub skipped: u64,
+    pub pre_loads: u64,
+    /// N-mode instructions whose result came from the P-queue.
+    pub reused: u64,
+    /// N-mode instructions executed in P-mode earlier but not reused.
+    pub not_reused: u64,
+    pub pqueue_full: u64,
+    pub rename_exhausted: u64,
+    pub halted_on_branch: u64,
+    /// N-mode global-load line requests that hit or merged.
+    pub n_l1_hit_or_merge: u64,
+    pub n_l1_accesses: u64,
+}
+
+/// Everything a run reports.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Stats {
+    pub kernel: String,
+    pub config: String,
+    pub mode: String,
+    pub policy: String,
+    pub engine: String,
+    pub cycles: u64,
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    pub ipc: f64,
+    pub ctas: u64,
+    pub warps: u64,
+    /// Cycle at which each CTA completed, in CTA order.
+    pub cta_done: Vec<u64>,
+    pub breakdown: Breakdown,
+    pub scheduler_cycles: u64,
+    pub l1: L1Stats,
+    pub hazards: Hazards,
+    pub shared_accesses: u64,
+    pub l2_hits: u64,
+    pub l2_misses: u64,
+    pub pmode: PmodeStats,
+}
+
+impl Stats {
+    /// The figure the SM's terminal table shows.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "kernel {}  config {}  mode {}  policy {}  engine {}", self.kernel, self.config, self.mode, self.policy, self.engine);
+        let _ = writeln!(
+            s,
+            "cycles {}  warp instructions {}  thread instructions {}  IPC {:.3} (thread instructions per cycle)",
+            self.cycles, self.warp_insts, self.thread_insts, self.ipc
+        );
+        let _ = writeln!(s, "CTAs {}  warps {}", self.ctas, self.warps);
+        let _ = writeln!(s, "scheduler-cycle breakdown ({} scheduler-cycles):", self.scheduler_cycles);
+        for c in Stall::ALL {
+            let v = self.breakdown.get(c);
+            let pct = if self.scheduler_cycles == 0 { 0.0 } else { 100.0 * v as f64 / self.scheduler_cycles as f64 };
+            let _ = writeln!(s, "  {:<26}{:>12}  {:>6.2}%", c.label(), v, pct);
+        }
+        let l = &self.l1;
+        let _ = writeln!(
+            s,
+            "L1: {} load line requests, {} hits, {} merges, {} misses; {} stores, {} atomics; MSHRs mean {:.2}, peak {}",
+            l.accesses,
+            l.hits,
+            l.merges,
+            l.misses,
+            l.stores,
+            l.atomics,
+            if self.cycles == 0 { 0.0 } else { l.mshr_occupancy_sum as f64 / self.cycles as f64 },
+            l.mshr_peak
+        );
+        let h = &self.hazards;
+        let _ = writeln!(s, "hazards (cycles): DIV {}  BANK {}  MSHR {}  COMQ {}  RSV {}", h.div, h.bank, h.mshr, h.comq, h.rsv);
+        let _ = writeln!(s, "shared-memory accesses {}  L2 hits {}  L2 misses {}", self.shared_accesses, self.l2_hits, self.l2_misses);
+        if self.mode == "pmode" {
+            let p = &self.pmode;
+            let per = |x: u64| if p.switches == 0 { 0.0 } else { x as f64 / p.switches as f64 };
+            let _ = writeln!(
+                s,
+                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; reused {}, not reused {}; P-queue full {}, rename exhausted {}, halted on branch {}",
+                p.switches,
+                per(p.pre_executed),
+                per(p.skipped),
+                per(p.pre_loads),
+                p.reused,
+                p.not_reused,
+                p.pqueue_full,
+                p.rename_exhausted,
+                p.halted_on_branch
+            );
+        }
+        s
+    }
+
+    /// Column names of [`Stats::csv_row`].
+    pub fn csv_header() -> String {
+        let mut cols: Vec<String> = ["kernel", "config", "mode", "policy", "engine", "cycles", "warp_insts", "thread_insts", "ipc"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        cols.extend(Stall::ALL.iter().map(|c| c.name().to_string()));
+        cols.extend(
+            [
+                "l1_accesses",
+                "l1_hits",
+                "l1_merges",
+                "l1_misses",
+                "hz_div",
+                "hz_bank",
+                "hz_mshr",
+                "hz_comq",
+                "hz_rsv",
+                "pm_switches",
+                "pm_pre_executed",
+                "pm_skipped",
+                "pm_pre_loads",
+                "pm_reused",
+                "pm_not_reused",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        cols.join(",")
+    }
+
+    /// One CSV line (no newline), for sweeps.
+    pub fn csv_row(&self) -> String {
+        let mut v = vec![
+            self.kernel.clone(),
+            self.config.clone(),
+            self.mode.clone(),
+            self.policy.clone(),
+            self.engine.clone(),
+            self.cycles.to_string(),
+            self.warp_insts.to_string(),
+            self.thread_insts.to_string(),
+            format!("{:.6}", self.ipc),
+        ];
+        v.extend(Stall::ALL.iter().map(|&c| self.breakdown.get(c).to_string()));
+        let (l, h, p) = (&self.l1, &self.hazards, &self.pmode);
+        for x in [l.accesses, l.hits, l.merges, l.misses, h.div, h.bank, h.mshr, h.comq, h.rsv] {
+            v.push(x.to_string());
+        }
+        for x in [p.switches, p.pre_executed, p.skipped, p.pre_loads, p.reused, p.not_reused] {
+            v.push(x.to_string());
+        }
+        v.join(",")
+    }
+
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("stats serialize")
+    }
+
+    /// Read a stats file written by `--stats`.
+    pub fn from_json(text: &str) -> Result<Stats, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}

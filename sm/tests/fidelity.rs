@@ -1,0 +1,174 @@
+//! Fidelity of the timing model: microbenchmarks (kernels/micro, CUDA C)
+//! measure what the configuration says — memory latencies, issue rate, ALU
+//! latency, coalescing and bank conflicts — and the scheduler-cycle
+//! breakdown classifies simple cases as seed 000 section 3 defines them.
+
+use kernel::{load, CompileOptions, LaunchFile};
+use sm::core::Outputs;
+use sm::{Config, Engine, Stall, Stats};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn micro(file: &str, kernel: &str, launch: &str, cfg: &Config, pipeview: Option<&Path>) -> Stats {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/micro");
+    let m = load(&root.join(file), &CompileOptions::default()).unwrap();
+    let k = m.kernel(kernel).unwrap().clone();
+    let l = LaunchFile::parse(launch, &root.join("test.toml")).unwrap().bind(&m, &k).unwrap();
+    let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
+    let mut out = Outputs::default();
+    if let Some(p) = pipeview {
+        out.pipeview = Some(sm::pipeview::Kanata::new(Box::new(std::fs::File::create(p).unwrap())));
+    }
+    let o = sm::run::simulate(Arc::new(k), Arc::new(l), cfg, Engine::Model, out).unwrap();
+    assert!(o.memory == golden.memory, "{kernel}: memory differs from the functional model");
+    assert_eq!(o.stats.breakdown.total(), o.stats.scheduler_cycles);
+    o.stats
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wf-fidelity-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// One thread following `next` for `steps` hops.
+fn chase_launch(next: &[u32], steps: u32) -> String {
+    let values: Vec<String> = next.iter().map(|v| v.to_string()).collect();
+    format!(
+        "grid = [1]\nblock = [1]\nargs = [\"next\", \"out\", {steps}]\n\
+         [buffers.next]\ntype = \"u32\"\nlen = {}\ninit = {{ values = [{}] }}\n\
+         [buffers.out]\ntype = \"u32\"\nlen = 1\n",
+        next.len(),
+        values.join(",")
+    )
+}
+
+/// A cycle over `lines` 128-byte lines, one hop per line, starting at 0.
+fn ring(lines: u32) -> Vec<u32> {
+    let mut v = vec![0u32; (lines * 32) as usize];
+    for i in 0..lines {
+        v[(i * 32) as usize] = ((i + 1) % lines) * 32;
+    }
+    v
+}
+
+/// Cycles per hop between `a` and `b` hops (fixed costs cancel).
+fn per_hop(next: &[u32], a: u32, b: u32, cfg: &Config) -> f64 {
+    let ca = micro("chase.cu", "chase", &chase_launch(next, a), cfg, None).cycles;
+    let cb = micro("chase.cu", "chase", &chase_launch(next, b), cfg, None).cycles;
+    (cb - ca) as f64 / (b - a) as f64
+}
+
+#[test]
+fn pointer_chase_measures_the_configured_latencies() {
+    for (hit, l2, dram) in [(20u32, 200u32, 440u32), (30, 120, 700)] {
+        let cfg = Config::preset("hpca16_pmode")
+            .with_override(&format!("l1.hit_latency={hit}"))
+            .and_then(|c| c.with_override(&format!("memory.l2_latency={l2}")))
+            .and_then(|c| c.with_override(&format!("memory.dram_latency={dram}")))
+            .unwrap();
+        // L1: eight words of one line, after its first miss every hop hits.
+        let in_l1: Vec<u32> = (0..8).map(|i| (i + 1) % 8).collect();
+        let h1 = per_hop(&in_l1, 64, 128, &cfg);
+        // L2: 384 lines, six per L1 set (4 ways: LRU misses every time), all
+        // in L2 (64 KB, 8 ways) after the first lap.
+        let h2 = per_hop(&ring(384), 384 * 2, 384 * 4, &cfg);
+        // DRAM: lines never visited before.
+        let hd = per_hop(&ring(4096), 1024, 2048, &cfg);
+        let x = h1 - hit as f64; // ALU and pipeline cost of one hop
+        println!("hit {hit}: {h1:.2}/hop, L2 {l2}: {h2:.2}/hop, DRAM {dram}: {hd:.2}/hop; per-hop overhead {x:.2}");
+        assert!((hd - h2 - (dram - l2) as f64).abs() <= 1.0, "DRAM - L2 per hop {:.2} vs configured {}", hd - h2, dram - l2);
+        // A miss adds a few cycles of its own (MSHR, queue, fill, wake-up).
+        let miss_overhead = h2 - l2 as f64 - x;
+        assert!((0.0..=6.0).contains(&miss_overhead), "L2 hop {h2:.2} = {l2} + overhead {x:.2} + miss path {miss_overhead:.2}");
+        assert!((0.0..=30.0).contains(&x), "L1 hop {h1:.2} vs hit latency {hit}");
+    }
+}
+
+/// (issue cycle of each instruction whose label contains `what`) in order.
+fn issue_cycles(log: &Path, what: &str) -> Vec<u64> {
+    let recs = sm::pipeview::parse(&std::fs::read_to_string(log).unwrap()).unwrap();
+    let mut v: Vec<u64> = recs
+        .iter()
+        .filter(|r| r.label.contains(what) && r.retired == Some((r.retired.unwrap().0, false)))
+        .filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| t))
+        .collect();
+    v.sort();
+    v
+}
+
+fn alu_launch(n: u32) -> String {
+    format!("grid = [1]\nblock = [32]\nargs = [\"out\", {n}]\n[buffers.out]\ntype = \"u32\"\nlen = 32\n")
+}
+
+#[test]
+fn issue_rate_and_alu_latency() {
+    let cfg = Config::preset("hpca16_pmode");
+    // Independent multiply-adds issue back to back: one per cycle per scheduler.
+    let log = tmp("indep.log");
+    micro("alu_chain.cu", "alu_independent", &alu_launch(64), &cfg, Some(&log));
+    let t = issue_cycles(&log, "mad.lo");
+    let gaps: Vec<u64> = t.windows(2).map(|w| w[1] - w[0]).collect();
+    let back_to_back = gaps.iter().filter(|&&g| g == 1).count();
+    // Eight multiply-adds per loop iteration: seven back-to-back gaps each.
+    assert!(back_to_back * 8 >= gaps.len() * 7 - 8, "gaps {gaps:?}");
+    assert!(gaps.iter().all(|&g| g >= 1));
+    // A dependent chain issues one per (latency + a fixed pipeline cost);
+    // the cost does not depend on the latency.
+    let mut spacing = vec![];
+    for lat in [5u32, 12] {
+        let c = cfg.with_override(&format!("units.int_latency=[4, 13, 4, {lat}, 145]")).unwrap();
+        let log = tmp(&format!("dep{lat}.log"));
+        micro("alu_chain.cu", "alu_dependent", &alu_launch(64), &c, Some(&log));
+        let t = issue_cycles(&log, "mad.lo");
+        let mut gaps: Vec<u64> = t.windows(2).map(|w| w[1] - w[0]).collect();
+        gaps.sort();
+        spacing.push(gaps[gaps.len() / 2]);
+    }
+    assert_eq!(spacing[1] - spacing[0], 12 - 5, "median spacing {spacing:?}");
+    assert!(spacing[0] >= 5 && spacing[0] <= 5 + 3, "spacing {} for latency 5", spacing[0]);
+}
+
+#[test]
+fn coalescing_requests_per_warp_instruction() {
+    let cfg = Config::preset("hpca16_pmode");
+    for (stride, lines) in [(1u32, 1u64), (2, 2), (4, 4), (32, 32)] {
+        let launch = format!(
+            "grid = [1]\nblock = [32]\nargs = [\"in\", \"out\", {stride}]\n\
+             [buffers.in]\ntype = \"f32\"\nlen = {}\ninit = {{ random = {{ seed = 3, min = 0.0, max = 1.0 }} }}\n\
+             [buffers.out]\ntype = \"f32\"\nlen = 32\n",
+            32 * stride
+        );
+        let s = micro("strided.cu", "strided", &launch, &cfg, None);
+        // One load instruction (its line requests) and one unit-stride store.
+        assert_eq!(s.l1.accesses, lines, "stride {stride}");
+        assert_eq!(s.l1.stores, 1, "stride {stride}");
+        assert_eq!(s.hazards.div, lines - 1, "stride {stride}");
+    }
+}
+
+#[test]
+fn shared_bank_conflict_degree() {
+    let cfg = Config::preset("hpca16_pmode");
+    for (stride, degree) in [(1u64, 1u64), (2, 2), (4, 4), (8, 8), (16, 16), (32, 32), (3, 1), (6, 2)] {
+        let launch = format!("grid = [1]\nblock = [32]\nargs = [\"out\", {stride}]\n[buffers.out]\ntype = \"f32\"\nlen = 32\n");
+        let s = micro("bank.cu", "bank", &launch, &cfg, None);
+        assert_eq!(s.shared_accesses, 2, "one store and one load");
+        assert_eq!(s.hazards.bank, 2 * (degree - 1), "stride {stride}");
+    }
+}
+
+#[test]
+fn breakdown_classifies_simple_cases() {
+    let cfg = Config::preset("hpca16_pmode");
+    // One warp chasing pointers through DRAM waits on a global load.
+    let s = micro("chase.cu", "chase", &chase_launch(&ring(256), 200), &cfg, None);
+    let b = &s.breakdown;
+    assert!(b.get(Stall::LongRaw) * 10 > s.scheduler_cycles * 4, "{}", s.table());
+    // One scheduler has no warp at all: its cycles are "no instruction left".
+    assert!(b.get(Stall::NoInstLeft) >= s.cycles, "{}", s.table());
+    // A dependent ALU chain waits on short-latency results.
+    let s = micro("alu_chain.cu", "alu_dependent", &alu_launch(64), &cfg, None);
+    let b = &s.breakdown;
+    assert!(b.get(Stall::ShortRaw) > b.get(Stall::LongRaw) * 10 && b.get(Stall::ShortRaw) > b.get(Stall::Issued), "{}", s.table());
+}
