@@ -6,8 +6,12 @@
 //! `synth_ice40` / generic `synth` figures of both with their ratio. Ratios
 //! are from this one run.
 //!
-//! Usage: cargo bench -p verif --bench area [-- [--cycles N] [BLOCK...]]
+//! Usage: cargo bench -p verif --bench area [-- [--cycles N] [--before DIR] [BLOCK...]]
 //!        cargo bench -p verif --bench area -- --units [--verilog DIR]
+//!
+//! `--before DIR` adds the LUT4 count of Verilog saved earlier
+//! (`DIR/<block>/*.v`, e.g. emitted by another commit's generator) to the
+//! table: no block should be larger than before.
 //!
 //! `--units` synthesizes the composed units instead (pmode_unit at 8 and 48
 //! warps, dac_unit, replay_unit; iCE40 LUT4 / FF / BRAM and yosys run time;
@@ -27,7 +31,22 @@ fn ratio(a: u64, b: u64) -> String {
     }
 }
 
-fn references(wanted: &[String], cycles: u64, work: &Path) -> bool {
+/// Verilog files saved earlier in `dir` (every `*.v`, sorted by name).
+fn saved_files(dir: &Path) -> Vec<hw::verilog::VerilogFile> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    let mut files = Vec::new();
+    for e in entries {
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some(module) = name.strip_suffix(".v") {
+            let text = std::fs::read_to_string(e.path()).unwrap_or_else(|err| panic!("{}: {err}", e.path().display()));
+            files.push(hw::verilog::VerilogFile { module: module.into(), file_name: name, text });
+        }
+    }
+    files
+}
+
+fn references(wanted: &[String], cycles: u64, before: Option<&Path>, work: &Path) -> bool {
     let mut ok = true;
     let mut rows = Vec::new();
     for r in REFERENCES {
@@ -45,6 +64,11 @@ fn references(wanted: &[String], cycles: u64, work: &Path) -> bool {
             eprintln!("{}: NOT EQUAL: proof {proof:?}; co-simulation emitted {:?} hand {:?}", r.block, co.emitted, co.hand);
         }
         let (e, h) = synth_pair(r, &top, &dir).expect("synthesis");
+        let b = before.map(|d| {
+            let files = saved_files(&d.join(r.block));
+            let area = verif::area::synthesize(&files, &top.name, &dir.join("before")).expect("synthesis of the saved Verilog");
+            area.ice40.luts
+        });
         println!(
             "{:<15} {:<20} proof {:>5}/{:<5} {:>5.1}s  cosim {} cycles x {} outputs: {}",
             r.block,
@@ -56,17 +80,32 @@ fn references(wanted: &[String], cycles: u64, work: &Path) -> bool {
             co.outputs,
             if co.equal() { "equal" } else { "DIFFERENT" }
         );
-        rows.push((r, e, h));
+        rows.push((r, e, h, b));
     }
     println!();
     println!("synth_ice40 (LUT4 / flip-flops / carries) and generic synth (cells), emitted vs hand-written");
     println!(
-        "{:<15} {:>7} {:>7} {:>6} | {:>6} {:>6} {:>6} {:>6} | {:>7} {:>7} {:>6}",
-        "block", "LUT4 em", "LUT4 hd", "ratio", "FF em", "FF hd", "CY em", "CY hd", "cells em", "cells hd", "ratio"
+        "{:<15} {:>7} {:>7} {:>6} | {:>6} {:>6} {:>6} {:>6} | {:>7} {:>7} {:>6}{}",
+        "block",
+        "LUT4 em",
+        "LUT4 hd",
+        "ratio",
+        "FF em",
+        "FF hd",
+        "CY em",
+        "CY hd",
+        "cells em",
+        "cells hd",
+        "ratio",
+        if before.is_some() { " | LUT4 before" } else { "" }
     );
-    for (r, e, h) in &rows {
+    for (r, e, h, b) in &rows {
+        if b.is_some_and(|b| e.ice40.luts > b) {
+            ok = false;
+            eprintln!("{}: larger than before", r.block);
+        }
         println!(
-            "{:<15} {:>7} {:>7} {:>6} | {:>6} {:>6} {:>6} {:>6} | {:>7} {:>7} {:>6}",
+            "{:<15} {:>7} {:>7} {:>6} | {:>6} {:>6} {:>6} {:>6} | {:>7} {:>7} {:>6}{}",
             r.block,
             e.ice40.luts,
             h.ice40.luts,
@@ -77,7 +116,8 @@ fn references(wanted: &[String], cycles: u64, work: &Path) -> bool {
             h.ice40.carries,
             e.generic.cells,
             h.generic.cells,
-            ratio(e.generic.cells, h.generic.cells)
+            ratio(e.generic.cells, h.generic.cells),
+            b.map(|b| format!(" | {b:>12}")).unwrap_or_default()
         );
     }
     ok
@@ -102,17 +142,7 @@ fn units(saved: Option<&Path>, wanted: &[String], work: &Path) {
         }
         let (files, top) = match saved {
             Some(dir) => {
-                let d = dir.join(label);
-                let mut files = Vec::new();
-                let mut entries: Vec<_> = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten().collect();
-                entries.sort_by_key(|e| e.file_name());
-                for e in entries {
-                    let name = e.file_name().to_string_lossy().to_string();
-                    if let Some(module) = name.strip_suffix(".v") {
-                        let text = std::fs::read_to_string(e.path()).expect("read");
-                        files.push(hw::verilog::VerilogFile { module: module.into(), file_name: name, text });
-                    }
-                }
+                let files = saved_files(&dir.join(label));
                 let info = hw::registry::find(block).expect("block");
                 let p: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
                 let top = info.elaborate(&info.params(&p).expect("params")).expect("elaborate").name.clone();
@@ -148,6 +178,7 @@ fn main() {
     let mut cycles = 20_000u64;
     let mut unit_mode = false;
     let mut saved: Option<PathBuf> = None;
+    let mut before: Option<PathBuf> = None;
     let mut wanted = Vec::new();
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -155,6 +186,7 @@ fn main() {
             "--cycles" => cycles = it.next().and_then(|v| v.parse().ok()).expect("--cycles N"),
             "--units" => unit_mode = true,
             "--verilog" => saved = Some(PathBuf::from(it.next().expect("--verilog DIR"))),
+            "--before" => before = Some(PathBuf::from(it.next().expect("--before DIR"))),
             _ if a.starts_with('-') => {}
             _ => wanted.push(a),
         }
@@ -165,7 +197,7 @@ fn main() {
         return;
     }
     println!("area references: proof of the step function, {cycles} cycles of random co-simulation (Verilator), yosys synthesis");
-    if !references(&wanted, cycles, &work) {
+    if !references(&wanted, cycles, before.as_deref(), &work) {
         eprintln!("a hand-written reference differs from its emitted module");
         std::process::exit(1);
     }
