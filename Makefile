@@ -55,11 +55,13 @@ test: setup
 	$(CARGO) test --workspace
 
 # Speed (netlist vs reference vs Verilator -O3), synthesis of the composed
-# units, the replay tracker comparison, and the functional model's
-# throughput (thread instructions per second on sgemm and BFS).
+# units, the replay tracker comparison, the functional model's throughput
+# (thread instructions per second on sgemm and BFS), and FPGA area against
+# hand-written references (verif/fixtures/area).
 bench: setup
 	$(CARGO) bench -p kernel --bench functional
 	$(CARGO) bench -p verif --bench sim_speed
+	$(CARGO) bench -p verif --bench area
 	@if [ -f verif/benches/replay_traffic.rs ]; then $(CARGO) bench -p verif --bench replay_traffic; fi
 	$(CARGO) bench -p sm --bench sm_speed
 

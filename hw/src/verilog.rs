@@ -28,7 +28,10 @@ pub struct VerilogFile {
 pub fn emit(top: &Module) -> Vec<VerilogFile> {
     top.hierarchy()
         .into_iter()
-        .map(|m| VerilogFile { module: m.name.clone(), file_name: format!("{}.v", m.name), text: emit_module(m) })
+        .map(|m| {
+            let lowered = crate::ir::lower::for_verilog(m);
+            VerilogFile { module: m.name.clone(), file_name: format!("{}.v", m.name), text: emit_module(&lowered) }
+        })
         .collect()
 }
 
@@ -182,6 +185,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The value of an address node that is a constant.
+    fn const_addr(&self, n: NodeId) -> Option<u64> {
+        match &self.node(n).op {
+            Op::Const(b) => b.to_u64(),
+            _ => None,
+        }
+    }
+
     fn name_of(&self, s: SigId) -> &'a str {
         &self.m.signals[s as usize].name
     }
@@ -270,7 +281,13 @@ impl<'a> Emitter<'a> {
                 let a = self.expr(addr);
                 let aw = mem.addr_width();
                 let zero = Bits::zero(mem.width).verilog();
-                if mem.depth == 1 {
+                if let Some(i) = self.const_addr(addr) {
+                    if i < mem.depth as u64 {
+                        format!("{}[{i}]", mem.name)
+                    } else {
+                        zero
+                    }
+                } else if mem.depth == 1 {
                     format!("(({a} == {aw}'d0) ? {}[0] : {zero})", mem.name)
                 } else if mem.depth.is_power_of_two() {
                     format!("{}[{a}]", mem.name)
@@ -369,6 +386,13 @@ impl<'a> Emitter<'a> {
             let mut writes = String::new();
             for w in &mem.write_ports {
                 let (a, d, en) = (self.expr(w.addr), self.expr(w.data), self.expr(w.en));
+                if let Some(i) = self.const_addr(w.addr) {
+                    // A word of its own (lowered per-word write); past the depth it is dropped.
+                    if i < mem.depth as u64 {
+                        let _ = writeln!(writes, "{{IND}}if ({en}) {}[{i}] <= {d};", mem.name);
+                    }
+                    continue;
+                }
                 let guard = if mem.depth == 1 {
                     format!(" && {a} == {aw}'d0")
                 } else if mem.depth.is_power_of_two() {
@@ -385,10 +409,13 @@ impl<'a> Emitter<'a> {
                     if !vars.is_empty() {
                         let _ = writeln!(decls, "    integer {};", vars.join(", "));
                     }
+                    // The reset comes last and overrides the writes: flip-flops
+                    // whose last assignment is the reset map to synchronous-reset
+                    // cells (yosys sees `rst ? reset : ...` at their input).
                     let _ = writeln!(
                         seq,
-                        "    always @(posedge clk) begin\n        if (rst) begin\n{clear}        end else begin\n{w}        end\n    end",
-                        w = writes.replace("{IND}", "            ")
+                        "    always @(posedge clk) begin\n{w}        if (rst) begin\n{clear}        end\n    end",
+                        w = writes.replace("{IND}", "        ")
                     );
                 }
                 None => {

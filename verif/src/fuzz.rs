@@ -167,3 +167,79 @@ pub fn random_module(name: &str, seed: u64, shape: FuzzShape) -> Result<Arc<Modu
     }
     m.finish()
 }
+
+/// A random module shaped like the blocks the Verilog lowering rewrites
+/// (`hw::ir::lower`): register arrays (power-of-two depth and not) whose
+/// write ports rebuild a row from the row at their own address (set / clear
+/// masks from other ports' decoded addresses, self-comparisons of the port's
+/// address, reads of another array at that address), some ports whose data
+/// does not qualify (an adder on the row), and counters updated by sums of
+/// one- and two-bit events. Deterministic in `seed`.
+pub fn random_row_module(name: &str, seed: u64) -> Result<Arc<Module>, HwError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let m = ModuleBuilder::new(name);
+    let depth = [3u32, 4, 5, 8][rng.random_range(0..4)];
+    let width = rng.random_range(1..=12);
+    let aw = hw::params::clog2(depth as u64);
+    let ports = rng.random_range(1..=4);
+    let addrs: Vec<Sig> = (0..ports).map(|k| m.input(&format!("a{k}"), aw)).collect();
+    let ens: Vec<Sig> = (0..ports).map(|k| m.input(&format!("e{k}"), 1)).collect();
+    let vals: Vec<Sig> = (0..ports).map(|k| m.input(&format!("v{k}"), width)).collect();
+    let sel = m.input("sel", 1);
+    let arrays: Vec<_> = (0..2).map(|k| m.reg_array(&format!("arr{k}"), depth, width, rng.random_range(0..2))).collect();
+    // The same row update for any address x, as the scoreboard writes it.
+    let next_row = |arr: hw::ir::MemHandle, other: hw::ir::MemHandle, x: Sig, rng: &mut ChaCha8Rng| -> Sig {
+        let mut set = lit(0, width);
+        let mut clr = lit(0, width);
+        for k in 0..ports {
+            let here = ens[k] & addrs[k].eq(x);
+            if rng.random_bool(0.5) {
+                set = set | mux(here, vals[k], lit(0, width));
+            } else {
+                clr = clr | mux(here & sel, vals[k], lit(0, width));
+            }
+        }
+        let row = if rng.random_bool(0.3) { mux(sel, other.read(x), arr.read(x)) } else { arr.read(x) };
+        (row & !clr) | set
+    };
+    for (i, &arr) in arrays.iter().enumerate() {
+        let other = arrays[1 - i];
+        let shape = rng.random::<u64>();
+        for k in 0..ports {
+            let mut r = ChaCha8Rng::seed_from_u64(shape);
+            let data = match rng.random_range(0..6) {
+                0 => arr.read(addrs[k]) + vals[k],
+                1 => vals[k],
+                // Copied per word around an adder that stays shared.
+                2 => next_row(arr, other, addrs[k], &mut r) ^ (arr.read(addrs[k]) + vals[k]),
+                _ => next_row(arr, other, addrs[k], &mut r),
+            };
+            let extra = if rng.random_bool(0.2) { sel } else { lit(0, 1) };
+            arr.write(addrs[k], data, ens[k] | extra);
+        }
+        for (o, &a) in addrs.iter().enumerate() {
+            m.output(&format!("q{i}_{o}"), width).set(arr.read(a));
+        }
+        for w in 0..depth {
+            m.output(&format!("w{i}_{w}"), width).set(arr.at(w));
+        }
+    }
+    // Counters: a wide value plus and minus single events.
+    let events: Vec<Sig> = (0..5).map(|k| m.input(&format!("ev{k}"), if k == 4 { 2 } else { 1 })).collect();
+    for c in 0..2 {
+        let cw = rng.random_range(4..=12);
+        let cnt = m.reg(&format!("cnt{c}"), cw, rng.random_range(0..16));
+        let mut next = cnt;
+        for e in &events {
+            if rng.random_bool(0.8) {
+                next = if rng.random_bool(0.5) { next + e.zext(cw) } else { next - e.zext(cw) };
+            }
+        }
+        if rng.random_bool(0.5) {
+            next = next + lit(rng.random_range(0..4), cw);
+        }
+        cnt.set(next);
+        m.output(&format!("cnt{c}_q"), cw).set(cnt);
+    }
+    m.finish()
+}

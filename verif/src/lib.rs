@@ -3,6 +3,7 @@
 //! Verilator and iverilog, lint. The reference models are in the `models`
 //! crate; the tests are in `verif/tests/blocks/<block>.rs`.
 
+pub mod area;
 pub mod bitref;
 pub mod cosim;
 pub mod fuzz;

@@ -15,6 +15,7 @@
 //! with the module name, the signals involved and the generator's source line,
 //! elaboration continues, and [`ModuleBuilder::finish`] returns the first error.
 
+use super::graph::Graph;
 use super::module::*;
 use super::Bits;
 use crate::params::clog2;
@@ -75,7 +76,7 @@ struct State {
     ctx: u32,
     name: String,
     doc: String,
-    nodes: Vec<Node>,
+    g: Graph,
     signals: Vec<Signal>,
     sig_node: Vec<NodeId>,
     default_driver: Vec<Option<Driver>>,
@@ -85,9 +86,6 @@ struct State {
     instances: Vec<Instance>,
     ports: Vec<SigId>,
     names: HashMap<String, &'static Location<'static>>,
-    consts: HashMap<Bits, NodeId>,
-    /// Structurally identical nodes are built once (common subexpressions).
-    cse: HashMap<(u32, Op), NodeId>,
     mem_reads: HashMap<(MemId, NodeId), NodeId>,
     keep_reset: bool,
     errors: Vec<HwError>,
@@ -137,110 +135,16 @@ impl State {
         self.errors.push(HwError { module: self.name.clone(), message, location: format!("{}:{}", at.file(), at.line()) });
     }
 
+    /// Add a node (structurally identical nodes are built once; constants
+    /// and identities fold).
     fn push(&mut self, width: u32, op: Op) -> Sig {
-        if let Some(n) = self.fold(width, &op) {
-            return Sig { ctx: self.ctx, node: n, width };
-        }
-        let shared = !matches!(op, Op::Sig(_) | Op::MemRead { .. });
-        if shared {
-            if let Some(&n) = self.cse.get(&(width, op.clone())) {
-                return Sig { ctx: self.ctx, node: n, width };
-            }
-        }
-        self.nodes.push(Node { width, op: op.clone() });
-        let n = self.nodes.len() as NodeId - 1;
-        if shared {
-            self.cse.insert((width, op), n);
-        }
-        Sig { ctx: self.ctx, node: n, width }
-    }
-
-    fn konst(&self, n: NodeId) -> Option<&Bits> {
-        match &self.nodes[n as usize].op {
-            Op::Const(b) => Some(b),
-            _ => None,
-        }
-    }
-
-    /// Is node `n` the constant most negative (or, with `max`, most positive)
-    /// two's complement value of its width?
-    fn is_signed_extreme(&self, n: NodeId, max: bool) -> bool {
-        let Some(b) = self.konst(n) else { return false };
-        let top = b.width() - 1;
-        (0..b.width()).all(|i| b.bit(i) == if i == top { !max } else { max })
-    }
-
-    /// Simplifications that need no analysis: identities with constant
-    /// operands. Keeps generated Verilog and the simulator's program small.
-    fn fold(&mut self, width: u32, op: &Op) -> Option<NodeId> {
-        let zero = |b: Option<&Bits>| b.is_some_and(|b| b.is_zero());
-        let ones = |b: Option<&Bits>| b.is_some_and(|b| *b == Bits::ones(b.width()));
-        match *op {
-            Op::Binary(o, a, b) => {
-                let (ka, kb) = (self.konst(a), self.konst(b));
-                match o {
-                    BinOp::And if zero(ka) || zero(kb) => Some(self.constant(Bits::zero(width)).node),
-                    BinOp::And if ones(ka) || a == b => Some(b),
-                    BinOp::And if ones(kb) => Some(a),
-                    BinOp::Or if ones(ka) || ones(kb) => Some(self.constant(Bits::ones(width)).node),
-                    BinOp::Or if zero(ka) || a == b => Some(b),
-                    BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub if zero(kb) => Some(a),
-                    BinOp::Xor | BinOp::Add if zero(ka) => Some(b),
-                    BinOp::Xor | BinOp::Sub if a == b => Some(self.constant(Bits::zero(width)).node),
-                    BinOp::Eq | BinOp::Le | BinOp::Les if a == b => Some(self.constant(Bits::ones(1)).node),
-                    BinOp::Ne | BinOp::Lt | BinOp::Lts if a == b => Some(self.constant(Bits::zero(1)).node),
-                    // Comparisons decided by the range alone (Verilator's CMPCONST).
-                    BinOp::Lt if zero(kb) || ones(ka) => Some(self.constant(Bits::zero(1)).node),
-                    BinOp::Le if zero(ka) || ones(kb) => Some(self.constant(Bits::ones(1)).node),
-                    BinOp::Lts if self.is_signed_extreme(b, false) || self.is_signed_extreme(a, true) => {
-                        Some(self.constant(Bits::zero(1)).node)
-                    }
-                    BinOp::Les if self.is_signed_extreme(a, false) || self.is_signed_extreme(b, true) => {
-                        Some(self.constant(Bits::ones(1)).node)
-                    }
-                    _ => None,
-                }
-            }
-            Op::Mux { sel, t, f } => match self.konst(sel) {
-                Some(s) => Some(if s.is_zero() { f } else { t }),
-                None if t == f => Some(t),
-                None => None,
-            },
-            Op::Unary(UnOp::Not, a) => match &self.nodes[a as usize].op {
-                Op::Unary(UnOp::Not, x) => Some(*x),
-                Op::Const(b) => {
-                    let mut words: Vec<u64> = b.words().iter().map(|w| !w).collect();
-                    let n = words.len();
-                    words[n - 1] &= super::bits::top_mask(width);
-                    let bits = Bits::from_words(&words, width).expect("masked to width");
-                    Some(self.constant(bits).node)
-                }
-                _ => None,
-            },
-            Op::Shift(_, a, b) if zero(self.konst(b)) => Some(a),
-            Op::Slice { src, lo } => {
-                let b = self.konst(src)?;
-                let mut words = vec![0u64; super::bits::words_for(width)];
-                for i in 0..width {
-                    if b.bit(lo + i) {
-                        words[(i / 64) as usize] |= 1 << (i % 64);
-                    }
-                }
-                let out = Bits::from_words(&words, width).expect("fits");
-                Some(self.constant(out).node)
-            }
-            _ => None,
-        }
+        let node = self.g.push(width, op);
+        Sig { ctx: self.ctx, node, width }
     }
 
     fn constant(&mut self, b: Bits) -> Sig {
         let width = b.width();
-        if let Some(&n) = self.consts.get(&b) {
-            return Sig { ctx: self.ctx, node: n, width };
-        }
-        let s = self.push(width, Op::Const(b.clone()));
-        self.consts.insert(b, s.node);
-        s
+        Sig { ctx: self.ctx, node: self.g.constant(b), width }
     }
 
     /// A placeholder after an error, so elaboration can go on.
@@ -250,7 +154,7 @@ impl State {
 
     /// Describe a node for error messages: the signal name if it is one.
     fn describe(&self, s: Sig) -> String {
-        match self.nodes.get(s.node as usize).map(|n| &n.op) {
+        match self.g.nodes.get(s.node as usize).map(|n| &n.op) {
             Some(Op::Sig(id)) => format!("`{}` ({} bits)", self.signals[*id as usize].name, s.width),
             Some(Op::Const(b)) => format!("literal {:?}", b),
             _ => format!("a {}-bit expression", s.width),
@@ -308,7 +212,7 @@ impl State {
         if !self.check(at, s) {
             return None;
         }
-        if let Op::Sig(id) = self.nodes[s.node as usize].op {
+        if let Op::Sig(id) = self.g.nodes[s.node as usize].op {
             let sig = &self.signals[id as usize];
             match sig.kind {
                 SigKind::Output | SigKind::Wire | SigKind::Reg { .. } | SigKind::InstIn { .. } => return Some(id),
@@ -1106,7 +1010,7 @@ impl ModuleBuilder {
             ctx,
             name: name.to_string(),
             doc: String::new(),
-            nodes: Vec::new(),
+            g: Graph::keeping_self_compare(),
             signals: Vec::new(),
             sig_node: Vec::new(),
             default_driver: Vec::new(),
@@ -1116,8 +1020,6 @@ impl ModuleBuilder {
             instances: Vec::new(),
             ports: Vec::new(),
             names: HashMap::new(),
-            consts: HashMap::new(),
-            cse: HashMap::new(),
             mem_reads: HashMap::new(),
             keep_reset: false,
             errors: Vec::new(),
@@ -1346,7 +1248,7 @@ impl State {
         Parts {
             name: self.name,
             doc: self.doc,
-            nodes: self.nodes,
+            nodes: self.g.nodes,
             signals: self.signals,
             default_driver: self.default_driver.into_iter().map(|d| d.map(|d| d.node)).collect(),
             cond_drivers: self.cond_drivers,

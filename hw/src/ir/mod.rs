@@ -5,6 +5,8 @@
 mod bits;
 mod builder;
 mod check;
+mod graph;
+pub mod lower;
 mod module;
 
 pub use bits::Bits;

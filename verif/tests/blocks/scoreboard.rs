@@ -290,7 +290,7 @@ fn injected_verilog_fault_is_caught_with_waves() {
     let top = build(&p);
     let mut files = hw::verilog::emit(&top);
     let f = files.iter_mut().find(|f| f.module == top.name).unwrap();
-    // Break the writeback bypass of issue port 0's long row: `& ~clear` -> `& clear`.
+    // Break the board select of issue port 0's long row (N and P swapped).
     let needle = "assign iss0_long_row = ";
     let line_start = f.text.find(needle).expect("named wire present");
     let line_end = line_start + f.text[line_start..].find('\n').unwrap();

@@ -228,6 +228,7 @@ struct IssuePort {
 struct WbPort {
     en: Sig,
     warp: Sig,
+    reg: Sig,
     n: Sig,
     p: Sig,
     mask: Sig,
@@ -276,11 +277,6 @@ impl Board {
         (pending, long)
     }
 
-    /// Rows as a query sees them (this cycle's writebacks bypassed).
-    fn query(&self, warp: Sig, wbs: &[WbPort], regs: u32) -> (Sig, Sig) {
-        let clr = self.clear(warp, wbs, regs);
-        (self.pending.read(warp) & !clr, self.long.read(warp) & !clr)
-    }
 }
 
 /// Generate the scoreboard.
@@ -331,7 +327,7 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
             let n = m.port(&d.n);
             let pb = m.port(&d.p);
             let mask = onehot(reg, regs).named(&format!("wb{j}_mask"));
-            WbPort { en, warp, n, p: pb, mask }
+            WbPort { en, warp, reg, n, p: pb, mask }
         })
         .collect();
     let copy_en = m.port(&io.copy_en);
@@ -340,18 +336,22 @@ pub fn scoreboard(p: &ScoreboardParams, name: &str) -> Result<Arc<Module>, HwErr
     let n = Board { pending: m.reg_array("n_pending", p.warps, regs, 0), long: m.reg_array("n_long", p.warps, regs, 0), is_p: false };
     let pb = Board { pending: m.reg_array("p_pending", p.warps, regs, 0), long: m.reg_array("p_long", p.warps, regs, 0), is_p: true };
 
-    // Queries.
+    // Queries: the queried board's row is selected first and its bits
+    // picked; this cycle's writebacks to that board and warp are bypassed by
+    // comparing register ids (smaller than masking whole rows per board).
     for (k, ip) in iss.iter().enumerate() {
-        let (np, nl) = n.query(ip.warp, &wbs, regs);
-        let (pp, pl) = pb.query(ip.warp, &wbs, regs);
-        let pending = mux(ip.pmode, pp, np).named(&format!("iss{k}_pending_row"));
-        let long = mux(ip.pmode, pl, nl).named(&format!("iss{k}_long_row"));
-        let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending.bit_at(r)));
-        let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r)).collect();
+        let pending = mux(ip.pmode, pb.pending.read(ip.warp), n.pending.read(ip.warp)).named(&format!("iss{k}_pending_row"));
+        let long = mux(ip.pmode, pb.long.read(ip.warp), n.long.read(ip.warp)).named(&format!("iss{k}_long_row"));
+        let hits: Vec<(Sig, Sig)> = wbs.iter().map(|wb| (wb.en & mux(ip.pmode, wb.p, wb.n) & wb.warp.eq(ip.warp), wb.reg)).collect();
+        // Register `r` of the queried row is written back this cycle.
+        let cleared = |r: Sig| hits.iter().fold(lit(0, 1), |acc, &(hit, reg)| acc | (hit & reg.eq(r)));
+        let pending_bit = |r: Sig| pending.bit_at(r) & !cleared(r);
+        let src_pending = ip.srcs.iter().fold(lit(0, 1), |acc, &(r, v)| acc | (v & pending_bit(r)));
+        let src_long: Vec<Sig> = ip.srcs.iter().map(|&(r, v)| v & long.bit_at(r) & !cleared(r)).collect();
         let long_dep = src_long.iter().fold(lit(0, 1), |acc, &l| acc | l);
-        let dst_pend: Vec<Sig> = ip.dsts.iter().map(|&(r, v, _)| v & pending.bit_at(r)).collect();
+        let dst_pend: Vec<Sig> = ip.dsts.iter().map(|&(r, v, _)| v & pending_bit(r)).collect();
         let dst_pending = dst_pend[1..].iter().fold(dst_pend[0], |acc, &x| acc | x);
-        let dst_long = ip.dsts.iter().fold(lit(0, 1), |acc, &(r, v, _)| acc | (v & long.bit_at(r)));
+        let dst_long = ip.dsts.iter().fold(lit(0, 1), |acc, &(r, v, _)| acc | (v & long.bit_at(r) & !cleared(r)));
         let d = &io.iss[k];
         m.port(&d.src_pending).set(src_pending);
         m.port(&d.dst_pending).set(dst_pending);
