@@ -26,9 +26,11 @@
 //!   keeps that comparison (`Graph::keep_self_compare`) and the
 //!   substitution replaces one side only (`w == i`, true wherever the write
 //!   happens), which makes every port's row at word `i` the same node.
-//! - **Zero-arm multiplexers as AND gates**: `s ? x : 0` is emitted as
-//!   `x & {w{s}}`; yosys's resource sharing (`share`) follows multiplexers
-//!   and spent minutes on the masks the per-word writes gate.
+//! - **Zero-arm multiplexers as AND gates** in modules with resettable
+//!   register arrays: `s ? x : 0` is emitted as `x & {w{s}}`; yosys's
+//!   resource sharing (`share`) follows multiplexers and spent minutes on
+//!   the masks the per-word writes gate. Elsewhere the multiplexers stay
+//!   (ABC maps them a little smaller).
 //! - **Narrow event sums** (`Lower::narrow_sums`): a wide value plus and
 //!   minus one- or two-bit events (a counter moved by several events in one
 //!   cycle) sums the events in a few bits first and adds the result once,
@@ -67,7 +69,11 @@ pub fn for_verilog(m: &Module) -> Module {
     let sums = l.narrow_sums();
     let nodes = std::mem::take(&mut l.g.nodes);
     l.g = Graph::default();
-    l.rebuild_with(nodes, &sums, true);
+    // Zero-arm multiplexers become AND gates only where per-word writes made
+    // them (modules with resettable arrays): elsewhere ABC maps the
+    // multiplexers smaller (aeu 4322 vs 4337 LUT4, peu 4314 vs 4337).
+    let gate = m.mems.iter().any(|mem| mem.reset.is_some());
+    l.rebuild_with(nodes, &sums, gate);
     let mut signals = m.signals.clone();
     for (s, d) in signals.iter_mut().zip(&l.drivers) {
         s.driver = *d;
