@@ -84,6 +84,10 @@ enum FlowArg {
     Ice40,
     /// Both, generic first.
     Both,
+    /// iCE40 LUT4 mapping of every module on its own (`synth_ice40
+    /// -noflatten`), with each module's figures: for the composed units at
+    /// full size, which take hours flattened.
+    Ice40Hier,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -683,8 +687,13 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     let files = hw::verilog::emit(&m);
     let names = verif::lint::write_files(&files, &dir).map_err(|e| e.to_string())?;
     println!("`{}` ({p})", m.name);
-    let flows = [(FlowArg::Generic, "synth", verif::lint::Flow::Generic), (FlowArg::Ice40, "synth_ice40", verif::lint::Flow::Ice40)];
-    for (_, label, flow) in flows.into_iter().filter(|f| flow == FlowArg::Both || flow == f.0) {
+    let flows = [
+        (FlowArg::Generic, "synth", verif::lint::Flow::Generic),
+        (FlowArg::Ice40, "synth_ice40", verif::lint::Flow::Ice40),
+        (FlowArg::Ice40Hier, "synth_ice40 -noflatten", verif::lint::Flow::Ice40Hier),
+    ];
+    let both = |f: FlowArg| f != FlowArg::Ice40Hier;
+    for (_, label, flow) in flows.into_iter().filter(|f| flow == f.0 || flow == FlowArg::Both && both(f.0)) {
         let (check, st) = verif::lint::synth(&dir, &names, &m.name, flow).map_err(|e| e.to_string())?;
         if let verif::lint::Check::Fail(msg) = check {
             return Err(format!("yosys {label} of `{}`: {msg}", m.name));
@@ -693,6 +702,11 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
             "  {label:<12} cells {:>8}  flip-flops {:>7}  LUT4 {:>7}  carry {:>5}  BRAM {:>3}  latches {}",
             st.cells, st.ffs, st.luts, st.carries, st.brams, st.latches
         );
+        if flow == verif::lint::Flow::Ice40Hier {
+            for (module, m) in verif::lint::module_stats(&dir) {
+                println!("    {module:<24} LUT4 {:>7}  flip-flops {:>7}  carry {:>5}  BRAM {:>3}", m.luts, m.ffs, m.carries, m.brams);
+            }
+        }
     }
     println!("  yosys logs in {}", dir.display());
     Ok(())

@@ -7,7 +7,7 @@
 //! are from this one run.
 //!
 //! Usage: cargo bench -p verif --bench area [-- [--cycles N] [--before DIR] [BLOCK...]]
-//!        cargo bench -p verif --bench area -- --units [--verilog DIR]
+//!        cargo bench -p verif --bench area -- --units [--hier] [--verilog DIR]
 //!
 //! `--before DIR` adds the LUT4 count of Verilog saved earlier
 //! (`DIR/<block>/*.v`, e.g. emitted by another commit's generator) to the
@@ -17,7 +17,8 @@
 //! warps, dac_unit, replay_unit; iCE40 LUT4 / FF / BRAM and yosys run time;
 //! slow: run it in the background). `--verilog DIR` synthesizes Verilog
 //! saved earlier (`DIR/<unit>/*.v`, e.g. from another commit) instead of
-//! emitting it now.
+//! emitting it now. `--hier` maps every module on its own (`synth_ice40
+//! -noflatten`) and lists each module's figures under the unit's.
 
 use std::path::{Path, PathBuf};
 use verif::area::{cosim_equal, prove_equal, stimulus, synth_pair, REFERENCES};
@@ -134,7 +135,9 @@ const UNITS: &[(&str, &str, Overrides)] = &[
     ("replay_unit", "replay_unit", &[]),
 ];
 
-fn units(saved: Option<&Path>, wanted: &[String], work: &Path) {
+fn units(saved: Option<&Path>, wanted: &[String], hier: bool, work: &Path) {
+    let flow = if hier { verif::lint::Flow::Ice40Hier } else { verif::lint::Flow::Ice40 };
+    println!("{} ({flow:?})", if hier { "synth_ice40 -noflatten: each module on its own" } else { "synth_ice40, flattened" });
     println!("{:<16} {:>8} {:>8} {:>6} {:>8}", "unit", "LUT4", "FF", "BRAM", "yosys s");
     for &(label, block, params) in UNITS {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == label) {
@@ -156,17 +159,29 @@ fn units(saved: Option<&Path>, wanted: &[String], work: &Path) {
             }
         };
         let dir = work.join(label);
-        match synthesize_ice40(&files, &top, &dir) {
-            Ok((s, secs)) => println!("{:<16} {:>8} {:>8} {:>6} {:>8.0}", label, s.luts, s.ffs, s.brams, secs),
+        match synthesize_ice40(&files, &top, flow, &dir) {
+            Ok((s, secs)) => {
+                println!("{:<16} {:>8} {:>8} {:>6} {:>8.0}", label, s.luts, s.ffs, s.brams, secs);
+                if hier {
+                    for (module, m) in verif::lint::module_stats(&dir) {
+                        println!("  {:<14} {:>8} {:>8} {:>6}", module, m.luts, m.ffs, m.brams);
+                    }
+                }
+            }
             Err(e) => println!("{label:<16} failed: {e}"),
         }
     }
 }
 
-fn synthesize_ice40(files: &[hw::verilog::VerilogFile], top: &str, dir: &Path) -> Result<(verif::lint::SynthStats, f64), String> {
+fn synthesize_ice40(
+    files: &[hw::verilog::VerilogFile],
+    top: &str,
+    flow: verif::lint::Flow,
+    dir: &Path,
+) -> Result<(verif::lint::SynthStats, f64), String> {
     let names = verif::lint::write_files(files, dir).map_err(|e| e.to_string())?;
     let start = std::time::Instant::now();
-    let (check, stats) = verif::lint::synth(dir, &names, top, verif::lint::Flow::Ice40).map_err(|e| e.to_string())?;
+    let (check, stats) = verif::lint::synth(dir, &names, top, flow).map_err(|e| e.to_string())?;
     if let verif::lint::Check::Fail(why) = check {
         return Err(why);
     }
@@ -177,6 +192,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let mut cycles = 20_000u64;
     let mut unit_mode = false;
+    let mut hier = false;
     let mut saved: Option<PathBuf> = None;
     let mut before: Option<PathBuf> = None;
     let mut wanted = Vec::new();
@@ -185,6 +201,7 @@ fn main() {
         match a.as_str() {
             "--cycles" => cycles = it.next().and_then(|v| v.parse().ok()).expect("--cycles N"),
             "--units" => unit_mode = true,
+            "--hier" => hier = true,
             "--verilog" => saved = Some(PathBuf::from(it.next().expect("--verilog DIR"))),
             "--before" => before = Some(PathBuf::from(it.next().expect("--before DIR"))),
             _ if a.starts_with('-') => {}
@@ -193,7 +210,7 @@ fn main() {
     }
     let work = std::env::temp_dir().join(format!("warpforge-area-{}", std::process::id()));
     if unit_mode {
-        units(saved.as_deref(), &wanted, &work);
+        units(saved.as_deref(), &wanted, hier, &work);
         return;
     }
     println!("area references: proof of the step function, {cycles} cycles of random co-simulation (Verilator), yosys synthesis");

@@ -67,6 +67,21 @@ pub fn write_files(files: &[VerilogFile], dir: &Path) -> Result<Vec<String>, Cos
     Ok(files.iter().map(|f| f.file_name.clone()).collect())
 }
 
+/// The stats of every module in the `stat` output of a synthesis run in
+/// `dir` (by [`synth`]), in yosys's order: `(module, stats)`.
+pub fn module_stats(dir: &Path) -> Vec<(String, SynthStats)> {
+    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
+    // `stat` is the last command: its sections follow the last "Printing statistics."
+    let tail = log.rsplit("Printing statistics.").next().unwrap_or("");
+    tail.split("=== ")
+        .skip(1)
+        .filter_map(|sec| {
+            let (name, body) = sec.split_once(" ===")?;
+            (name != "design hierarchy").then(|| (name.to_string(), parse_stat(body)))
+        })
+        .collect()
+}
+
 /// Parse yosys `stat` output (the last module listed).
 fn parse_stat(log: &str) -> SynthStats {
     let mut s = SynthStats::default();
@@ -106,6 +121,10 @@ pub enum Flow {
     Generic,
     /// `synth_ice40`: LUT4, flip-flops, carries, block RAMs.
     Ice40,
+    /// `synth_ice40 -noflatten`: every module mapped on its own (out of
+    /// context), the stats per module and for the hierarchy; minutes where
+    /// the flattened unit takes hours.
+    Ice40Hier,
     /// Generic synthesis up to (not including) technology mapping: every
     /// process, memory and latch decision is made, in seconds instead of
     /// minutes; what the test suite runs on every block.
@@ -118,6 +137,7 @@ pub fn synth(dir: &Path, names: &[String], top: &str, flow: Flow) -> Result<(Che
     let synth = match flow {
         Flow::Generic => format!("synth -flatten -top {top}"),
         Flow::Ice40 => format!("synth_ice40 -top {top}"),
+        Flow::Ice40Hier => format!("synth_ice40 -noflatten -top {top}"),
         Flow::Coarse => format!("synth -flatten -top {top} -run :fine"),
     };
     let script = format!("{} {synth}; check -assert; stat", reads.join(" "));
