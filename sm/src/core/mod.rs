@@ -642,7 +642,7 @@ impl Sm {
             let was_empty = warp.ibuf.is_empty();
             warp.ibuf.push_back(IbEntry { op, ready, uid });
             warp.fetch_op += 1;
-            if matches!(control, Control::Branch | Control::Exit) {
+            if control.blocks_fetch() {
                 warp.fetch_blocked = true;
             }
             if let Some(k) = self.out.pipeview.as_mut() {

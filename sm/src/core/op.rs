@@ -23,6 +23,14 @@ pub enum Control {
     Exit,
 }
 
+impl Control {
+    /// Fetch stops behind this instruction until it leaves issue: the next
+    /// PC is known only then.
+    pub fn blocks_fetch(self) -> bool {
+        matches!(self, Control::Branch | Control::Exit)
+    }
+}
+
 /// Memory operation kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {

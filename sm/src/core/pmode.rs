@@ -257,7 +257,7 @@ impl Sm {
                         let warp = &mut self.warps[w];
                         warp.ibuf.push_back(e);
                         warp.fetch_op = e.op + 1;
-                        warp.fetch_blocked = matches!(control, Control::Branch | Control::Exit);
+                        warp.fetch_blocked = control.blocks_fetch();
                     }
                     Some(e) => {
                         if let Some(k) = self.out.pipeview.as_mut() {
