@@ -113,14 +113,14 @@
 //! | P stacks (`st.p_stack`, `st.p_top`) | 36 864 | 36 864 + 144 | a 3-bit top pointer per warp; the paper counts entries only |
 //! | P board (`sb.p_pending`, `sb.p_long`) | 6 048 | 6 048 | |
 //! | P-queue (`pq.*`) | 16 032 | 16 032 | 13 440 RAM + 2 592 flip-flops |
-//! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 RAM (ids) + 6 048 flip-flops (renamed bits) |
+//! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 (ids) + 6 048 (renamed bits), flip-flop rows |
 //! | availability vector (`rn.avail_vec`) | 128 | 128 | |
 //! | mode control (`mc.*`) | 48 (mode vector) | 528 | + halted, two skip flags, re-definition flag, 6-bit triggering register per warp (11 bits per warp) |
 //! | stack overflow flag (`st.overflow_flag`) | — | 1 | error flag the paper does not need |
 //! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 129 (13.2 KB)** | 2250 bits per warp + 129 per SM |
 //! | baseline N stacks (`st.n_stack`, `st.n_top`) | 36 864 | 36 864 + 144 | exist without P-mode; top pointer as above |
 //! | baseline N board (`sb.n_pending`, `sb.n_long`) | 6 048 | 6 048 | exists without P-mode |
-//! | **all storage** | | **151 185** | 95 409 flip-flops + 55 776 RAM bits |
+//! | **all storage** | | **151 185** | 137 745 flip-flops + 13 440 RAM bits |
 //!
 //! The registry's paper figures list the paper's rows (the P-mode table, the
 //! mode vector and the baseline N stack and board of the same sizes): 150 416
@@ -698,7 +698,7 @@ mod tests {
         assert_eq!(st.bits_under("pq."), 48 * 334);
         assert_eq!(st.bits_under("rn."), 48 * 1008 + 128);
         assert_eq!(st.bits_under("mc."), 48 * 11);
-        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (95_409, 55_776, 151_185));
+        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (137_745, 13_440, 151_185));
         let acc = d.storage();
         assert_eq!(acc.paper_bits(), 150_416);
         assert_eq!(acc.expected_bits(), 151_185);
