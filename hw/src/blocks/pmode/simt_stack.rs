@@ -112,17 +112,14 @@
 //!
 //! Each stack of a warp is one 768-bit row of a register array (one array for
 //! the N stacks, one for the P copies) and its top index a word of a small
-//! array. Every warp's top entry of each stack is selected from its row once
-//! (`2 x warps` 8-to-1 picks) and shared by the issue ports: a port picks its
-//! warp's entry (N or P by `pmode`) for its outputs and, for a command,
-//! computes the value of each slot it writes — at most `top`, `top + 1`,
-//! `top + 2` — with a strobe per slot. Each warp's row takes the strobed slots
-//! of the ports that act on it, then the launch (N row) or the copy (P row),
-//! which win; the copy takes the N row's next value of that warp, so it reads
-//! nothing: a 771-bit path, one cycle, as the paper has it. No port reads a
-//! whole row. (Reading each port's N and P rows and the copy's N row, as the
-//! first version did, made the block about a tenth larger at 8 warps and
-//! more at 48: five `warps`-to-1 selections of 768 bits.)
+//! array. An issue port reads its warp's N and P rows and tops (selected by
+//! `pmode`), picks the top entry for its outputs and, for a command, builds
+//! the new row: at most the three slots `top`, `top + 1`, `top + 2` change
+//! (one 3-way selection per slot); the row is written back through one write
+//! port per port and array. The copy reads the N row of `copy_warp`, takes a
+//! same-cycle N update (or launch) of that warp instead when there is one,
+//! and writes the P row: a 771-bit path, one cycle, as the paper has it. The
+//! logic is O(depth) per port; nothing is per warp except the storage.
 //!
 //! Cost of keeping the paper's one-cycle copy in flip-flops (measured on this
 //! machine): Verilator builds the block's co-simulation harness in about
@@ -285,21 +282,22 @@ impl Ent {
     }
 }
 
-/// A port's update of one stack: the value and write strobe of every slot,
-/// the new top, and whether the branch overflowed (then nothing is written).
+/// A port's update of one stack: the new row and top, and whether the branch
+/// overflowed (then the row must not be written).
 struct Update {
-    /// Per slot: (written, value).
-    slots: Vec<(Sig, Sig)>,
+    row: Sig,
     top: Sig,
     overflow: Sig,
 }
 
-/// What a port's `adv` / `br` command does to a stack whose top entry is
-/// `tos` at index `top` (the rules of the module documentation). Hardware: at
-/// most the three slots `top`, `top + 1`, `top + 2` are written.
-fn update(p: &SimtStackParams, tos: Sig, top: Sig, br: Sig, taken: Sig, target: Sig, reconv: Sig) -> Update {
+/// Next value of a stack `row` / `top` for a port's `adv` / `br` command (the
+/// rules of the module documentation). Hardware: the top entry is selected
+/// from the row, at most three consecutive slots from `top` are rewritten.
+fn update(p: &SimtStackParams, row: Sig, top: Sig, br: Sig, taken: Sig, target: Sig, reconv: Sig) -> Update {
     let (pcw, lanes, d, tw) = (p.pc_bits, p.lanes, p.depth, p.top_bits());
-    let tos = Ent::of(tos, pcw, lanes);
+    let eb = p.entry_bits() as u32;
+    let slots: Vec<Sig> = (0..d).map(|i| row.slice(i * eb, eb)).collect();
+    let tos = Ent::of(pick(top, &slots), pcw, lanes);
     let fall = tos.pc + p.inst_bytes as u64;
     let t = taken & tos.mask;
     let n = tos.mask & !taken;
@@ -330,24 +328,23 @@ fn update(p: &SimtStackParams, tos: Sig, top: Sig, br: Sig, taken: Sig, target: 
     let div_top = top_x + writes.zext(xw) - 1u64;
     let overflow = !single & div_top.ge(d as u64);
     let new_top = mux(single, mux(pop, top - 1u64, top), div_top.trunc(tw));
-    let slots = (0..d)
+    let new_slots: Vec<Sig> = (0..d)
+        .rev()
         .map(|i| {
             let at = |k: u32| top_x.eq((i as u64).wrapping_sub(k as u64) & ((1u64 << xw) - 1)) & lit((i >= k) as u64, 1);
-            let (s0, s1, s2) = (w0 & at(0), w1 & at(1), w2 & at(2));
-            (s0 | s1 | s2, mux(s0, v0, mux(s1, v1, path2)))
+            mux(w0 & at(0), v0, mux(w1 & at(1), v1, mux(w2 & at(2), path2, slots[i as usize])))
         })
         .collect();
-    Update { slots, top: new_top, overflow }
+    Update { row: cat(&new_slots), top: new_top, overflow }
 }
 
 /// Generate the SIMT stacks (see the module documentation).
 ///
 /// Each stack of a warp is one `depth x entry`-bit row of a register array
-/// (N rows and P rows), its top index a register array of `warps` words.
-/// Every warp's top entries are selected once and shared by the ports; a
-/// port computes the values of the slots it writes, and each warp's rows
-/// take them under that warp's strobes; the N -> P copy takes the N row's
-/// next value in the same cycle.
+/// (N rows and P rows), its top index a register array of `warps` words; a
+/// port reads its warp's row, rewrites up to three slots and writes the row
+/// back; the N -> P copy reads the N row (with this cycle's update) and
+/// writes it into the P row in the same cycle.
 pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwError> {
     let m = ModuleBuilder::new(name);
     m.doc(&format!(
@@ -358,7 +355,7 @@ pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwErro
         p.entry_bits(),
         p.issue_ports
     ));
-    let (pcw, lanes, tw, ww) = (p.pc_bits, p.lanes, p.top_bits(), p.warp_bits());
+    let (pcw, lanes, tw) = (p.pc_bits, p.lanes, p.top_bits());
     let row_bits = p.depth * p.entry_bits() as u32;
     let io = p.decls();
     let launch_en = m.port(&io.launch_en);
@@ -396,67 +393,51 @@ pub fn simt_stack(p: &SimtStackParams, name: &str) -> Result<Arc<Module>, HwErro
     let overflow = m.reg("overflow_flag", 1, 0);
 
     let eb = p.entry_bits() as u32;
-    let slots = |row: Sig| -> Vec<Sig> { (0..p.depth).map(|i| row.slice(i * eb, eb)).collect() };
-    // Every warp's top entry per stack, shared by the ports (a port picks
-    // its warp's entry: one `warps`-to-1 selection of an entry instead of a
-    // whole row).
-    let warp_lit = |w: u32| lit(w as u64, ww);
-    let tos_of = |stack: crate::ir::MemHandle, top: crate::ir::MemHandle| -> Vec<Sig> {
-        (0..p.warps).map(|w| pick(top.read(warp_lit(w)), &slots(stack.read(warp_lit(w))))).collect()
-    };
-    let (n_tos, p_tos) = (tos_of(n_stack, n_top), tos_of(p_stack, p_top));
     let mut ovf = lit(0, 1);
-    // Per port: (stack written in N mode, in P mode, warp, update).
-    let mut acts = Vec::new();
+    let mut n_updates = Vec::new();
     for (k, pt) in ports.iter().enumerate() {
         let n = |s: &str| format!("iss{k}_{s}");
+        let row = mux(pt.pmode, p_stack.read(pt.warp), n_stack.read(pt.warp)).named(&n("row"));
         let top = mux(pt.pmode, p_top.read(pt.warp), n_top.read(pt.warp)).named(&n("top"));
-        let tos = mux(pt.pmode, pick(pt.warp, &p_tos), pick(pt.warp, &n_tos)).named(&n("tos"));
-        let e = Ent::of(tos, pcw, lanes);
-        m.port(&io.iss[k].pc).set(e.pc);
-        m.port(&io.iss[k].rpc).set(e.rpc);
-        m.port(&io.iss[k].mask).set(e.mask);
+        let slots: Vec<Sig> = (0..p.depth).map(|i| row.slice(i * eb, eb)).collect();
+        let tos = Ent::of(pick(top, &slots), pcw, lanes);
+        m.port(&io.iss[k].pc).set(tos.pc);
+        m.port(&io.iss[k].rpc).set(tos.rpc);
+        m.port(&io.iss[k].mask).set(tos.mask);
         // Which port acts: not one naming the warp of a lower port with a
         // command; not an N update under a launch of the warp, not a P
         // update under a copy to it.
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & (q.adv | q.br)));
         let overridden = mux(pt.pmode, copy_en & copy_warp.eq(pt.warp), launch_en & launch_warp.eq(pt.warp));
         let live = ((pt.adv | pt.br) & below(pt.warp, p.warps) & !blocked & !overridden).named(&n("live"));
-        let u = update(p, tos, top, pt.br, pt.taken, pt.target, pt.reconv);
+        let u = update(p, row, top, pt.br, pt.taken, pt.target, pt.reconv);
         let write = (live & !u.overflow).named(&n("write"));
         ovf = ovf | (live & u.overflow);
-        acts.push((write & !pt.pmode, write & pt.pmode, pt.warp, u));
+        let (new_row, new_top) = (u.row.named(&n("new_row")), u.top.named(&n("new_top")));
+        n_stack.write(pt.warp, new_row, write & !pt.pmode);
+        n_top.write(pt.warp, new_top, write & !pt.pmode);
+        p_stack.write(pt.warp, new_row, write & pt.pmode);
+        p_top.write(pt.warp, new_top, write & pt.pmode);
+        n_updates.push((pt.warp, write & !pt.pmode, new_row, new_top));
     }
     overflow.set(overflow | ovf);
+    // Launch: the N stack becomes the base entry (declared after the ports: wins).
     let rpc_none = lit(p.rpc_none(), pcw);
     let base = Ent { pc: launch_pc, rpc: rpc_none, mask: launch_mask }.bits();
     let launch_row = if p.depth > 1 { cat(&[lit(0, row_bits - eb), base]) } else { base };
-    // Each warp's rows: the slots a port writes, then the launch (N) or the
-    // copy of the N row's next value (P), which win.
-    for w in 0..p.warps {
-        let at = warp_lit(w);
-        let next = |stack: crate::ir::MemHandle, top: crate::ir::MemHandle, pmode: bool| {
-            let (mut row, mut t, mut en) = (slots(stack.read(at)), top.read(at), lit(0, 1));
-            for (n_write, p_write, warp, u) in &acts {
-                let hit = (if pmode { *p_write } else { *n_write }) & (*warp).eq(at);
-                for (slot, &(written, value)) in row.iter_mut().zip(&u.slots) {
-                    *slot = mux(hit & written, value, *slot);
-                }
-                t = mux(hit, u.top, t);
-                en = en | hit;
-            }
-            (cat(&row.into_iter().rev().collect::<Vec<_>>()), t, en)
-        };
-        let (n_row, n_t, n_en) = next(n_stack, n_top, false);
-        let launched = launch_en & launch_warp.eq(at);
-        let (n_row, n_t) = (mux(launched, launch_row, n_row), mux(launched, lit(0, tw), n_t));
-        n_stack.write(at, n_row, n_en | launched);
-        n_top.write(at, n_t, n_en | launched);
-        let (p_row, p_t, p_en) = next(p_stack, p_top, true);
-        let copied = copy_en & copy_warp.eq(at);
-        p_stack.write(at, mux(copied, n_row, p_row), p_en | copied);
-        p_top.write(at, mux(copied, n_t, p_t), p_en | copied);
+    n_stack.write(launch_warp, launch_row, launch_en);
+    n_top.write(launch_warp, lit(0, tw), launch_en);
+    // Mode entry: the P stack takes the N stack's next value, in one cycle.
+    let mut copy_row = n_stack.read(copy_warp);
+    let mut copy_top = n_top.read(copy_warp);
+    for (w, en, row, top) in n_updates {
+        let here = en & w.eq(copy_warp);
+        copy_row = mux(here, row, copy_row);
+        copy_top = mux(here, top, copy_top);
     }
+    let launched = launch_en & launch_warp.eq(copy_warp);
+    p_stack.write(copy_warp, mux(launched, launch_row, copy_row).named("copy_row"), copy_en);
+    p_top.write(copy_warp, mux(launched, lit(0, tw), copy_top), copy_en);
     m.port(&io.overflow).set(overflow);
     m.finish_io(p)
 }
