@@ -143,23 +143,15 @@ fn units(saved: Option<&Path>, wanted: &[String], hier: bool, work: &Path) {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == label) {
             continue;
         }
-        let (files, top) = match saved {
-            Some(dir) => {
-                let files = saved_files(&dir.join(label));
-                let info = hw::registry::find(block).expect("block");
-                let p: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-                let top = info.elaborate(&info.params(&p).expect("params")).expect("elaborate").name.clone();
-                (files, top)
-            }
-            None => {
-                let info = hw::registry::find(block).expect("block");
-                let p: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-                let m = info.elaborate(&info.params(&p).expect("params")).expect("elaborate");
-                (hw::verilog::emit(&m), m.name.clone())
-            }
+        let info = hw::registry::find(block).expect("block");
+        let p: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let m = info.elaborate(&info.params(&p).expect("params")).expect("elaborate");
+        let files = match saved {
+            Some(dir) => saved_files(&dir.join(label)),
+            None => hw::verilog::emit(&m),
         };
         let dir = work.join(label);
-        match synthesize_ice40(&files, &top, flow, &dir) {
+        match verif::area::synthesize_flow(&files, &m.name, flow, &dir) {
             Ok((s, secs)) => {
                 println!("{:<16} {:>8} {:>8} {:>6} {:>8.0}", label, s.luts, s.ffs, s.brams, secs);
                 if hier {
@@ -171,21 +163,6 @@ fn units(saved: Option<&Path>, wanted: &[String], hier: bool, work: &Path) {
             Err(e) => println!("{label:<16} failed: {e}"),
         }
     }
-}
-
-fn synthesize_ice40(
-    files: &[hw::verilog::VerilogFile],
-    top: &str,
-    flow: verif::lint::Flow,
-    dir: &Path,
-) -> Result<(verif::lint::SynthStats, f64), String> {
-    let names = verif::lint::write_files(files, dir).map_err(|e| e.to_string())?;
-    let start = std::time::Instant::now();
-    let (check, stats) = verif::lint::synth(dir, &names, top, flow).map_err(|e| e.to_string())?;
-    if let verif::lint::Check::Fail(why) = check {
-        return Err(why);
-    }
-    Ok((stats, start.elapsed().as_secs_f64()))
 }
 
 fn main() {

@@ -197,19 +197,15 @@ impl Proof {
     }
 }
 
-fn write_all(files: &[VerilogFile], dir: &Path) -> Result<Vec<String>, CosimError> {
-    crate::lint::write_files(files, dir)
-}
-
 /// Prove the fixture's step function equal to the emitted module's with
 /// yosys (see the module documentation). `emitted` are the emitted files of
 /// `top` (or a copy of them); files are written under `work`.
 pub fn prove_equal(r: &Reference, top: &Module, emitted: &[VerilogFile], work: &Path) -> Result<Proof, CosimError> {
     let dir = work.join("proof");
     let _ = std::fs::remove_dir_all(&dir);
-    let gold = write_all(emitted, &dir.join("gold"))?;
+    let gold = crate::lint::write_files(emitted, &dir.join("gold"))?;
     let hand = r.hand_files("gate").map_err(CosimError::Setup)?;
-    let gate = write_all(&hand, &dir.join("gate"))?;
+    let gate = crate::lint::write_files(&hand, &dir.join("gate"))?;
     let reads_gold: Vec<String> = gold.iter().map(|f| format!("read_verilog gold/{f}")).collect();
     let reads_gate: Vec<String> = gate.iter().map(|f| format!("read_verilog gate/{f}")).collect();
     // Only ports and flip-flop outputs keep public names, so equiv_make
@@ -275,18 +271,24 @@ pub struct Area {
     pub generic_seconds: f64,
 }
 
+/// Synthesize `files` (top module `top`, written to `dir`) with one yosys
+/// flow: its figures and the run time in seconds; a failed check is an error.
+pub fn synthesize_flow(files: &[VerilogFile], top: &str, flow: Flow, dir: &Path) -> Result<(SynthStats, f64), CosimError> {
+    let names = crate::lint::write_files(files, dir)?;
+    let start = Instant::now();
+    let (check, stats) = synth(dir, &names, top, flow)?;
+    let secs = start.elapsed().as_secs_f64();
+    if let Check::Fail(why) = check {
+        return Err(CosimError::Run { tool: "yosys".into(), top: top.to_string(), message: why });
+    }
+    Ok((stats, secs))
+}
+
 /// Synthesize `files` (top module `top`) with `synth_ice40` and generic `synth`.
 pub fn synthesize(files: &[VerilogFile], top: &str, work: &Path) -> Result<Area, CosimError> {
     let mut area = Area::default();
     for (flow, sub) in [(Flow::Ice40, "ice40"), (Flow::Generic, "generic")] {
-        let dir = work.join(sub);
-        let names = write_all(files, &dir)?;
-        let start = Instant::now();
-        let (check, stats) = synth(&dir, &names, top, flow)?;
-        let secs = start.elapsed().as_secs_f64();
-        if let Check::Fail(why) = check {
-            return Err(CosimError::Run { tool: "yosys".into(), top: top.to_string(), message: why });
-        }
+        let (stats, secs) = synthesize_flow(files, top, flow, &work.join(sub))?;
         match flow {
             Flow::Ice40 => (area.ice40, area.ice40_seconds) = (stats, secs),
             _ => (area.generic, area.generic_seconds) = (stats, secs),
