@@ -88,6 +88,10 @@ enum FlowArg {
     /// -noflatten`), with each module's figures: for the composed units at
     /// full size, which take hours flattened.
     Ice40Hier,
+    /// `ice40-hier` with synth_ice40's ABC script less `dch -f`: a few per
+    /// cent more LUT4s, minutes where `ice40-hier` takes hours on the
+    /// 48-warp P-mode unit.
+    Ice40Fast,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -691,18 +695,19 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
         (FlowArg::Generic, "synth", verif::lint::Flow::Generic),
         (FlowArg::Ice40, "synth_ice40", verif::lint::Flow::Ice40),
         (FlowArg::Ice40Hier, "synth_ice40 -noflatten", verif::lint::Flow::Ice40Hier),
+        (FlowArg::Ice40Fast, "synth_ice40 -noflatten, no dch", verif::lint::Flow::Ice40Fast),
     ];
-    let both = |f: FlowArg| f != FlowArg::Ice40Hier;
+    let both = |f: FlowArg| matches!(f, FlowArg::Generic | FlowArg::Ice40);
     for (_, label, flow) in flows.into_iter().filter(|f| flow == f.0 || flow == FlowArg::Both && both(f.0)) {
         let (check, st) = verif::lint::synth(&dir, &names, &m.name, flow).map_err(|e| e.to_string())?;
         if let verif::lint::Check::Fail(msg) = check {
             return Err(format!("yosys {label} of `{}`: {msg}", m.name));
         }
         println!(
-            "  {label:<12} cells {:>8}  flip-flops {:>7}  LUT4 {:>7}  carry {:>5}  BRAM {:>3}  latches {}",
+            "  {label:<30} cells {:>8}  flip-flops {:>7}  LUT4 {:>7}  carry {:>5}  BRAM {:>3}  latches {}",
             st.cells, st.ffs, st.luts, st.carries, st.brams, st.latches
         );
-        if flow == verif::lint::Flow::Ice40Hier {
+        if flow.hierarchical() {
             for (module, m) in verif::lint::module_stats(&dir) {
                 println!("    {module:<24} LUT4 {:>7}  flip-flops {:>7}  carry {:>5}  BRAM {:>3}", m.luts, m.ffs, m.carries, m.brams);
             }

@@ -170,6 +170,32 @@ fn synth_runs_only_the_chosen_flow() {
     assert!(!bad.status.success() && String::from_utf8_lossy(&bad.stderr).contains("invalid value 'asic'"));
 }
 
+#[test]
+fn synth_hierarchical_flows_list_every_module() {
+    // replay_unit at 2 warps: two instances of one warp_buffer module.
+    let field = |line: &str, key: &str| -> u64 {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        f.iter().position(|w| *w == key).and_then(|i| f[i + 1].parse().ok()).expect(key)
+    };
+    let mut totals = Vec::new();
+    for flow in ["ice40-hier", "ice40-fast"] {
+        let d = tmp(flow);
+        let o = wf(&["synth", "--block", "replay_unit", "--param", "warps=2", "--flow", flow, "--work", d.to_str().unwrap()]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let total = out.lines().find(|l| l.trim_start().starts_with("synth_ice40")).expect("total line");
+        let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("    ") && l.contains("LUT4")).collect();
+        for module in ["warp_buffer", "mshr_predictor", "replay_unit_warps2"] {
+            assert!(rows.iter().any(|r| r.trim_start().starts_with(module)), "{flow}: no row for {module}:\n{out}");
+        }
+        let wb = rows.iter().find(|r| r.trim_start().starts_with("warp_buffer")).unwrap();
+        assert!(field(wb, "LUT4") > 0 && field(total, "LUT4") > 2 * field(wb, "LUT4"), "{flow}:\n{out}");
+        totals.push(field(total, "flip-flops"));
+    }
+    // Only the LUT mapping differs: the same flip-flops.
+    assert_eq!(totals[0], totals[1]);
+}
+
 fn kernels(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("kernels").join(name).to_str().unwrap().to_string()
 }

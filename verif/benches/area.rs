@@ -7,7 +7,7 @@
 //! are from this one run.
 //!
 //! Usage: cargo bench -p verif --bench area [-- [--cycles N] [--before DIR] [BLOCK...]]
-//!        cargo bench -p verif --bench area -- --units [--hier] [--verilog DIR]
+//!        cargo bench -p verif --bench area -- --units [--hier | --fast] [--verilog DIR]
 //!
 //! `--before DIR` adds the LUT4 count of Verilog saved earlier
 //! (`DIR/<block>/*.v`, e.g. emitted by another commit's generator) to the
@@ -18,7 +18,8 @@
 //! slow: run it in the background). `--verilog DIR` synthesizes Verilog
 //! saved earlier (`DIR/<unit>/*.v`, e.g. from another commit) instead of
 //! emitting it now. `--hier` maps every module on its own (`synth_ice40
-//! -noflatten`) and lists each module's figures under the unit's.
+//! -noflatten`) and lists each module's figures under the unit's; `--fast`
+//! does the same with synth_ice40's ABC script less `dch -f`.
 
 use std::path::{Path, PathBuf};
 use verif::area::{cosim_equal, prove_equal, stimulus, synth_pair, REFERENCES};
@@ -135,9 +136,14 @@ const UNITS: &[(&str, &str, Overrides)] = &[
     ("replay_unit", "replay_unit", &[]),
 ];
 
-fn units(saved: Option<&Path>, wanted: &[String], hier: bool, work: &Path) {
-    let flow = if hier { verif::lint::Flow::Ice40Hier } else { verif::lint::Flow::Ice40 };
-    println!("{} ({flow:?})", if hier { "synth_ice40 -noflatten: each module on its own" } else { "synth_ice40, flattened" });
+fn units(saved: Option<&Path>, wanted: &[String], flow: verif::lint::Flow, work: &Path) {
+    use verif::lint::Flow;
+    let what = match flow {
+        Flow::Ice40Hier => "synth_ice40 -noflatten: each module on its own",
+        Flow::Ice40Fast => "synth_ice40 -noflatten, ABC without dch: each module on its own",
+        _ => "synth_ice40, flattened",
+    };
+    println!("{what} ({flow:?})");
     println!("{:<16} {:>8} {:>8} {:>6} {:>8}", "unit", "LUT4", "FF", "BRAM", "yosys s");
     for &(label, block, params) in UNITS {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == label) {
@@ -154,7 +160,7 @@ fn units(saved: Option<&Path>, wanted: &[String], hier: bool, work: &Path) {
         match verif::area::synthesize_flow(&files, &m.name, flow, &dir) {
             Ok((s, secs)) => {
                 println!("{:<16} {:>8} {:>8} {:>6} {:>8.0}", label, s.luts, s.ffs, s.brams, secs);
-                if hier {
+                if flow.hierarchical() {
                     for (module, m) in verif::lint::module_stats(&dir) {
                         println!("  {:<14} {:>8} {:>8} {:>6}", module, m.luts, m.ffs, m.brams);
                     }
@@ -169,7 +175,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let mut cycles = 20_000u64;
     let mut unit_mode = false;
-    let mut hier = false;
+    let mut flow = verif::lint::Flow::Ice40;
     let mut saved: Option<PathBuf> = None;
     let mut before: Option<PathBuf> = None;
     let mut wanted = Vec::new();
@@ -178,7 +184,8 @@ fn main() {
         match a.as_str() {
             "--cycles" => cycles = it.next().and_then(|v| v.parse().ok()).expect("--cycles N"),
             "--units" => unit_mode = true,
-            "--hier" => hier = true,
+            "--hier" => flow = verif::lint::Flow::Ice40Hier,
+            "--fast" => flow = verif::lint::Flow::Ice40Fast,
             "--verilog" => saved = Some(PathBuf::from(it.next().expect("--verilog DIR"))),
             "--before" => before = Some(PathBuf::from(it.next().expect("--before DIR"))),
             _ if a.starts_with('-') => {}
@@ -187,7 +194,7 @@ fn main() {
     }
     let work = std::env::temp_dir().join(format!("warpforge-area-{}", std::process::id()));
     if unit_mode {
-        units(saved.as_deref(), &wanted, hier, &work);
+        units(saved.as_deref(), &wanted, flow, &work);
         return;
     }
     println!("area references: proof of the step function, {cycles} cycles of random co-simulation (Verilator), yosys synthesis");

@@ -125,19 +125,50 @@ pub enum Flow {
     /// context), the stats per module and for the hierarchy; minutes where
     /// the flattened unit takes hours.
     Ice40Hier,
+    /// [`Flow::Ice40Hier`] with synth_ice40's own ABC LUT script less its
+    /// `dch -f` (structural choices), the step whose time grows fastest
+    /// with the network; every other step synth_ice40's own. Within a few
+    /// per cent of its LUT4 count in a fraction of its time
+    /// (docs/area.md): what maps the 48-warp P-mode unit.
+    Ice40Fast,
     /// Generic synthesis up to (not including) technology mapping: every
     /// process, memory and latch decision is made, in seconds instead of
     /// minutes; what the test suite runs on every block.
     Coarse,
 }
 
-/// Synthesize with yosys, flattened; stats.
+/// yosys 0.23's ABC script for `abc -lut 4` (one LUT size, `{S}` = `-S 1`)
+/// without `dch -f`.
+pub const ABC_LUT_NO_CHOICES: &str = "strash; &get -n; &fraig -x; &put; scorr; dc2; dretime; strash; if; mfs2; lutpack -S 1\n";
+const ABC_SCRIPT_FILE: &str = "abc_lut_no_choices.scr";
+
+impl Flow {
+    /// Modules mapped on their own: [`module_stats`] has a row per module.
+    pub fn hierarchical(self) -> bool {
+        matches!(self, Flow::Ice40Hier | Flow::Ice40Fast)
+    }
+}
+
+/// Synthesize with yosys; stats.
 pub fn synth(dir: &Path, names: &[String], top: &str, flow: Flow) -> Result<(Check, SynthStats), CosimError> {
     let reads: Vec<String> = names.iter().map(|n| format!("read_verilog {n};")).collect();
     let synth = match flow {
         Flow::Generic => format!("synth -flatten -top {top}"),
         Flow::Ice40 => format!("synth_ice40 -top {top}"),
         Flow::Ice40Hier => format!("synth_ice40 -noflatten -top {top}"),
+        // synth_ice40's `map_luts` step (yosys 0.23's own commands, in
+        // order) with ABC's script in a file: `;` separates yosys commands.
+        Flow::Ice40Fast => {
+            let p = dir.join(ABC_SCRIPT_FILE);
+            std::fs::write(&p, ABC_LUT_NO_CHOICES).map_err(crate::cosim::io_err(&p))?;
+            format!(
+                "synth_ice40 -noflatten -top {top} -run :map_luts; techmap -map +/ice40/latches_map.v; \
+                 abc -dress -lut 4 -script {ABC_SCRIPT_FILE}; ice40_wrapcarry -unwrap; \
+                 techmap -map +/ice40/ff_map.v; clean; \
+                 opt_lut -dlogic SB_CARRY:I0=1:I1=2:CI=3 -dlogic SB_CARRY:CO=3; \
+                 synth_ice40 -noflatten -top {top} -run map_cells:"
+            )
+        }
         Flow::Coarse => format!("synth -flatten -top {top} -run :fine"),
     };
     let script = format!("{} {synth}; check -assert; stat", reads.join(" "));
