@@ -11,6 +11,8 @@
 //! Memory and dynamic-shift semantics match the simulator exactly: a read past
 //! the depth gives 0 and a write past it is dropped (guarded explicitly when
 //! the depth is not a power of two), RAM powers up zero (`initial` block).
+//! Unsigned ordered comparisons with a constant, those guards included, are
+//! written as logic (see `below`).
 
 use crate::ir::*;
 use std::collections::BTreeMap;
@@ -56,6 +58,32 @@ fn reset_loops(name: &str, depth: u32, value: &str) -> (Vec<String>, String) {
         (vec![v], text)
     } else {
         (vec![], (0..depth).map(|k| format!("{IND}{name}[{k}] <= {value};\n")).collect())
+    }
+}
+
+/// `x < bound` for the `n`-bit unsigned expression `x` (n < 64) as logic:
+/// the OR, over the bits `i` set in `bound`, of "`x` has bit `i` clear and
+/// equals `bound` above it", written `(x & mask) == value` (no bit select of
+/// an expression). yosys maps `<` to a carry chain, which ABC cannot see
+/// through: the bounds check `addr < 48` then hid that the 16 words yosys
+/// adds to a 48-word array (it maps 2^6) are never written or read
+/// (simt_stack at 48 warps kept 24,672 such flip-flops).
+fn below(x: &str, n: u32, bound: u64) -> String {
+    if bound >= 1 << n {
+        return "1'b1".into();
+    }
+    let terms: Vec<String> = (0..n)
+        .rev()
+        .filter(|&i| bound >> i & 1 == 1)
+        .map(|i| {
+            let mask = ((1u64 << n) - 1) & !((1u64 << i) - 1);
+            format!("(({x} & {n}'d{mask}) == {n}'d{})", bound & mask & !(1 << i))
+        })
+        .collect();
+    if terms.is_empty() {
+        "1'b0".into()
+    } else {
+        format!("({})", terms.join(" | "))
     }
 }
 
@@ -224,7 +252,16 @@ impl<'a> Emitter<'a> {
             }
             Op::Binary(op, a, b) => {
                 let (wa, wb) = (self.node(*a).width, self.node(*b).width);
+                let (ka, kb) = (self.const_addr(*a), self.const_addr(*b));
                 let (x, y) = (self.expr(*a), self.expr(*b));
+                // Unsigned order against a constant as logic (`below`).
+                match (op, ka, kb) {
+                    (BinOp::Lt, None, Some(c)) if wa < 64 => return below(&x, wa, c),
+                    (BinOp::Le, None, Some(c)) if wa < 64 => return below(&x, wa, c + 1),
+                    (BinOp::Lt, Some(c), None) if wb < 64 => return format!("(~{})", below(&y, wb, c + 1)),
+                    (BinOp::Le, Some(c), None) if wb < 64 => return format!("(~{})", below(&y, wb, c)),
+                    _ => {}
+                }
                 match op {
                     BinOp::And => format!("({x} & {y})"),
                     BinOp::Or => format!("({x} | {y})"),
@@ -292,7 +329,7 @@ impl<'a> Emitter<'a> {
                 } else if mem.depth.is_power_of_two() {
                     format!("{}[{a}]", mem.name)
                 } else {
-                    format!("(({a} < {aw}'d{}) ? {}[{a}] : {zero})", mem.depth, mem.name)
+                    format!("({} ? {}[{a}] : {zero})", below(&a, aw, mem.depth as u64), mem.name)
                 }
             }
         }
@@ -398,7 +435,7 @@ impl<'a> Emitter<'a> {
                 } else if mem.depth.is_power_of_two() {
                     String::new()
                 } else {
-                    format!(" && {a} < {aw}'d{}", mem.depth)
+                    format!(" && {}", below(&a, aw, mem.depth as u64))
                 };
                 let idx = if mem.depth == 1 { "0".to_string() } else { a.clone() };
                 let _ = writeln!(writes, "{{IND}}if ({en}{guard}) {}[{idx}] <= {d};", mem.name);

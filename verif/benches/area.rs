@@ -19,7 +19,7 @@
 //! saved earlier (`DIR/<unit>/*.v`, e.g. from another commit) instead of
 //! emitting it now. `--hier` maps every module on its own (`synth_ice40
 //! -noflatten`) and lists each module's figures under the unit's; `--fast`
-//! does the same with synth_ice40's ABC script less `dch -f`.
+//! does the same without ABC's `dch -f`, `abc -dress` and `autoname`.
 
 use std::path::{Path, PathBuf};
 use verif::area::{cosim_equal, prove_equal, stimulus, synth_pair, REFERENCES};
@@ -140,7 +140,7 @@ fn units(saved: Option<&Path>, wanted: &[String], flow: verif::lint::Flow, work:
     use verif::lint::Flow;
     let what = match flow {
         Flow::Ice40Hier => "synth_ice40 -noflatten: each module on its own",
-        Flow::Ice40Fast => "synth_ice40 -noflatten, ABC without dch: each module on its own",
+        Flow::Ice40Fast => "synth_ice40 -noflatten without dch, -dress, autoname: each module on its own",
         _ => "synth_ice40, flattened",
     };
     println!("{what} ({flow:?})");

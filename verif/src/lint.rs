@@ -125,11 +125,12 @@ pub enum Flow {
     /// context), the stats per module and for the hierarchy; minutes where
     /// the flattened unit takes hours.
     Ice40Hier,
-    /// [`Flow::Ice40Hier`] with synth_ice40's own ABC LUT script less its
-    /// `dch -f` (structural choices), the step whose time grows fastest
-    /// with the network; every other step synth_ice40's own. Within a few
-    /// per cent of its LUT4 count in a fraction of its time
-    /// (docs/area.md): what maps the 48-warp P-mode unit.
+    /// [`Flow::Ice40Hier`] less the steps whose time grows fastest with a
+    /// module and that the mapping does not need: ABC's `dch -f`
+    /// (structural choices), `abc -dress` and `autoname` (both only rename).
+    /// Every other step is synth_ice40's own. Within about 1% of its LUT4
+    /// count at 8 warps; maps the 48-warp P-mode unit in minutes
+    /// (docs/area.md).
     Ice40Fast,
     /// Generic synthesis up to (not including) technology mapping: every
     /// process, memory and latch decision is made, in seconds instead of
@@ -157,16 +158,17 @@ pub fn synth(dir: &Path, names: &[String], top: &str, flow: Flow) -> Result<(Che
         Flow::Ice40 => format!("synth_ice40 -top {top}"),
         Flow::Ice40Hier => format!("synth_ice40 -noflatten -top {top}"),
         // synth_ice40's `map_luts` step (yosys 0.23's own commands, in
-        // order) with ABC's script in a file: `;` separates yosys commands.
+        // order) with ABC's script in a file (`;` separates yosys
+        // commands), and its `check` step less `autoname`.
         Flow::Ice40Fast => {
             let p = dir.join(ABC_SCRIPT_FILE);
             std::fs::write(&p, ABC_LUT_NO_CHOICES).map_err(crate::cosim::io_err(&p))?;
             format!(
                 "synth_ice40 -noflatten -top {top} -run :map_luts; techmap -map +/ice40/latches_map.v; \
-                 abc -dress -lut 4 -script {ABC_SCRIPT_FILE}; ice40_wrapcarry -unwrap; \
+                 abc -lut 4 -script {ABC_SCRIPT_FILE}; ice40_wrapcarry -unwrap; \
                  techmap -map +/ice40/ff_map.v; clean; \
                  opt_lut -dlogic SB_CARRY:I0=1:I1=2:CI=3 -dlogic SB_CARRY:CO=3; \
-                 synth_ice40 -noflatten -top {top} -run map_cells:"
+                 synth_ice40 -noflatten -top {top} -run map_cells:check; hierarchy -check; check -noinit"
             )
         }
         Flow::Coarse => format!("synth -flatten -top {top} -run :fine"),
