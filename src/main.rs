@@ -17,7 +17,10 @@ use verif::cosim::{cosim_with, Simulator};
 use verif::run::{apply, check_inputs, output_ids};
 use verif::stimulus::{Driver, Frame, Stimulus};
 
+mod output;
 mod sm_cmd;
+
+use output::create_dir;
 
 #[derive(Parser)]
 #[command(name = "warpforge", version, about = "Hardware construction kit and cycle-accurate model generator for GPU SM pipelines")]
@@ -133,19 +136,19 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         vcd: Option<PathBuf>,
         /// First stimulus cycle to dump.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, requires = "vcd")]
         vcd_from: u64,
         /// Last stimulus cycle to dump.
-        #[arg(long)]
+        #[arg(long, requires = "vcd")]
         vcd_to: Option<u64>,
         /// Only dump signals whose path below the top starts with this.
-        #[arg(long, value_name = "PREFIX")]
+        #[arg(long, value_name = "PREFIX", requires = "vcd")]
         vcd_scope: Option<String>,
         /// Also dump memory and register-array words.
-        #[arg(long)]
+        #[arg(long, requires = "vcd")]
         vcd_memories: bool,
         /// GTKWave save file (default: next to the VCD, `.gtkw`).
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", requires = "vcd")]
         gtkw: Option<PathBuf>,
     },
     /// Co-simulate the Rust netlist model against the emitted Verilog.
@@ -271,18 +274,6 @@ fn resolve(block: &str, params: &[String]) -> Res<(&'static BlockInfo, Params)> 
     let ov = Params::parse_assignments(params).map_err(|e| e.to_string())?;
     let p = info.params(&ov).map_err(|e| e.to_string())?;
     Ok((info, p))
-}
-
-fn create_dir(dir: &Path) -> Res<()> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create directory {}: {e}", dir.display()))
-}
-
-fn parent_dir(path: &Path) -> Res<()> {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => std::fs::create_dir_all(d)
-            .map_err(|e| format!("cannot write {}: cannot create directory {}: {e}", path.display(), d.display())),
-        _ => Ok(()),
-    }
 }
 
 /// Cycles of random stimulus when `--cycles` is not given.
@@ -426,7 +417,7 @@ fn sim_loop<C: Component + ?Sized>(
     mut source: Source,
     cycles: u64,
     traced: impl Fn(u64) -> bool,
-    mut sample: impl FnMut(&mut C, u64, bool) -> std::io::Result<()>,
+    mut sample: impl FnMut(&mut C, u64, bool) -> Res<()>,
 ) -> Res<Activity> {
     let layout = verif::stimulus::InputLayout::of(comp.ports());
     check_inputs(comp, &layout)?;
@@ -434,7 +425,6 @@ fn sim_loop<C: Component + ?Sized>(
     let mut act = Activity { high: vec![0; outs.len()], changes: vec![0; outs.len()] };
     let mut last: Vec<Vec<u64>> = outs.iter().map(|&o| comp.get(o).to_vec()).collect();
     let mut frame = Frame::new(layout.clone());
-    let io = |e: std::io::Error| format!("writing the VCD: {e}");
     let pb = progress(cycles);
     let (start, mut shown) = (Instant::now(), false);
     for slot in 0..=cycles {
@@ -468,12 +458,12 @@ fn sim_loop<C: Component + ?Sized>(
         }
         let t = traced(slot);
         if t {
-            sample(comp, slot, false).map_err(io)?;
+            sample(comp, slot, false)?;
         }
         comp.tick();
         if t {
             comp.eval();
-            sample(comp, slot, true).map_err(io)?;
+            sample(comp, slot, true)?;
         }
         if slot % 4096 == 0 {
             pb.set_position(slot);
@@ -548,23 +538,28 @@ fn cmd_sim(
         }
         opts.check(r.as_ref()).map_err(|e| format!("--vcd-scope: {e}"))?;
     }
+    let gtkw = vcd.as_ref().map(|path| gtkw.clone().unwrap_or_else(|| path.with_extension("gtkw")));
+    if let Some(g) = &gtkw {
+        output::prepare(g)?;
+    }
     let start = Instant::now();
     let (act, ports, name) = match (&mut rtl, &mut model) {
         (Some(r), _) => {
             let mut tracer = match &vcd {
                 Some(path) => {
-                    parent_dir(path)?;
+                    output::prepare(path)?;
                     Some(Tracer::create(path, r.as_ref(), opts.clone()).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
                 }
                 None => None,
             };
             let window = |slot: u64| verif::run::traced_slot(slot, vcd_from, vcd_to);
+            let vcd_err = |e: std::io::Error| format!("cannot write {}: {e}", vcd.as_ref().map_or(String::new(), |p| p.display().to_string()));
             let act = match tracer.as_mut() {
-                Some(t) => sim_loop(r.as_mut(), source, cycles, window, |sim, slot, high| t.sample(sim, slot, high))?,
+                Some(t) => sim_loop(r.as_mut(), source, cycles, window, |sim, slot, high| t.sample(sim, slot, high).map_err(vcd_err))?,
                 None => sim_loop(r.as_mut(), source, cycles, |_| false, |_, _, _| Ok(()))?,
             };
             if let Some(t) = tracer {
-                t.finish().map_err(|e| format!("writing the VCD: {e}"))?;
+                t.finish().map_err(vcd_err)?;
             }
             (act, r.ports().to_vec(), r.engine().name())
         }
@@ -585,15 +580,13 @@ fn cmd_sim(
         let h = if spec.width == 1 { act.high[k].to_string() } else { "-".into() };
         println!("{:<24} {:>6} {:>12} {:>12}", spec.name, spec.width, h, act.changes[k]);
     }
-    if let (Some(path), Some(r)) = (&vcd, &rtl) {
-        let g = gtkw.clone().unwrap_or_else(|| path.with_extension("gtkw"));
-        parent_dir(&g)?;
+    if let (Some(path), Some(r), Some(g)) = (&vcd, &rtl, &gtkw) {
         let same_dir = g.parent() == path.parent();
         let dump = match path.file_name() {
             Some(n) if same_dir => n.to_string_lossy().to_string(),
             _ => path.display().to_string(),
         };
-        gtkw_for(r.as_ref(), &dump).write(&g).map_err(|e| format!("cannot write {}: {e}", g.display()))?;
+        gtkw_for(r.as_ref(), &dump).write(g).map_err(|e| format!("cannot write {}: {e}", g.display()))?;
         println!("waves: {} (open with: gtkwave {} {})", path.display(), path.display(), g.display());
     }
     Ok(())
@@ -647,7 +640,7 @@ fn cmd_stim(b: BlockArgs, cycles: u64, seed: u64, out: PathBuf) -> Res<()> {
     let (info, p) = resolve(&b.block, &b.params)?;
     let mut d = driver(info, &p, seed)?;
     let st = Stimulus::record(d.as_mut(), cycles);
-    parent_dir(&out)?;
+    output::prepare(&out)?;
     st.write_text(&out, &format!("block {} {p}\nseed {seed}", info.name)).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!("{}: {cycles} cycles", out.display());
     Ok(())

@@ -130,7 +130,7 @@ pub fn plot(files: &[PathBuf], out: &Path, title: &str) -> Res<()> {
     }
     let mut runs = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let text = kernel::input::read_text(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
         runs.push(Stats::from_json(&text).map_err(|e| format!("{}: not a warpforge stats file: {e}", f.display()))?);
     }
     sm::plot::breakdown_svg(&runs, out, title)?;
@@ -295,7 +295,7 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
 
 /// `warpforge compare`: speedups and long-latency RAW shares from a sweep CSV.
 pub fn compare(file: &Path) -> Res<()> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let text = kernel::input::read_text(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let rows = sm::report::parse_csv(&text, &file.display().to_string())?;
     print!("{}", sm::report::compare(&rows).map_err(|e| format!("{}: {e}", file.display()))?);
     Ok(())

@@ -88,7 +88,7 @@ fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
 /// Compile a `.cu` file to PTX text.
 pub fn compile_cuda(path: &Path, opts: &CompileOptions) -> Result<String, CompileError> {
     let file = path.display().to_string();
-    let src = std::fs::read(path).map_err(|err| CompileError::Io { path: file.clone(), err })?;
+    let src = crate::input::read_bounded(path, crate::input::MAX_TEXT_BYTES).map_err(|e| CompileError::Io { path: file.clone(), err: e.into() })?;
     let version = clang_version(&opts.clang);
     let key = fnv1a(&[&src, PRELUDE.as_bytes(), CLANG_FLAGS.join(" ").as_bytes(), version.as_bytes()]);
     let cacheable = !String::from_utf8_lossy(&src).lines().any(|l| l.trim_start().starts_with("#include"));

@@ -136,3 +136,93 @@ pub enum KernelError {
     #[error("{file}: kernel name `{name}` is ambiguous: {matches}")]
     Ambiguous { file: String, name: String, matches: String },
 }
+
+/// Longest quoted token an error message repeats whole.
+const CLIP_CHARS: usize = 40;
+
+/// `msg` with every quoted token (between backticks or double quotes)
+/// longer than 40 characters cut short and its length said, so an error
+/// about a 1 MB token stays one readable line.
+pub fn clip(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len().min(256));
+    let mut rest = msg;
+    while let Some(i) = rest.find(['`', '"']) {
+        let q = rest.as_bytes()[i] as char;
+        out.push_str(&rest[..=i]);
+        rest = &rest[i + 1..];
+        let Some(j) = rest.find(q) else { break };
+        let token = &rest[..j];
+        match token.char_indices().nth(CLIP_CHARS) {
+            Some((cut, _)) => out.push_str(&format!("{}… ({} bytes)", &token[..cut], token.len())),
+            None => out.push_str(token),
+        }
+        out.push(q);
+        rest = &rest[j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A serde/TOML type error in the words of the file's author: Rust type
+/// names (`u32`, `struct InitSpec`, `i128`) become what the key takes.
+pub fn plain_types(msg: &str) -> String {
+    let mut m = msg.replace(" as i128", "").replace(" as u128", "");
+    let kinds = [
+        ("invalid type: floating point ", "found the number "),
+        ("invalid type: integer ", "found the integer "),
+        ("invalid type: string ", "found the string "),
+        ("invalid type: boolean ", "found "),
+        ("invalid type: sequence", "found an array"),
+        ("invalid type: map", "found a table"),
+        ("invalid value: integer ", "the integer "),
+        ("invalid value: floating point ", "the number "),
+    ];
+    for (from, to) in kinds {
+        m = m.replace(from, to);
+    }
+    let wants = [
+        ("u8", "a non-negative integer up to 255"),
+        ("u16", "a non-negative integer up to 65535"),
+        ("u32", "a non-negative integer up to 4294967295"),
+        ("u64", "a non-negative integer"),
+        ("usize", "a non-negative integer"),
+        ("i8", "an integer in -128..=127"),
+        ("i16", "an integer in -32768..=32767"),
+        ("i32", "an integer in -2147483648..=2147483647"),
+        ("i64", "an integer"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("a sequence", "an array"),
+        ("a map", "a table"),
+    ];
+    for (from, to) in wants {
+        if let Some(head) = m.strip_suffix(&format!("expected {from}")) {
+            m = format!("{head}expected {to}");
+        }
+    }
+    if let Some(i) = m.find("expected struct ") {
+        m = format!("{}expected a table", &m[..i]);
+    }
+    clip(&m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_tokens_are_clipped() {
+        let long = "x".repeat(1 << 20);
+        let m = clip(&format!("unknown opcode `{long}` here"));
+        assert_eq!(m, format!("unknown opcode `{}… (1048576 bytes)` here", "x".repeat(40)));
+        assert_eq!(clip("a `short` and \"q\" and `unclosed"), "a `short` and \"q\" and `unclosed");
+    }
+
+    #[test]
+    fn no_rust_type_names() {
+        assert_eq!(plain_types("invalid type: integer `5`, expected struct InitSpec"), "found the integer `5`, expected a table");
+        assert_eq!(plain_types("invalid type: floating point `1.5`, expected u32"), "found the number `1.5`, expected a non-negative integer up to 4294967295");
+        assert_eq!(plain_types("invalid value: integer `-3` as i128, expected u32"), "the integer `-3`, expected a non-negative integer up to 4294967295");
+        assert_eq!(plain_types("invalid type: string \"x\", expected a sequence"), "found the string \"x\", expected an array");
+    }
+}

@@ -24,7 +24,7 @@
 //! uniformly from `min..=max` and floats from `min..max` (ChaCha8 seeded
 //! with `seed`). Relative file paths are relative to the launch file.
 
-use crate::error::LaunchError;
+use crate::error::{clip, plain_types, LaunchError};
 use crate::inst::Ty;
 use crate::kernel::{Kernel, Module};
 use crate::memory::{Memory, Region, RegionKind, BUFFERS_BASE, WINDOW_BYTES};
@@ -181,7 +181,7 @@ const MAX_BUFFER_BYTES: u64 = 1 << 30;
 impl LaunchFile {
     /// Read and parse a launch file.
     pub fn load(path: &Path) -> Result<LaunchFile, LaunchError> {
-        let text = std::fs::read_to_string(path).map_err(|e| LaunchError {
+        let text = crate::input::read_text(path).map_err(|e| LaunchError {
             file: path.into(),
             key: String::new(),
             msg: format!("cannot read: {e}"),
@@ -195,7 +195,7 @@ impl LaunchFile {
         let line_of = |span: Option<std::ops::Range<usize>>| -> String {
             span.map(|s| format!("line {}", text[..s.start.min(text.len())].matches('\n').count() + 1)).unwrap_or_default()
         };
-        let de = toml::Deserializer::parse(text).map_err(|e| err(line_of(e.span()), e.message().trim().to_string()))?;
+        let de = toml::Deserializer::parse(text).map_err(|e| err(line_of(e.span()), plain_types(e.message().trim())))?;
         let spec: LaunchSpec = serde_path_to_error::deserialize(de).map_err(|e| {
             let key = e.path().to_string();
             let inner = e.into_inner();
@@ -205,13 +205,13 @@ impl LaunchFile {
                 (_, true) => key,
                 (_, false) => format!("{key} ({line})"),
             };
-            err(key, inner.message().trim().replace('\n', " "))
+            err(key, plain_types(&inner.message().trim().replace('\n', " ")))
         })?;
         Ok(LaunchFile { path: path.into(), spec })
     }
 
     fn err(&self, key: impl Into<String>, msg: impl Into<String>) -> LaunchError {
-        LaunchError { file: self.path.clone(), key: key.into(), msg: msg.into() }
+        LaunchError { file: self.path.clone(), key: key.into(), msg: clip(&msg.into()) }
     }
 
     fn dims(&self, key: &str, v: &[u32]) -> Result<[u32; 3], LaunchError> {
@@ -387,12 +387,15 @@ impl LaunchFile {
         }
         if let Some(f) = &init.file {
             let p = self.path.parent().unwrap_or(Path::new(".")).join(f);
-            let data = std::fs::read(&p).map_err(|e| self.err(format!("{key}.init.file"), format!("cannot read {}: {e}", p.display())))?;
+            let wrong_size = |len: u64| {
+                self.err(format!("{key}.init.file"), format!("{} holds {len} bytes; the buffer is {} x {} = {bytes} bytes", p.display(), b.len, b.ty.name()))
+            };
+            let data = crate::input::read_bounded(&p, bytes as u64).map_err(|e| match e {
+                crate::input::InputError::TooLong { len, .. } => wrong_size(len),
+                e => self.err(format!("{key}.init.file"), format!("cannot read {}: {e}", p.display())),
+            })?;
             if data.len() != bytes {
-                return Err(self.err(
-                    format!("{key}.init.file"),
-                    format!("{} holds {} bytes; the buffer is {} x {} = {bytes} bytes", p.display(), data.len(), b.len, b.ty.name()),
-                ));
+                return Err(wrong_size(data.len() as u64));
             }
             return Ok(data);
         }

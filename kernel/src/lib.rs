@@ -50,6 +50,7 @@ pub mod compile;
 pub mod error;
 pub mod exec;
 pub mod gen;
+pub mod input;
 pub mod inst;
 pub mod kernel;
 pub mod launch;
@@ -78,7 +79,7 @@ pub fn load(path: &Path, opts: &CompileOptions) -> Result<Module, KernelError> {
         let ptx = compile_cuda(path, opts)?;
         Module::from_ptx(&ptx, &format!("{file} (PTX from clang)"))
     } else {
-        let src = std::fs::read_to_string(path).map_err(|err| KernelError::Io { path: path.into(), err })?;
+        let src = input::read_text(path).map_err(|e| KernelError::Io { path: path.into(), err: e.into() })?;
         Module::from_ptx(&src, &file)
     }
 }

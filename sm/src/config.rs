@@ -252,7 +252,7 @@ impl Config {
             let known = PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
             return Err(ConfigError::UnknownPreset(spec.to_string(), known));
         }
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { file: spec.to_string(), source })?;
+        let text = kernel::input::read_text(path).map_err(|e| ConfigError::Io { file: spec.to_string(), source: e.into() })?;
         Ok((Config::parse(&text, spec)?, Some(path.to_path_buf())))
     }
 
@@ -393,6 +393,13 @@ impl Config {
                 if !table.contains_key(*part) {
                     return Err(ConfigError::Toml { file: "--set".into(), message: format!("unknown key `{}`", key.trim()) });
                 }
+                if let Some(toml::Value::Table(section)) = table.get(*part) {
+                    let keys: Vec<String> = section.keys().map(|k| format!("{}.{k}", key.trim())).collect();
+                    return Err(ConfigError::Toml {
+                        file: "--set".into(),
+                        message: format!("`{}` is a section; set one of its keys: {}", key.trim(), keys.join(", ")),
+                    });
+                }
                 table.insert(part.to_string(), parsed.clone());
             } else {
                 table = match table.get_mut(*part) {
@@ -402,14 +409,20 @@ impl Config {
             }
         }
         let text = toml::to_string(&doc).map_err(|e| ConfigError::Toml { file: "--set".into(), message: e.to_string() })?;
-        Config::parse(&text, &format!("--set {assignment}"))
+        // The document is ours, not the user's: name the key, not a line of it.
+        let c: Config = toml::from_str(&text).map_err(|e| ConfigError::Toml {
+            file: format!("--set {}", kernel::error::clip(assignment)),
+            message: format!("key `{}`: {}", key.trim(), kernel::error::plain_types(&e.message().trim().replace('\n', " "))),
+        })?;
+        c.check(&format!("--set {}", kernel::error::clip(assignment)))?;
+        Ok(c)
     }
 }
 
 /// toml's message on one line, with the line, column and the dotted key
 /// the error is at.
 fn toml_message(e: &toml::de::Error, text: &str) -> String {
-    let msg = e.message().trim().replace('\n', " ");
+    let msg = kernel::error::plain_types(&e.message().trim().replace('\n', " "));
     let Some(span) = e.span() else { return msg };
     let start = span.start.min(text.len());
     let line_no = text[..start].matches('\n').count() + 1;

@@ -10,10 +10,9 @@
 
 use crate::blocks::BlockInst;
 use sim::{words_for, Component};
-use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io;
 use std::path::Path;
-use waves::{Gtkw, GtkwGroup, VarId, VcdWriter, PERIOD};
+use waves::{Gtkw, GtkwGroup, PathWriter, VarId, VcdWriter, PERIOD};
 
 /// A pipeline-level signal, set by the SM each traced cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +57,7 @@ impl Default for Layout {
 
 /// Declares block variables while the header is written.
 struct Decl {
-    w: VcdWriter<BufWriter<File>>,
+    w: VcdWriter<PathWriter>,
     nwords: usize,
     memories: bool,
 }
@@ -100,7 +99,7 @@ impl Decl {
 }
 
 pub struct SmTrace {
-    w: VcdWriter<BufWriter<File>>,
+    w: VcdWriter<PathWriter>,
     from: u64,
     to: u64,
     clk: VarId,
@@ -117,8 +116,7 @@ impl SmTrace {
     /// Create `path` for cycles `from..=to` (inclusive) with the stage
     /// signals of `layout` and the scopes of `blocks` (name, instance).
     pub fn create(path: &Path, from: u64, to: u64, layout: Layout, blocks: &[(&str, &BlockInst)], memories: bool) -> io::Result<SmTrace> {
-        let file = File::create(path)?;
-        let mut w = VcdWriter::new(BufWriter::with_capacity(1 << 16, file), "warpforge timing SM")?;
+        let mut w = VcdWriter::new(PathWriter::create(path)?, "warpforge timing SM")?;
         let vcd_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         let mut gtkw = Gtkw { dumpfile: vcd_name, top: vec![("TOP.clk".into(), 1)], groups: Vec::new() };
         w.scope("TOP")?;

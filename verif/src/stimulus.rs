@@ -324,8 +324,13 @@ impl Stimulus {
     /// widths): a file made for another block or parameter set is an error.
     pub fn read_text(path: &Path, expected: &Arc<InputLayout>) -> Result<Self, StimulusError> {
         let p = path.display().to_string();
-        let file = std::fs::File::open(path).map_err(|e| StimulusError::Io { path: p.clone(), source: e })?;
         let err = |line: usize, message: String| StimulusError::Parse { path: p.clone(), line, message };
+        // A device or FIFO would be read forever (or block): files only.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file (a device, FIFO or directory is not read as input)");
+            return Err(StimulusError::Io { path: p, source: e });
+        }
+        let file = std::fs::File::open(path).map_err(|e| StimulusError::Io { path: p.clone(), source: e })?;
         let mut s = Stimulus::new(expected.clone());
         let mut have_ports = false;
         let mut frame = Frame::new(expected.clone());

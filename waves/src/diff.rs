@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufReader;
 use std::path::Path;
-use vcd::{Command, ScopeItem};
+use vcd::Command;
 
 /// The first point where two traces disagree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub struct Difference {
 pub enum DiffError {
     #[error("{path}: {message}")]
     Read { path: String, message: String },
+    #[error("--from {from} is past the end of both traces ({a} ends at {a_end}, {b} at {b_end})")]
+    PastEnd { from: u64, a: String, a_end: u64, b: String, b_end: u64 },
     #[error("{a} and {b} have no signal paths in common")]
     NothingInCommon { a: String, b: String },
 }
@@ -29,6 +31,8 @@ pub enum DiffError {
 /// Changes of every variable of one file, by path.
 struct Trace {
     changes: HashMap<String, Vec<(u64, String)>>,
+    /// The last timestamp in the file.
+    end: u64,
 }
 
 fn normalize(bits: &str) -> String {
@@ -40,22 +44,6 @@ fn normalize(bits: &str) -> String {
     }
 }
 
-fn walk(items: &[ScopeItem], prefix: &str, codes: &mut HashMap<String, Vec<String>>) {
-    for it in items {
-        match it {
-            ScopeItem::Scope(s) => {
-                let p = if prefix.is_empty() { s.identifier.clone() } else { format!("{prefix}.{}", s.identifier) };
-                walk(&s.items, &p, codes);
-            }
-            ScopeItem::Var(v) => {
-                let p = if prefix.is_empty() { v.reference.clone() } else { format!("{prefix}.{}", v.reference) };
-                codes.entry(v.code.to_string()).or_default().push(p);
-            }
-            _ => {}
-        }
-    }
-}
-
 type Parser = vcd::Parser<BufReader<std::fs::File>>;
 
 fn read_err(path: &Path) -> impl Fn(String) -> DiffError + '_ {
@@ -63,14 +51,31 @@ fn read_err(path: &Path) -> impl Fn(String) -> DiffError + '_ {
 }
 
 /// Open a VCD file and read its header: the parser, now at the first value
-/// change, and the full dotted paths of each identifier code.
+/// change, and the full dotted paths of each identifier code. The scopes
+/// are walked with a path stack, not by recursion, so no nesting depth
+/// overflows the call stack.
 fn open(path: &Path) -> Result<(Parser, HashMap<String, Vec<String>>), DiffError> {
     let err = read_err(path);
     let f = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
     let mut p = vcd::Parser::new(BufReader::new(f));
-    let header = p.parse_header().map_err(|e| err(e.to_string()))?;
     let mut codes: HashMap<String, Vec<String>> = HashMap::new();
-    walk(&header.items, "", &mut codes);
+    let mut scope: Vec<String> = Vec::new();
+    let dotted = |scope: &[String], name: &str| if scope.is_empty() { name.to_string() } else { format!("{}.{name}", scope.join(".")) };
+    loop {
+        match p.next() {
+            None => return Err(err("end of file before `$enddefinitions`".into())),
+            Some(Err(e)) => return Err(err(e.to_string())),
+            Some(Ok(Command::ScopeDef(_, name))) => scope.push(name),
+            Some(Ok(Command::Upscope)) => {
+                if scope.pop().is_none() {
+                    return Err(err("`$upscope` outside any scope".into()));
+                }
+            }
+            Some(Ok(Command::VarDef(_, _, code, reference, _))) => codes.entry(code.to_string()).or_default().push(dotted(&scope, &reference)),
+            Some(Ok(Command::Enddefinitions)) => break,
+            Some(Ok(_)) => {}
+        }
+    }
     Ok((p, codes))
 }
 
@@ -91,7 +96,7 @@ fn read(path: &Path) -> Result<Trace, DiffError> {
         let cmd = cmd.map_err(|e| err(e.to_string()))?;
         let (code, value) = match cmd {
             Command::Timestamp(t) => {
-                time = t;
+                time = time.max(t);
                 continue;
             }
             Command::ChangeScalar(c, v) => (c, v.to_string()),
@@ -109,7 +114,7 @@ fn read(path: &Path) -> Result<Trace, DiffError> {
             }
         }
     }
-    Ok(Trace { changes })
+    Ok(Trace { changes, end: time })
 }
 
 /// First difference between the common signals of two VCD files (restricted
@@ -117,6 +122,9 @@ fn read(path: &Path) -> Result<Trace, DiffError> {
 /// or `None` if they agree.
 pub fn diff_files(a: &Path, b: &Path, prefix: Option<&str>, from: u64) -> Result<Option<Difference>, DiffError> {
     let (ta, tb) = (read(a)?, read(b)?);
+    if from > ta.end && from > tb.end {
+        return Err(DiffError::PastEnd { from, a: a.display().to_string(), a_end: ta.end, b: b.display().to_string(), b_end: tb.end });
+    }
     let mut common: Vec<&String> =
         ta.changes.keys().filter(|k| tb.changes.contains_key(*k) && prefix.is_none_or(|p| k.starts_with(p))).collect();
     if common.is_empty() {
@@ -183,6 +191,9 @@ mod tests {
         let d = diff_files(&a, &b, None, 0).unwrap().unwrap();
         assert_eq!((d.time, d.path.as_str(), d.a.as_str(), d.b.as_str()), (20, "TOP.m.count", "10", "101"));
         assert!(matches!(diff_files(&a, &c, None, 0), Err(DiffError::NothingInCommon { .. })));
+        assert_eq!(diff_files(&a, &b, None, 30).unwrap(), None);
+        let e = diff_files(&a, &b, None, 31).unwrap_err().to_string();
+        assert!(e.starts_with("--from 31 is past the end of both traces") && e.contains("ends at 30"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,9 +9,11 @@
 //! timescale is 1 ns.
 
 mod diff;
+mod file;
 mod gtkw;
 mod writer;
 
+pub use file::PathWriter;
 pub use diff::{diff_files, signal_paths, DiffError, Difference};
 pub use gtkw::{Gtkw, GtkwGroup};
 pub use writer::{VarId, VcdWriter};

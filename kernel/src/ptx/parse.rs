@@ -201,7 +201,7 @@ impl<'a> Parser<'a> {
         self.t.get(self.i).map_or(self.end, |t| (t.line, t.col))
     }
     fn err_at<T>(&self, pos: (u32, u32), msg: impl Into<String>) -> R<T> {
-        Err(ParseError { file: self.file.into(), line: pos.0, col: pos.1, msg: msg.into() })
+        Err(ParseError { file: self.file.into(), line: pos.0, col: pos.1, msg: crate::error::clip(&msg.into()) })
     }
     fn err<T>(&self, msg: impl Into<String>) -> R<T> {
         self.err_at(self.pos(), msg)
@@ -773,7 +773,11 @@ impl<'a> Parser<'a> {
         }))
     }
 
+    /// The statements of a function body up to its closing `}`. Nested
+    /// `{ }` scopes are pushed on `f.scopes`, not on the call stack, so no
+    /// nesting depth overflows it.
     fn body(&mut self, f: &mut Func) -> R<()> {
+        let outer = f.scopes.len() - 1;
         loop {
             let pos = self.pos();
             match self.peek() {
@@ -781,12 +785,13 @@ impl<'a> Parser<'a> {
                 Some(Tok::Punct('}')) => {
                     self.i += 1;
                     f.scopes.pop();
-                    return Ok(());
+                    if f.scopes.len() == outer {
+                        return Ok(());
+                    }
                 }
                 Some(Tok::Punct('{')) => {
                     self.i += 1;
                     f.scopes.push(Scope::default());
-                    self.body(f)?;
                 }
                 Some(Tok::Punct('@')) => self.instruction(f)?,
                 Some(Tok::Word(w)) => {

@@ -442,7 +442,8 @@ impl Sm {
         }
         if let Some(tr) = self.tracing.take() {
             let gtkw = tr.t.finish()?;
-            std::fs::write(&tr.gtkw_path, gtkw.render())?;
+            std::fs::write(&tr.gtkw_path, gtkw.render())
+                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", tr.gtkw_path.display())))?;
         }
         Ok(())
     }
