@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hw::registry::BlockInfo;
 use hw::stats::{Storage, StorageKind};
 use hw::Params;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use sim::trace::{gtkw_for, TraceOptions, Tracer};
 use sim::{Component, Dir, EngineOptions, RtlSim, Visibility};
 use std::io::IsTerminal;
@@ -18,6 +18,7 @@ use verif::run::{apply, check_inputs, output_ids};
 use verif::stimulus::{Driver, Frame, Stimulus};
 
 mod output;
+mod progress;
 mod sm_cmd;
 
 use output::create_dir;
@@ -231,9 +232,8 @@ enum Cmd {
         /// Write every buffer after the run as DIR/NAME.bin (raw little-endian).
         #[arg(long, value_name = "DIR")]
         dump: Option<PathBuf>,
-        /// Stop with an error after this many warp instructions.
-        #[arg(long, value_name = "N", default_value_t = kernel::RunOptions::default().max_warp_insts)]
-        max_instructions: u64,
+        #[command(flatten)]
+        budget: sm_cmd::Budget,
     },
     /// Stacked-bar SVG of the scheduler-cycle breakdown of several runs
     /// (stats files written by `run --stats`), normalized per kernel to its first run.
@@ -302,20 +302,6 @@ fn stimulus(info: &BlockInfo, p: &Params, args: &StimArgs, ports: &[sim::PortSpe
 fn driver(info: &BlockInfo, p: &Params, seed: u64) -> Res<Box<dyn Driver>> {
     let v = verif::registry::find(info.name).ok_or_else(|| format!("block `{}` has no stimulus driver", info.name))?;
     (v.driver)(p, seed).map_err(|e| e.to_string())
-}
-
-fn progress(total: u64) -> ProgressBar {
-    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    pb.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} cycles {per_sec} eta {eta}").expect("template"));
-    pb
-}
-
-/// Show the bar once a run has taken two seconds, and only on a terminal.
-fn maybe_show(pb: &ProgressBar, start: Instant, shown: &mut bool) {
-    if !*shown && start.elapsed().as_secs_f64() > 2.0 && std::io::stderr().is_terminal() {
-        pb.set_draw_target(ProgressDrawTarget::stderr());
-        *shown = true;
-    }
 }
 
 fn cmd_blocks(block: Option<String>, params: Vec<String>) -> Res<()> {
@@ -425,8 +411,7 @@ fn sim_loop<C: Component + ?Sized>(
     let mut act = Activity { high: vec![0; outs.len()], changes: vec![0; outs.len()] };
     let mut last: Vec<Vec<u64>> = outs.iter().map(|&o| comp.get(o).to_vec()).collect();
     let mut frame = Frame::new(layout.clone());
-    let pb = progress(cycles);
-    let (start, mut shown) = (Instant::now(), false);
+    let bar = progress::Bar::new(Some(cycles), "{bar:40} {pos}/{len} cycles {per_sec} eta {eta}");
     for slot in 0..=cycles {
         if slot == 0 {
             frame.clear();
@@ -466,11 +451,10 @@ fn sim_loop<C: Component + ?Sized>(
             sample(comp, slot, true)?;
         }
         if slot % 4096 == 0 {
-            pb.set_position(slot);
-            maybe_show(&pb, start, &mut shown);
+            bar.update(slot, String::new);
         }
     }
-    pb.finish_and_clear();
+    bar.finish();
     Ok(act)
 }
 
@@ -739,9 +723,17 @@ fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
     Ok(())
 }
 
-fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, timing: sm_cmd::TimingArgs, dump: Option<PathBuf>, max: u64) -> Res<()> {
+fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, timing: sm_cmd::TimingArgs, dump: Option<PathBuf>, budget: sm_cmd::Budget) -> Res<()> {
     if functional == timing.config.is_some() {
         return Err("run: give --functional or --config C.toml (a preset name or a file)".into());
+    }
+    if functional && budget.max_cycles.is_some() {
+        return Err("--max-cycles needs --config: the functional model has no cycles (its budget is --max-instructions)".into());
+    }
+    // Outputs first: a bad path fails before the run, not after it.
+    sm_cmd::prepare_outputs(&timing)?;
+    if let Some(d) = &dump {
+        create_dir(d)?;
     }
     let m = load_module(&file)?;
     let k = match &name {
@@ -752,10 +744,10 @@ fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: boo
     let lf = kernel::LaunchFile::load(&launch).map_err(|e| e.to_string())?;
     let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
     if !functional {
-        return sm_cmd::run_timing(k, &l, &timing, dump);
+        return sm_cmd::run_timing(k, &l, &timing, dump, budget);
     }
     let t = Instant::now();
-    let r = kernel::run_functional(k, &l, &kernel::RunOptions { max_warp_insts: max }).map_err(|e| e.to_string())?;
+    let r = sm_cmd::functional(k, &l, budget.max_instructions.unwrap_or(kernel::RunOptions::default().max_warp_insts))?;
     let secs = t.elapsed().as_secs_f64();
     let s = r.stats;
     println!(
@@ -769,10 +761,16 @@ fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: boo
         s.thread_insts as f64 / secs.max(1e-9) / 1e6
     );
     if let Some(dir) = dump {
-        let files = kernel::dump(&l, &r.memory, &dir).map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
-        for f in files {
-            println!("{}", f.display());
-        }
+        dump_buffers(&l, &r.memory, &dir)?;
+    }
+    Ok(())
+}
+
+/// `--dump DIR`: every buffer as DIR/NAME.bin, each path printed.
+pub(crate) fn dump_buffers(l: &kernel::Launch, memory: &kernel::Memory, dir: &Path) -> Res<()> {
+    let files = kernel::dump(l, memory, dir).map_err(|e| format!("cannot write into {}: {e}", dir.display()))?;
+    for f in files {
+        println!("{}", f.display());
     }
     Ok(())
 }
@@ -797,9 +795,7 @@ fn main() -> ExitCode {
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
         Cmd::Kernel { file, kernel, ptx } => cmd_kernel(file, kernel, ptx),
-        Cmd::Run { file, kernel, launch, functional, timing, dump, max_instructions } => {
-            cmd_run(file, kernel, launch, functional, timing, dump, max_instructions)
-        }
+        Cmd::Run { file, kernel, launch, functional, timing, dump, budget } => cmd_run(file, kernel, launch, functional, timing, dump, budget),
         Cmd::Plot { files, out, title } => sm_cmd::plot(&files, &out, &title),
         Cmd::Sweep(a) => sm_cmd::sweep(&a),
         Cmd::Compare { file } => sm_cmd::compare(&file),

@@ -32,13 +32,13 @@ pub struct TimingArgs {
     #[arg(long, value_name = "F.vcd")]
     pub vcd: Option<PathBuf>,
     /// First cycle in the VCD.
-    #[arg(long, value_name = "A", default_value_t = 0)]
+    #[arg(long, value_name = "A", default_value_t = 0, requires = "vcd")]
     pub vcd_from: u64,
     /// Last cycle in the VCD (default: 10,000 cycles after --vcd-from).
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", requires = "vcd")]
     pub vcd_to: Option<u64>,
     /// Also dump the register arrays and memories of netlist blocks.
-    #[arg(long)]
+    #[arg(long, requires = "vcd")]
     pub vcd_memories: bool,
     /// Kanata pipeline log for the Konata viewer.
     #[arg(long, value_name = "F.log")]
@@ -54,14 +54,63 @@ pub fn config(spec: &str, set: &[String]) -> Res<Config> {
     Ok(c)
 }
 
+/// The run budgets of `warpforge run`, one vocabulary for the functional
+/// model and the timing SM.
+#[derive(clap::Args, Clone, Copy, Default)]
+pub struct Budget {
+    /// Stop with an error after this many warp instructions (functional
+    /// model and timing SM; default for the functional model 2^30).
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Stop with an error after this many cycles (timing SM; sets
+    /// limits.max_cycles).
+    #[arg(long, value_name = "N")]
+    pub max_cycles: Option<u64>,
+}
+
+/// Check every output path of a run before it starts.
+pub fn prepare_outputs(a: &TimingArgs) -> Res<()> {
+    for p in [&a.stats, &a.csv, &a.vcd, &a.pipeview].into_iter().flatten() {
+        crate::output::prepare(p)?;
+    }
+    if let Some(v) = &a.vcd {
+        crate::output::prepare(&v.with_extension("gtkw"))?;
+    }
+    Ok(())
+}
+
+/// The functional model's run with the instruction budget and a progress
+/// bar; its warning about partial barriers goes to standard error.
+pub fn functional(k: &kernel::Kernel, l: &kernel::Launch, max_insts: u64) -> Res<kernel::FunctionalResult> {
+    let bar = crate::progress::Bar::new(Some(l.ctas()), "functional model {bar:30} {pos}/{len} CTAs {msg}");
+    let t = Instant::now();
+    let mut memory = l.memory.clone();
+    let opts = kernel::RunOptions { max_warp_insts: max_insts };
+    let r = kernel::run_observed(k, l, &mut memory, &opts, &mut |s| {
+        bar.update(s.ctas, || format!("{:.1} M warp instructions/s", s.warp_insts as f64 / t.elapsed().as_secs_f64().max(1e-9) / 1e6))
+    });
+    bar.finish();
+    let stats = r.map_err(|e| e.to_string())?;
+    if let Some(w) = stats.barrier_warning(&k.base_name) {
+        eprintln!("{w}");
+    }
+    Ok(kernel::FunctionalResult { memory, stats })
+}
+
 /// `warpforge run --config`: the timing SM, checked against the functional model.
-pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: Option<PathBuf>) -> Res<()> {
-    let cfg = config(a.config.as_deref().expect("--config"), &a.set)?;
+pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: Option<PathBuf>, budget: Budget) -> Res<()> {
+    let mut cfg = config(a.config.as_deref().expect("--config"), &a.set)?;
+    if let Some(n) = budget.max_cycles {
+        cfg.limits.max_cycles = n;
+    }
+    if let Some(n) = budget.max_instructions {
+        cfg.limits.max_instructions = n;
+    }
     let engine = sm::blocks::parse_engine(&a.engine)?;
     let mut out = Outputs::default();
     if let Some(p) = &a.pipeview {
-        let f = std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        out.pipeview = Some(sm::pipeview::Kanata::new(Box::new(std::io::BufWriter::new(f))));
+        let f = waves::PathWriter::create(p).map_err(|e| e.to_string())?;
+        out.pipeview = Some(sm::pipeview::Kanata::new(Box::new(f)));
     }
     if let Some(p) = &a.vcd {
         let to = a.vcd_to.unwrap_or(a.vcd_from + 10_000);
@@ -70,35 +119,47 @@ pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: 
         }
         out.vcd = Some(VcdRequest { path: p.clone(), from: a.vcd_from, to, memories: a.vcd_memories });
     }
-    let golden = kernel::run_functional(k, l, &kernel::RunOptions::default()).map_err(|e| e.to_string())?;
+    let max_insts = match cfg.limits.max_instructions {
+        0 => kernel::RunOptions::default().max_warp_insts,
+        n => n,
+    };
+    let golden = functional(k, l, max_insts)?;
+    let bar = crate::progress::Bar::new(None, "timing SM: cycle {pos} {msg}");
     let t = Instant::now();
-    let o = sm::run::simulate(Arc::new(k.clone()), Arc::new(l.clone()), &cfg, engine, out)?;
+    let shown = bar.clone();
+    out.progress = Some(Box::new(move |p: &sm::core::Progress| {
+        shown.update(p.cycles, || {
+            format!("{}/{} CTAs done, {:.0} cycles/s", p.ctas_done, p.ctas, p.cycles as f64 / t.elapsed().as_secs_f64().max(1e-9))
+        })
+    }));
+    let o = sm::run::simulate(Arc::new(k.clone()), Arc::new(l.clone()), &cfg, engine, out);
+    bar.finish();
+    let o = o?;
     let secs = t.elapsed().as_secs_f64();
-    if o.memory != golden.memory {
-        return Err(format!("{}: the timing run's final memory differs from the functional model's (a bug: please report it)", k.base_name));
-    }
     print!("{}", o.stats.table());
-    println!(
-        "final memory equals the functional model's; {:.3} s, {:.0} SM-cycles/s",
-        secs,
-        o.stats.cycles as f64 / secs.max(1e-9)
-    );
+    if let Some(d) = golden.memory.difference(&o.memory) {
+        return Err(format!(
+            "{}: the timing run's final memory differs from the functional model's at {d}: the kernel's result depends on the order in which its threads run (a data race, or floating-point atomics whose order changes the rounding); if the kernel is race-free, this is a warpforge bug: please report it",
+            k.base_name
+        ));
+    }
+    println!("final memory equals the functional model's; {:.3} s, {:.0} SM-cycles/s", secs, o.stats.cycles as f64 / secs.max(1e-9));
     write_reports(&o.stats, a)?;
     if let Some(p) = &a.vcd {
         println!("{} (and {})", p.display(), p.with_extension("gtkw").display());
     }
+    if let Some(p) = &a.pipeview {
+        println!("{}", p.display());
+    }
     if let Some(dir) = dump {
-        let files = kernel::dump(l, &o.memory, &dir).map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
-        for f in files {
-            println!("{}", f.display());
-        }
+        crate::dump_buffers(l, &o.memory, &dir)?;
     }
     Ok(())
 }
 
 fn write_reports(s: &Stats, a: &TimingArgs) -> Res<()> {
     if let Some(p) = &a.stats {
-        std::fs::write(p, s.json()).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        crate::output::write_results(p, &s.json())?;
         println!("{}", p.display());
     }
     if let Some(p) = &a.csv {
@@ -110,7 +171,6 @@ fn write_reports(s: &Stats, a: &TimingArgs) -> Res<()> {
 fn append_csv(p: &Path, rows: &[Stats]) -> Res<()> {
     use std::io::Write;
     let new = !p.exists();
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     let mut text = String::new();
     if new {
         text += &Stats::csv_header();
@@ -120,7 +180,11 @@ fn append_csv(p: &Path, rows: &[Stats]) -> Res<()> {
         text += &s.csv_row();
         text.push('\n');
     }
-    f.write_all(text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    let r = std::fs::OpenOptions::new().create(true).append(true).open(p).and_then(|mut f| f.write_all(text.as_bytes()));
+    r.map_err(|e| format!("cannot write {}: {e}", p.display())).inspect_err(|_| {
+        println!("--- {} (could not be written) ---", p.display());
+        print!("{text}");
+    })
 }
 
 /// `warpforge plot`: the breakdown of several stats files as one SVG.
@@ -128,6 +192,7 @@ pub fn plot(files: &[PathBuf], out: &Path, title: &str) -> Res<()> {
     if files.is_empty() {
         return Err("plot: give at least one stats file (written by `run --stats`)".into());
     }
+    crate::output::prepare(out)?;
     let mut runs = Vec::new();
     for f in files {
         let text = kernel::input::read_text(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
@@ -248,6 +313,10 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
         let l = kernel::LaunchFile::load(&file.with_extension("toml")).map_err(|e| e.to_string())?.bind(&m, &kern).map_err(|e| e.to_string())?;
         loaded.insert(k.clone(), (Arc::new(kern), Arc::new(l)));
     }
+    crate::output::prepare(&a.out)?;
+    if let Some(dir) = &a.stats_dir {
+        crate::output::create_dir(dir)?;
+    }
     let mine = (0..points.len()).filter(|&p| shard.takes(p)).count();
     let bar = ProgressBar::new(mine as u64);
     if std::io::stderr().is_terminal() {
@@ -267,9 +336,6 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
         || bar.inc(1),
     )?;
     bar.finish_and_clear();
-    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
     let mut text = format!("point,{},overrides\n", Stats::csv_header());
     let mut failures = Vec::new();
     for (p, r) in &results {
@@ -277,15 +343,16 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
             Ok(o) => {
                 text += &format!("{p},{},\"{}\"\n", o.stats.csv_row(), points[*p].label);
                 if let Some(dir) = &a.stats_dir {
-                    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                     let f = dir.join(format!("{p:05}_{}_{}.json", points[*p].kernel, points[*p].cfg.mode));
-                    std::fs::write(&f, o.stats.json()).map_err(|e| format!("cannot write {}: {e}", f.display()))?;
+                    if let Err(e) = std::fs::write(&f, o.stats.json()) {
+                        failures.push(format!("cannot write {}: {e}", f.display()));
+                    }
                 }
             }
             Err(e) => failures.push(format!("point {p} ({} {} {}): {e}", points[*p].kernel, points[*p].cfg.name, points[*p].label)),
         }
     }
-    std::fs::write(&a.out, text).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    crate::output::write_results(&a.out, &text)?;
     println!("{} runs ({} of {} grid points, shard {}/{}) in {:.1} s -> {}", results.len(), mine, points.len(), shard.index, shard.count, t.elapsed().as_secs_f64(), a.out.display());
     if !failures.is_empty() {
         return Err(format!("{} run(s) failed:\n{}", failures.len(), failures.join("\n")));

@@ -114,6 +114,8 @@ pub enum RunError {
     Budget { kernel: String, budget: u64, cta: [u32; 3] },
     #[error("kernel `{kernel}`: {msg}")]
     Launch { kernel: String, msg: String },
+    #[error("kernel `{kernel}` can never finish: in CTA ({}, {}, {}) every live warp is stuck ({detail}): nothing left to run can change memory", cta[0], cta[1], cta[2])]
+    NoProgress { kernel: String, cta: [u32; 3], detail: String },
 }
 
 /// Any error of the crate's front door (load a file, find a kernel, run it).

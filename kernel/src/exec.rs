@@ -290,6 +290,13 @@ pub struct Executed {
     pub warp_done: bool,
     /// A store or atomic was not performed (`ExecCtx::side_effects` false).
     pub suppressed: bool,
+    /// A store or atomic changed a byte of memory (global, shared or local);
+    /// writing the value already there is not a change. The no-progress
+    /// detector ([`crate::progress`]) counts these.
+    pub wrote: bool,
+    /// `bar.sync` reached with some of the warp's live threads inactive (a
+    /// barrier in divergent code: undefined behaviour in CUDA).
+    pub partial_barrier: bool,
 }
 
 #[inline(always)]
@@ -846,10 +853,13 @@ fn resolve(space: Space, a: u64, thread: u32, local_bytes: u32) -> Loc {
     Loc { space, addr: a }
 }
 
+/// Where [`local_loc`] maps an offset outside the thread's frame.
+const LOCAL_OUTSIDE: u64 = u64::MAX / 2;
+
 /// Local offsets become offsets into the CTA's thread-major local memory;
 /// an offset outside the thread's frame maps past the end (out of bounds).
 fn local_loc(off: u64, thread: u32, local_bytes: u32) -> Loc {
-    let addr = if off < local_bytes as u64 { thread as u64 * local_bytes as u64 + off } else { u64::MAX / 2 };
+    let addr = if off < local_bytes as u64 { thread as u64 * local_bytes as u64 + off } else { LOCAL_OUTSIDE };
     Loc { space: Space::Local, addr }
 }
 
@@ -869,8 +879,13 @@ fn load(ctx: &ExecCtx, loc: Loc, bytes: u32) -> Option<u64> {
     }
 }
 
+/// Write `bytes` of `v` at `loc`; returns whether memory changed.
 #[inline(always)]
-fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<(), Fault> {
+fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<bool, Fault> {
+    let v = zext(v, bytes * 8);
+    if load(ctx, loc, bytes) == Some(v) {
+        return Ok(false);
+    }
     let slice = |s: &mut [u8]| -> Option<()> {
         let a = usize::try_from(loc.addr).ok()?;
         write_le(s.get_mut(a..a.checked_add(bytes as usize)?)?, v);
@@ -882,7 +897,7 @@ fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<(), Fault> {
         Space::Local => slice(ctx.local),
         Space::Const | Space::Param => return Err(Fault::ReadOnly { space: loc.space }),
     };
-    ok.ok_or(Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: loc.addr, bytes })
+    ok.map(|()| true).ok_or(Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: loc.addr, bytes })
 }
 
 /// The lanes of a mask, lowest first.
@@ -968,6 +983,11 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
         let a = base[l as usize].wrapping_add(off);
         let thread = w.warp_id.wrapping_mul(WARP_SIZE as u32).wrapping_add(l);
         let loc = resolve(mi.space, a, thread, k.local_bytes);
+        if loc.space == Space::Local && loc.addr == LOCAL_OUTSIDE {
+            // Report the offset the thread used, not where it was mapped.
+            let off = if mi.space == Space::Local { a } else { a.wrapping_sub(LOCAL_WINDOW) };
+            return Err((Some(l), Fault::OutOfBounds { space: Space::Local, kind: mi.kind, addr: off, bytes: total }));
+        }
         if !loc.addr.is_multiple_of(total as u64) {
             return Err((Some(l), Fault::Misaligned { space: loc.space, kind: mi.kind, addr: loc.addr, bytes: total }));
         }
@@ -1008,7 +1028,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 for l in lanes(mask) {
                     let le = loc(l, e);
                     if ctx.side_effects {
-                        store(ctx, le, esize, v[l as usize]).map_err(|f| (Some(l), f))?;
+                        ex.wrote |= store(ctx, le, esize, v[l as usize]).map_err(|f| (Some(l), f))?;
                     } else if load(ctx, le, esize).is_none() {
                         return Err((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Store, addr: le.addr, bytes: esize }));
                     }
@@ -1026,7 +1046,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 let o = load(ctx, loc, esize).ok_or(oob)?;
                 if ctx.side_effects {
                     let n = atom1(op, ty, o, b[l as usize], c[l as usize]);
-                    store(ctx, loc, esize, n).map_err(|f| (Some(l), f))?;
+                    ex.wrote |= store(ctx, loc, esize, n).map_err(|f| (Some(l), f))?;
                 }
                 old[l as usize] = o;
             }
@@ -1224,6 +1244,8 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
         exited: 0,
         warp_done: false,
         suppressed: false,
+        wrote: false,
+        partial_barrier: false,
     };
     match inst.op {
         Op::Bra { target, reconv, .. } => {
@@ -1243,6 +1265,7 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
         }
         Op::Bar { .. } => {
             ex.barrier = exec_mask != 0;
+            ex.partial_barrier = ex.barrier && exec_mask != w.lanes & !w.exited;
             w.advance();
         }
         Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } => {

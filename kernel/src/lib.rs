@@ -55,6 +55,7 @@ pub mod inst;
 pub mod kernel;
 pub mod launch;
 pub mod memory;
+pub mod progress;
 pub mod ptx;
 pub mod regalloc;
 pub mod run;
@@ -67,7 +68,7 @@ pub use inst::{ArchReg, Inst, MemInfo, MemKind, Op, Opnd, Space, Ty, Unit, INST_
 pub use kernel::{Kernel, Module};
 pub use launch::{BufferInfo, ElemType, Launch, LaunchFile};
 pub use memory::Memory;
-pub use run::{dump, run_functional, run_on, FunctionalResult, RunOptions, RunStats};
+pub use run::{dump, run_functional, run_observed, run_on, FunctionalResult, RunOptions, RunStats};
 
 use std::path::Path;
 

@@ -107,6 +107,25 @@ impl Memory {
         &self.regions
     }
 
+    /// Where `self` and `other` (images of the same launch) first differ,
+    /// as one line: the region, byte offset and both bytes, and how many
+    /// bytes differ in all; `None` if they are equal.
+    pub fn difference(&self, other: &Memory) -> Option<String> {
+        let mut first = None;
+        let mut count = 0usize;
+        for (a, b) in self.regions.iter().zip(&other.regions) {
+            for (i, (x, y)) in a.data.iter().zip(&b.data).enumerate().filter(|(_, (x, y))| x != y) {
+                count += 1;
+                first.get_or_insert_with(|| format!("`{}` byte {i:#x}: {x:#04x} against {y:#04x}", a.name));
+            }
+        }
+        if self.konst != other.konst {
+            count += 1;
+            first.get_or_insert_with(|| "the constant bank".into());
+        }
+        first.map(|f| format!("{f} ({count} byte(s) differ)"))
+    }
+
     pub fn region(&self, name: &str) -> Option<&Region> {
         self.regions.iter().find(|r| r.name == name)
     }

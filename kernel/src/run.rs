@@ -1,8 +1,12 @@
 //! The whole-launch functional runner, built on [`exec`]: CTAs one after
 //! another in linear order (x fastest); within a CTA, warps in round-robin
-//! order, each running until it reaches a barrier or exits; when every
-//! warp still running waits at the barrier, all are released. Shared and
-//! local memory start zeroed for every CTA.
+//! order, each running until it reaches a barrier, exits, or is found
+//! spinning ([`crate::progress`]: its state recurs with memory unchanged);
+//! a spinning warp runs again once another warp has changed memory. When
+//! every warp still running waits at the barrier, all are released; when
+//! every one is spinning or waiting and memory no longer changes, the
+//! kernel can never finish and the run stops with a no-progress error.
+//! Shared and local memory start zeroed for every CTA.
 
 use crate::error::RunError;
 use crate::exec::{exec, ExecCtx, WarpState};
@@ -10,6 +14,7 @@ use crate::inst::WARP_SIZE;
 use crate::kernel::Kernel;
 use crate::launch::Launch;
 use crate::memory::Memory;
+use crate::progress::SpinDetector;
 use std::path::Path;
 
 /// Options of a functional run.
@@ -37,6 +42,23 @@ pub struct RunStats {
     pub thread_insts: u64,
     /// Deepest SIMT stack of any warp.
     pub max_stack_depth: u32,
+    /// `bar.sync`s reached with part of a warp's live threads inactive
+    /// (undefined behaviour in CUDA; released here as pre-Volta hardware
+    /// does, counting the warp as arrived).
+    pub partial_barriers: u64,
+    /// The first of them: (pc, source line, CTA, warp).
+    pub first_partial_barrier: Option<(u32, u32, [u32; 3], u32)>,
+}
+
+impl RunStats {
+    /// A warning line about partial barriers, if the run had any.
+    pub fn barrier_warning(&self, kernel: &str) -> Option<String> {
+        let (pc, line, c, w) = self.first_partial_barrier?;
+        Some(format!(
+            "warning: kernel `{kernel}`: {} bar.sync executed by only part of a warp's live threads (first at pc {pc:#06x}, line {line}, CTA ({}, {}, {}), warp {w}): undefined behaviour in CUDA; warpforge counts the warp as arrived, as pre-Volta GPUs do",
+            self.partial_barriers, c[0], c[1], c[2]
+        ))
+    }
 }
 
 /// The final memory image and counts.
@@ -55,6 +77,22 @@ pub fn run_functional(k: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<
 
 /// Run a launch on a given memory image (updated in place).
 pub fn run_on(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOptions) -> Result<RunStats, RunError> {
+    run_observed(k, launch, memory, opts, &mut |_| {})
+}
+
+/// Why a warp stopped running for now.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Held {
+    Running,
+    /// At a barrier.
+    Barrier,
+    /// Spinning since memory generation `g`.
+    Spinning(u64),
+}
+
+/// [`run_on`], calling `observe` with the counts after every CTA (for a
+/// progress display).
+pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOptions, observe: &mut dyn FnMut(&RunStats)) -> Result<RunStats, RunError> {
     let threads = launch.threads_per_cta();
     let nwarps = threads.div_ceil(WARP_SIZE as u32);
     let shared_bytes = k.dynamic_shared_base() as usize + launch.dynamic_shared as usize;
@@ -74,7 +112,10 @@ pub fn run_on(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOption
     let [gx, gy, gz] = launch.grid;
     let fresh: Vec<WarpState> = (0..nwarps).map(|w| WarpState::new(k, w, launch.block)).collect();
     let mut warps = fresh.clone();
-    let mut waiting = vec![false; nwarps as usize];
+    let mut held = vec![Held::Running; nwarps as usize];
+    let mut spin = vec![SpinDetector::default(); nwarps as usize];
+    // Instructions so far that changed memory.
+    let mut generation = 0u64;
     for cz in 0..gz {
         for cy in 0..gy {
             for cx in 0..gx {
@@ -82,7 +123,8 @@ pub fn run_on(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOption
                 shared.fill(0);
                 local.fill(0);
                 warps.clone_from(&fresh);
-                waiting.fill(false);
+                held.fill(Held::Running);
+                spin.iter_mut().for_each(SpinDetector::reset);
                 let mut ctx = ExecCtx {
                     global: memory,
                     shared: &mut shared,
@@ -95,9 +137,15 @@ pub fn run_on(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOption
                 };
                 loop {
                     for (wi, w) in warps.iter_mut().enumerate() {
-                        if w.done || waiting[wi] {
+                        match held[wi] {
+                            Held::Barrier => continue,
+                            Held::Spinning(g) if g == generation => continue,
+                            _ => {}
+                        }
+                        if w.done {
                             continue;
                         }
+                        held[wi] = Held::Running;
                         loop {
                             if stats.warp_insts >= opts.max_warp_insts {
                                 return Err(RunError::Budget { kernel: k.base_name.clone(), budget: opts.max_warp_insts, cta: ctaid });
@@ -105,28 +153,61 @@ pub fn run_on(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOption
                             let ex = exec(k, w, &mut ctx)?;
                             stats.warp_insts += 1;
                             stats.thread_insts += ex.active.count_ones() as u64;
+                            generation += ex.wrote as u64;
+                            if ex.partial_barrier {
+                                stats.partial_barriers += 1;
+                                stats.first_partial_barrier.get_or_insert((ex.pc, k.inst_at(ex.pc).map_or(0, |i| i.line), ctaid, w.warp_id));
+                            }
                             if ex.warp_done {
                                 break;
                             }
                             if ex.barrier {
-                                waiting[wi] = true;
+                                held[wi] = Held::Barrier;
+                                break;
+                            }
+                            if spin[wi].step(w, generation) {
+                                held[wi] = Held::Spinning(generation);
                                 break;
                             }
                         }
                     }
-                    // Every warp still running waits at the barrier: release.
                     if warps.iter().all(|w| w.done) {
                         break;
                     }
-                    waiting.fill(false);
+                    let spinning = held.iter().any(|h| matches!(h, Held::Spinning(_)));
+                    if !spinning {
+                        // Every warp still running waits at the barrier: release.
+                        held.fill(Held::Running);
+                    } else if held.iter().zip(&warps).all(|(h, w)| w.done || *h == Held::Barrier || *h == Held::Spinning(generation)) {
+                        return Err(no_progress(k, ctaid, &warps, &held));
+                    }
                 }
                 stats.ctas += 1;
                 stats.warps += nwarps as u64;
                 stats.max_stack_depth = stats.max_stack_depth.max(warps.iter().map(|w| w.max_depth).max().unwrap_or(0));
+                observe(&stats);
             }
         }
     }
     Ok(stats)
+}
+
+/// The no-progress error: which warps spin where, which wait at a barrier.
+fn no_progress(k: &Kernel, cta: [u32; 3], warps: &[WarpState], held: &[Held]) -> RunError {
+    let at = |w: &WarpState| {
+        let pc = w.pc().unwrap_or(0);
+        format!("pc {pc:#06x} (line {})", k.inst_at(pc).map_or(0, |i| i.line))
+    };
+    let mut parts = Vec::new();
+    for (w, h) in warps.iter().zip(held) {
+        match h {
+            _ if w.done => {}
+            Held::Spinning(_) => parts.push(format!("warp {} loops at {} with memory unchanged", w.warp_id, at(w))),
+            Held::Barrier => parts.push(format!("warp {} waits at the barrier before {}", w.warp_id, at(w))),
+            Held::Running => {}
+        }
+    }
+    RunError::NoProgress { kernel: k.base_name.clone(), cta, detail: parts.join("; ") }
 }
 
 /// Write every buffer of the launch as `DIR/NAME.bin` (raw little-endian).

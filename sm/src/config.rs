@@ -197,6 +197,10 @@ pub struct Limits {
     pub deadlock_cycles: u64,
     /// Stop after this many cycles (0 = no limit); an error if reached.
     pub max_cycles: u64,
+    /// Stop after this many warp instructions (0 = no limit); an error if
+    /// reached before the kernel finishes.
+    #[serde(default)]
+    pub max_instructions: u64,
 }
 
 /// A whole SM configuration.

@@ -11,6 +11,7 @@
 use crate::config::Config;
 use crate::core::op::{timing, Access, Control, LatClass, LatType, Op, Space, Unit, MAX_READS, MAX_WRITES, SB_PRED_BASE};
 use kernel::exec::{ExecCtx, WarpState};
+use kernel::progress::SpinDetector;
 use kernel::inst::{AluOp, Ty};
 use kernel::{ArchReg, Inst, Kernel, Launch, Memory, MemKind};
 use std::sync::Arc;
@@ -60,6 +61,12 @@ pub struct Functional {
     fresh: Vec<WarpState>,
     threads: u32,
     shared_bytes: usize,
+    /// Instructions so far that changed memory, and per warp slot the
+    /// no-progress detector (`kernel::progress`).
+    generation: u64,
+    spin: Vec<SpinDetector>,
+    /// `bar.sync`s reached by part of a warp's live threads.
+    pub partial_barriers: u64,
 }
 
 impl Functional {
@@ -92,6 +99,9 @@ impl Functional {
             fresh,
             threads,
             shared_bytes: kernel.dynamic_shared_base() as usize + launch.dynamic_shared as usize,
+            generation: 0,
+            spin: vec![SpinDetector::default(); warp_slots as usize],
+            partial_barriers: 0,
             kernel,
             launch,
         })
@@ -135,6 +145,7 @@ impl Functional {
         for (i, &w) in warps.iter().enumerate() {
             self.warps[w as usize] = Some(self.fresh[i].clone());
             self.warp_cta[w as usize] = slot;
+            self.spin[w as usize].reset();
         }
     }
 
@@ -177,6 +188,11 @@ impl Functional {
             side_effects: !pmode,
         };
         let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| if pmode { format!("in P-mode: {e}") } else { e.to_string() })?;
+        if !pmode {
+            self.generation += ex.wrote as u64;
+            self.partial_barriers += ex.partial_barrier as u64;
+            self.spin[w as usize].step(warp, self.generation);
+        }
         let mut out = ExecOut { op: ex.inst, active: ex.active, lanes: ex.exec_mask, space: None, bytes: 0, barrier: ex.barrier };
         if let Some(m) = ex.mem {
             out.bytes = m.bytes;
@@ -200,6 +216,22 @@ impl Functional {
             }
         }
         Ok(out)
+    }
+
+    /// Warp `w` repeats a loop with memory unchanged (`kernel::progress`).
+    pub fn spinning(&self, w: u16) -> bool {
+        self.spin[w as usize].spinning(self.generation)
+    }
+
+    /// Instructions so far that changed memory.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Where warp `w` is: `pc 0x.. (line N)`.
+    pub fn where_is(&self, w: u16) -> String {
+        let pc = self.warps[w as usize].as_ref().and_then(|s| s.pc()).unwrap_or(0);
+        format!("pc {pc:#06x} (line {})", self.kernel.inst_at(pc).map_or(0, |i| i.line))
     }
 
     /// The lanes that exist in warp `w` (a CTA's last warp may be partial).

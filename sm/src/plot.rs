@@ -62,7 +62,7 @@ pub fn breakdown_svg(runs: &[Stats], path: &Path, title: &str) -> Result<(), Str
     let ymax = bars.iter().map(|b| b.2.iter().sum::<f64>()).fold(1.0f64, f64::max) * 1.05;
     let n = bars.len() as u32;
     let width = (160 + 36 * n).max(640);
-    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let err = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let root = SVGBackend::new(path, (width, 520)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)

@@ -93,8 +93,12 @@ pub enum RunError {
     Exec(String),
     #[error("deadlock: no progress for {cycles} cycles at cycle {at}\n{report}")]
     Deadlock { cycles: u64, at: u64, report: String },
-    #[error("stopped at limits.max_cycles = {0} before the kernel finished")]
-    MaxCycles(u64),
+    #[error("stopped after {0} cycles, the cycle budget (--max-cycles, limits.max_cycles), before the kernel finished ({1})")]
+    MaxCycles(u64, String),
+    #[error("stopped after {0} warp instructions, the instruction budget (--max-instructions, limits.max_instructions), before the kernel finished ({1})")]
+    MaxInstructions(u64, String),
+    #[error("kernel `{kernel}` can never finish: at cycle {at} every live warp is stuck ({detail}): nothing left to run can change memory")]
+    NoProgress { kernel: String, at: u64, detail: String },
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -110,6 +114,20 @@ pub struct Outputs {
     /// Scan every scheduler and clock every block every cycle (no
     /// idle-scheduler shortcut, no clock gating); tests compare the two.
     pub exhaustive: bool,
+    /// Called every [`PROGRESS_CYCLES`] cycles (a progress display).
+    pub progress: Option<Box<dyn FnMut(&Progress)>>,
+}
+
+/// Cycles between two [`Outputs::progress`] calls.
+pub const PROGRESS_CYCLES: u64 = 1 << 14;
+
+/// How far a run is.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub cycles: u64,
+    pub warp_insts: u64,
+    pub ctas_done: u64,
+    pub ctas: u64,
 }
 
 pub struct VcdRequest {
@@ -223,6 +241,7 @@ pub struct Sm {
     warps: Vec<Warp>,
     ctas: Vec<Option<Cta>>,
     next_cta: u32,
+    ctas_finished: u64,
     last_launch: Option<u64>,
     used_warps: u32,
     used_threads: u32,
@@ -292,6 +311,7 @@ impl Sm {
             warps: vec![Warp { ibuf: VecDeque::with_capacity(c.ibuffer_entries as usize), ..Warp::default() }; c.max_warps as usize],
             ctas: vec![None; c.max_ctas as usize],
             next_cta: 0,
+            ctas_finished: 0,
             last_launch: None,
             used_warps: 0,
             used_threads: 0,
@@ -415,16 +435,39 @@ impl Sm {
     /// Run the kernel to completion.
     pub fn run(&mut self) -> Result<(), RunError> {
         self.check_fits()?;
+        let limits = self.cfg.limits.clone();
+        // Livelock checks: the stuck state must be seen twice, far enough
+        // apart that a CTA that could still launch would have.
+        let spacing = (2 * self.cfg.core.cta_launch_interval as u64).max(4096);
+        let mut stuck_since: Option<(u64, u32, u64)> = None;
         loop {
             if self.finished() {
                 break;
             }
             self.cycle()?;
-            if self.now - self.last_progress > self.cfg.limits.deadlock_cycles {
-                return Err(RunError::Deadlock { cycles: self.cfg.limits.deadlock_cycles, at: self.now, report: self.report() });
+            if self.now - self.last_progress > limits.deadlock_cycles {
+                return Err(RunError::Deadlock { cycles: limits.deadlock_cycles, at: self.now, report: self.report() });
             }
-            if self.cfg.limits.max_cycles != 0 && self.now >= self.cfg.limits.max_cycles {
-                return Err(RunError::MaxCycles(self.cfg.limits.max_cycles));
+            if limits.max_cycles != 0 && self.now >= limits.max_cycles {
+                return Err(RunError::MaxCycles(limits.max_cycles, self.how_far()));
+            }
+            if limits.max_instructions != 0 && self.stats.warp_insts >= limits.max_instructions && !self.finished() {
+                return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
+            }
+            if self.now % spacing == 0 {
+                let now = (self.func.generation(), self.next_cta, self.stats.warp_insts);
+                match (self.stuck(), stuck_since) {
+                    (Some(detail), Some((g, c, _))) if (g, c) == (now.0, now.1) => {
+                        return Err(RunError::NoProgress { kernel: self.func.kernel_name().to_string(), at: self.now, detail });
+                    }
+                    (Some(_), _) => stuck_since = Some(now),
+                    (None, _) => stuck_since = None,
+                }
+            }
+            if self.now % PROGRESS_CYCLES == 0 {
+                if let Some(f) = self.out.progress.as_mut() {
+                    f(&Progress { cycles: self.now, warp_insts: self.stats.warp_insts, ctas_done: self.ctas_finished, ctas: self.func.num_ctas() as u64 });
+                }
             }
         }
         self.stats.cycles = self.now;
@@ -922,6 +965,7 @@ impl Sm {
             self.used_shared -= shared;
             let index = self.func.end_cta(slot as u16);
             self.stats.cta_done[index as usize] = self.now;
+            self.ctas_finished += 1;
         }
     }
 
@@ -1050,6 +1094,30 @@ impl Sm {
 
     // ---- reports ------------------------------------------------------------
 
+    /// `k of n CTAs done`, for budget errors.
+    fn how_far(&self) -> String {
+        format!("{} of {} CTAs done", self.ctas_finished, self.func.num_ctas())
+    }
+
+    /// If every live warp is spinning (`kernel::progress`) or waiting at a
+    /// barrier, and one at least is spinning: where each is.
+    fn stuck(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        let mut spinning = false;
+        for (w, warp) in self.warps.iter().enumerate().filter(|(_, w)| w.live && !w.exited) {
+            let w = w as u16;
+            if self.func.spinning(w) {
+                spinning = true;
+                parts.push(format!("warp {w} (CTA slot {}) loops at {} with memory unchanged", warp.cta, self.func.where_is(w)));
+            } else if warp.at_barrier {
+                parts.push(format!("warp {w} (CTA slot {}) waits at a barrier", warp.cta));
+            } else {
+                return None;
+            }
+        }
+        spinning.then(|| parts.join("; "))
+    }
+
     /// Which warps wait on what (the deadlock report).
     pub fn report(&mut self) -> String {
         let mut s = String::new();
@@ -1068,7 +1136,7 @@ impl Sm {
                     Some(SbAnswer { stall: true, long_dep }) => {
                         format!("scoreboard: operands pending ({})", if long_dep { "long-latency" } else { "short-latency" })
                     }
-                    _ => format!("next {head}, {} in flight", warp.inflight),
+                    _ => format!("{} instruction(s) in flight", warp.inflight),
                 }
             };
             let pm = match (self.pm[w].active, self.pm[w].halted, self.pm[w].ready) {

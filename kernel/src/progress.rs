@@ -1,0 +1,88 @@
+//! The no-forward-progress detector: a warp is *spinning* when its
+//! architectural state (PC, SIMT stack, registers, predicates, exited
+//! lanes) returns to an earlier value while no memory has changed since.
+//!
+//! Why that is sound: with memory unchanged, a warp's next state is a
+//! function of its own state (its loads read the same bytes, a failed
+//! `atom.cas` returns the same value), whatever the other warps do and in
+//! whatever order they are scheduled. A warp whose state recurs will
+//! therefore repeat the same loop until some other warp changes memory.
+//! When every live warp of the running CTAs is spinning or waiting at a
+//! barrier, nothing can ever change memory again: the kernel can never
+//! finish (a flag that is set after a barrier the spinner never reaches,
+//! an intra-warp spin lock under SIMT reconvergence, a CTA waiting for a
+//! later one). A loop that counts (`while (!flag) tries++;`) does not
+//! recur and is stopped by the instruction or cycle budget instead.
+//!
+//! Cost: Brent's cycle detection, one snapshot per power of two of
+//! instructions since the last memory change, compared only when the PC
+//! matches the snapshot's.
+
+use crate::exec::WarpState;
+
+/// Instructions before the first snapshot.
+const FIRST_WINDOW: u64 = 16;
+
+/// Per-warp recurrence detector; see the module docs.
+#[derive(Clone, Debug)]
+pub struct SpinDetector {
+    snap: Option<WarpState>,
+    steps: u64,
+    window: u64,
+    /// The memory generation the snapshot belongs to.
+    generation: u64,
+    spinning: bool,
+}
+
+impl Default for SpinDetector {
+    fn default() -> Self {
+        SpinDetector { snap: None, steps: 0, window: FIRST_WINDOW, generation: 0, spinning: false }
+    }
+}
+
+fn same_state(a: &WarpState, b: &WarpState) -> bool {
+    a.stack == b.stack && a.exited == b.exited && a.preds == b.preds && a.regs == b.regs
+}
+
+impl SpinDetector {
+    /// Forget the warp's history (a new warp in the slot).
+    pub fn reset(&mut self) {
+        *self = SpinDetector::default();
+    }
+
+    /// Call after warp `w` executed an instruction, with `generation` the
+    /// count of instructions so far that changed memory (any warp, any
+    /// space). Returns whether the warp is spinning.
+    pub fn step(&mut self, w: &WarpState, generation: u64) -> bool {
+        if generation != self.generation {
+            self.reset();
+            self.generation = generation;
+            return false;
+        }
+        if self.spinning {
+            return true;
+        }
+        self.steps += 1;
+        if let Some(s) = &self.snap {
+            if s.stack.last().map(|e| e.pc) == w.stack.last().map(|e| e.pc) && same_state(s, w) {
+                self.spinning = true;
+                return true;
+            }
+        }
+        if self.steps >= self.window {
+            match &mut self.snap {
+                Some(s) => s.clone_from(w),
+                None => self.snap = Some(w.clone()),
+            }
+            self.window *= 2;
+            self.steps = 0;
+        }
+        false
+    }
+
+    /// Whether the warp was found spinning with memory as it is at
+    /// `generation`.
+    pub fn spinning(&self, generation: u64) -> bool {
+        self.spinning && self.generation == generation
+    }
+}
