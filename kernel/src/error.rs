@@ -133,6 +133,10 @@ pub enum KernelError {
     Launch(#[from] LaunchError),
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error("{file}: no .entry kernel in the file")]
+    NoEntry { file: String },
+    #[error("{file} holds several kernels ({available}): choose one with --kernel")]
+    Several { file: String, available: String },
     #[error("{file}: no kernel `{name}` (kernels: {available})")]
     NoKernel { file: String, name: String, available: String },
     #[error("{file}: kernel name `{name}` is ambiguous: {matches}")]

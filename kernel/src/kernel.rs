@@ -257,9 +257,9 @@ impl Module {
     pub fn only_kernel(&self) -> Result<&Kernel, KernelError> {
         match self.kernels.as_slice() {
             [k] => Ok(k),
-            _ => Err(KernelError::NoKernel {
+            [] => Err(KernelError::NoEntry { file: self.file.clone() }),
+            _ => Err(KernelError::Several {
                 file: self.file.clone(),
-                name: "(none given)".into(),
                 available: self.kernels.iter().map(|k| k.base_name.as_str()).collect::<Vec<_>>().join(", "),
             }),
         }

@@ -66,6 +66,9 @@ pub fn compare(rows: &[Row]) -> Result<String, String> {
         let total: f64 = cats.iter().map(|c| r.num(c)).sum::<Result<f64, String>>()?;
         Ok(if total == 0.0 { 0.0 } else { 100.0 * r.num(c)? / total })
     };
+    if !rows.iter().any(|r| r.get("mode") == Some("baseline")) {
+        return Err("no baseline run to compare with (a sweep with `--modes baseline,...` writes one per kernel)".into());
+    }
     let mut s = String::new();
     let _ = writeln!(s, "{:<18} {:<40} {:>10} {:>8} {:>9} {:>9}", "kernel", "run", "cycles", "speedup", "long RAW", "issued");
     let mut logs: Vec<(String, f64)> = Vec::new();
