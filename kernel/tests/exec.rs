@@ -306,10 +306,11 @@ len = 128
     assert!(e.contains(&format!("{:#x} is outside every buffer", b + 400)), "{e}");
 }
 
-/// A kernel that never ends stops at the instruction budget.
+/// A kernel that never ends (counting, so its state never recurs) stops at
+/// the instruction budget.
 #[test]
 fn budget_stops_endless_kernels() {
-    let ptx = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry spin()\n{\nL:\nbra.uni L;\n}\n";
+    let ptx = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry spin()\n{\n.reg .b32 %r<2>;\nL:\nadd.s32 %r1, %r1, 1;\nbra.uni L;\n}\n";
     let m = Module::from_ptx(ptx, "spin.ptx").unwrap();
     let l = LaunchFile::parse("block = [64]\n", Path::new("s.toml")).unwrap().bind(&m, &m.kernels[0]).unwrap();
     let e = kernel::run_functional(&m.kernels[0], &l, &RunOptions { max_warp_insts: 10_000 }).unwrap_err();

@@ -89,4 +89,8 @@ fn no_progress_stops_with_a_report() {
     let e = sm::run::simulate(k, l, &cfg, Engine::Model, Outputs::default()).err().expect("a deadlock report");
     assert!(e.starts_with("deadlock: no progress for 100 cycles"), "{e}");
     assert!(e.contains("warp 0") && e.contains("long-latency"), "{e}");
+    // One `next:` per warp line (the instruction is not repeated inside the reason).
+    for line in e.lines().filter(|l| l.trim_start().starts_with("warp ")) {
+        assert_eq!(line.matches("next").count(), 1, "{line}");
+    }
 }

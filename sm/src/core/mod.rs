@@ -95,7 +95,7 @@ pub enum RunError {
     Deadlock { cycles: u64, at: u64, report: String },
     #[error("stopped after {0} cycles, the cycle budget (--max-cycles, limits.max_cycles), before the kernel finished ({1})")]
     MaxCycles(u64, String),
-    #[error("stopped after {0} warp instructions, the instruction budget (--max-instructions, limits.max_instructions), before the kernel finished ({1})")]
+    #[error("stopped at more than {0} warp instructions, the instruction budget (--max-instructions, limits.max_instructions), before the kernel finished ({1})")]
     MaxInstructions(u64, String),
     #[error("kernel `{kernel}` can never finish: at cycle {at} every live warp is stuck ({detail}): nothing left to run can change memory")]
     NoProgress { kernel: String, at: u64, detail: String },
@@ -451,7 +451,7 @@ impl Sm {
             if limits.max_cycles != 0 && self.now >= limits.max_cycles {
                 return Err(RunError::MaxCycles(limits.max_cycles, self.how_far()));
             }
-            if limits.max_instructions != 0 && self.stats.warp_insts >= limits.max_instructions && !self.finished() {
+            if limits.max_instructions != 0 && self.stats.warp_insts > limits.max_instructions {
                 return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
             }
             if self.now % spacing == 0 {

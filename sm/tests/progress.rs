@@ -1,0 +1,66 @@
+//! The timing SM stops kernels that can never finish (every live warp
+//! spinning with memory unchanged, or waiting at a barrier), on every mode
+//! and engine, and honours the instruction and cycle budgets.
+
+use kernel::{load, CompileOptions, LaunchFile};
+use sm::core::Outputs;
+use sm::{Config, Engine};
+use std::path::Path;
+use std::sync::Arc;
+
+fn hang(name: &str) -> (Arc<kernel::Kernel>, Arc<kernel::Launch>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/hang");
+    let m = load(&dir.join(format!("{name}.cu")), &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let k = m.only_kernel().unwrap().clone();
+    let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, &k).unwrap();
+    (Arc::new(k), Arc::new(l))
+}
+
+fn simulate(name: &str, cfg: &Config, engine: Engine) -> Result<sm::run::Outcome, String> {
+    let (k, l) = hang(name);
+    sm::run::simulate(k, l, cfg, engine, Outputs::default())
+}
+
+#[test]
+fn kernels_that_can_never_finish_are_reported() {
+    let base = Config::preset("hpca16_pmode");
+    let pmode = base.with_override("mode=pmode").unwrap();
+    for (cfg, engine) in [(&base, Engine::Model), (&pmode, Engine::Model), (&base, Engine::Compiled)] {
+        let e = simulate("flag_after_barrier", cfg, engine).err().expect("no progress");
+        assert!(e.starts_with("kernel `flag_after_barrier` can never finish: at cycle"), "{e}");
+        assert!(e.contains("warp 0 (CTA slot 0) loops at pc") && e.contains("warp 1 (CTA slot 0) waits at a barrier"), "{e}");
+        let e = simulate("spin_lock", cfg, engine).err().expect("no progress");
+        assert!(e.starts_with("kernel `spin_lock` can never finish"), "{e}");
+    }
+}
+
+/// Both CTAs are resident on the SM, so CTA 0's wait ends (the functional
+/// model, which runs CTAs one after another, reports it instead); a warp
+/// waiting for another warp's flag finishes as in the functional model.
+#[test]
+fn waits_that_end_are_not_reported() {
+    let cfg = Config::preset("hpca16_pmode");
+    simulate("cta_wait", &cfg, Engine::Model).unwrap();
+    let (k, l) = hang("flag_handoff");
+    let o = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default()).unwrap();
+    let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
+    assert_eq!(golden.memory.difference(&o.memory), None);
+}
+
+#[test]
+fn budgets_stop_a_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let m = load(&root.join("vecadd.cu"), &CompileOptions::default()).unwrap();
+    let k = Arc::new(m.only_kernel().unwrap().clone());
+    let l = Arc::new(LaunchFile::load(&root.join("vecadd.toml")).unwrap().bind(&m, &k).unwrap());
+    let cfg = Config::preset("hpca16_pmode");
+    let full = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default()).unwrap().stats;
+    let run = |key: &str, v: u64| sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg.with_override(&format!("{key}={v}")).unwrap(), Engine::Model, Outputs::default());
+    let e = run("limits.max_instructions", full.warp_insts / 2).err().unwrap();
+    assert!(e.starts_with(&format!("stopped at more than {} warp instructions, the instruction budget", full.warp_insts / 2)), "{e}");
+    assert!(e.contains("CTAs done"), "{e}");
+    let e = run("limits.max_cycles", full.cycles / 2).err().unwrap();
+    assert!(e.starts_with(&format!("stopped after {} cycles, the cycle budget (--max-cycles, limits.max_cycles)", full.cycles / 2)), "{e}");
+    // A budget the kernel stays within changes nothing.
+    assert_eq!(run("limits.max_instructions", full.warp_insts).unwrap().stats.cycles, full.cycles);
+}
