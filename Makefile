@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo pmode verilog sim lint test bench fuzz-sm clean
+.PHONY: all setup build demo pmode verilog sim lint test bench fuzz fuzz-sm clean
 
 all: build
 
@@ -64,6 +64,15 @@ bench: setup
 	$(CARGO) bench -p verif --bench area
 	@if [ -f verif/benches/replay_traffic.rs ]; then $(CARGO) bench -p verif --bench replay_traffic; fi
 	$(CARGO) bench -p sm --bench sm_speed
+
+# Fuzzing (proptest, release mode): mutated PTX and launch files through
+# the parser, allocator and functional model; mutated configurations and
+# --set overrides, stimulus files and VCDs through their readers. CASES per
+# target; `make test` runs a short slice of each.
+CASES ?= 20000
+fuzz: setup
+	WARPFORGE_FUZZ_CASES=$(CASES) $(CARGO) test --release -p kernel --test fuzz
+	WARPFORGE_FUZZ_CASES=$(CASES) $(CARGO) test --release --test fuzz_inputs
 
 # The random-kernel differential test on many seeds (release mode):
 # SEEDS kernels from FIRST, each on every preset and policy. A failure prints

@@ -116,7 +116,7 @@ impl Memory {
         for (a, b) in self.regions.iter().zip(&other.regions) {
             for (i, (x, y)) in a.data.iter().zip(&b.data).enumerate().filter(|(_, (x, y))| x != y) {
                 count += 1;
-                first.get_or_insert_with(|| format!("`{}` byte {i:#x}: {x:#04x} against {y:#04x}", a.name));
+                first.get_or_insert_with(|| format!("`{}` byte {i:#x} is {x:#04x} against {y:#04x}", a.name));
             }
         }
         if self.konst != other.konst {

@@ -3,6 +3,7 @@
 //! duplicated lines) and random launch files go through the parser, the
 //! allocator, launch binding and the functional model: an error or a
 //! result, never a panic or a hang (each run has an instruction budget).
+//! `make fuzz` runs many more cases.
 
 mod common;
 use kernel::{LaunchFile, Module, RunOptions};
@@ -36,6 +37,12 @@ fn corpus() -> &'static Vec<(String, String)> {
             .map(|k| (common::ptx(k), std::fs::read_to_string(common::kernels_dir().join(format!("{k}.toml"))).unwrap()))
             .collect()
     })
+}
+
+/// Cases per target: 1000 in `make test`, more under `make fuzz`
+/// (`WARPFORGE_FUZZ_CASES`).
+fn cases() -> u32 {
+    std::env::var("WARPFORGE_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
 }
 
 const BUDGET: RunOptions = RunOptions { max_warp_insts: 20_000 };
@@ -204,7 +211,7 @@ fn apply(text: &str, muts: &[Mutation]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_ptx_never_panics(k in 0..KERNELS.len(), muts in proptest::collection::vec(mutation(), 1..4)) {

@@ -6,9 +6,9 @@ mod common;
 use kernel::{LaunchFile, Module, RunError, RunOptions};
 use std::path::Path;
 
-/// Run `kernels/hang/NAME.cu` with its launch file.
+/// Run `kernels/edge/NAME.cu` with its launch file.
 fn run(name: &str) -> Result<(kernel::FunctionalResult, kernel::Launch), RunError> {
-    let dir = common::kernels_dir().join("hang");
+    let dir = common::kernels_dir().join("edge");
     let m = kernel::load(&dir.join(format!("{name}.cu")), &common::compile_opts()).unwrap_or_else(|e| panic!("{e}"));
     let k = m.kernel(name).unwrap();
     let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, k).unwrap();

@@ -8,8 +8,8 @@ use sm::{Config, Engine};
 use std::path::Path;
 use std::sync::Arc;
 
-fn hang(name: &str) -> (Arc<kernel::Kernel>, Arc<kernel::Launch>) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/hang");
+fn edge(name: &str) -> (Arc<kernel::Kernel>, Arc<kernel::Launch>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/edge");
     let m = load(&dir.join(format!("{name}.cu")), &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let k = m.only_kernel().unwrap().clone();
     let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, &k).unwrap();
@@ -17,7 +17,7 @@ fn hang(name: &str) -> (Arc<kernel::Kernel>, Arc<kernel::Launch>) {
 }
 
 fn simulate(name: &str, cfg: &Config, engine: Engine) -> Result<sm::run::Outcome, String> {
-    let (k, l) = hang(name);
+    let (k, l) = edge(name);
     sm::run::simulate(k, l, cfg, engine, Outputs::default())
 }
 
@@ -41,7 +41,7 @@ fn kernels_that_can_never_finish_are_reported() {
 fn waits_that_end_are_not_reported() {
     let cfg = Config::preset("hpca16_pmode");
     simulate("cta_wait", &cfg, Engine::Model).unwrap();
-    let (k, l) = hang("flag_handoff");
+    let (k, l) = edge("flag_handoff");
     let o = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default()).unwrap();
     let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
     assert_eq!(golden.memory.difference(&o.memory), None);
