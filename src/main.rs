@@ -523,15 +523,14 @@ fn cmd_sim(
         opts.check(r.as_ref()).map_err(|e| format!("--vcd-scope: {e}"))?;
     }
     let gtkw = vcd.as_ref().map(|path| gtkw.clone().unwrap_or_else(|| path.with_extension("gtkw")));
-    if let Some(g) = &gtkw {
-        output::prepare(g)?;
+    for p in vcd.iter().chain(&gtkw) {
+        output::prepare(p)?;
     }
     let start = Instant::now();
     let (act, ports, name) = match (&mut rtl, &mut model) {
         (Some(r), _) => {
             let mut tracer = match &vcd {
                 Some(path) => {
-                    output::prepare(path)?;
                     Some(Tracer::create(path, r.as_ref(), opts.clone()).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
                 }
                 None => None,

@@ -194,7 +194,7 @@ fn messages_say_what_is_wrong() {
         assert!(!err.contains("line ") && !err.contains("struct") && !err.contains("u32"), "{err}");
     }
     // Launch files: no Rust type names.
-    std::fs::write(d.join("t.toml"), "grid = [1.5]\nblock = [32]\nargs = [\"a\"]\n[buffers.a]\ntype = \"f32\"\nlen = 32\ninit = 5\n").unwrap();
+    std::fs::write(d.join("t.toml"), "grid = [1.5]\nblock = [32]\nargs = [\"a\"]\n[buffers.a]\ntype = \"f32\"\nlen = 32\n").unwrap();
     let err = fails_with(&["run", &kernels("vecadd.cu"), "--launch", &p("t.toml"), "--functional"], &["grid[0] (line 1): found the number `1.5`, expected a non-negative integer"]);
     assert!(!err.contains("u32"), "{err}");
     std::fs::write(d.join("t.toml"), "grid = [1]\nblock = [32]\nargs = [\"a\"]\n[buffers.a]\ntype = \"f32\"\nlen = 32\ninit = 5\n").unwrap();

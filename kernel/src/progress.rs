@@ -21,12 +21,15 @@
 use crate::exec::WarpState;
 
 /// Instructions before the first snapshot.
-const FIRST_WINDOW: u64 = 16;
+const FIRST_WINDOW: u64 = 64;
 
 /// Per-warp recurrence detector; see the module docs.
 #[derive(Clone, Debug)]
 pub struct SpinDetector {
+    /// The snapshot's storage is kept across resets (no allocation per
+    /// memory change); `taken` says whether it holds a snapshot.
     snap: Option<WarpState>,
+    taken: bool,
     steps: u64,
     window: u64,
     /// The memory generation the snapshot belongs to.
@@ -36,7 +39,7 @@ pub struct SpinDetector {
 
 impl Default for SpinDetector {
     fn default() -> Self {
-        SpinDetector { snap: None, steps: 0, window: FIRST_WINDOW, generation: 0, spinning: false }
+        SpinDetector { snap: None, taken: false, steps: 0, window: FIRST_WINDOW, generation: 0, spinning: false }
     }
 }
 
@@ -47,7 +50,10 @@ fn same_state(a: &WarpState, b: &WarpState) -> bool {
 impl SpinDetector {
     /// Forget the warp's history (a new warp in the slot).
     pub fn reset(&mut self) {
-        *self = SpinDetector::default();
+        self.taken = false;
+        self.steps = 0;
+        self.window = FIRST_WINDOW;
+        self.spinning = false;
     }
 
     /// Call after warp `w` executed an instruction, with `generation` the
@@ -63,7 +69,7 @@ impl SpinDetector {
             return true;
         }
         self.steps += 1;
-        if let Some(s) = &self.snap {
+        if let Some(s) = self.snap.as_ref().filter(|_| self.taken) {
             if s.stack.last().map(|e| e.pc) == w.stack.last().map(|e| e.pc) && same_state(s, w) {
                 self.spinning = true;
                 return true;
@@ -74,6 +80,7 @@ impl SpinDetector {
                 Some(s) => s.clone_from(w),
                 None => self.snap = Some(w.clone()),
             }
+            self.taken = true;
             self.window *= 2;
             self.steps = 0;
         }

@@ -316,3 +316,15 @@ fn budget_stops_endless_kernels() {
     let e = kernel::run_functional(&m.kernels[0], &l, &RunOptions { max_warp_insts: 10_000 }).unwrap_err();
     assert!(e.to_string().contains("kernel `spin`: instruction budget of 10000 warp instructions exceeded"), "{e}");
 }
+
+/// An aligned local access outside the thread's frame is out of bounds at
+/// the offset the thread used (it was reported as misaligned at the
+/// address the frame mapping put it at).
+#[test]
+fn local_out_of_bounds_names_the_offset() {
+    let ptx = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry k()\n{\n.local .align 4 .b8 buf[16];\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nmov.u64 %rd1, buf;\nld.local.u32 %r1, [%rd1+64];\nret;\n}\n";
+    let m = Module::from_ptx(ptx, "local.ptx").unwrap();
+    let l = LaunchFile::parse("block = [32]\n", Path::new("l.toml")).unwrap().bind(&m, &m.kernels[0]).unwrap();
+    let e = kernel::run_functional(&m.kernels[0], &l, &RunOptions::default()).unwrap_err().to_string();
+    assert!(e.ends_with(".local load of 4 bytes at offset 0x40 is out of bounds"), "{e}");
+}
