@@ -290,9 +290,9 @@ pub struct Executed {
     pub warp_done: bool,
     /// A store or atomic was not performed (`ExecCtx::side_effects` false).
     pub suppressed: bool,
-    /// A store or atomic changed a byte of memory (global, shared or local);
-    /// writing the value already there is not a change. The no-progress
-    /// detector ([`crate::progress`]) counts these.
+    /// A store (any), or an atomic that changed the value it read (a failed
+    /// `atom.cas` does not), wrote memory. The no-progress detector
+    /// ([`crate::progress`]) counts these.
     pub wrote: bool,
     /// `bar.sync` reached with some of the warp's live threads inactive (a
     /// barrier in divergent code: undefined behaviour in CUDA).
@@ -879,13 +879,8 @@ fn load(ctx: &ExecCtx, loc: Loc, bytes: u32) -> Option<u64> {
     }
 }
 
-/// Write `bytes` of `v` at `loc`; returns whether memory changed.
 #[inline(always)]
-fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<bool, Fault> {
-    let v = zext(v, bytes * 8);
-    if load(ctx, loc, bytes) == Some(v) {
-        return Ok(false);
-    }
+fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<(), Fault> {
     let slice = |s: &mut [u8]| -> Option<()> {
         let a = usize::try_from(loc.addr).ok()?;
         write_le(s.get_mut(a..a.checked_add(bytes as usize)?)?, v);
@@ -897,7 +892,7 @@ fn store(ctx: &mut ExecCtx, loc: Loc, bytes: u32, v: u64) -> Result<bool, Fault>
         Space::Local => slice(ctx.local),
         Space::Const | Space::Param => return Err(Fault::ReadOnly { space: loc.space }),
     };
-    ok.map(|()| true).ok_or(Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: loc.addr, bytes })
+    ok.ok_or(Fault::OutOfBounds { space: loc.space, kind: MemKind::Store, addr: loc.addr, bytes })
 }
 
 /// The lanes of a mask, lowest first.
@@ -1028,13 +1023,14 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 for l in lanes(mask) {
                     let le = loc(l, e);
                     if ctx.side_effects {
-                        ex.wrote |= store(ctx, le, esize, v[l as usize]).map_err(|f| (Some(l), f))?;
+                        store(ctx, le, esize, v[l as usize]).map_err(|f| (Some(l), f))?;
                     } else if load(ctx, le, esize).is_none() {
                         return Err((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Store, addr: le.addr, bytes: esize }));
                     }
                 }
             }
             ex.suppressed = !ctx.side_effects;
+            ex.wrote = ctx.side_effects;
         }
         Op::Atom { op, ty, .. } => {
             let b = rd(w, ctx, inst.src[0]);
@@ -1046,7 +1042,8 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 let o = load(ctx, loc, esize).ok_or(oob)?;
                 if ctx.side_effects {
                     let n = atom1(op, ty, o, b[l as usize], c[l as usize]);
-                    ex.wrote |= store(ctx, loc, esize, n).map_err(|f| (Some(l), f))?;
+                    store(ctx, loc, esize, n).map_err(|f| (Some(l), f))?;
+                    ex.wrote |= zext(n, esize * 8) != o;
                 }
                 old[l as usize] = o;
             }

@@ -2,6 +2,10 @@
 //! architectural state (PC, SIMT stack, registers, predicates, exited
 //! lanes) returns to an earlier value while no memory has changed since.
 //!
+//! "Memory changed" means a store, or an atomic that wrote a value other
+//! than the one it read; counting a store of the value already there as a
+//! change only makes the detector more conservative.
+//!
 //! Why that is sound: with memory unchanged, a warp's next state is a
 //! function of its own state (its loads read the same bytes, a failed
 //! `atom.cas` returns the same value), whatever the other warps do and in
@@ -59,6 +63,7 @@ impl SpinDetector {
     /// Call after warp `w` executed an instruction, with `generation` the
     /// count of instructions so far that changed memory (any warp, any
     /// space). Returns whether the warp is spinning.
+    #[inline]
     pub fn step(&mut self, w: &WarpState, generation: u64) -> bool {
         if generation != self.generation {
             self.reset();

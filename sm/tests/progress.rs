@@ -57,7 +57,7 @@ fn budgets_stop_a_run() {
     let full = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default()).unwrap().stats;
     let run = |key: &str, v: u64| sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg.with_override(&format!("{key}={v}")).unwrap(), Engine::Model, Outputs::default());
     let e = run("limits.max_instructions", full.warp_insts / 2).err().unwrap();
-    assert!(e.starts_with(&format!("stopped at more than {} warp instructions, the instruction budget", full.warp_insts / 2)), "{e}");
+    assert!(e.starts_with(&format!("instruction budget of {} warp instructions (--max-instructions, limits.max_instructions) exceeded", full.warp_insts / 2)), "{e}");
     assert!(e.contains("CTAs done"), "{e}");
     let e = run("limits.max_cycles", full.cycles / 2).err().unwrap();
     assert!(e.starts_with(&format!("stopped after {} cycles, the cycle budget (--max-cycles, limits.max_cycles)", full.cycles / 2)), "{e}");

@@ -95,7 +95,7 @@ pub enum RunError {
     Deadlock { cycles: u64, at: u64, report: String },
     #[error("stopped after {0} cycles, the cycle budget (--max-cycles, limits.max_cycles), before the kernel finished ({1})")]
     MaxCycles(u64, String),
-    #[error("stopped at more than {0} warp instructions, the instruction budget (--max-instructions, limits.max_instructions), before the kernel finished ({1})")]
+    #[error("instruction budget of {0} warp instructions (--max-instructions, limits.max_instructions) exceeded before the kernel finished ({1})")]
     MaxInstructions(u64, String),
     #[error("kernel `{kernel}` can never finish: at cycle {at} every live warp is stuck ({detail}): nothing left to run can change memory")]
     NoProgress { kernel: String, at: u64, detail: String },
@@ -439,7 +439,8 @@ impl Sm {
         // Livelock checks: the stuck state must be seen twice, far enough
         // apart that a CTA that could still launch would have.
         let spacing = (2 * self.cfg.core.cta_launch_interval as u64).max(4096);
-        let mut stuck_since: Option<(u64, u32, u64)> = None;
+        // (memory generation, CTAs launched) when the SM was first seen stuck.
+        let mut stuck_since: Option<(u64, u32)> = None;
         loop {
             if self.finished() {
                 break;
@@ -455,9 +456,9 @@ impl Sm {
                 return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
             }
             if self.now % spacing == 0 {
-                let now = (self.func.generation(), self.next_cta, self.stats.warp_insts);
+                let now = (self.func.generation(), self.next_cta);
                 match (self.stuck(), stuck_since) {
-                    (Some(detail), Some((g, c, _))) if (g, c) == (now.0, now.1) => {
+                    (Some(detail), Some(then)) if then == now => {
                         return Err(RunError::NoProgress { kernel: self.func.kernel_name().to_string(), at: self.now, detail });
                     }
                     (Some(_), _) => stuck_since = Some(now),
