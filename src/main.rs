@@ -205,14 +205,17 @@ enum Cmd {
     /// Compile (`.cu`) or parse (`.ptx`) a kernel file and print the allocated
     /// code: registers used, basic blocks and reconvergence points.
     Kernel {
-        /// A `.cu` (compiled with clang-14) or `.ptx` file.
+        /// A `.cu` (compiled with clang-14 or nvcc) or `.ptx` file.
         file: PathBuf,
         /// Only this kernel (PTX name or demangled base name).
         #[arg(long)]
         kernel: Option<String>,
-        /// Print the PTX clang produced (for `.cu` files) instead.
+        /// Print the PTX the compiler produced (for `.cu` files) instead.
         #[arg(long)]
         ptx: bool,
+        /// The compiler of a `.cu` file.
+        #[arg(long, value_enum, default_value = "clang")]
+        compiler: CompilerArg,
     },
     /// Run a kernel launch.
     Run {
@@ -234,6 +237,9 @@ enum Cmd {
         dump: Option<PathBuf>,
         #[command(flatten)]
         budget: sm_cmd::Budget,
+        /// The compiler of a `.cu` file.
+        #[arg(long, value_enum, default_value = "clang")]
+        compiler: CompilerArg,
     },
     /// Stacked-bar SVG of the scheduler-cycle breakdown of several runs
     /// (stats files written by `run --stats`), normalized per kernel to its first run.
@@ -693,21 +699,40 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     Ok(())
 }
 
-pub(crate) fn load_module(file: &Path) -> Res<kernel::Module> {
-    let opts = kernel::CompileOptions { cache_dir: std::env::var_os("WARPFORGE_CACHE").map(|d| PathBuf::from(d).join("ptx")), ..Default::default() };
-    kernel::load(file, &opts).map_err(|e| e.to_string())
+/// Which compiler compiles a `.cu` input.
+#[derive(Clone, Copy, Default, ValueEnum)]
+pub(crate) enum CompilerArg {
+    /// clang-14's NVPTX back end with the project's prelude (sm_52).
+    #[default]
+    Clang,
+    /// NVIDIA's nvcc with its CUDA headers (sm_75; `make setup` installs it).
+    Nvcc,
 }
 
-fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
+impl CompilerArg {
+    fn options(self) -> kernel::CompileOptions {
+        let compiler = match self {
+            CompilerArg::Clang => kernel::Compiler::Clang,
+            CompilerArg::Nvcc => kernel::Compiler::Nvcc,
+        };
+        kernel::CompileOptions { compiler, cache_dir: std::env::var_os("WARPFORGE_CACHE").map(|d| PathBuf::from(d).join("ptx")), ..Default::default() }
+    }
+}
+
+pub(crate) fn load_module(file: &Path, compiler: CompilerArg) -> Res<kernel::Module> {
+    kernel::load(file, &compiler.options()).map_err(|e| e.to_string())
+}
+
+fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool, compiler: CompilerArg) -> Res<()> {
     if ptx {
         if file.extension().is_some_and(|e| e == "cu") {
-            let text = kernel::compile_cuda(&file, &kernel::CompileOptions::default()).map_err(|e| e.to_string())?;
+            let text = kernel::compile_cuda(&file, &compiler.options()).map_err(|e| e.to_string())?;
             print!("{text}");
             return Ok(());
         }
         return Err(format!("{}: --ptx needs a .cu file", file.display()));
     }
-    let m = load_module(&file)?;
+    let m = load_module(&file, compiler)?;
     let list: Vec<&kernel::Kernel> = match &name {
         Some(n) => vec![m.kernel(n).map_err(|e| e.to_string())?],
         None => m.kernels.iter().collect(),
@@ -722,7 +747,17 @@ fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool) -> Res<()> {
     Ok(())
 }
 
-fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: bool, timing: sm_cmd::TimingArgs, dump: Option<PathBuf>, budget: sm_cmd::Budget) -> Res<()> {
+#[allow(clippy::too_many_arguments)]
+fn cmd_run(
+    file: PathBuf,
+    name: Option<String>,
+    launch: PathBuf,
+    functional: bool,
+    timing: sm_cmd::TimingArgs,
+    dump: Option<PathBuf>,
+    budget: sm_cmd::Budget,
+    compiler: CompilerArg,
+) -> Res<()> {
     if functional == timing.config.is_some() {
         return Err("run: give --functional or --config C.toml (a preset name or a file)".into());
     }
@@ -734,7 +769,7 @@ fn cmd_run(file: PathBuf, name: Option<String>, launch: PathBuf, functional: boo
     if let Some(d) = &dump {
         create_dir(d)?;
     }
-    let m = load_module(&file)?;
+    let m = load_module(&file, compiler)?;
     let k = match &name {
         Some(n) => m.kernel(n),
         None => m.only_kernel(),
@@ -793,8 +828,10 @@ fn main() -> ExitCode {
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
-        Cmd::Kernel { file, kernel, ptx } => cmd_kernel(file, kernel, ptx),
-        Cmd::Run { file, kernel, launch, functional, timing, dump, budget } => cmd_run(file, kernel, launch, functional, timing, dump, budget),
+        Cmd::Kernel { file, kernel, ptx, compiler } => cmd_kernel(file, kernel, ptx, compiler),
+        Cmd::Run { file, kernel, launch, functional, timing, dump, budget, compiler } => {
+            cmd_run(file, kernel, launch, functional, timing, dump, budget, compiler)
+        }
         Cmd::Plot { files, out, title } => sm_cmd::plot(&files, &out, &title),
         Cmd::Sweep(a) => sm_cmd::sweep(&a),
         Cmd::Compare { file } => sm_cmd::compare(&file),

@@ -233,6 +233,9 @@ pub struct SweepArgs {
     /// Run only grid points p with p % n == i (e.g. a Slurm array task).
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
+    /// The compiler of the suite's `.cu` files.
+    #[arg(long, value_enum, default_value = "clang")]
+    pub compiler: crate::CompilerArg,
     /// Output CSV.
     #[arg(long, short = 'o', default_value = "out/sweep.csv")]
     pub out: PathBuf,
@@ -309,7 +312,7 @@ pub fn sweep(a: &SweepArgs) -> Res<()> {
     let mut loaded = std::collections::HashMap::new();
     for k in &kernels {
         let file = a.suite.join(format!("{k}.cu"));
-        let m = crate::load_module(&file)?;
+        let m = crate::load_module(&file, a.compiler)?;
         let kern = m.only_kernel().map_err(|e| e.to_string())?.clone();
         let l = kernel::LaunchFile::load(&file.with_extension("toml")).map_err(|e| e.to_string())?.bind(&m, &kern).map_err(|e| e.to_string())?;
         loaded.insert(k.clone(), (Arc::new(kern), Arc::new(l)));

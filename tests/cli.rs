@@ -215,6 +215,14 @@ fn kernel_lists_allocated_code() {
     let cu = d.join("bad.cu");
     std::fs::write(&cu, "__global__ void k(int *p) {\n  p[0] = undefined_thing;\n}\n").unwrap();
     fails_with(&["kernel", cu.to_str().unwrap()], "bad.cu:2:10: error: use of undeclared identifier 'undefined_thing'");
+    // NVIDIA's compiler beside clang: its PTX, its error line.
+    let o = wf(&["kernel", &kernels("reduction.cu"), "--compiler", "nvcc", "--ptx"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ptx = String::from_utf8_lossy(&o.stdout);
+    assert!(ptx.contains("Cuda compilation tools, release 13.5") && ptx.contains(".target sm_75"), "{ptx}");
+    let o = wf(&["kernel", &kernels("reduction.cu"), "--compiler", "nvcc"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("reduction.cu: PTX 9.5 for sm_75"), "{}", String::from_utf8_lossy(&o.stdout));
+    fails_with(&["kernel", cu.to_str().unwrap(), "--compiler", "nvcc"], "bad.cu(2): error: identifier \"undefined_thing\" is undefined");
     let ptx = d.join("bad.ptx");
     std::fs::write(&ptx, ".version 7.0\n.target sm_52\n.address_size 64\n.entry k()\n{\n  vote.all.pred %p1, %p2;\n}\n").unwrap();
     fails_with(&["kernel", ptx.to_str().unwrap()], "bad.ptx:6:3: `vote.all.pred`: unsupported opcode");

@@ -18,11 +18,13 @@ pub struct ParseError {
 /// Compiling CUDA C failed.
 #[derive(Debug, Error)]
 pub enum CompileError {
-    #[error("{file}: cannot run `{clang}`: {err} (install clang-14, e.g. `make setup`)")]
-    Spawn { file: String, clang: String, err: std::io::Error },
-    /// clang's first error line (it names `file:line:column`) and how many errors it reported.
+    #[error("{file}: cannot run `{tool}`: {err} (`make setup` installs clang-14 and nvcc)")]
+    Spawn { file: String, tool: String, err: std::io::Error },
+    #[error("{file}: nvcc not found: run `make setup` (installs NVIDIA's CUDA 13.5 compiler from the Python package index into .tools/cuda), or set CUDA_HOME or WARPFORGE_NVCC")]
+    NoNvcc { file: String },
+    /// The compiler's first error line (it names the file and line) and how many errors it reported.
     #[error("{first}{}", if *.errors > 1 { format!(" (and {} more errors)", .errors - 1) } else { String::new() })]
-    Clang { first: String, errors: usize, stderr: String },
+    Failed { first: String, errors: usize, stderr: String },
     #[error("{path}: {err}")]
     Io { path: String, err: std::io::Error },
 }

@@ -3,7 +3,7 @@
 //! The front end of the SM and its golden model:
 //!
 //! 1. [`compile`]: `.cu` files through clang-14's NVPTX back end with the
-//!    project's CUDA prelude ([`compile::PRELUDE`]).
+//!    project's CUDA prelude ([`compile::PRELUDE`]), or through NVIDIA's nvcc.
 //! 2. [`ptx`]: the PTX parser, to the typed [`Inst`] representation;
 //!    errors name `file:line:column`.
 //! 3. [`regalloc`]: liveness-based allocation onto at most 63 architected
@@ -61,7 +61,7 @@ pub mod regalloc;
 pub mod run;
 
 pub use cfg::{Block, Cfg, RPC_NONE};
-pub use compile::{compile_cuda, CompileOptions};
+pub use compile::{compile_cuda, CompileOptions, Compiler};
 pub use error::{AllocError, CompileError, ExecError, Fault, KernelError, LaunchError, ParseError, RunError};
 pub use exec::{exec, skip, BranchOutcome, ExecCtx, Executed, Lanes, MemAccess, StackEntry, WarpState};
 pub use inst::{ArchReg, Inst, MemInfo, MemKind, Op, Opnd, Space, Ty, Unit, INST_BYTES, MAX_PREDS, MAX_REGS, WARP_SIZE};
@@ -72,13 +72,13 @@ pub use run::{dump, run_functional, run_observed, run_on, FunctionalResult, RunO
 
 use std::path::Path;
 
-/// Load a kernel file: `.cu` is compiled with clang first, anything else is
+/// Load a kernel file: `.cu` is compiled first (by `opts.compiler`), anything else is
 /// read as PTX.
 pub fn load(path: &Path, opts: &CompileOptions) -> Result<Module, KernelError> {
     let file = path.display().to_string();
     if path.extension().is_some_and(|e| e == "cu") {
         let ptx = compile_cuda(path, opts)?;
-        Module::from_ptx(&ptx, &format!("{file} (PTX from clang)"))
+        Module::from_ptx(&ptx, &format!("{file} (PTX from {})", opts.compiler.name()))
     } else {
         let src = input::read_text(path).map_err(|e| KernelError::Io { path: path.into(), err: e.into() })?;
         Module::from_ptx(&src, &file)

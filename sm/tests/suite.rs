@@ -112,3 +112,34 @@ fn pmode_engines_agree() {
         println!("{name:16} ({:?})", t.elapsed());
     }
 }
+
+/// NVIDIA's nvcc beside clang: every kernel of the suite compiled by nvcc
+/// (sm_75, PTX ISA 9) leaves the byte-identical final memory of the clang
+/// path on the functional model, and on the SM in baseline and P-mode.
+/// nvcc comes from `make setup` (or CUDA_HOME, WARPFORGE_NVCC, the PATH).
+#[test]
+fn suite_by_nvcc_equals_suite_by_clang() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let cache = Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("nvcc-ptx"));
+    let nvcc = CompileOptions { compiler: kernel::Compiler::Nvcc, cache_dir: cache, ..Default::default() };
+    let base = Config::preset("hpca16_pmode");
+    let pmode = base.with_override("mode=pmode").unwrap();
+    for name in SUITE {
+        let clang_m = load(&root.join(format!("{name}.cu")), &CompileOptions::default()).unwrap();
+        let nvcc_m = load(&root.join(format!("{name}.cu")), &nvcc).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(nvcc_m.target, "sm_75", "{name}");
+        let file = LaunchFile::load(&root.join(format!("{name}.toml"))).unwrap();
+        let golden = |m: &kernel::Module| {
+            let k = m.only_kernel().unwrap();
+            let l = file.bind(m, k).unwrap();
+            (kernel::run_functional(k, &l, &RunOptions::default()).unwrap().memory, Arc::new(k.clone()), Arc::new(l))
+        };
+        let (want, _, _) = golden(&clang_m);
+        let (got, k, l) = golden(&nvcc_m);
+        assert_eq!(want.difference(&got), None, "{name}: nvcc's PTX on the functional model");
+        for cfg in [&base, &pmode] {
+            let o = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), cfg, Engine::Model, Outputs::default()).unwrap();
+            assert_eq!(want.difference(&o.memory), None, "{name}: nvcc's PTX on the SM, {}", cfg.mode);
+        }
+    }
+}
