@@ -781,7 +781,11 @@ fn cmd_run(
         return sm_cmd::run_timing(k, &l, &timing, dump, budget);
     }
     let t = Instant::now();
-    let r = sm_cmd::functional(k, &l, budget.max_instructions.unwrap_or(kernel::RunOptions::default().max_warp_insts))?;
+    let opts = kernel::RunOptions {
+        max_warp_insts: budget.max_instructions.unwrap_or(kernel::RunOptions::default().max_warp_insts),
+        unmapped_reads_zero: budget.unmapped_reads_zero,
+    };
+    let r = sm_cmd::functional(k, &l, opts)?;
     let secs = t.elapsed().as_secs_f64();
     let s = r.stats;
     println!(

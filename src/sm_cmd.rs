@@ -66,6 +66,11 @@ pub struct Budget {
     /// limits.max_cycles).
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
+    /// Global loads outside every allocation read zero and are counted (as
+    /// GPGPU-Sim does) instead of stopping the run (sets
+    /// memory.unmapped_reads = "zero").
+    #[arg(long)]
+    pub unmapped_reads_zero: bool,
 }
 
 /// Check every output path of a run before it starts.
@@ -81,11 +86,10 @@ pub fn prepare_outputs(a: &TimingArgs) -> Res<()> {
 
 /// The functional model's run with the instruction budget and a progress
 /// bar; its warning about partial barriers goes to standard error.
-pub fn functional(k: &kernel::Kernel, l: &kernel::Launch, max_insts: u64) -> Res<kernel::FunctionalResult> {
+pub fn functional(k: &kernel::Kernel, l: &kernel::Launch, opts: kernel::RunOptions) -> Res<kernel::FunctionalResult> {
     let bar = crate::progress::Bar::new(Some(l.ctas()), "functional model {bar:30} {pos}/{len} CTAs {msg}");
     let t = Instant::now();
     let mut memory = l.memory.clone();
-    let opts = kernel::RunOptions { max_warp_insts: max_insts };
     let r = kernel::run_observed(k, l, &mut memory, &opts, &mut |s| {
         bar.update(s.ctas, || format!("{:.1} M warp instructions/s", s.warp_insts as f64 / t.elapsed().as_secs_f64().max(1e-9) / 1e6))
     });
@@ -93,6 +97,9 @@ pub fn functional(k: &kernel::Kernel, l: &kernel::Launch, max_insts: u64) -> Res
     let stats = r.map_err(|e| e.to_string())?;
     if let Some(w) = stats.barrier_warning(&k.base_name) {
         eprintln!("{w}");
+    }
+    if stats.unmapped_reads > 0 {
+        eprintln!("warning: kernel `{}`: {} lane-elements of global loads read unmapped memory as zero", k.base_name, stats.unmapped_reads);
     }
     Ok(kernel::FunctionalResult { memory, stats })
 }
@@ -105,6 +112,9 @@ pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: 
     }
     if let Some(n) = budget.max_instructions {
         cfg.limits.max_instructions = n;
+    }
+    if budget.unmapped_reads_zero {
+        cfg.memory.unmapped_reads = sm::config::UnmappedReads::Zero;
     }
     let engine = sm::blocks::parse_engine(&a.engine)?;
     let mut out = Outputs::default();
@@ -123,7 +133,8 @@ pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: 
         0 => kernel::RunOptions::default().max_warp_insts,
         n => n,
     };
-    let golden = functional(k, l, max_insts)?;
+    let unmapped_reads_zero = cfg.memory.unmapped_reads == sm::config::UnmappedReads::Zero;
+    let golden = functional(k, l, kernel::RunOptions { max_warp_insts: max_insts, unmapped_reads_zero })?;
     let bar = crate::progress::Bar::new(None, "timing SM: cycle {pos} {msg}");
     let t = Instant::now();
     let shown = bar.clone();

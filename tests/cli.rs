@@ -321,3 +321,21 @@ fn sweep_is_the_same_at_any_thread_count_and_shards_partition_it() {
     fails_with(&["sweep", "--kernels", "nosuch", "--suite", suite.to_str().unwrap()], "`nosuch`");
     fails_with(&["sweep", "--shard", "2/2", "--suite", suite.to_str().unwrap()], "--shard `2/2`");
 }
+
+/// `--unmapped-reads-zero`: a load past every allocation reads zero on the
+/// functional model and the SM alike (counted and warned about); without
+/// it the run stops at that load.
+#[test]
+fn unmapped_reads_zero_on_both_models() {
+    let d = tmp("unmapped");
+    let l = d.join("l.toml");
+    std::fs::write(&l, "grid = [2]\nblock = [64]\nargs = [\"a\", \"b\", \"c\", 128]\n[buffers.a]\ntype = \"f32\"\nlen = 128\n[buffers.b]\ntype = \"f32\"\nlen = 100\n[buffers.c]\ntype = \"f32\"\nlen = 128\n").unwrap();
+    let l = l.to_str().unwrap();
+    fails_with(&["run", &kernels("vecadd.cu"), "--launch", l, "--functional"], "is outside every buffer");
+    let o = wf(&["run", &kernels("vecadd.cu"), "--launch", l, "--functional", "--unmapped-reads-zero"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("28 lane-elements of global loads read unmapped memory as zero"));
+    let o = wf(&["run", &kernels("vecadd.cu"), "--launch", l, "--config", "hpca16_pmode", "--unmapped-reads-zero"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("reads of unmapped global memory, as zero: 28 lane-elements"), "{out}");
+}

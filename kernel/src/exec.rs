@@ -235,6 +235,11 @@ pub struct ExecCtx<'a> {
     /// `false`: stores and atomics are not performed (reported as
     /// `suppressed`); loads still read. For pre-execution on a copy.
     pub side_effects: bool,
+    /// A global load outside every buffer and variable reads zero (counted
+    /// in `Executed::unmapped_lanes`) instead of failing, as GPGPU-Sim's
+    /// sparse memory does: for unmodified programs that read past an
+    /// allocation (Rodinia srad_v2). Stores and atomics there still fail.
+    pub unmapped_reads_zero: bool,
 }
 
 /// The per-lane memory accesses of one instruction.
@@ -297,6 +302,9 @@ pub struct Executed {
     /// `bar.sync` reached with some of the warp's live threads inactive (a
     /// barrier in divergent code: undefined behaviour in CUDA).
     pub partial_barrier: bool,
+    /// Lane-elements of a global load that read unmapped memory as zero
+    /// (`ExecCtx::unmapped_reads_zero`).
+    pub unmapped_lanes: u32,
 }
 
 #[inline(always)]
@@ -974,8 +982,13 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     // The resolved space per lane (differs only for generic accesses).
     let mut spaces = [mi.space; WARP_SIZE];
     let mut first_space = None;
+    // A 32-bit address register (shared and local addresses, `.address_size
+    // 32` code) forms a 32-bit address: base plus offset wraps at 2^32, as
+    // on the hardware (nvcc computes `[%r - 256 + 260]` this way).
+    let wrap32 = matches!(addr.base, Opnd::R(_));
     for l in lanes(mask) {
         let a = base[l as usize].wrapping_add(off);
+        let a = if wrap32 { a & 0xffff_ffff } else { a };
         let thread = w.warp_id.wrapping_mul(WARP_SIZE as u32).wrapping_add(l);
         let loc = resolve(mi.space, a, thread, k.local_bytes);
         if loc.space == Space::Local && loc.addr == LOCAL_OUTSIDE {
@@ -1007,8 +1020,14 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 let mut v = [0u64; WARP_SIZE];
                 for l in lanes(mask) {
                     let le = loc(l, e);
-                    let x = load(ctx, le, esize)
-                        .ok_or((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Load, addr: le.addr, bytes: esize }))?;
+                    let x = match load(ctx, le, esize) {
+                        Some(x) => x,
+                        None if ctx.unmapped_reads_zero && le.space == Space::Global => {
+                            ex.unmapped_lanes += 1;
+                            0
+                        }
+                        None => return Err((Some(l), Fault::OutOfBounds { space: le.space, kind: MemKind::Load, addr: le.addr, bytes: esize })),
+                    };
                     v[l as usize] = norm(x, ty);
                 }
                 wr(w, inst.dst[e as usize], &v, mask);
@@ -1243,6 +1262,7 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
         suppressed: false,
         wrote: false,
         partial_barrier: false,
+        unmapped_lanes: 0,
     };
     match inst.op {
         Op::Bra { target, reconv, .. } => {

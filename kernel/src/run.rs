@@ -23,11 +23,14 @@ pub struct RunOptions {
     /// Warp instructions allowed per launch before the run is stopped with
     /// an error (a kernel that loops forever stops here).
     pub max_warp_insts: u64,
+    /// Global loads outside every allocation read zero (see
+    /// [`ExecCtx::unmapped_reads_zero`]); by default they are errors.
+    pub unmapped_reads_zero: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { max_warp_insts: 1 << 30 }
+        RunOptions { max_warp_insts: 1 << 30, unmapped_reads_zero: false }
     }
 }
 
@@ -48,6 +51,8 @@ pub struct RunStats {
     pub partial_barriers: u64,
     /// The first of them: (pc, source line, CTA, warp).
     pub first_partial_barrier: Option<(u32, u32, [u32; 3], u32)>,
+    /// Lane-elements of global loads that read unmapped memory as zero.
+    pub unmapped_reads: u64,
 }
 
 impl RunStats {
@@ -134,6 +139,7 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                     ctaid,
                     nctaid: launch.grid,
                     side_effects: true,
+                    unmapped_reads_zero: opts.unmapped_reads_zero,
                 };
                 loop {
                     for (wi, w) in warps.iter_mut().enumerate() {
@@ -154,6 +160,7 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                             stats.warp_insts += 1;
                             stats.thread_insts += ex.active.count_ones() as u64;
                             generation += ex.wrote as u64;
+                            stats.unmapped_reads += ex.unmapped_lanes as u64;
                             if ex.partial_barrier {
                                 stats.partial_barriers += 1;
                                 stats.first_partial_barrier.get_or_insert((ex.pc, k.inst_at(ex.pc).map_or(0, |i| i.line), ctaid, w.warp_id));

@@ -45,7 +45,7 @@ fn cases() -> u32 {
     std::env::var("WARPFORGE_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
 }
 
-const BUDGET: RunOptions = RunOptions { max_warp_insts: 20_000 };
+const BUDGET: RunOptions = RunOptions { max_warp_insts: 20_000, unmapped_reads_zero: false };
 
 /// Parse, allocate, bind (when the launch fits) and run: must not panic.
 fn exercise(ptx: &str, launch: &str) -> Reached {
@@ -82,6 +82,7 @@ fn pre_execute(k: &kernel::Kernel, l: &kernel::Launch) {
         ctaid: [0; 3],
         nctaid: l.grid,
         side_effects: false,
+        unmapped_reads_zero: false,
     };
     for n in 0..500 {
         if w.done {

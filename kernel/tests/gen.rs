@@ -19,7 +19,7 @@ fn generated_kernels_build_and_run() {
         let (g, b) = build_fitting(seed, &dir, &common::compile_opts()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         sizes[g.size as usize] += 1;
         max_regs = max_regs.max(b.kernel.regs_used);
-        let r = kernel::run_functional(&b.kernel, &b.launch, &RunOptions { max_warp_insts: 2_000_000 })
+        let r = kernel::run_functional(&b.kernel, &b.launch, &RunOptions { max_warp_insts: 2_000_000, ..Default::default() })
             .unwrap_or_else(|e| panic!("seed {seed} ({}): {e}", b.cu_path.display()));
         insts += r.stats.warp_insts;
         max_insts = max_insts.max(r.stats.warp_insts);

@@ -46,7 +46,7 @@ fn a_branch_to_itself() {
     let ptx = ".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry spin()\n{\nL:\nbra.uni L;\n}\n";
     let m = Module::from_ptx(ptx, "spin.ptx").unwrap();
     let l = LaunchFile::parse("block = [64]\n", Path::new("s.toml")).unwrap().bind(&m, &m.kernels[0]).unwrap();
-    let e = kernel::run_functional(&m.kernels[0], &l, &RunOptions { max_warp_insts: 1 << 20 }).unwrap_err();
+    let e = kernel::run_functional(&m.kernels[0], &l, &RunOptions { max_warp_insts: 1 << 20, ..Default::default() }).unwrap_err();
     assert!(matches!(e, RunError::NoProgress { .. }), "{e}");
 }
 

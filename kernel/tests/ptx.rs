@@ -10,7 +10,7 @@ fn run(ptx: &str, launch: &str) -> Result<(Launch, kernel::Memory), String> {
     let k = m.kernels.first().ok_or("no kernel")?;
     let lf = LaunchFile::parse(launch, Path::new("probe.toml")).map_err(|e| e.to_string())?;
     let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
-    let r = kernel::run_functional(k, &l, &RunOptions { max_warp_insts: 100_000 }).map_err(|e| e.to_string())?;
+    let r = kernel::run_functional(k, &l, &RunOptions { max_warp_insts: 100_000, ..Default::default() }).map_err(|e| e.to_string())?;
     Ok((l, r.memory))
 }
 

@@ -174,6 +174,20 @@ pub struct Memory {
     pub dram_latency: u32,
     /// Core cycles per line transferred from DRAM (bandwidth).
     pub dram_interval: u32,
+    /// A global load outside every allocation: `"error"` (the default) or
+    /// `"zero"` (reads zero and is counted, as GPGPU-Sim's sparse memory
+    /// does; for unmodified programs that read past an allocation).
+    #[serde(default)]
+    pub unmapped_reads: UnmappedReads,
+}
+
+/// What a global load outside every allocation does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnmappedReads {
+    #[default]
+    Error,
+    Zero,
 }
 
 /// P-mode (seed 000) parameters; used when `mode = "pmode"`.

@@ -67,6 +67,9 @@ pub struct Functional {
     spin: Vec<SpinDetector>,
     /// `bar.sync`s reached by part of a warp's live threads.
     pub partial_barriers: u64,
+    /// Unmapped global reads read zero, and how many lane-elements did.
+    unmapped_reads_zero: bool,
+    pub unmapped_reads: u64,
 }
 
 impl Functional {
@@ -102,6 +105,8 @@ impl Functional {
             generation: 0,
             spin: vec![SpinDetector::default(); warp_slots as usize],
             partial_barriers: 0,
+            unmapped_reads_zero: false,
+            unmapped_reads: 0,
             kernel,
             launch,
         })
@@ -186,11 +191,13 @@ impl Functional {
             ctaid: cta.ctaid,
             nctaid: self.launch.grid,
             side_effects: !pmode,
+            unmapped_reads_zero: self.unmapped_reads_zero,
         };
         let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| if pmode { format!("in P-mode: {e}") } else { e.to_string() })?;
         if !pmode {
             self.generation += ex.wrote as u64;
             self.partial_barriers += ex.partial_barrier as u64;
+            self.unmapped_reads += ex.unmapped_lanes as u64;
             self.spin[w as usize].step(warp, self.generation);
         }
         let mut out = ExecOut { op: ex.inst, active: ex.active, lanes: ex.exec_mask, space: None, bytes: 0, barrier: ex.barrier };
@@ -216,6 +223,12 @@ impl Functional {
             }
         }
         Ok(out)
+    }
+
+    /// Global loads outside every allocation read zero (see
+    /// `kernel::ExecCtx::unmapped_reads_zero`).
+    pub fn read_unmapped_as_zero(&mut self, on: bool) {
+        self.unmapped_reads_zero = on;
     }
 
     /// Warp `w` repeats a loop with memory unchanged (`kernel::progress`).

@@ -19,7 +19,8 @@ pub struct Outcome {
 
 /// Run `kernel` with `launch` on the SM of `cfg`, its blocks on `engine`.
 pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
-    let func = Functional::new(kernel, launch, cfg.core.max_warps, cfg.core.max_ctas)?;
+    let mut func = Functional::new(kernel, launch, cfg.core.max_warps, cfg.core.max_ctas)?;
+    func.read_unmapped_as_zero(cfg.memory.unmapped_reads == crate::config::UnmappedReads::Zero);
     let mut sm = Sm::new(cfg.clone(), func, engine, out)?;
     sm.run().map_err(|e| e.to_string())?;
     let stats = sm.stats.clone();

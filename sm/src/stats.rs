@@ -194,6 +194,13 @@ pub struct Stats {
     pub l2_hits: u64,
     pub l2_misses: u64,
     pub pmode: PmodeStats,
+    /// Lane-elements of global loads outside every allocation, read as zero
+    /// (`memory.unmapped_reads = "zero"`).
+    #[serde(default)]
+    pub unmapped_reads: u64,
+    /// `bar.sync`s reached by only part of a warp's live threads.
+    #[serde(default)]
+    pub partial_barriers: u64,
 }
 
 impl Stats {
@@ -229,6 +236,12 @@ impl Stats {
         let h = &self.hazards;
         let _ = writeln!(s, "hazards (cycles): DIV {}  BANK {}  MSHR {}  COMQ {}  RSV {}", h.div, h.bank, h.mshr, h.comq, h.rsv);
         let _ = writeln!(s, "shared-memory accesses {}  L2 hits {}  L2 misses {}", self.shared_accesses, self.l2_hits, self.l2_misses);
+        if self.unmapped_reads > 0 {
+            let _ = writeln!(s, "reads of unmapped global memory, as zero: {} lane-elements", self.unmapped_reads);
+        }
+        if self.partial_barriers > 0 {
+            let _ = writeln!(s, "barriers reached by part of a warp's live threads: {}", self.partial_barriers);
+        }
         if self.mode == "pmode" {
             let p = &self.pmode;
             let per = |x: u64| if p.switches == 0 { 0.0 } else { x as f64 / p.switches as f64 };

@@ -253,7 +253,7 @@ fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
     };
     r.features = g.features.iter().copied().collect();
     r.size = g.size;
-    let golden = match kernel::run_functional(&b.kernel, &b.launch, &RunOptions { max_warp_insts: 50_000_000 }) {
+    let golden = match kernel::run_functional(&b.kernel, &b.launch, &RunOptions { max_warp_insts: 50_000_000, ..Default::default() }) {
         Ok(x) => x,
         Err(e) => {
             r.failures.push(format!("seed {seed}: the functional model fails: {e}\n  {}", repro(&g, None, Engine::Model)));

@@ -1813,7 +1813,10 @@ impl Build<'_, '_, '_> {
     fn ld(&mut self, m: &mut Mods) -> R<Inst> {
         let (space, vec, ty) = self.ld_st_mods(m)?;
         let mut i = self.mk(Op::Ld { space, ty, vec });
-        let fit = if vec == 1 { Fit::Wider } else { Fit::Exact };
+        // Vector elements, like scalars, may sit in wider registers
+        // (`ld.global.v4.u8 {%rs1, ...}` with 16-bit registers: PTX has no
+        // 8-bit ones).
+        let fit = Fit::Wider;
         let (d_raw, dpos) = self.ops[0].clone();
         match (&d_raw, vec) {
             (Raw::Vec(elems), 2 | 4) if elems.len() == vec as usize => {
@@ -1836,7 +1839,7 @@ impl Build<'_, '_, '_> {
         }
         let mut i = self.mk(Op::St { space, ty, vec });
         i.addr = Some(self.addr(0, space)?);
-        let fit = if vec == 1 { Fit::Wider } else { Fit::Exact };
+        let fit = Fit::Wider;
         let (s_raw, spos) = self.ops[1].clone();
         match (&s_raw, vec) {
             (Raw::Vec(elems), 2 | 4) if elems.len() == vec as usize => {

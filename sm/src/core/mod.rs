@@ -477,6 +477,8 @@ impl Sm {
         self.stats.l1 = self.mem.l1_stats;
         self.stats.hazards = self.mem.hazards;
         self.stats.shared_accesses = self.mem.shared_accesses;
+        self.stats.unmapped_reads = self.func.unmapped_reads;
+        self.stats.partial_barriers = self.func.partial_barriers;
         self.stats.pmode.n_l1_accesses = self.mem.n_accesses;
         self.stats.pmode.n_l1_hit_or_merge = self.mem.n_hit_or_merge;
         self.stats.l2_hits = self.mem.lower.stats.l2_hits;
