@@ -602,9 +602,10 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
 }
 
 macro_rules! float_alu {
-    ($name:ident, $f:ty, $bits:ty, $sign:expr, $from:expr) => {
-        /// Floating-point ALU operations (IEEE, round to nearest even;
-        /// `fma`/`mad` fused; approximate operations computed exactly).
+    ($name:ident, $f:ty, $bits:ty, $sign:expr, $from:expr, $directed:path) => {
+        /// Floating-point ALU operations (IEEE, round to nearest even or the
+        /// directed mode given, exactly; `fma`/`mad` fused; approximate
+        /// operations computed exactly).
         fn $name(op: AluOp, fm: FMods, s: [&Lanes; 4]) -> Lanes {
             let [a, b, c, _] = s;
             let ftz = fm.ftz;
@@ -623,6 +624,22 @@ macro_rules! float_alu {
                 };
                 r.to_bits() as u64
             };
+            if let (Some(r), false) = (fm.rnd, fm.approx) {
+                use crate::round::RoundedOp as R;
+                let rop = match op {
+                    AluOp::Add => Some(R::Add),
+                    AluOp::Sub => Some(R::Sub),
+                    AluOp::Mul => Some(R::Mul),
+                    AluOp::Mad => Some(R::Fma),
+                    AluOp::Div => Some(R::Div),
+                    AluOp::Rcp => Some(R::Rcp),
+                    AluOp::Sqrt => Some(R::Sqrt),
+                    _ => None,
+                };
+                if let Some(rop) = rop {
+                    return map3(a, b, c, |x, y, z| fin($directed(rop, r, f(x), f(y), f(z))));
+                }
+            }
             let min = |x: $f, y: $f| -> $f {
                 if x.is_nan() {
                     y
@@ -686,8 +703,8 @@ macro_rules! float_alu {
 }
 
 // $sign is the sign-bit mask.
-float_alu!(f32_alu, f32, u32, 0x8000_0000u32, |v: f64| v as f32);
-float_alu!(f64_alu, f64, u64, 0x8000_0000_0000_0000u64, |v: f64| v);
+float_alu!(f32_alu, f32, u32, 0x8000_0000u32, |v: f64| v as f32, crate::round::f32_directed);
+float_alu!(f64_alu, f64, u64, 0x8000_0000_0000_0000u64, |v: f64| v, crate::round::f64_directed);
 
 /// `setp`: the comparison's result as a lane mask (all 32 lanes).
 fn compare(cmp: Cmp, ty: Ty, a: &Lanes, b: &Lanes) -> u32 {
@@ -798,6 +815,11 @@ fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64
         }
         (true, false) => {
             let x = if sty.is_signed() { sext(v, sty.bits()) as i64 as i128 } else { zext(v, sty.bits()) as i128 };
+            if matches!(rnd, Some(Rnd::Rz | Rnd::Rm | Rnd::Rp)) {
+                let r = crate::round::int_to_float(x, dty == Ty::F32, rnd.unwrap_or(Rnd::Rn));
+                let r = if dty == Ty::F32 { flush32(f32::from_bits(r as u32)) as f64 } else { f64::from_bits(r) };
+                return if dty == Ty::F32 { (sat_f(r) as f32).to_bits() as u64 } else { sat_f(r).to_bits() };
+            }
             // Round to nearest even (`.rn`), converting directly from the
             // integer (one rounding).
             if dty == Ty::F32 {
@@ -822,7 +844,7 @@ fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64
             if dty == Ty::F32 {
                 // f32 -> f32 rounds to an integral value (exact in f32);
                 // f64 -> f32 rounds to nearest even (`.rn`).
-                let r = if sty == Ty::F32 { round(src_f()) as f32 } else { f64::from_bits(v) as f32 };
+                let r = if sty == Ty::F32 { round(src_f()) as f32 } else { crate::round::f64_to_f32(f64::from_bits(v), rnd.unwrap_or(Rnd::Rn)) };
                 let r = flush32(r);
                 (if sat { sat_f(r as f64) as f32 } else { r }).to_bits() as u64
             } else {

@@ -384,6 +384,8 @@ pub struct FMods {
     pub approx: bool,
     pub ftz: bool,
     pub sat: bool,
+    /// A directed rounding mode (`.rz`, `.rm`, `.rp`); `None` is `.rn`.
+    pub rnd: Option<Rnd>,
 }
 
 /// The typed operation of an instruction.

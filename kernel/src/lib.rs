@@ -58,6 +58,7 @@ pub mod memory;
 pub mod progress;
 pub mod ptx;
 pub mod regalloc;
+pub mod round;
 pub mod run;
 
 pub use cfg::{Block, Cfg, RPC_NONE};

@@ -386,7 +386,7 @@ fn parse_errors_name_file_line_and_column() {
     case("  add.s32 %r1, %r9, 1;", "bad.ptx:8:16: `add.s32`: undeclared register or symbol `%r9`");
     case("add.s32 %r1, %rd1, 1;", "bad.ptx:8:14: `add.s32`: register `%rd1` is 64-bit, the operand is .s32");
     case("bra NOWHERE;", "bad.ptx:8:5: undefined label `NOWHERE`");
-    case("add.rz.f32 %r1, %r1, %r1;", "rounding mode .rz is not supported");
+    case("sin.rz.f32 %r1, %r1;", "a directed rounding mode is only valid on rcp and sqrt here, not sin");
     case("tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [tex, {%r1}];", "textures and surfaces are not supported");
     case("call.uni foo, (%r1);", "calls are not supported");
     case("add.s32 %r1, %r1, 1", "bad.ptx:9:1: expected `;` after `add.s32`");
@@ -547,4 +547,65 @@ fn float_modifiers() {
     for (k, e) in want.iter().enumerate() {
         assert_eq!(w[k], *e, "word {k}");
     }
+}
+
+/// Directed rounding (`.rz`, `.rm`, `.rp`) as nvcc's inline `expf`/`logf`
+/// sequences use it (`fma.rm.f32`): each result is the exact value rounded
+/// in that direction. Expected values: the neighbours of the exact value,
+/// found with f64 arithmetic that is exact for these operands.
+#[test]
+fn directed_rounding_is_exact() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .f32 %f<12>;
+	.reg .f64 %fd<3>;
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.f32 %f1, 0f3F800001;
+	fma.rm.f32 %f2, %f1, %f1, 0f00000000;
+	fma.rp.f32 %f3, %f1, %f1, 0f00000000;
+	mov.f32 %f4, 0f3F800000;
+	add.rp.f32 %f5, %f4, 0f30800000;
+	div.rz.f32 %f6, %f4, 0f40400000;
+	sqrt.rp.f32 %f7, 0f40000000;
+	mov.u32 %r1, 16777217;
+	cvt.rm.f32.s32 %f8, %r1;
+	cvt.rp.f32.s32 %f9, %r1;
+	mov.f64 %fd1, 0d7E37E43C8800759C;
+	cvt.rz.f32.f64 %f10, %fd1;
+	mul.rm.f32 %f11, 0fBF800001, 0f3F800001;
+	st.global.v4.f32 [%rd2], {%f2, %f3, %f5, %f6};
+	st.global.v4.f32 [%rd2+16], {%f7, %f8, %f9, %f10};
+	st.global.f32 [%rd2+32], %f11;
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"f32\"\nlen = 12\n").unwrap();
+    let got: Vec<f32> = words(&l, &m, "out").into_iter().map(f32::from_bits).collect();
+    let x = f32::from_bits(0x3F80_0001) as f64; // 1 + 2^-23
+    let sq = x * x; // exact in f64: 1 + 2^-22 + 2^-46
+    let below = |v: f64| {
+        let r = v as f32;
+        if r as f64 > v { r.next_down() } else { r }
+    };
+    let above = |v: f64| {
+        let r = v as f32;
+        if (r as f64) < v { r.next_up() } else { r }
+    };
+    assert_eq!(got[0], below(sq), "fma.rm");
+    assert_eq!(got[1], above(sq), "fma.rp");
+    assert_eq!(got[2], 1.0f32.next_up(), "add.rp 1 + 2^-30");
+    assert_eq!(got[3], below(1.0 / 3.0), "div.rz 1/3");
+    // sqrt(2) lies between s and next_up(s) where s*s < 2 (products exact in f64).
+    let s = got[4].next_down() as f64;
+    assert!(s * s < 2.0 && (got[4] as f64) * (got[4] as f64) > 2.0, "sqrt.rp 2 = {}", got[4]);
+    assert_eq!((got[5], got[6]), (16777216.0, 16777218.0), "cvt.rm/.rp of 2^24 + 1");
+    assert_eq!(got[7], f32::MAX, "cvt.rz of 1e300");
+    assert_eq!(got[8], (-above(sq) as f64) as f32, "mul.rm of a negative product rounds away from zero");
 }

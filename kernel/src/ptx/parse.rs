@@ -1503,13 +1503,17 @@ impl Build<'_, '_, '_> {
 
     fn float_mods(&self, m: &mut Mods, allow_approx: bool) -> R<FMods> {
         let mut f = FMods::default();
-        if let Some(r) = m.take_any(&["rn", "rz", "rm", "rp"]) {
-            if r != "rn" {
-                return self.err(format!("rounding mode .{r} is not supported (only .rn)"));
-            }
-        }
+        f.rnd = match m.take_any(&["rn", "rz", "rm", "rp"]).as_deref() {
+            Some("rz") => Some(Rnd::Rz),
+            Some("rm") => Some(Rnd::Rm),
+            Some("rp") => Some(Rnd::Rp),
+            _ => None,
+        };
         if allow_approx && (m.take("approx") || m.take("full")) {
             f.approx = true;
+            if f.rnd.is_some() {
+                return self.err("a rounding mode and .approx/.full exclude each other");
+            }
         }
         f.ftz = m.take("ftz");
         f.sat = m.take("sat");
@@ -1921,7 +1925,7 @@ impl Build<'_, '_, '_> {
                 return self.err("`.lo/.hi/.wide` are integer modifiers");
             }
             let f = self.float_mods(m, base == "div")?;
-            if base == "div" && !f.approx && !m.list.iter().any(|x| x == "rn") && ty == Ty::F32 {
+            if base == "div" && !f.approx && f.rnd.is_none() && !m.list.iter().any(|x| x == "rn") && ty == Ty::F32 {
                 return self.err("div.f32 needs .rn, .approx or .full");
             }
             let op = match base {
@@ -1998,7 +2002,10 @@ impl Build<'_, '_, '_> {
             }
         })?;
         self.done(m)?;
-        if float_only && !f.approx && !m.list.iter().any(|x| x == "rn") {
+        if f.rnd.is_some() && !matches!(base, "rcp" | "sqrt") {
+            return self.err(format!("a directed rounding mode is only valid on rcp and sqrt here, not {base}"));
+        }
+        if float_only && !f.approx && f.rnd.is_none() && !m.list.iter().any(|x| x == "rn") {
             return self.err("needs .rn or .approx");
         }
         if matches!(base, "rsqrt" | "ex2" | "lg2" | "sin" | "cos") && !f.approx {
@@ -2112,9 +2119,6 @@ impl Build<'_, '_, '_> {
                 if !flt_rnd {
                     return self.err("integer-to-float cvt needs .rn/.rz/.rm/.rp");
                 }
-                if rnd != Some(Rnd::Rn) {
-                    return self.err("only .rn is supported for integer-to-float cvt");
-                }
             }
             (false, true) => {
                 if !int_rnd {
@@ -2125,9 +2129,6 @@ impl Build<'_, '_, '_> {
                 if dty.bits() < sty.bits() {
                     if !flt_rnd {
                         return self.err("narrowing float cvt needs .rn/.rz/.rm/.rp");
-                    }
-                    if rnd != Some(Rnd::Rn) {
-                        return self.err("only .rn is supported for narrowing float cvt");
                     }
                 } else if dty == sty {
                     if flt_rnd {
