@@ -1203,6 +1203,51 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             wr_pred(w, inst.dst[0], p, mask);
             wr_pred(w, inst.dst[1], q, mask);
         }
+        Op::Shfl(mode) => {
+            // The PTX ISA's rule, lane by lane: `c` packs the clamp value
+            // (bits 4:0) and the segment mask (bits 12:8). A lane outside
+            // the range reads its own `a`; reading a lane that does not
+            // execute is undefined in PTX and gives that lane's register.
+            let (a, b, c) = (rd(w, ctx, inst.src[0]), rd(w, ctx, inst.src[1]), rd(w, ctx, inst.src[2]));
+            let mut d = [0u64; WARP_SIZE];
+            let mut in_range = 0u32;
+            for lane in lanes(mask) {
+                let l = lane as i64;
+                let (bval, cval, seg) = ((b[lane as usize] & 31) as i64, (c[lane as usize] & 31) as i64, ((c[lane as usize] >> 8) & 31) as i64);
+                let max_lane = (l & seg) | (cval & !seg);
+                let min_lane = l & seg;
+                let (j, ok) = match mode {
+                    ShflMode::Up => (l - bval, l - bval >= max_lane),
+                    ShflMode::Down => (l + bval, l + bval <= max_lane),
+                    ShflMode::Bfly => (l ^ bval, (l ^ bval) <= max_lane),
+                    ShflMode::Idx => (min_lane | (bval & !seg), (min_lane | (bval & !seg)) <= max_lane),
+                };
+                let j = if ok { j } else { l };
+                d[lane as usize] = zext(a[j as usize], 32);
+                in_range |= (ok as u32) << lane;
+            }
+            wr(w, inst.dst[0], &d, mask);
+            if matches!(inst.dst[1], Opnd::P(_)) {
+                wr_pred(w, inst.dst[1], in_range, mask);
+            }
+        }
+        Op::Vote { mode, neg } => {
+            let p = pred_bits(w, inst.src[0]) ^ if neg { u32::MAX } else { 0 };
+            let members = mask & rd(w, ctx, inst.src[1])[mask.trailing_zeros().min(31) as usize] as u32;
+            let yes = p & members;
+            match mode {
+                VoteMode::Ballot => wr(w, inst.dst[0], &[yes as u64; WARP_SIZE], mask),
+                _ => {
+                    let r = match mode {
+                        VoteMode::All => yes == members,
+                        VoteMode::Any => yes != 0,
+                        _ => yes == members || yes == 0,
+                    };
+                    wr_pred(w, inst.dst[0], if r { u32::MAX } else { 0 }, mask);
+                }
+            }
+        }
+        Op::Activemask => wr(w, inst.dst[0], &[mask as u64; WARP_SIZE], mask),
         Op::Selp(ty) => {
             let a = rd(w, ctx, inst.src[0]);
             let b = rd(w, ctx, inst.src[1]);

@@ -459,10 +459,39 @@ pub enum Op {
     Bar {
         id: u32,
     },
-    /// `membar` / `fence`: nothing to do in a sequentially consistent model.
+    /// `membar` / `fence` / `bar.warp.sync`: nothing to do in a
+    /// sequentially consistent model with warps in lockstep.
     Membar,
+    /// `shfl[.sync].MODE.b32 d[|p], a, b, c[, membermask]`: d = `a` of the
+    /// lane the mode selects (PTX ISA's rule with `c`'s clamp and segment
+    /// mask); p = whether that lane was in range. src: a, b, c, membermask.
+    Shfl(ShflMode),
+    /// `vote[.sync].MODE d, {!}a[, membermask]`: all / any / uni (d a
+    /// predicate) or ballot (d a .b32 lane mask) over the executing lanes.
+    /// src: a, membermask.
+    Vote { mode: VoteMode, neg: bool },
+    /// `activemask.b32 d`: the executing lanes.
+    Activemask,
     /// `ret` / `exit`.
     Exit,
+}
+
+/// `shfl` lane selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// `vote` reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
 }
 
 /// The functional unit an instruction issues to.

@@ -49,3 +49,35 @@ fn nvcc_math_library_within_cudas_error_bounds() {
         assert!(ulps(p[i], y.powf(1.3f32 as f64) as f32) <= 4, "powf({y}, 1.3) = {}", p[i]);
     }
 }
+
+/// Warp shuffles, votes and the active mask, compiled by nvcc, against a
+/// reference computed here from the kernel's definition (32-lane warps).
+#[test]
+fn warp_shuffles_and_votes_match_a_host_reference() {
+    let dir = common::kernels_dir().join("nvcc");
+    let opts = CompileOptions { compiler: Compiler::Nvcc, ..common::compile_opts() };
+    let m = kernel::load(&dir.join("warp_ops.cu"), &opts).unwrap_or_else(|e| panic!("{e}"));
+    let k = m.kernel("warp_ops").unwrap();
+    let l = LaunchFile::load(&dir.join("warp_ops.toml")).unwrap().bind(&m, k).unwrap();
+    let r = kernel::run_functional(k, &l, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let i32s = |b: &str| common::i32s(l.buffer(&r.memory, b).unwrap());
+    let u32s = |b: &str| common::u32s(l.buffer(&r.memory, b).unwrap());
+    let input = i32s("in");
+    let (sum, scan, xsum, bcast, ballot, all_any, active) = (i32s("sum"), i32s("scan"), i32s("xsum"), i32s("bcast"), u32s("ballot"), i32s("all_any"), u32s("active"));
+    for (w, warp) in input.chunks(32).enumerate() {
+        let total: i32 = warp.iter().sum();
+        assert_eq!(sum[w], total, "shfl.down reduction, warp {w}");
+        let ballot_want = warp.iter().enumerate().fold(0u32, |b, (i, &v)| b | ((v > 50) as u32) << i);
+        assert_eq!(ballot[w], ballot_want, "vote.ballot, warp {w}");
+        let (all, any) = (warp.iter().all(|&v| v >= 0), warp.iter().any(|&v| v > 95));
+        let divisible = warp.iter().enumerate().fold(0u32, |b, (i, &v)| b | ((v % 3 == 0) as u32) << i);
+        for lane in 0..32 {
+            let t = w * 32 + lane;
+            assert_eq!(scan[t], warp[..=lane].iter().sum::<i32>(), "shfl.up scan, thread {t}");
+            assert_eq!(xsum[t], total, "shfl.bfly all-reduce, thread {t}");
+            assert_eq!(bcast[t], warp[(lane * 7 + 3) % 32], "shfl.idx, thread {t}");
+            assert_eq!(all_any[t], all as i32 * 2 + any as i32, "vote.all/any, thread {t}");
+            assert_eq!(active[t], if warp[lane] % 3 == 0 { divisible } else { 0 }, "activemask, thread {t}");
+        }
+    }
+}

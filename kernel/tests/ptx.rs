@@ -609,3 +609,54 @@ fn directed_rounding_is_exact() {
     assert_eq!(got[7], f32::MAX, "cvt.rz of 1e300");
     assert_eq!(got[8], (-above(sq) as f64) as f32, "mul.rm of a negative product rounds away from zero");
 }
+
+/// `shfl` with a segment width (CUDA's `width` argument: `c` = ((32 -
+/// width) << 8) | clamp) and the pre-6.0 forms without `.sync`, and
+/// `vote` with a negated predicate; values worked out from the PTX ISA's
+/// pseudo-code by hand.
+#[test]
+fn shuffles_in_segments_and_votes() {
+    let ptx = r#"
+.version 6.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 16;
+	add.s64 %rd2, %rd2, %rd3;
+	shfl.sync.down.b32 %r2|%p1, %r1, 1, 0x181f, 0xffffffff;
+	shfl.up.b32 %r3, %r1, 2, 0x1800;
+	shfl.sync.idx.b32 %r4, %r1, 3, 0x181f, 0xffffffff;
+	selp.u32 %r5, 1, 0, %p1;
+	setp.lt.u32 %p2, %r1, 5;
+	vote.sync.ballot.b32 %r6, !%p2, 0xffffffff;
+	st.global.v4.u32 [%rd2], {%r2, %r3, %r4, %r5};
+	@%p2 st.global.u32 [%rd2+12], %r6;
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "block = [32]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 128\n").unwrap();
+    let w = words(&l, &m, "out");
+    for lane in 0..32u32 {
+        let seg = lane / 8 * 8;
+        let row = &w[lane as usize * 4..lane as usize * 4 + 4];
+        // down by 1 within segments of 8: the last lane of a segment keeps its own value.
+        let down_ok = lane % 8 != 7;
+        assert_eq!(row[0], if down_ok { lane + 1 } else { lane }, "shfl.down, lane {lane}");
+        // up by 2 within segments of 8.
+        assert_eq!(row[1], if lane % 8 >= 2 { lane - 2 } else { lane }, "shfl.up, lane {lane}");
+        // idx 3 within the lane's segment.
+        assert_eq!(row[2], seg + 3, "shfl.idx, lane {lane}");
+        if lane < 5 {
+            assert_eq!(row[3], 0xffff_ffe0, "vote.ballot of !(lane < 5), lane {lane}");
+        } else {
+            assert_eq!(row[3], down_ok as u32, "shfl's in-range predicate, lane {lane}");
+        }
+    }
+}

@@ -188,6 +188,7 @@ const SUPPORTED: &[&str] = &[
     "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
     "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
     "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
+    "shfl", "vote", "activemask",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
@@ -1419,7 +1420,7 @@ impl Build<'_, '_, '_> {
                 Err(m) => self.err_at(pos, m),
             },
             Raw::Not(_) => self.err_at(pos, "`!` is only allowed on a predicate operand of setp, selp and guards"),
-            Raw::Pipe(..) => self.err_at(pos, "`|` is only allowed in setp destinations"),
+            Raw::Pipe(..) => self.err_at(pos, "`|` is only allowed in setp and shfl destinations"),
             Raw::Vec(_) => self.err_at(pos, "unexpected vector operand"),
             Raw::Addr { .. } => self.err_at(pos, "unexpected address operand"),
         }
@@ -1718,6 +1719,15 @@ impl Build<'_, '_, '_> {
                 self.f.fixups.push((self.f.insts.len(), label, pos.0, pos.1));
                 i
             }
+            "bar" | "barrier" if m.list.first().is_some_and(|x| x == "warp") => {
+                // `bar.warp.sync membermask` (__syncwarp): warps run in lockstep.
+                let _ = m.take("warp");
+                let _ = m.take("sync");
+                self.done(&m)?;
+                self.nops(1)?;
+                let _ = self.src(0, Ty::B32, Fit::Exact)?;
+                self.mk(Op::Membar)
+            }
             "bar" | "barrier" => {
                 let ok = m.take("sync");
                 let _ = m.take("aligned");
@@ -1732,6 +1742,68 @@ impl Build<'_, '_, '_> {
                     _ => return self.err("only barrier 0 is supported (`bar.sync 0`)"),
                 }
                 self.mk(Op::Bar { id: 0 })
+            }
+            "shfl" => {
+                let _ = m.take("sync");
+                let mode = match m.take_any(&["up", "down", "bfly", "idx"]).as_deref() {
+                    Some("up") => ShflMode::Up,
+                    Some("down") => ShflMode::Down,
+                    Some("bfly") => ShflMode::Bfly,
+                    Some("idx") => ShflMode::Idx,
+                    _ => return self.err("missing mode (.up, .down, .bfly, .idx)"),
+                };
+                let ty = self.one_type(&mut m, |t| matches!(t, Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32))?;
+                self.done(&m)?;
+                if !(4..=5).contains(&self.ops.len()) {
+                    return self.err(format!("expected 4 or 5 operands, found {}", self.ops.len()));
+                }
+                let mut i = self.mk(Op::Shfl(mode));
+                let (d_raw, dpos) = self.ops[0].clone();
+                match d_raw {
+                    Raw::Pipe(d, p) => {
+                        i.dst[0] = self.dst_raw(&Raw::Word(d), dpos, ty, Fit::Exact, true)?;
+                        i.dst[1] = self.dst_raw(&Raw::Word(p), dpos, Ty::Pred, Fit::Exact, true)?;
+                    }
+                    _ => i.dst[0] = self.dst(0, ty, Fit::Exact)?,
+                }
+                for k in 0..3 {
+                    i.src[k] = self.src(k + 1, if k == 0 { ty } else { Ty::B32 }, Fit::Exact)?;
+                }
+                // Without a member mask (PTX < 6.0): every lane.
+                i.src[3] = if self.ops.len() == 5 { self.src(4, Ty::B32, Fit::Exact)? } else { Opnd::Imm(0xffff_ffff) };
+                i
+            }
+            "vote" => {
+                let _ = m.take("sync");
+                let mode = match m.take_any(&["all", "any", "uni", "ballot"]).as_deref() {
+                    Some("all") => VoteMode::All,
+                    Some("any") => VoteMode::Any,
+                    Some("uni") => VoteMode::Uni,
+                    Some("ballot") => VoteMode::Ballot,
+                    _ => return self.err("missing mode (.all, .any, .uni, .ballot)"),
+                };
+                let ty = self.one_type(&mut m, |t| t == Ty::Pred || t == Ty::B32)?;
+                if (mode == VoteMode::Ballot) != (ty == Ty::B32) {
+                    return self.err("vote.ballot takes .b32, the others .pred");
+                }
+                self.done(&m)?;
+                if !(2..=3).contains(&self.ops.len()) {
+                    return self.err(format!("expected 2 or 3 operands, found {}", self.ops.len()));
+                }
+                let (a, neg) = self.pred_src(1)?;
+                let mut i = self.mk(Op::Vote { mode, neg });
+                i.dst[0] = self.dst(0, ty, Fit::Exact)?;
+                i.src[0] = a;
+                i.src[1] = if self.ops.len() == 3 { self.src(2, Ty::B32, Fit::Exact)? } else { Opnd::Imm(0xffff_ffff) };
+                i
+            }
+            "activemask" => {
+                let _ = self.one_type(&mut m, |t| t == Ty::B32)?;
+                self.done(&m)?;
+                self.nops(1)?;
+                let mut i = self.mk(Op::Activemask);
+                i.dst[0] = self.dst(0, Ty::B32, Fit::Exact)?;
+                i
             }
             "membar" | "fence" => {
                 Self::ignore_mem_mods(&mut m);
