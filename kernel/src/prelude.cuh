@@ -2,7 +2,8 @@
 // kernel crate compiles with clang's NVPTX back end (no CUDA SDK needed).
 // It provides what plain CUDA kernels use: the function/variable qualifiers,
 // threadIdx/blockIdx/blockDim/gridDim, __syncthreads (a clang builtin),
-// atomics, min/max and a few math functions that map to one PTX instruction.
+// atomics, min/max, a few math functions that map to one PTX instruction,
+// directed-rounding intrinsics and the warp-level primitives.
 #ifndef WARPFORGE_PRELUDE
 #define WARPFORGE_PRELUDE
 
@@ -102,5 +103,66 @@ __device__ __forceinline__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz
 __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
 __device__ __forceinline__ int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }
 __device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }
+
+// Directed rounding (CUDA's __fadd_rd, __fmul_ru, __fmaf_rz, ...): one PTX
+// instruction each (add.rm.f32, mul.rp.f32, fma.rz.f32, ...).
+#define WF_ROUNDED(M, N)                                                                                  \
+  __device__ __forceinline__ float __fadd_##M(float a, float b) { return __nvvm_add_##N##_f(a, b); }      \
+  __device__ __forceinline__ float __fmul_##M(float a, float b) { return __nvvm_mul_##N##_f(a, b); }      \
+  __device__ __forceinline__ float __fdiv_##M(float a, float b) { return __nvvm_div_##N##_f(a, b); }      \
+  __device__ __forceinline__ float __fmaf_##M(float a, float b, float c) { return __nvvm_fma_##N##_f(a, b, c); } \
+  __device__ __forceinline__ float __fsqrt_##M(float a) { return __nvvm_sqrt_##N##_f(a); }               \
+  __device__ __forceinline__ float __frcp_##M(float a) { return __nvvm_rcp_##N##_f(a); }
+WF_ROUNDED(rd, rm)
+WF_ROUNDED(ru, rp)
+WF_ROUNDED(rz, rz)
+#undef WF_ROUNDED
+__device__ __forceinline__ float __fadd_rn(float a, float b) { return __nvvm_add_rn_f(a, b); }
+__device__ __forceinline__ float __fmul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
+__device__ __forceinline__ float __fdiv_rn(float a, float b) { return __nvvm_div_rn_f(a, b); }
+__device__ __forceinline__ float __fsqrt_rn(float a) { return __nvvm_sqrt_rn_f(a); }
+
+// Warp-level primitives, as CUDA's headers define them: inline PTX
+// (shfl.sync, vote.sync and activemask need PTX ISA 6.0+, which clang-14
+// does not enable for sm_52 builtins).
+__device__ __forceinline__ unsigned __activemask() {
+  unsigned m;
+  asm volatile("activemask.b32 %0;" : "=r"(m));
+  return m;
+}
+#define WF_SHFL(NAME, MODE, C)                                                                             \
+  __device__ __forceinline__ int NAME(unsigned mask, int v, int b, int width = 32) {                      \
+    int r;                                                                                                 \
+    asm volatile("shfl.sync." MODE ".b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(v), "r"(b), "r"(C), "r"(mask)); \
+    return r;                                                                                              \
+  }                                                                                                        \
+  __device__ __forceinline__ unsigned NAME(unsigned mask, unsigned v, int b, int width = 32) {            \
+    return (unsigned)NAME(mask, (int)v, b, width);                                                         \
+  }                                                                                                        \
+  __device__ __forceinline__ float NAME(unsigned mask, float v, int b, int width = 32) {                  \
+    return __int_as_float(NAME(mask, __float_as_int(v), b, width));                                        \
+  }
+WF_SHFL(__shfl_sync, "idx", ((32 - width) << 8) | 0x1f)
+WF_SHFL(__shfl_down_sync, "down", ((32 - width) << 8) | 0x1f)
+WF_SHFL(__shfl_xor_sync, "bfly", ((32 - width) << 8) | 0x1f)
+WF_SHFL(__shfl_up_sync, "up", (32 - width) << 8)
+#undef WF_SHFL
+__device__ __forceinline__ unsigned __ballot_sync(unsigned mask, int p) {
+  unsigned r;
+  asm volatile("{ .reg .pred q; setp.ne.s32 q, %1, 0; vote.sync.ballot.b32 %0, q, %2; }" : "=r"(r) : "r"(p), "r"(mask));
+  return r;
+}
+#define WF_VOTE(NAME, MODE)                                                                                \
+  __device__ __forceinline__ int NAME(unsigned mask, int p) {                                              \
+    int r;                                                                                                 \
+    asm volatile("{ .reg .pred q, d; setp.ne.s32 q, %1, 0; vote.sync." MODE ".pred d, q, %2; selp.s32 %0, 1, 0, d; }" \
+                 : "=r"(r) : "r"(p), "r"(mask));                                                           \
+    return r;                                                                                              \
+  }
+WF_VOTE(__all_sync, "all")
+WF_VOTE(__any_sync, "any")
+WF_VOTE(__uni_sync, "uni")
+#undef WF_VOTE
+__device__ __forceinline__ void __syncwarp(unsigned mask = 0xffffffff) { asm volatile("bar.warp.sync %0;" : : "r"(mask)); }
 
 #endif

@@ -50,12 +50,19 @@ fn nvcc_math_library_within_cudas_error_bounds() {
     }
 }
 
-/// Warp shuffles, votes and the active mask, compiled by nvcc, against a
-/// reference computed here from the kernel's definition (32-lane warps).
+/// Warp shuffles, votes and the active mask, compiled by nvcc (CUDA's
+/// headers) and by clang (the prelude), against a reference computed here
+/// from the kernel's definition (32-lane warps).
 #[test]
 fn warp_shuffles_and_votes_match_a_host_reference() {
+    for compiler in [Compiler::Nvcc, Compiler::Clang] {
+        warp_ops(compiler);
+    }
+}
+
+fn warp_ops(compiler: Compiler) {
     let dir = common::kernels_dir().join("nvcc");
-    let opts = CompileOptions { compiler: Compiler::Nvcc, ..common::compile_opts() };
+    let opts = CompileOptions { compiler, ..common::compile_opts() };
     let m = kernel::load(&dir.join("warp_ops.cu"), &opts).unwrap_or_else(|e| panic!("{e}"));
     let k = m.kernel("warp_ops").unwrap();
     let l = LaunchFile::load(&dir.join("warp_ops.toml")).unwrap().bind(&m, k).unwrap();
@@ -78,6 +85,39 @@ fn warp_shuffles_and_votes_match_a_host_reference() {
             assert_eq!(bcast[t], warp[(lane * 7 + 3) % 32], "shfl.idx, thread {t}");
             assert_eq!(all_any[t], all as i32 * 2 + any as i32, "vote.all/any, thread {t}");
             assert_eq!(active[t], if warp[lane] % 3 == 0 { divisible } else { 0 }, "activemask, thread {t}");
+        }
+    }
+}
+
+/// CUDA's directed-rounding intrinsics compiled by both compilers (clang
+/// through the prelude, nvcc through CUDA's headers): byte-identical
+/// results; for each operation rd <= rn <= ru one ulp apart at most, rz
+/// the one of rd and ru nearer zero; add and mul (exact in f64 for these
+/// operands) give the neighbours of the exact value.
+#[test]
+fn directed_rounding_intrinsics_by_both_compilers() {
+    let dir = common::kernels_dir().join("nvcc");
+    let run = |compiler| {
+        let opts = CompileOptions { compiler, ..common::compile_opts() };
+        let m = kernel::load(&dir.join("rounding.cu"), &opts).unwrap_or_else(|e| panic!("{e}"));
+        let k = m.kernel("rounding").unwrap();
+        let l = LaunchFile::load(&dir.join("rounding.toml")).unwrap().bind(&m, k).unwrap();
+        let r = kernel::run_functional(k, &l, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let get = |b: &str| common::f32s(l.buffer(&r.memory, b).unwrap());
+        (get("a"), get("b"), get("out"))
+    };
+    let (a, b, out) = run(Compiler::Clang);
+    assert_eq!(run(Compiler::Nvcc).2.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), out.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+    for i in 0..a.len() {
+        for op in 0..6 {
+            let [rd, rn, rz, ru] = [0, 1, 2, 3].map(|k| out[i * 24 + op * 4 + k]);
+            assert!(rd <= rn && rn <= ru && (ru == rd || ru == rd.next_up()), "thread {i}, op {op}: {rd} {rn} {ru}");
+            assert_eq!(rz, if rn >= 0.0 { rd } else { ru }, "thread {i}, op {op}: toward zero");
+        }
+        for (op, exact) in [(0, a[i] as f64 + b[i] as f64), (1, a[i] as f64 * b[i] as f64)] {
+            let (rd, ru) = (out[i * 24 + op * 4], out[i * 24 + op * 4 + 3]);
+            assert!(rd as f64 <= exact && exact <= ru as f64, "thread {i}, op {op}: {rd} <= {exact} <= {ru}");
+            assert_eq!(rd == ru, rd as f64 == exact, "thread {i}, op {op}: exact results are not moved");
         }
     }
 }
