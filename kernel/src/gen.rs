@@ -38,7 +38,13 @@
 //! interleaved slots, shared counters, barriers in uniform `if`s and loops,
 //! global loads with strides and through an index array, stores in
 //! array-of-structures or structure-of-arrays layout, float `+ - * /`,
-//! `fmaf`, `fminf`/`fmaxf`, `sqrtf`, int/float conversions.
+//! `fmaf`, `fminf`/`fmaxf`, `sqrtf`, int/float conversions; from a second
+//! random stream (so that each seed's structure does not depend on them):
+//! directed rounding (`__fadd_rd`, `__fmul_ru`, `__fmaf_rz`, `__fsqrt_rd`,
+//! ...) and warp-level functions of expressions (`__shfl_sync`,
+//! `__shfl_down_sync`, `__shfl_xor_sync`, `__shfl_up_sync` with a width,
+//! `__ballot_sync`, `__any_sync`, `__all_sync`, `__uni_sync`, all over
+//! `__activemask()`).
 //!
 //! Kernels stay small (a budget of dynamic statements per thread), so the
 //! functional model runs one in milliseconds.
@@ -209,6 +215,9 @@ const NC: u32 = 4;
 
 struct Gen {
     rng: ChaCha8Rng,
+    /// A second stream for the warp-level and directed-rounding wrappers,
+    /// so that adding them left every seed's kernel structure as it was.
+    ext: ChaCha8Rng,
     seed: u64,
     size: u32,
     out: String,
@@ -255,6 +264,7 @@ impl Gen {
     fn new(seed: u64, size: u32) -> Gen {
         Gen {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_6e4e_7261_7465 ^ (size as u64) << 56),
+            ext: ChaCha8Rng::seed_from_u64(seed ^ 0x7761_7270_5f6f_7073 ^ (size as u64) << 56),
             seed,
             size,
             out: String::new(),
@@ -953,11 +963,38 @@ impl Gen {
         if d == 0 || self.chance(LEAF[self.size as usize]) {
             return self.ileaf();
         }
-        let si_r = self.use_si == Use::Read;
         let si_any = self.use_si != Use::None;
         let sc_r = self.use_sc == Use::Read;
         let k = self.weighted(&[10, 2, 2, 2, 2, 4, 2, 2, if si_any { 3 } else { 0 }, if sc_r { 2 } else { 0 }]);
         let (a, b) = (self.iexpr(d - 1), self.iexpr(d - 1));
+        let e = self.iexpr_main(k, d, a, b);
+        self.warp_wrap(e)
+    }
+
+    /// With a small chance (from the second stream), a warp-level function
+    /// of an unsigned expression: a shuffle of it (index, down, xor, up;
+    /// member mask the active lanes, so divergent code is legal), or a vote
+    /// or ballot on one of its bits. Any execution order gives the same
+    /// values: the lanes of a warp run in lockstep.
+    fn warp_wrap(&mut self, e: String) -> String {
+        if !self.ext.random_bool(0.05) {
+            return e;
+        }
+        self.features.insert("warp-intrinsics");
+        let lane = self.ext.random_range(0..32u32);
+        match self.ext.random_range(0..6u32) {
+            0 => format!("__shfl_sync(__activemask(), {e}, (tid * {}u + {lane}u) & 31u)", self.ext.random_range(1..8u32)),
+            1 => format!("__shfl_down_sync(__activemask(), {e}, {}u)", lane % 16 + 1),
+            2 => format!("__shfl_xor_sync(__activemask(), {e}, {}u)", lane % 31 + 1),
+            3 => format!("__shfl_up_sync(__activemask(), {e}, {}u, {})", lane % 8 + 1, [8, 16, 32][lane as usize % 3]),
+            4 => format!("__ballot_sync(__activemask(), (({e}) & {}u) != 0u)", 1u32 << (lane % 4)),
+            _ => format!("(unsigned)__{}_sync(__activemask(), (({e}) & 1u) != 0u)", ["any", "all", "uni"][lane as usize % 3]),
+        }
+    }
+
+    /// The non-leaf unsigned expression of kind `k` over `a` and `b`.
+    fn iexpr_main(&mut self, k: usize, d: u32, a: String, b: String) -> String {
+        let si_r = self.use_si == Use::Read;
         match k {
             0 => format!("({a} {} {b})", self.pick(&["+", "-", "*", "^", "&", "|", "+", "*"])),
             1 => format!("({a} {} ({b} & 31u))", self.pick(&["<<", ">>"])),
@@ -1005,15 +1042,34 @@ impl Gen {
         let sf = self.use_sf;
         let k = self.weighted(&[10, 3, 2, 1, 1, 3, 3, 1, if sf != Use::None { 3 } else { 0 }]);
         let (a, b) = (self.fexpr(d - 1), self.fexpr(d - 1));
+        // Directed rounding (second stream) on + - *, fmaf and sqrtf.
+        let rounded = self.ext.random_bool(0.1).then(|| ["rd", "ru", "rz"][self.ext.random_range(0..3usize)]);
+        if rounded.is_some() && matches!(k, 0 | 1 | 4) {
+            self.features.insert("directed-rounding");
+        }
         match k {
-            0 => format!("({a} {} {b})", self.pick(&["+", "-", "*"])),
+            0 => {
+                let op = *self.pick(&["+", "-", "*"]);
+                match (rounded, op) {
+                    (Some(m), "+") => format!("__fadd_{m}({a}, {b})"),
+                    (Some(m), "-") => format!("__fadd_{m}({a}, -({b}))"),
+                    (Some(m), _) => format!("__fmul_{m}({a}, {b})"),
+                    (None, _) => format!("({a} {op} {b})"),
+                }
+            }
             1 => {
                 let c = self.fexpr(d - 1);
-                format!("fmaf({a}, {b}, {c})")
+                match rounded {
+                    Some(m) => format!("__fmaf_{m}({a}, {b}, {c})"),
+                    None => format!("fmaf({a}, {b}, {c})"),
+                }
             }
             2 => format!("{}({a}, {b})", self.pick(&["fminf", "fmaxf"])),
             3 => format!("({a} / (fabsf({b}) + 1.0f))"),
-            4 => format!("sqrtf(fabsf({a}))"),
+            4 => match rounded {
+                Some(m) => format!("__fsqrt_{m}(fabsf({a}))"),
+                None => format!("sqrtf(fabsf({a}))"),
+            },
             5 => {
                 let i = self.gindex(d - 1, self.nf);
                 format!("gf[{i}]")
