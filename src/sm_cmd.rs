@@ -152,7 +152,7 @@ pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: 
     write_reports(&o.stats, a)?;
     if let Some(d) = golden.memory.difference(&o.memory) {
         return Err(format!(
-            "{}: the final memory of the functional model and of the timing run differ: {d}: the kernel's result depends on the order in which its threads run (a data race, or floating-point atomics whose order changes the rounding); if the kernel is race-free, this is a warpforge bug: please report it",
+            "{}: the final memory of the functional model and of the timing run differ: {d}: the kernel's result depends on the order or timing in which its threads run (a data race, floating-point atomics whose order changes the rounding, or stored %clock values); otherwise this is a warpforge bug: please report it",
             k.base_name
         ));
     }

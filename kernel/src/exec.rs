@@ -240,6 +240,11 @@ pub struct ExecCtx<'a> {
     /// sparse memory does: for unmodified programs that read past an
     /// allocation (Rodinia srad_v2). Stores and atomics there still fail.
     pub unmapped_reads_zero: bool,
+    /// `%clock`/`%clock64`: the functional model's count of warp
+    /// instructions executed, the timing SM's cycle; `%globaltimer` is it
+    /// in ns at `clock_hz`.
+    pub clock: u64,
+    pub clock_hz: u64,
 }
 
 /// The per-lane memory accesses of one instruction.
@@ -296,8 +301,9 @@ pub struct Executed {
     /// A store or atomic was not performed (`ExecCtx::side_effects` false).
     pub suppressed: bool,
     /// A store (any), or an atomic that changed the value it read (a failed
-    /// `atom.cas` does not), wrote memory. The no-progress detector
-    /// ([`crate::progress`]) counts these.
+    /// `atom.cas` does not), wrote memory — or the instruction read a clock
+    /// (its value depends on time, so the warp's state cannot be said to
+    /// repeat). The no-progress detector ([`crate::progress`]) counts these.
     pub wrote: bool,
     /// `bar.sync` reached with some of the warp's live threads inactive (a
     /// barrier in divergent code: undefined behaviour in CUDA).
@@ -403,6 +409,23 @@ fn rd(w: &WarpState, ctx: &ExecCtx, o: Opnd) -> Lanes {
             Sreg::WarpId => r = [w.warp_id as u64; WARP_SIZE],
             Sreg::NWarpId => r = [w.cta_threads.div_ceil(WARP_SIZE as u32) as u64; WARP_SIZE],
             Sreg::WarpSize => r = [WARP_SIZE as u64; WARP_SIZE],
+            Sreg::LaneMask(k) => {
+                for (l, x) in r.iter_mut().enumerate() {
+                    let bit = 1u64 << l;
+                    *x = match k {
+                        LaneMaskKind::Eq => bit,
+                        LaneMaskKind::Lt => bit - 1,
+                        LaneMaskKind::Le => (bit << 1) - 1,
+                        LaneMaskKind::Gt => !((bit << 1) - 1) & 0xffff_ffff,
+                        LaneMaskKind::Ge => !(bit - 1) & 0xffff_ffff,
+                    };
+                }
+            }
+            Sreg::SmId | Sreg::GridId => r = [0; WARP_SIZE],
+            Sreg::NSmId => r = [1; WARP_SIZE],
+            Sreg::Clock => r = [ctx.clock & 0xffff_ffff; WARP_SIZE],
+            Sreg::Clock64 => r = [ctx.clock; WARP_SIZE],
+            Sreg::GlobalTimer => r = [ctx.clock.saturating_mul(1_000_000_000) / ctx.clock_hz.max(1); WARP_SIZE],
         },
         Opnd::None | Opnd::Sink => {}
     }
@@ -1309,6 +1332,7 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
         _ => return Err(fault(k, w, ctx, pc, None, Fault::BadPc)),
     };
     let active = top.mask;
+    let reads_clock = inst.src.iter().any(|o| matches!(o, Opnd::Sreg(s) if s.is_clock()));
     let exec_mask = match inst.guard {
         None => active,
         Some(g) => {
@@ -1331,6 +1355,7 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
         partial_barrier: false,
         unmapped_lanes: 0,
     };
+    ex.wrote = reads_clock;
     match inst.op {
         Op::Bra { target, reconv, .. } => {
             let target_pc = target * INST_BYTES;

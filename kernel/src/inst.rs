@@ -156,6 +156,38 @@ pub enum Sreg {
     WarpId,
     NWarpId,
     WarpSize,
+    /// `%lanemask_eq`, `_lt`, `_le`, `_gt`, `_ge`.
+    LaneMask(LaneMaskKind),
+    /// `%smid`, `%nsmid`, `%gridid`: one SM, one grid.
+    SmId,
+    NSmId,
+    GridId,
+    /// `%clock` (32-bit), `%clock64`, `%globaltimer` (64-bit, ns): from
+    /// [`crate::ExecCtx::clock`].
+    Clock,
+    Clock64,
+    GlobalTimer,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneMaskKind {
+    Eq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Sreg {
+    /// A 64-bit special register (the others are 32-bit).
+    pub fn is_64(self) -> bool {
+        matches!(self, Sreg::Clock64 | Sreg::GlobalTimer)
+    }
+
+    /// Its value depends on time.
+    pub fn is_clock(self) -> bool {
+        matches!(self, Sreg::Clock | Sreg::Clock64 | Sreg::GlobalTimer)
+    }
 }
 
 impl Sreg {
@@ -181,6 +213,17 @@ impl Sreg {
             "%warpid" => Sreg::WarpId,
             "%nwarpid" => Sreg::NWarpId,
             "WARP_SZ" => Sreg::WarpSize,
+            "%lanemask_eq" => Sreg::LaneMask(LaneMaskKind::Eq),
+            "%lanemask_lt" => Sreg::LaneMask(LaneMaskKind::Lt),
+            "%lanemask_le" => Sreg::LaneMask(LaneMaskKind::Le),
+            "%lanemask_gt" => Sreg::LaneMask(LaneMaskKind::Gt),
+            "%lanemask_ge" => Sreg::LaneMask(LaneMaskKind::Ge),
+            "%smid" => Sreg::SmId,
+            "%nsmid" => Sreg::NSmId,
+            "%gridid" => Sreg::GridId,
+            "%clock" => Sreg::Clock,
+            "%clock64" => Sreg::Clock64,
+            "%globaltimer" => Sreg::GlobalTimer,
             _ => return None,
         })
     }
@@ -198,6 +241,13 @@ impl fmt::Display for Sreg {
             Sreg::WarpId => write!(f, "%warpid"),
             Sreg::NWarpId => write!(f, "%nwarpid"),
             Sreg::WarpSize => write!(f, "WARP_SZ"),
+            Sreg::LaneMask(k) => write!(f, "%lanemask_{}", format!("{k:?}").to_lowercase()),
+            Sreg::SmId => write!(f, "%smid"),
+            Sreg::NSmId => write!(f, "%nsmid"),
+            Sreg::GridId => write!(f, "%gridid"),
+            Sreg::Clock => write!(f, "%clock"),
+            Sreg::Clock64 => write!(f, "%clock64"),
+            Sreg::GlobalTimer => write!(f, "%globaltimer"),
         }
     }
 }

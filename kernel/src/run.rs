@@ -34,6 +34,10 @@ impl Default for RunOptions {
     }
 }
 
+/// The functional model has no cycles: `%clock` is the count of warp
+/// instructions executed so far, `%globaltimer` that count in ns at 1 GHz.
+pub const FUNCTIONAL_CLOCK_HZ: u64 = 1_000_000_000;
+
 /// Counts of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
@@ -140,6 +144,8 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                     nctaid: launch.grid,
                     side_effects: true,
                     unmapped_reads_zero: opts.unmapped_reads_zero,
+                    clock: 0,
+                    clock_hz: FUNCTIONAL_CLOCK_HZ,
                 };
                 loop {
                     for (wi, w) in warps.iter_mut().enumerate() {
@@ -156,6 +162,7 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                             if stats.warp_insts >= opts.max_warp_insts {
                                 return Err(RunError::Budget { kernel: k.base_name.clone(), budget: opts.max_warp_insts, cta: ctaid });
                             }
+                            ctx.clock = stats.warp_insts;
                             let ex = exec(k, w, &mut ctx)?;
                             stats.warp_insts += 1;
                             stats.thread_insts += ex.active.count_ones() as u64;

@@ -65,6 +65,8 @@ macro_rules! ctx {
             nctaid: [1; 3],
             side_effects: $fx,
             unmapped_reads_zero: false,
+            clock: 0,
+            clock_hz: 1,
         }
     };
 }

@@ -83,6 +83,8 @@ fn pre_execute(k: &kernel::Kernel, l: &kernel::Launch) {
         nctaid: l.grid,
         side_effects: false,
         unmapped_reads_zero: false,
+        clock: 0,
+        clock_hz: 1,
     };
     for n in 0..500 {
         if w.done {

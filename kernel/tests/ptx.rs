@@ -660,3 +660,48 @@ fn shuffles_in_segments_and_votes() {
         }
     }
 }
+
+/// The special registers real kernels read besides thread and block
+/// indices: lane masks, the SM and grid ids of a one-SM GPU, and clocks
+/// (on the functional model the warp instructions executed so far).
+#[test]
+fn lane_masks_ids_and_clocks() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %laneid;
+	mul.wide.u32 %rd3, %r1, 32;
+	add.s64 %rd2, %rd2, %rd3;
+	mov.u32 %r2, %lanemask_eq;
+	mov.u32 %r3, %lanemask_lt;
+	mov.u32 %r4, %lanemask_le;
+	mov.u32 %r5, %lanemask_gt;
+	mov.u32 %r6, %lanemask_ge;
+	mov.u32 %r7, %smid;
+	mov.u32 %r8, %nsmid;
+	mov.u64 %rd4, %clock64;
+	mov.u64 %rd5, %clock64;
+	sub.s64 %rd6, %rd5, %rd4;
+	cvt.u32.u64 %r9, %rd6;
+	st.global.v4.u32 [%rd2], {%r2, %r3, %r4, %r5};
+	st.global.v4.u32 [%rd2+16], {%r6, %r7, %r8, %r9};
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "block = [32]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 256\n").unwrap();
+    let w = words(&l, &m, "out");
+    for lane in 0..32usize {
+        let r = &w[lane * 8..lane * 8 + 8];
+        let bit = 1u64 << lane;
+        assert_eq!(r[..5], [bit as u32, (bit - 1) as u32, ((bit << 1) - 1) as u32, !((bit << 1) - 1) as u32, !(bit - 1) as u32], "lane {lane}");
+        assert_eq!(r[5..7], [0, 1], "%smid, %nsmid");
+        assert_eq!(r[7], 1, "two %clock64 reads one instruction apart");
+    }
+}

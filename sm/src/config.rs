@@ -95,6 +95,9 @@ pub struct Core {
     pub fetch_latency: u32,
     /// Cycles between the first CTA launches (one CTA starts per this many cycles).
     pub cta_launch_interval: u32,
+    /// Core clock (MHz): `%globaltimer` is the cycle count in ns at it.
+    #[serde(default = "default_clock_mhz")]
+    pub clock_mhz: u32,
 }
 
 /// Operand collector (GPGPU-Sim 3.2.2 GTX 480: 16 banks, 6/8/2 units).
@@ -217,6 +220,10 @@ pub struct Limits {
     pub max_instructions: u64,
 }
 
+fn default_clock_mhz() -> u32 {
+    700
+}
+
 /// A whole SM configuration.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -317,6 +324,7 @@ impl Config {
         range("core.fetch_width", c.fetch_width as u64, 1, 64)?;
         range("core.fetch_latency", c.fetch_latency as u64, 1, 64)?;
         range("core.cta_launch_interval", c.cta_launch_interval as u64, 1, 1 << 16)?;
+        range("core.clock_mhz", c.clock_mhz as u64, 1, 100_000)?;
         let o = &self.operand_collector;
         range("operand_collector.banks", o.banks as u64, 1, 64)?;
         range("operand_collector.units_sp", o.units_sp as u64, 1, 64)?;

@@ -70,6 +70,9 @@ pub struct Functional {
     /// Unmapped global reads read zero, and how many lane-elements did.
     unmapped_reads_zero: bool,
     pub unmapped_reads: u64,
+    /// The SM's cycle (`%clock`) and clock frequency (`%globaltimer`).
+    pub clock: u64,
+    clock_hz: u64,
 }
 
 impl Functional {
@@ -107,6 +110,8 @@ impl Functional {
             partial_barriers: 0,
             unmapped_reads_zero: false,
             unmapped_reads: 0,
+            clock: 0,
+            clock_hz: 700_000_000,
             kernel,
             launch,
         })
@@ -192,6 +197,8 @@ impl Functional {
             nctaid: self.launch.grid,
             side_effects: !pmode,
             unmapped_reads_zero: self.unmapped_reads_zero,
+            clock: self.clock,
+            clock_hz: self.clock_hz,
         };
         let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| if pmode { format!("in P-mode: {e}") } else { e.to_string() })?;
         if !pmode {
@@ -229,6 +236,11 @@ impl Functional {
     /// `kernel::ExecCtx::unmapped_reads_zero`).
     pub fn read_unmapped_as_zero(&mut self, on: bool) {
         self.unmapped_reads_zero = on;
+    }
+
+    /// The core clock `%globaltimer` counts at.
+    pub fn set_clock_hz(&mut self, hz: u64) {
+        self.clock_hz = hz;
     }
 
     /// Warp `w` repeats a loop with memory unchanged (`kernel::progress`).

@@ -21,6 +21,7 @@ pub struct Outcome {
 pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
     let mut func = Functional::new(kernel, launch, cfg.core.max_warps, cfg.core.max_ctas)?;
     func.read_unmapped_as_zero(cfg.memory.unmapped_reads == crate::config::UnmappedReads::Zero);
+    func.set_clock_hz(cfg.core.clock_mhz as u64 * 1_000_000);
     let mut sm = Sm::new(cfg.clone(), func, engine, out)?;
     sm.run().map_err(|e| e.to_string())?;
     let stats = sm.stats.clone();

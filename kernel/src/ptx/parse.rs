@@ -1393,8 +1393,9 @@ impl Build<'_, '_, '_> {
                     return Ok(Self::reg_opnd(id, width));
                 }
                 if let Some(s) = Sreg::parse(&w) {
-                    if ty.bits() != 32 || !ty.is_int() {
-                        return self.err_at(pos, format!("special register `{w}` is 32-bit, the operand is .{}", ty.name()));
+                    let bits = if s.is_64() { 64 } else { 32 };
+                    if ty.bits() != bits || !ty.is_int() {
+                        return self.err_at(pos, format!("special register `{w}` is {bits}-bit, the operand is .{}", ty.name()));
                     }
                     return Ok(Opnd::Sreg(s));
                 }
@@ -1405,12 +1406,7 @@ impl Build<'_, '_, '_> {
                     let a = self.sym_addr(&w, s, s.space, pos)?;
                     return Ok(Opnd::Imm(a));
                 }
-                if w.starts_with('%') && w.contains('.')
-                    || w.starts_with("%clock")
-                    || w.starts_with("%smid")
-                    || w.starts_with("%lanemask")
-                    || w.starts_with("%gridid")
-                {
+                if w.starts_with('%') && w.contains('.') || w.starts_with("%pm") || w.starts_with("%envreg") || w.starts_with("%dynamic_smem") {
                     return self.err_at(pos, format!("unsupported special register `{w}`"));
                 }
                 self.err_at(pos, format!("undeclared register or symbol `{w}`"))

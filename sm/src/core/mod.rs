@@ -522,6 +522,7 @@ impl Sm {
 
     /// One clock cycle.
     pub fn cycle(&mut self) -> Result<(), RunError> {
+        self.func.clock = self.now;
         self.view.fetch.clear();
         self.view.issue.clear();
         self.view.wb.clear();
