@@ -518,6 +518,21 @@ fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
         AluOp::Mad => map3(a, b, c, |x, y, z| t(x.wrapping_mul(y).wrapping_add(z))),
         AluOp::MadHi => map3(a, b, c, |x, y, z| t(hi(x, y).wrapping_add(z))),
         AluOp::MadWide => map3(a, b, c, |x, y, z| zext(wide(x, y).wrapping_add(z), 2 * bits)),
+        AluOp::Mul24 { hi } | AluOp::Mad24 { hi } => {
+            let p24 = move |x: u64, y: u64| -> u64 {
+                let (x, y) = if signed { (sext(x, 24), sext(y, 24)) } else { (zext(x, 24), zext(y, 24)) };
+                let p = x.wrapping_mul(y);
+                t(if hi { p >> 16 } else { p })
+            };
+            match op {
+                AluOp::Mul24 { .. } => map2(a, b, p24),
+                _ => map3(a, b, c, |x, y, z| t(p24(x, y).wrapping_add(z))),
+            }
+        }
+        AluOp::Sad => map3(a, b, c, |x, y, z| {
+            let d = if signed { (n(x) as i64).abs_diff(n(y) as i64) } else { n(x).abs_diff(n(y)) };
+            t(d.wrapping_add(z))
+        }),
         AluOp::Div => map2(a, b, |x, y| {
             if signed {
                 let (x, y) = (n(x) as i64, n(y) as i64);

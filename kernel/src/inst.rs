@@ -391,6 +391,16 @@ pub enum AluOp {
     Mad,
     MadHi,
     MadWide,
+    /// `mul24.{lo,hi}` / `mad24.{lo,hi}`: the 48-bit product of the low 24
+    /// bits; `.lo` its bits 31:0, `.hi` its bits 47:16.
+    Mul24 {
+        hi: bool,
+    },
+    Mad24 {
+        hi: bool,
+    },
+    /// `sad`: c + |a - b|.
+    Sad,
     Div,
     Rem,
     Neg,

@@ -705,3 +705,51 @@ fn lane_masks_ids_and_clocks() {
         assert_eq!(r[7], 1, "two %clock64 reads one instruction apart");
     }
 }
+
+/// 24-bit multiplies (`__mul24`, `__umul24`), `sad`, and cache hints
+/// (`prefetch`, `discard`: no effect on values). Expected values by hand
+/// from the PTX ISA: mul24 multiplies the low 24 bits (sign-extended for
+/// .s32) into a 48-bit product; .lo is bits 31:0, .hi bits 47:16.
+#[test]
+fn mul24_sad_and_cache_hints() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	prefetch.global.L1 [%rd2];
+	discard.global.L2 [%rd2], 128;
+	mov.u32 %r1, 0x12fffffe;
+	mov.u32 %r2, 0x00400003;
+	mul24.lo.s32 %r3, %r1, %r2;
+	mul24.hi.s32 %r4, %r1, %r2;
+	mul24.lo.u32 %r5, %r1, %r2;
+	mul24.hi.u32 %r6, %r1, %r2;
+	mad24.lo.u32 %r7, %r1, %r2, 100;
+	sad.s32 %r8, -5, 7, 1000;
+	sad.u32 %r9, 3, 10, 1;
+	mad24.hi.s32 %r10, %r1, %r2, 1;
+	st.global.v4.u32 [%rd2], {%r3, %r4, %r5, %r6};
+	st.global.v4.u32 [%rd2+16], {%r7, %r8, %r9, %r10};
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 8\n").unwrap();
+    let w = words(&l, &m, "out");
+    // Low 24 bits: a = 0xfffffe (-2 signed, 16777214 unsigned), b = 0x400003.
+    let (sa, ua, b) = (-2i64, 0xff_fffei64, 0x40_0003i64);
+    let (sp, up) = (sa * b, ua * b);
+    assert_eq!(w[0], sp as u32, "mul24.lo.s32");
+    assert_eq!(w[1], (sp >> 16) as u32, "mul24.hi.s32");
+    assert_eq!(w[2], up as u32, "mul24.lo.u32");
+    assert_eq!(w[3], (up >> 16) as u32, "mul24.hi.u32");
+    assert_eq!(w[4], (up as u32).wrapping_add(100), "mad24.lo.u32");
+    assert_eq!(w[5], 1012, "sad.s32: 1000 + |-5 - 7|");
+    assert_eq!(w[6], 8, "sad.u32: 1 + |3 - 10|");
+    assert_eq!(w[7], ((sp >> 16) as u32).wrapping_add(1), "mad24.hi.s32");
+}

@@ -188,7 +188,7 @@ const SUPPORTED: &[&str] = &[
     "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
     "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
     "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
-    "shfl", "vote", "activemask",
+    "shfl", "vote", "activemask", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
@@ -1550,7 +1550,14 @@ impl Build<'_, '_, '_> {
                 i.src[0] = self.src(1, ty, Fit::Exact)?;
                 i
             }
-            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" => self.arith(base, &mut m)?,
+            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "mul24" | "mad24" | "sad" => self.arith(base, &mut m)?,
+            "prefetch" | "prefetchu" | "discard" => {
+                // Cache hints: no effect on values; the timing model does
+                // not model them (they issue as no-ops).
+                m.list.iter().enumerate().for_each(|(i, _)| m.used[i] = true);
+                self.nops(if base == "discard" { 2 } else { 1 }).or_else(|_| self.nops(1))?;
+                self.mk(Op::Membar)
+            }
             "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" => {
                 self.unary(base, &mut m)?
             }
@@ -2028,6 +2035,10 @@ impl Build<'_, '_, '_> {
                 ("mad", Some("hi")) => AluOp::MadHi,
                 ("mad", Some("wide")) => AluOp::MadWide,
                 ("mul" | "mad", None) => return self.err("integer mul/mad need .lo, .hi or .wide"),
+                ("mul24", Some(h @ ("lo" | "hi"))) if ty.bits() == 32 => AluOp::Mul24 { hi: h == "hi" },
+                ("mad24", Some(h @ ("lo" | "hi"))) if ty.bits() == 32 => AluOp::Mad24 { hi: h == "hi" },
+                ("mul24" | "mad24", _) => return self.err("mul24/mad24 need .lo or .hi and .u32 or .s32"),
+                ("sad", None) => AluOp::Sad,
                 ("div", None) => AluOp::Div,
                 ("rem", None) => AluOp::Rem,
                 ("min", None) => AluOp::Min,
@@ -2040,7 +2051,7 @@ impl Build<'_, '_, '_> {
             (op, FMods { sat, ..Default::default() })
         };
         self.done(m)?;
-        let n = if op == AluOp::Mad || op == AluOp::MadHi || op == AluOp::MadWide { 4 } else { 3 };
+        let n = if matches!(op, AluOp::Mad | AluOp::MadHi | AluOp::MadWide | AluOp::Mad24 { .. } | AluOp::Sad) { 4 } else { 3 };
         self.nops(n)?;
         let wide = Ty::parse(&format!("{}{}", if ty.is_signed() { "s" } else { "u" }, ty.bits() * 2)).unwrap_or(ty);
         let dty = if matches!(op, AluOp::MulWide | AluOp::MadWide) { wide } else { ty };
