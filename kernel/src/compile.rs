@@ -2,7 +2,8 @@
 //!
 //! - **clang** (the default): clang-14's NVPTX back end, no CUDA SDK:
 //!   `clang-14 --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_52 -O2 -S`
-//!   with the project's prelude ([`PRELUDE`]) force-included. The default
+//!   with the project's prelude ([`PRELUDE`]) force-included and NVIDIA's
+//!   libdevice linked when it is installed ([`find_libdevice`]). The default
 //!   because Debian ships it (`make setup` installs it in seconds) and the
 //!   suite's documented figures were measured on its output.
 //! - **nvcc**: NVIDIA's CUDA 13.5 compiler, `nvcc -arch=sm_75 -ptx` with
@@ -31,6 +32,18 @@ pub const CLANG_FLAGS: &[&str] = &["--cuda-device-only", "-nocudainc", "-nocudal
 
 /// nvcc's flags (besides the input and `-o FILE`): CUDA 13's oldest target.
 pub const NVCC_FLAGS: &[&str] = &["-arch=sm_75", "-ptx"];
+
+/// NVIDIA's libdevice (the CUDA math library as LLVM bitcode) for the clang
+/// path: `$WARPFORGE_LIBDEVICE`, or beside the nvcc that [`find_nvcc`]
+/// finds (`nvvm/libdevice/libdevice.10.bc`).
+pub fn find_libdevice() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("WARPFORGE_LIBDEVICE") {
+        return Some(PathBuf::from(p));
+    }
+    let nvcc = find_nvcc()?;
+    let root = nvcc.parent()?.parent()?;
+    Some(root.join("nvvm/libdevice/libdevice.10.bc")).filter(|p| p.is_file())
+}
 
 /// Where `make setup` installs nvcc (relative to the checkout).
 pub const LOCAL_NVCC: &str = ".tools/cuda/nvidia/cu13/bin/nvcc";
@@ -163,7 +176,9 @@ pub fn compile_cuda(path: &Path, opts: &CompileOptions) -> Result<String, Compil
     };
     let version = tool_version(&tool);
     let prelude = if opts.compiler == Compiler::Clang { PRELUDE } else { "" };
-    let key = fnv1a(&[&src, prelude.as_bytes(), opts.compiler.name().as_bytes(), flags.join(" ").as_bytes(), version.as_bytes()]);
+    let libdevice = if opts.compiler == Compiler::Clang { find_libdevice() } else { None };
+    let libdevice_key = libdevice.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let key = fnv1a(&[&src, prelude.as_bytes(), opts.compiler.name().as_bytes(), flags.join(" ").as_bytes(), version.as_bytes(), libdevice_key.as_bytes()]);
     let cacheable = !String::from_utf8_lossy(&src).lines().any(|l| l.trim_start().starts_with("#include"));
     let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "kernel".into());
     let cached = opts.cache_dir.as_ref().filter(|_| cacheable).map(|d| d.join(format!("{stem}-{key:016x}.ptx")));
@@ -182,7 +197,11 @@ pub fn compile_cuda(path: &Path, opts: &CompileOptions) -> Result<String, Compil
             // The prelude as a file for -include.
             let pre = scratch.join(format!("warpforge-prelude-{:016x}.cuh", fnv1a(&[PRELUDE.as_bytes()])));
             write_if_changed(&pre, PRELUDE).map_err(|err| CompileError::Io { path: pre.display().to_string(), err })?;
-            cmd.arg("-include").arg(&pre).arg(path).arg("-o").arg("-");
+            cmd.arg("-include").arg(&pre);
+            if let Some(ld) = &libdevice {
+                cmd.args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"]).arg(ld);
+            }
+            cmd.arg(path).arg("-o").arg("-");
         }
         Compiler::Nvcc => {
             std::fs::create_dir_all(&scratch).map_err(|err| CompileError::Io { path: scratch.display().to_string(), err })?;
@@ -203,6 +222,13 @@ pub fn compile_cuda(path: &Path, opts: &CompileOptions) -> Result<String, Compil
         return Err(CompileError::Failed { first, errors: count, stderr });
     }
     let ptx = match opts.compiler {
+        Compiler::Clang if libdevice.is_none() && out.stdout.windows(5).any(|w| w == b"__nv_") => {
+            return Err(CompileError::Failed {
+                first: format!("{file}: the CUDA math library (libdevice) is not installed: run `make setup` (it comes with nvcc), or set WARPFORGE_LIBDEVICE"),
+                errors: 1,
+                stderr: String::new(),
+            });
+        }
         Compiler::Clang => String::from_utf8_lossy(&out.stdout).to_string(),
         Compiler::Nvcc => {
             let text = std::fs::read_to_string(&out_file).map_err(|err| CompileError::Io { path: out_file.display().to_string(), err });

@@ -68,6 +68,9 @@ pub struct WarpState {
     pub tid: [[u32; WARP_SIZE]; 3],
     /// Threads in the CTA (for `%nwarpid` and local memory frames).
     pub cta_threads: u32,
+    /// The carry flag (`CC.CF`) of each lane, as a lane mask (`add.cc`,
+    /// `addc`, ...).
+    pub carry: u32,
 }
 
 impl WarpState {
@@ -99,6 +102,7 @@ impl WarpState {
             max_depth: 1,
             tid,
             cta_threads: threads,
+            carry: 0,
         }
     }
 
@@ -480,6 +484,50 @@ fn pred_bits(w: &WarpState, o: Opnd) -> u32 {
 }
 
 /// Integer and predicate ALU operations.
+/// `add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`,
+/// `madc{.lo,.hi}[.cc]`: the PTX ISA's extended-precision arithmetic
+/// through each lane's carry flag (a borrow for sub).
+fn carry_alu(w: &mut WarpState, dst: Opnd, op: AluOp, ty: Ty, carry: u8, s: [&Lanes; 4], mask: u32) {
+    let bits = ty.bits();
+    let full = if bits == 64 { u128::from(u64::MAX) } else { (1u128 << bits) - 1 };
+    let [a, b, c, _] = s;
+    let mut d = [0u64; WARP_SIZE];
+    let mut flags = 0u32;
+    for l in lanes(mask) {
+        let cin = u128::from(carry & CARRY_IN != 0 && w.carry >> l & 1 == 1);
+        let (x, y, z) = (a[l as usize] as u128 & full, b[l as usize] as u128 & full, c[l as usize] as u128 & full);
+        let (r, out) = match op {
+            AluOp::Add => {
+                let r = x + y + cin;
+                (r, r > full)
+            }
+            AluOp::Sub => {
+                let sub = y + cin;
+                (x.wrapping_sub(sub), sub > x)
+            }
+            AluOp::Mad | AluOp::MadHi => {
+                // The product of the unsigned (or sign-extended) operands, its low or high half.
+                let p = if ty.is_signed() {
+                    let sx = |v: u128| ((v as u64) << (64 - bits)) as i64 >> (64 - bits);
+                    (sx(x) as i128 * sx(y) as i128) as u128
+                } else {
+                    x * y
+                };
+                let half = if op == AluOp::MadHi { (p >> bits) & full } else { p & full };
+                let r = half + z + cin;
+                (r, r > full)
+            }
+            _ => (0, false),
+        };
+        d[l as usize] = (r & full) as u64;
+        flags |= (out as u32) << l;
+    }
+    wr(w, dst, &d, mask);
+    if carry & CARRY_OUT != 0 {
+        w.carry = (w.carry & !mask) | (flags & mask);
+    }
+}
+
 fn int_alu(op: AluOp, ty: Ty, sat: bool, s: [&Lanes; 4]) -> Lanes {
     let bits = ty.bits();
     let signed = ty.is_signed();
@@ -1200,6 +1248,10 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
                         _ => !pa,
                     };
                     wr_pred(w, inst.dst[0], bits, mask);
+                    return;
+                }
+                _ if f.carry != 0 => {
+                    carry_alu(w, inst.dst[0], op, ty, f.carry, s, mask);
                     return;
                 }
                 _ => int_alu(op, ty, f.sat, s),

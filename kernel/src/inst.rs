@@ -446,7 +446,15 @@ pub struct FMods {
     pub sat: bool,
     /// A directed rounding mode (`.rz`, `.rm`, `.rp`); `None` is `.rn`.
     pub rnd: Option<Rnd>,
+    /// Integer extended precision: [`CARRY_IN`] (`addc`, `subc`, `madc`)
+    /// and/or [`CARRY_OUT`] (`.cc`), through the warp's carry flags.
+    pub carry: u8,
 }
+
+/// `FMods::carry`: the instruction adds the carry flag (subtracts the borrow).
+pub const CARRY_IN: u8 = 1;
+/// `FMods::carry`: the instruction writes the carry (borrow) flag.
+pub const CARRY_OUT: u8 = 2;
 
 /// The typed operation of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq)]

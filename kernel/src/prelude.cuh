@@ -165,4 +165,32 @@ WF_VOTE(__uni_sync, "uni")
 #undef WF_VOTE
 __device__ __forceinline__ void __syncwarp(unsigned mask = 0xffffffff) { asm volatile("bar.warp.sync %0;" : : "r"(mask)); }
 
+// The CUDA math library: NVIDIA's libdevice (the bitcode nvcc links too),
+// linked by the kernel crate when it finds it (`make setup` installs it
+// with nvcc), so expf, sinf, powf ... compile to the same instruction
+// sequences as under nvcc.
+#define WF_MATH1(F, NV) extern "C" __device__ F __nv_##NV(F); __device__ __forceinline__ F NV(F x) { return __nv_##NV(x); }
+#define WF_MATH2(F, NV) extern "C" __device__ F __nv_##NV(F, F); __device__ __forceinline__ F NV(F x, F y) { return __nv_##NV(x, y); }
+#define WF_FAST1(NV) extern "C" __device__ float __nv_fast_##NV(float); __device__ __forceinline__ float __##NV(float x) { return __nv_fast_##NV(x); }
+WF_MATH1(float, expf) WF_MATH1(float, exp2f) WF_MATH1(float, exp10f) WF_MATH1(float, expm1f)
+WF_MATH1(float, logf) WF_MATH1(float, log2f) WF_MATH1(float, log10f) WF_MATH1(float, log1pf)
+WF_MATH1(float, sinf) WF_MATH1(float, cosf) WF_MATH1(float, tanf) WF_MATH1(float, asinf) WF_MATH1(float, acosf) WF_MATH1(float, atanf)
+WF_MATH1(float, sinhf) WF_MATH1(float, coshf) WF_MATH1(float, tanhf) WF_MATH1(float, asinhf) WF_MATH1(float, acoshf) WF_MATH1(float, atanhf)
+WF_MATH1(float, cbrtf) WF_MATH1(float, erff) WF_MATH1(float, erfcf) WF_MATH1(float, tgammaf) WF_MATH1(float, lgammaf)
+WF_MATH1(float, floorf) WF_MATH1(float, ceilf) WF_MATH1(float, roundf) WF_MATH1(float, truncf) WF_MATH1(float, rintf)
+WF_MATH2(float, powf) WF_MATH2(float, atan2f) WF_MATH2(float, fmodf) WF_MATH2(float, hypotf) WF_MATH2(float, remainderf) WF_MATH2(float, fdimf)
+WF_MATH1(double, exp) WF_MATH1(double, exp2) WF_MATH1(double, expm1) WF_MATH1(double, log) WF_MATH1(double, log2) WF_MATH1(double, log10)
+WF_MATH1(double, log1p) WF_MATH1(double, sin) WF_MATH1(double, cos) WF_MATH1(double, tan) WF_MATH1(double, asin) WF_MATH1(double, acos)
+WF_MATH1(double, atan) WF_MATH1(double, sinh) WF_MATH1(double, cosh) WF_MATH1(double, tanh) WF_MATH1(double, cbrt) WF_MATH1(double, erf)
+WF_MATH1(double, erfc) WF_MATH1(double, floor) WF_MATH1(double, ceil) WF_MATH1(double, round) WF_MATH1(double, trunc) WF_MATH1(double, rint)
+WF_MATH2(double, pow) WF_MATH2(double, atan2) WF_MATH2(double, fmod) WF_MATH2(double, hypot)
+WF_FAST1(expf) WF_FAST1(logf) WF_FAST1(log2f) WF_FAST1(log10f) WF_FAST1(sinf) WF_FAST1(cosf) WF_FAST1(tanf)
+extern "C" __device__ float __nv_fast_powf(float, float);
+__device__ __forceinline__ float __powf(float x, float y) { return __nv_fast_powf(x, y); }
+extern "C" __device__ void __nv_sincosf(float, float *, float *);
+__device__ __forceinline__ void sincosf(float x, float *s, float *c) { __nv_sincosf(x, s, c); }
+#undef WF_MATH1
+#undef WF_MATH2
+#undef WF_FAST1
+
 #endif

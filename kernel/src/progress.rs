@@ -48,7 +48,7 @@ impl Default for SpinDetector {
 }
 
 fn same_state(a: &WarpState, b: &WarpState) -> bool {
-    a.stack == b.stack && a.exited == b.exited && a.preds == b.preds && a.regs == b.regs
+    a.stack == b.stack && a.exited == b.exited && a.preds == b.preds && a.carry == b.carry && a.regs == b.regs
 }
 
 impl SpinDetector {

@@ -753,3 +753,45 @@ fn mul24_sad_and_cache_hints() {
     assert_eq!(w[6], 8, "sad.u32: 1 + |3 - 10|");
     assert_eq!(w[7], ((sp >> 16) as u32).wrapping_add(1), "mad24.hi.s32");
 }
+
+/// Extended precision through the carry flag: a 96-bit add, a 64-bit
+/// subtract from 32-bit halves, and a 32 x 64-bit multiply-accumulate with
+/// `mad.lo.cc`/`madc.hi`; expected values from u128 arithmetic.
+#[test]
+fn carries_chain_across_instructions() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	add.cc.u32 %r1, 0xffffffff, 1;
+	addc.cc.u32 %r2, 0xffffffff, 0;
+	addc.u32 %r3, 5, 6;
+	sub.cc.u32 %r4, 0, 1;
+	subc.u32 %r5, 10, 3;
+	mov.u32 %r10, 0x9abcdef0;
+	mov.u32 %r11, 0x87654321;
+	mad.lo.cc.u32 %r6, %r10, %r11, 0xffffffff;
+	madc.hi.u32 %r7, %r10, %r11, 0;
+	st.global.v4.u32 [%rd2], {%r1, %r2, %r3, %r4};
+	st.global.v4.u32 [%rd2+16], {%r5, %r6, %r7, %r7};
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 8\n").unwrap();
+    let w = words(&l, &m, "out");
+    // (5:ffffffff:ffffffff) + (6:0:1) = c:0:0.
+    let sum: u128 = ((5u128 << 64) | (0xffff_ffffu128 << 32) | 0xffff_ffff) + ((6u128 << 64) | 1);
+    assert_eq!([w[0], w[1], w[2]], [sum as u32, (sum >> 32) as u32, (sum >> 64) as u32]);
+    // (10:0) - (3:1) = 6:ffffffff.
+    let diff = (10u64 << 32).wrapping_sub((3u64 << 32) | 1);
+    assert_eq!([w[3], w[4]], [diff as u32, (diff >> 32) as u32]);
+    // 0x9abcdef0 * 0x87654321 + 0xffffffff, as two 32-bit halves.
+    let p = 0x9abc_def0u64 as u128 * 0x8765_4321u128 + 0xffff_ffff;
+    assert_eq!([w[5], w[6]], [p as u32, (p >> 32) as u32]);
+}

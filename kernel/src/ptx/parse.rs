@@ -188,7 +188,7 @@ const SUPPORTED: &[&str] = &[
     "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
     "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
     "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
-    "shfl", "vote", "activemask", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard",
+    "shfl", "vote", "activemask", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard", "addc", "subc", "madc",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
@@ -1550,7 +1550,9 @@ impl Build<'_, '_, '_> {
                 i.src[0] = self.src(1, ty, Fit::Exact)?;
                 i
             }
-            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "mul24" | "mad24" | "sad" => self.arith(base, &mut m)?,
+            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "mul24" | "mad24" | "sad" | "addc" | "subc" | "madc" => {
+                self.arith(base, &mut m)?
+            }
             "prefetch" | "prefetchu" | "discard" => {
                 // Cache hints: no effect on values; the timing model does
                 // not model them (they issue as no-ops).
@@ -1985,6 +1987,11 @@ impl Build<'_, '_, '_> {
     }
 
     fn arith(&mut self, base: &str, m: &mut Mods) -> R<Inst> {
+        // Extended precision: `addc`/`subc`/`madc` read the carry flag,
+        // `.cc` writes it; on .u32/.s32/.u64/.s64 only.
+        let carry_in = base.ends_with('c') && base != "sad";
+        let base = if carry_in { &base[..base.len() - 1] } else { base };
+        let carry = (if carry_in { CARRY_IN } else { 0 }) | (if m.take("cc") { CARRY_OUT } else { 0 });
         let mode = m.take_any(&["lo", "hi", "wide"]);
         let ts = m.types();
         let ty = match ts.as_slice() {
@@ -1996,6 +2003,9 @@ impl Build<'_, '_, '_> {
             return self.err("8-bit arithmetic does not exist in PTX");
         }
         let (op, f) = if ty.is_float() {
+            if carry != 0 {
+                return self.err("carry (.cc, addc, subc, madc) is integer-only");
+            }
             if mode.is_some() {
                 return self.err("`.lo/.hi/.wide` are integer modifiers");
             }
@@ -2048,7 +2058,10 @@ impl Build<'_, '_, '_> {
             if matches!(op, AluOp::MulWide | AluOp::MadWide) && ty.bits() == 64 {
                 return self.err(".wide needs a 16- or 32-bit type");
             }
-            (op, FMods { sat, ..Default::default() })
+            if carry != 0 && (!matches!(op, AluOp::Add | AluOp::Sub | AluOp::Mad | AluOp::MadHi) || ty.bits() < 32 || sat) {
+                return self.err("carry (.cc, addc, subc, madc) is only valid on add, sub and mad.lo/.hi of 32- and 64-bit integers");
+            }
+            (op, FMods { sat, carry, ..Default::default() })
         };
         self.done(m)?;
         let n = if matches!(op, AluOp::Mad | AluOp::MadHi | AluOp::MadWide | AluOp::Mad24 { .. } | AluOp::Sad) { 4 } else { 3 };
