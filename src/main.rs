@@ -6,10 +6,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use hw::registry::BlockInfo;
 use hw::stats::{Storage, StorageKind};
 use hw::Params;
-use indicatif::{ProgressBar, ProgressDrawTarget};
 use sim::trace::{gtkw_for, TraceOptions, Tracer};
 use sim::{Component, Dir, EngineOptions, RtlSim, Visibility};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -596,15 +594,10 @@ fn cmd_cosim(b: BlockArgs, s: StimArgs, simulator: SimulatorArg, engine: EngineA
     // Build (or find) the compiled model first, so its time shows apart.
     let note = if engine.is_rtl() { rtl_engine(&m, engine, Visibility::Full)?.1 } else { String::new() };
     let start = Instant::now();
-    let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-    if std::io::stderr().is_terminal() {
-        spinner.set_draw_target(ProgressDrawTarget::stderr());
-        spinner.set_message(format!("building and running {} ...", simulator.name()));
-        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
-    }
+    let spinner = progress::Spinner::new(format!("building and running {} ...", simulator.name()));
     let r = cosim_with(&m, None, &stim, simulator, &work, engine, model.as_mut().map(|b| b.as_mut() as &mut dyn Component))
         .map_err(|e| e.to_string())?;
-    spinner.finish_and_clear();
+    drop(spinner);
     match r.mismatch {
         None => {
             println!(
@@ -650,7 +643,9 @@ fn cmd_lint(block: String, params: Vec<String>, work: PathBuf, quick: bool) -> R
     for (info, p) in list {
         let m = info.elaborate(&p).map_err(|e| e.to_string())?;
         let files = hw::verilog::emit(&m);
+        let spinner = progress::Spinner::new(format!("verilator, iverilog, yosys on `{}` ...", m.name));
         let r = verif::lint::lint(&files, &m.name, &work.join(&m.name), flow).map_err(|e| e.to_string())?;
+        drop(spinner);
         let show = |c: &verif::lint::Check| if c.passed() { "ok" } else { "FAIL" };
         println!("{:<28} {:>10} {:>9} {:>7} {:>8} {:>6}", m.name, show(&r.verilator), show(&r.iverilog), show(&r.yosys), r.synth.cells, r.synth.ffs);
         for (tool, c) in [("verilator", &r.verilator), ("iverilog", &r.iverilog), ("yosys", &r.yosys)] {
@@ -681,7 +676,9 @@ fn cmd_synth(b: BlockArgs, flow: FlowArg, work: PathBuf) -> Res<()> {
     ];
     let both = |f: FlowArg| matches!(f, FlowArg::Generic | FlowArg::Ice40);
     for (_, label, flow) in flows.into_iter().filter(|f| flow == f.0 || flow == FlowArg::Both && both(f.0)) {
+        let spinner = progress::Spinner::new(format!("yosys {label} on `{}` ...", m.name));
         let (check, st) = verif::lint::synth(&dir, &names, &m.name, flow).map_err(|e| e.to_string())?;
+        drop(spinner);
         if let verif::lint::Check::Fail(msg) = check {
             return Err(format!("yosys {label} of `{}`: {msg}", m.name));
         }

@@ -37,3 +37,27 @@ impl Bar {
         self.pb.finish_and_clear();
     }
 }
+
+/// A spinner with the elapsed time for a long step that reports no
+/// progress of its own (an external tool: Verilator, yosys), on a terminal
+/// only.
+pub struct Spinner(ProgressBar);
+
+impl Spinner {
+    pub fn new(what: String) -> Spinner {
+        let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        if std::io::stderr().is_terminal() {
+            pb.set_draw_target(ProgressDrawTarget::stderr());
+            pb.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("a valid template"));
+            pb.set_message(what);
+            pb.enable_steady_tick(Duration::from_millis(200));
+        }
+        Spinner(pb)
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
