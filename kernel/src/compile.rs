@@ -140,7 +140,7 @@ fn tool_version(tool: &str) -> String {
         .arg("--version")
         .output()
         .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().filter(|l| !l.trim().is_empty()).last().unwrap_or("").to_string())
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().rfind(|l| !l.trim().is_empty()).unwrap_or("").to_string())
         .unwrap_or_default();
     if let Ok(mut g) = m.lock() {
         g.push((tool.to_string(), v.clone()));

@@ -1499,13 +1499,13 @@ impl Build<'_, '_, '_> {
     }
 
     fn float_mods(&self, m: &mut Mods, allow_approx: bool) -> R<FMods> {
-        let mut f = FMods::default();
-        f.rnd = match m.take_any(&["rn", "rz", "rm", "rp"]).as_deref() {
+        let rnd = match m.take_any(&["rn", "rz", "rm", "rp"]).as_deref() {
             Some("rz") => Some(Rnd::Rz),
             Some("rm") => Some(Rnd::Rm),
             Some("rp") => Some(Rnd::Rp),
             _ => None,
         };
+        let mut f = FMods { rnd, ..FMods::default() };
         if allow_approx && (m.take("approx") || m.take("full")) {
             f.approx = true;
             if f.rnd.is_some() {

@@ -115,8 +115,11 @@ pub struct Outputs {
     /// idle-scheduler shortcut, no clock gating); tests compare the two.
     pub exhaustive: bool,
     /// Called every [`PROGRESS_CYCLES`] cycles (a progress display).
-    pub progress: Option<Box<dyn FnMut(&Progress)>>,
+    pub progress: Option<ProgressFn>,
 }
+
+/// A progress callback.
+pub type ProgressFn = Box<dyn FnMut(&Progress)>;
 
 /// Cycles between two [`Outputs::progress`] calls.
 pub const PROGRESS_CYCLES: u64 = 1 << 14;
@@ -455,7 +458,7 @@ impl Sm {
             if limits.max_instructions != 0 && self.stats.warp_insts > limits.max_instructions {
                 return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
             }
-            if self.now % spacing == 0 {
+            if self.now.is_multiple_of(spacing) {
                 let now = (self.func.generation(), self.next_cta);
                 match (self.stuck(), stuck_since) {
                     (Some(detail), Some(then)) if then == now => {
@@ -465,7 +468,7 @@ impl Sm {
                     (None, _) => stuck_since = None,
                 }
             }
-            if self.now % PROGRESS_CYCLES == 0 {
+            if self.now.is_multiple_of(PROGRESS_CYCLES) {
                 if let Some(f) = self.out.progress.as_mut() {
                     f(&Progress { cycles: self.now, warp_insts: self.stats.warp_insts, ctas_done: self.ctas_finished, ctas: self.func.num_ctas() as u64 });
                 }
