@@ -795,3 +795,28 @@ fn carries_chain_across_instructions() {
     let p = 0x9abc_def0u64 as u128 * 0x8765_4321u128 + 0xffff_ffff;
     assert_eq!([w[5], w[6]], [p as u32, (p >> 32) as u32]);
 }
+
+/// `cvt` from a wider integer register (nvcc's `cvt.s64.s32 %rd36, %rd6` in
+/// Rodinia's lavaMD): the source is truncated to .s32, then sign-extended.
+#[test]
+fn cvt_from_a_wider_register_truncates() {
+    let ptx = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u64 %rd3, 0x00000005fffffffe;
+	cvt.s64.s32 %rd4, %rd3;
+	cvt.u64.u16 %rd5, %rd3;
+	st.global.v2.u64 [%rd2], {%rd4, %rd5};
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 4\n").unwrap();
+    let w = words(&l, &m, "out");
+    assert_eq!(w, vec![0xffff_fffe, 0xffff_ffff, 0xfffe, 0], "-2 sign-extended; 0xfffe zero-extended");
+}

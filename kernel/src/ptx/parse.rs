@@ -2234,7 +2234,10 @@ impl Build<'_, '_, '_> {
         self.nops(2)?;
         let mut i = self.mk(Op::Cvt { dty, sty, rnd, ftz, sat });
         i.dst[0] = self.dst(0, dty, if dty.bits() < 32 { Fit::Wider } else { Fit::Exact })?;
-        i.src[0] = self.src(1, sty, if sty.bits() < 32 { Fit::Wider } else { Fit::Exact })?;
+        // An integer source may sit in a wider register (the PTX ISA: the
+        // value is truncated to the source type; nvcc emits
+        // `cvt.s64.s32 %rd36, %rd6` in Rodinia's lavaMD).
+        i.src[0] = self.src(1, sty, if sty.bits() < 32 || sty.is_int() { Fit::Wider } else { Fit::Exact })?;
         Ok(i)
     }
 }
