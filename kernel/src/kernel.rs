@@ -8,6 +8,23 @@ use crate::ptx::parse::{ParamDecl, ParsedFunc, VarDecl};
 use crate::ptx::{base_name, parse};
 use crate::regalloc::{allocate, rewrite};
 
+/// Most virtual registers spilled before a kernel is refused.
+const MAX_SPILLS: u32 = 256;
+
+/// The size of the register file allocation fits a kernel into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegFile {
+    /// 32-bit registers per thread.
+    pub regs: u32,
+    /// Predicate registers per thread.
+    pub preds: u32,
+}
+
+impl RegFile {
+    /// The hardware's: 63 registers (seed 000, section 2) and 7 predicates.
+    pub const HARDWARE: RegFile = RegFile { regs: MAX_REGS, preds: MAX_PREDS };
+}
+
 /// A kernel (`.entry`) ready to execute.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -34,8 +51,11 @@ pub struct Kernel {
     /// `Some(align)` if the kernel uses dynamic (`.extern .shared`) memory:
     /// it starts at `shared_bytes` rounded up to `align`.
     pub dynamic_shared_align: Option<u32>,
-    /// `.local` bytes per thread.
+    /// `.local` bytes per thread (spill slots included).
     pub local_bytes: u32,
+    /// Virtual registers spilled (to local memory, predicates to registers)
+    /// to fit the register file.
+    pub spills: u32,
     pub cfg: Cfg,
     /// Labels of the PTX and the instruction index each names.
     pub labels: Vec<(String, u32)>,
@@ -63,18 +83,41 @@ impl Kernel {
 
     /// Allocate registers and build the CFG of a parsed `.entry`.
     pub fn from_parsed(f: ParsedFunc, file: &str) -> Result<Kernel, AllocError> {
-        let mut insts = f.insts;
-        let cfg = Cfg::build(&insts);
-        let blocks: Vec<(usize, usize, Vec<usize>)> =
-            cfg.blocks.iter().map(|b| (b.start as usize, b.end as usize, b.succs.iter().map(|&s| s as usize).collect())).collect();
-        let pressure = crate::regalloc::max_pressure(&insts, &f.vregs, &blocks);
-        let alloc = match allocate(&insts, &f.vregs, &blocks) {
-            Ok(a) => a,
-            Err(n) if n.regs > MAX_REGS => {
-                return Err(AllocError::TooManyRegs { file: file.into(), kernel: f.name, needed: n.regs, max: MAX_REGS })
+        Kernel::from_parsed_within(f, file, RegFile::HARDWARE)
+    }
+
+    /// [`Kernel::from_parsed`] on a register file of `rf`'s size.
+    pub fn from_parsed_within(mut f: ParsedFunc, file: &str, rf: RegFile) -> Result<Kernel, AllocError> {
+        let mut insts = std::mem::take(&mut f.insts);
+        let mut spills = 0u32;
+        // Allocate; while registers or predicates run out, spill one more
+        // virtual register (crate::spill) and try again.
+        let (cfg, blocks, alloc) = loop {
+            let cfg = Cfg::build(&insts);
+            let blocks: Vec<(usize, usize, Vec<usize>)> =
+                cfg.blocks.iter().map(|b| (b.start as usize, b.end as usize, b.succs.iter().map(|&s| s as usize).collect())).collect();
+            match allocate(&insts, &f.vregs, &blocks, rf.regs, rf.preds) {
+                Ok(a) => break (cfg, blocks, a),
+                Err(n) => {
+                    let preds = n.regs <= rf.regs;
+                    let chosen = crate::spill::choose(&insts, &f.vregs, preds).filter(|_| spills < MAX_SPILLS);
+                    let Some(v) = chosen else {
+                        return Err(if preds {
+                            AllocError::TooManyPreds { file: file.into(), kernel: f.name, needed: n.preds, max: rf.preds }
+                        } else {
+                            AllocError::TooManyRegs { file: file.into(), kernel: f.name, needed: n.regs, max: rf.regs }
+                        });
+                    };
+                    insts = crate::spill::spill(&insts, &mut f.vregs, v, &mut f.local_bytes, &mut f.labels);
+                    spills += 1;
+                }
             }
-            Err(n) => return Err(AllocError::TooManyPreds { file: file.into(), kernel: f.name, needed: n.preds, max: MAX_PREDS }),
         };
+        if spills > 0 {
+            // Thread frames lie back to back: keep every slot aligned in every frame.
+            f.local_bytes = f.local_bytes.div_ceil(16) * 16;
+        }
+        let pressure = crate::regalloc::max_pressure(&insts, &f.vregs, &blocks);
         rewrite(&mut insts, &alloc.map);
         for (i, inst) in insts.iter_mut().enumerate() {
             if let Op::Bra { reconv, .. } = &mut inst.op {
@@ -109,6 +152,7 @@ impl Kernel {
             shared_bytes: f.shared_bytes,
             dynamic_shared_align: f.dynamic_shared_align,
             local_bytes: f.local_bytes,
+            spills,
             cfg,
             labels: f.labels,
             reg_names,
@@ -120,7 +164,7 @@ impl Kernel {
     pub fn listing(&self) -> String {
         let mut s = String::new();
         s += &format!(
-            "kernel {} ({}): {} instructions, {} registers (at most {} live at once), {} predicates, {} B static shared, {} B local per thread, {} B params{}\n",
+            "kernel {} ({}): {} instructions, {} registers (at most {} live at once), {} predicates, {} B static shared, {} B local per thread, {} B params{}{}\n",
             self.base_name,
             self.name,
             self.insts.len(),
@@ -130,7 +174,8 @@ impl Kernel {
             self.shared_bytes,
             self.local_bytes,
             self.param_bytes,
-            if self.dynamic_shared_align.is_some() { ", dynamic shared" } else { "" }
+            if self.dynamic_shared_align.is_some() { ", dynamic shared" } else { "" },
+            if self.spills > 0 { format!(", {} registers spilled", self.spills) } else { String::new() }
         );
         s += "  params:";
         for p in &self.params {
@@ -206,12 +251,18 @@ pub struct Module {
 impl Module {
     /// Parse and allocate PTX text; `file` names it in errors.
     pub fn from_ptx(src: &str, file: &str) -> Result<Module, KernelError> {
+        Module::from_ptx_within(src, file, RegFile::HARDWARE)
+    }
+
+    /// [`Module::from_ptx`] on a smaller register file (to exercise
+    /// spilling in tests).
+    pub fn from_ptx_within(src: &str, file: &str, rf: RegFile) -> Result<Module, KernelError> {
         let pm = parse(src, file).map_err(KernelError::Parse)?;
         let mut kernels = Vec::new();
         let mut funcs = Vec::new();
         for f in pm.funcs {
             if f.is_entry {
-                kernels.push(Kernel::from_parsed(f, file)?);
+                kernels.push(Kernel::from_parsed_within(f, file, rf)?);
             } else {
                 funcs.push(f.name);
             }

@@ -59,6 +59,7 @@ pub mod progress;
 pub mod ptx;
 pub mod regalloc;
 pub mod round;
+pub mod spill;
 pub mod run;
 
 pub use cfg::{Block, Cfg, RPC_NONE};
@@ -66,7 +67,7 @@ pub use compile::{compile_cuda, CompileOptions, Compiler};
 pub use error::{AllocError, CompileError, ExecError, Fault, KernelError, LaunchError, ParseError, RunError};
 pub use exec::{exec, skip, BranchOutcome, ExecCtx, Executed, Lanes, MemAccess, StackEntry, WarpState};
 pub use inst::{ArchReg, Inst, MemInfo, MemKind, Op, Opnd, Space, Ty, Unit, INST_BYTES, MAX_PREDS, MAX_REGS, WARP_SIZE};
-pub use kernel::{Kernel, Module};
+pub use kernel::{Kernel, Module, RegFile};
 pub use launch::{BufferInfo, ElemType, Launch, LaunchFile};
 pub use memory::Memory;
 pub use run::{dump, run_functional, run_observed, run_on, FunctionalResult, RunOptions, RunStats};

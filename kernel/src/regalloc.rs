@@ -1,6 +1,6 @@
 //! Register allocation by liveness, as ptxas does it: PTX virtual registers
-//! onto at most [`MAX_REGS`] architected 32-bit registers per thread (a
-//! 64-bit value takes an aligned pair `R2k`, `R2k+1`) and [`MAX_PREDS`]
+//! onto at most [`crate::inst::MAX_REGS`] architected 32-bit registers per thread (a
+//! 64-bit value takes an aligned pair `R2k`, `R2k+1`) and [`crate::inst::MAX_PREDS`]
 //! predicate registers.
 //!
 //! Liveness is per thread, computed on the CFG by the usual backward
@@ -17,7 +17,7 @@
 //! few orders — first appearance, 64-bit values first, most-constrained
 //! first — keeping the order that needs the fewest registers.
 
-use crate::inst::{Inst, Opnd, RegWidth, MAX_PREDS, MAX_REGS};
+use crate::inst::{Inst, Opnd, RegWidth};
 use crate::ptx::VRegInfo;
 
 /// The result of allocation.
@@ -139,7 +139,7 @@ fn live_out_blocks(insts: &[Inst], nv: usize, blocks: &[(usize, usize, Vec<usize
 }
 
 /// Allocate. `blocks` = (first instruction, one past the last, successor blocks).
-pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec<usize>)]) -> Result<Allocation, Needs> {
+pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec<usize>)], max_regs: u32, max_preds: u32) -> Result<Allocation, Needs> {
     let nv = vregs.len();
     let live_out = live_out_blocks(insts, nv, blocks);
     // Interference graph as adjacency lists (built from a bit matrix row per
@@ -227,7 +227,7 @@ pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec
         }
     }
     let best = best.unwrap_or(Allocation { map: vec![u32::MAX; nv], regs_used: 0, preds_used: 0 });
-    if best.regs_used > MAX_REGS || best.preds_used > MAX_PREDS {
+    if best.regs_used > max_regs || best.preds_used > max_preds {
         return Err(Needs { regs: best.regs_used, preds: best.preds_used });
     }
     Ok(best)

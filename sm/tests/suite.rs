@@ -156,3 +156,35 @@ fn suite_by_nvcc_equals_suite_by_clang() {
         }
     }
 }
+
+/// Spilling (kernel::spill), checked by squeezing the register file: every
+/// kernel of the suite allocated into 8 registers and 2 predicates (most
+/// spill registers to local memory and predicates to registers) leaves the
+/// byte-identical final memory of its normal allocation, on the functional
+/// model and on the SM, where the spill code is local-memory traffic.
+#[test]
+fn spilled_suite_equals_the_suite() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let cfg = Config::preset("hpca16_pmode");
+    let small = kernel::RegFile { regs: 8, preds: 2 };
+    let mut spilled_kernels = 0;
+    for name in SUITE {
+        let ptx = kernel::compile_cuda(&root.join(format!("{name}.cu")), &CompileOptions::default()).unwrap();
+        let file = LaunchFile::load(&root.join(format!("{name}.toml"))).unwrap();
+        let run = |m: &kernel::Module| {
+            let k = m.only_kernel().unwrap();
+            let l = file.bind(m, k).unwrap();
+            (kernel::run_functional(k, &l, &RunOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}")).memory, Arc::new(k.clone()), Arc::new(l))
+        };
+        let (want, _, _) = run(&kernel::Module::from_ptx(&ptx, "k.ptx").unwrap());
+        let m = kernel::Module::from_ptx_within(&ptx, "k.ptx", small).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let k = m.only_kernel().unwrap();
+        assert!(k.regs_used <= 8 && k.preds_used <= 2, "{name}");
+        spilled_kernels += (k.spills > 0) as u32;
+        let (got, k, l) = run(&m);
+        assert_eq!(want.difference(&got), None, "{name}: spilled, on the functional model");
+        let o = sm::run::simulate(k, l, &cfg, Engine::Model, Outputs::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(want.difference(&o.memory), None, "{name}: spilled, on the SM");
+    }
+    assert!(spilled_kernels >= 10, "only {spilled_kernels} kernels spilled");
+}
