@@ -33,10 +33,10 @@ pub enum CompileError {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum AllocError {
     #[error(
-        "{file}: kernel `{kernel}` needs {needed} 32-bit registers per thread; the register file has {max} (spilling is not supported)"
+        "{file}: kernel `{kernel}` needs {needed} 32-bit registers per thread even with spilling; the register file has {max}"
     )]
     TooManyRegs { file: String, kernel: String, needed: u32, max: u32 },
-    #[error("{file}: kernel `{kernel}` needs {needed} predicate registers per thread; there are {max}")]
+    #[error("{file}: kernel `{kernel}` needs {needed} predicate registers per thread even with spilling; there are {max}")]
     TooManyPreds { file: String, kernel: String, needed: u32, max: u32 },
 }
 
