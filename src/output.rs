@@ -42,10 +42,13 @@ pub fn write(path: &Path, text: &str) -> Res<()> {
 /// Write a finished run's results; if the file cannot be written, print
 /// them on standard output instead of losing them, then report the error.
 pub fn write_results(path: &Path, text: &str) -> Res<()> {
-    write(path, text).inspect_err(|_| {
-        println!("--- {} (could not be written) ---", path.display());
-        print!("{text}");
-    })
+    write(path, text).inspect_err(|_| print_instead(path, text))
+}
+
+/// Results meant for `path`, on standard output.
+pub fn print_instead(path: &Path, text: &str) {
+    println!("--- {} (could not be written) ---", path.display());
+    print!("{text}");
 }
 
 #[cfg(test)]

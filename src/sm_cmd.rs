@@ -193,10 +193,7 @@ fn append_csv(p: &Path, rows: &[Stats]) -> Res<()> {
         text.push('\n');
     }
     let r = std::fs::OpenOptions::new().create(true).append(true).open(p).and_then(|mut f| f.write_all(text.as_bytes()));
-    r.map_err(|e| format!("cannot write {}: {e}", p.display())).inspect_err(|_| {
-        println!("--- {} (could not be written) ---", p.display());
-        print!("{text}");
-    })
+    r.map_err(|e| format!("cannot write {}: {e}", p.display())).inspect_err(|_| crate::output::print_instead(p, &text))
 }
 
 /// `warpforge plot`: the breakdown of several stats files as one SVG.

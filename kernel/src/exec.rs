@@ -1157,7 +1157,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                 }
             }
             ex.suppressed = !ctx.side_effects;
-            ex.wrote = ctx.side_effects;
+            ex.wrote |= ctx.side_effects;
         }
         Op::Atom { op, ty, .. } => {
             let b = rd(w, ctx, inst.src[0]);
@@ -1375,7 +1375,7 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
 }
 
 fn fault(k: &Kernel, w: &WarpState, ctx: &ExecCtx, pc: u32, lane: Option<u32>, f: Fault) -> ExecError {
-    let line = k.inst_at(pc).map_or(0, |i| i.line);
+    let line = k.line_at(pc);
     ExecError {
         kernel: k.base_name.clone(),
         pc,
@@ -1470,7 +1470,7 @@ pub fn skip(k: &Kernel, w: &mut WarpState) -> Result<usize, ExecError> {
     let no_ctx = |f: Fault, pc: u32| ExecError {
         kernel: k.base_name.clone(),
         pc,
-        line: k.inst_at(pc).map_or(0, |i| i.line),
+        line: k.line_at(pc),
         cta: [0; 3],
         warp: w.warp_id,
         thread: None,

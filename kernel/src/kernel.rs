@@ -75,6 +75,16 @@ impl Kernel {
         }
         self.insts.get((pc / INST_BYTES) as usize)
     }
+    /// The PTX source line of the instruction at `pc` (0 if none).
+    pub fn line_at(&self, pc: u32) -> u32 {
+        self.inst_at(pc).map_or(0, |i| i.line)
+    }
+
+    /// `pc 0x0048 (line 31)`, for messages.
+    pub fn where_is(&self, pc: u32) -> String {
+        format!("pc {pc:#06x} (line {})", self.line_at(pc))
+    }
+
     /// Byte offset where dynamic shared memory starts.
     pub fn dynamic_shared_base(&self) -> u32 {
         let a = self.dynamic_shared_align.unwrap_or(1).max(1);

@@ -83,7 +83,8 @@ impl BitSet {
     }
 }
 
-fn vreg(o: Opnd) -> Option<usize> {
+/// The virtual register an operand names, if any.
+pub(crate) fn vreg(o: Opnd) -> Option<usize> {
     match o {
         Opnd::R(v) | Opnd::D(v) | Opnd::P(v) => Some(v as usize),
         _ => None,

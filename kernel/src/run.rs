@@ -170,7 +170,7 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                             stats.unmapped_reads += ex.unmapped_lanes as u64;
                             if ex.partial_barrier {
                                 stats.partial_barriers += 1;
-                                stats.first_partial_barrier.get_or_insert((ex.pc, k.inst_at(ex.pc).map_or(0, |i| i.line), ctaid, w.warp_id));
+                                stats.first_partial_barrier.get_or_insert((ex.pc, k.line_at(ex.pc), ctaid, w.warp_id));
                             }
                             if ex.warp_done {
                                 break;
@@ -208,10 +208,7 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
 
 /// The no-progress error: which warps spin where, which wait at a barrier.
 fn no_progress(k: &Kernel, cta: [u32; 3], warps: &[WarpState], held: &[Held]) -> RunError {
-    let at = |w: &WarpState| {
-        let pc = w.pc().unwrap_or(0);
-        format!("pc {pc:#06x} (line {})", k.inst_at(pc).map_or(0, |i| i.line))
-    };
+    let at = |w: &WarpState| k.where_is(w.pc().unwrap_or(0));
     let mut parts = Vec::new();
     for (w, h) in warps.iter().zip(held) {
         match h {

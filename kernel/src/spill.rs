@@ -14,16 +14,10 @@
 
 use crate::inst::{Addr, Guard, Inst, Op, Opnd, RegWidth, Space, Ty};
 use crate::ptx::VRegInfo;
+use crate::regalloc::vreg;
 
 /// Names of the temporaries spilling introduces (never spilled again).
 const TEMP: &str = "%spill.";
-
-fn vreg(o: Opnd) -> Option<usize> {
-    match o {
-        Opnd::R(v) | Opnd::D(v) | Opnd::P(v) => Some(v as usize),
-        _ => None,
-    }
-}
 
 fn opnd(v: usize, w: RegWidth) -> Opnd {
     match w {

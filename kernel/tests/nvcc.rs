@@ -72,12 +72,8 @@ fn warp_shuffles_and_votes_match_a_host_reference() {
 }
 
 fn warp_ops(compiler: Compiler) {
-    let dir = common::kernels_dir().join("nvcc");
     let opts = CompileOptions { compiler, ..common::compile_opts() };
-    let m = kernel::load(&dir.join("warp_ops.cu"), &opts).unwrap_or_else(|e| panic!("{e}"));
-    let k = m.kernel("warp_ops").unwrap();
-    let l = LaunchFile::load(&dir.join("warp_ops.toml")).unwrap().bind(&m, k).unwrap();
-    let r = kernel::run_functional(k, &l, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let (r, l) = common::run_in("nvcc", "warp_ops", &opts).unwrap_or_else(|e| panic!("{e}"));
     let i32s = |b: &str| common::i32s(l.buffer(&r.memory, b).unwrap());
     let u32s = |b: &str| common::u32s(l.buffer(&r.memory, b).unwrap());
     let input = i32s("in");
@@ -107,13 +103,9 @@ fn warp_ops(compiler: Compiler) {
 /// operands) give the neighbours of the exact value.
 #[test]
 fn directed_rounding_intrinsics_by_both_compilers() {
-    let dir = common::kernels_dir().join("nvcc");
     let run = |compiler| {
         let opts = CompileOptions { compiler, ..common::compile_opts() };
-        let m = kernel::load(&dir.join("rounding.cu"), &opts).unwrap_or_else(|e| panic!("{e}"));
-        let k = m.kernel("rounding").unwrap();
-        let l = LaunchFile::load(&dir.join("rounding.toml")).unwrap().bind(&m, k).unwrap();
-        let r = kernel::run_functional(k, &l, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let (r, l) = common::run_in("nvcc", "rounding", &opts).unwrap_or_else(|e| panic!("{e}"));
         let get = |b: &str| common::f32s(l.buffer(&r.memory, b).unwrap());
         (get("a"), get("b"), get("out"))
     };

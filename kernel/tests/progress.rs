@@ -8,11 +8,7 @@ use std::path::Path;
 
 /// Run `kernels/edge/NAME.cu` with its launch file.
 fn run(name: &str) -> Result<(kernel::FunctionalResult, kernel::Launch), RunError> {
-    let dir = common::kernels_dir().join("edge");
-    let m = kernel::load(&dir.join(format!("{name}.cu")), &common::compile_opts()).unwrap_or_else(|e| panic!("{e}"));
-    let k = m.kernel(name).unwrap();
-    let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, k).unwrap();
-    kernel::run_functional(k, &l, &RunOptions::default()).map(|r| (r, l))
+    common::run_in("edge", name, &common::compile_opts())
 }
 
 fn never_finishes(name: &str, stuck: &[&str]) {

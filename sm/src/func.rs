@@ -255,8 +255,7 @@ impl Functional {
 
     /// Where warp `w` is: `pc 0x.. (line N)`.
     pub fn where_is(&self, w: u16) -> String {
-        let pc = self.warps[w as usize].as_ref().and_then(|s| s.pc()).unwrap_or(0);
-        format!("pc {pc:#06x} (line {})", self.kernel.inst_at(pc).map_or(0, |i| i.line))
+        self.kernel.where_is(self.warps[w as usize].as_ref().and_then(|s| s.pc()).unwrap_or(0))
     }
 
     /// The lanes that exist in warp `w` (a CTA's last warp may be partial).

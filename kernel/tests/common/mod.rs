@@ -62,6 +62,16 @@ pub fn run(name: &str) -> Ran {
     Ran { module, launch, file, memory: r.memory }
 }
 
+/// Compile `kernels/DIR/NAME.cu` with `opts`, bind `NAME.toml` beside it
+/// and run it on the functional model.
+pub fn run_in(dir: &str, name: &str, opts: &CompileOptions) -> Result<(kernel::FunctionalResult, Launch), kernel::RunError> {
+    let dir = kernels_dir().join(dir);
+    let m = kernel::load(&dir.join(format!("{name}.cu")), opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let k = m.kernel(name).unwrap_or_else(|e| panic!("{e}"));
+    let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{e}")).bind(&m, k).unwrap_or_else(|e| panic!("{e}"));
+    kernel::run_functional(k, &l, &RunOptions::default()).map(|r| (r, l))
+}
+
 pub fn f32s(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
 }
