@@ -123,10 +123,8 @@ impl Kernel {
                 }
             }
         };
-        if spills > 0 {
-            // Thread frames lie back to back: keep every slot aligned in every frame.
-            f.local_bytes = f.local_bytes.div_ceil(16) * 16;
-        }
+        // Thread frames lie back to back: keep every slot aligned in every frame.
+        f.local_bytes = f.local_bytes.div_ceil(16) * 16;
         let pressure = crate::regalloc::max_pressure(&insts, &f.vregs, &blocks);
         rewrite(&mut insts, &alloc.map);
         for (i, inst) in insts.iter_mut().enumerate() {

@@ -124,3 +124,38 @@ fn directed_rounding_intrinsics_by_both_compilers() {
         }
     }
 }
+
+/// Out-of-line device functions (`__noinline__`: `.func`, `call`, `.param`
+/// passing, a struct returned by value), through both compilers, against
+/// the kernel's definition computed here.
+#[test]
+fn device_function_calls_match_a_host_reference() {
+    for compiler in [Compiler::Nvcc, Compiler::Clang] {
+        let opts = CompileOptions { compiler, ..common::compile_opts() };
+        let ptx = kernel::compile_cuda(&common::kernels_dir().join("nvcc/calls.cu"), &opts).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ptx.contains("call.uni"), "{compiler:?} keeps the calls");
+        let (r, l) = common::run_in("nvcc", "calls", &opts).unwrap_or_else(|e| panic!("{e}"));
+        let input = common::f32s(l.buffer(&r.memory, "in").unwrap());
+        let poly = common::f32s(l.buffer(&r.memory, "poly").unwrap());
+        let out = common::u32s(l.buffer(&r.memory, "out").unwrap());
+        let horner = |x: f32, n: i32| (0..=n).rev().fold(0.0f32, |s, i| s.mul_add(x, i as f32));
+        let (n, chunk) = (1000usize, 7usize);
+        for i in 0..n {
+            assert_eq!(poly[i].to_bits(), horner(input[i], i as i32 % 5).to_bits(), "{compiler:?}: poly[{i}]");
+            let want = if i % 3 == 0 {
+                let from = i * chunk % n;
+                let (mut sum, mut count) = (0.0f32, 0u32);
+                for &v in &input[from..(from + chunk).min(n)] {
+                    if v > 0.0 {
+                        sum += horner(v, 3);
+                        count += 1;
+                    }
+                }
+                (sum.to_bits(), count)
+            } else {
+                (0, 0)
+            };
+            assert_eq!((out[2 * i], out[2 * i + 1]), want, "{compiler:?}: out[{i}]");
+        }
+    }
+}

@@ -388,7 +388,8 @@ fn parse_errors_name_file_line_and_column() {
     case("bra NOWHERE;", "bad.ptx:8:5: undefined label `NOWHERE`");
     case("sin.rz.f32 %r1, %r1;", "a directed rounding mode is only valid on rcp and sqrt here, not sin");
     case("tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [tex, {%r1}];", "textures and surfaces are not supported");
-    case("call.uni foo, (%r1);", "calls are not supported");
+    case("call.uni foo, (%r1);", "call argument `%r1` is not a .param variable declared at the call");
+    case("call.uni %rd1, (%r1);", "indirect calls (function pointers) are not supported");
     case("add.s32 %r1, %r1, 1", "bad.ptx:9:1: expected `;` after `add.s32`");
     case("ld.global.u32 %r1, [%rd1+%r2];", "unsupported address term `%r2`");
     case("mov.u32 %r1, 0f3F800000x;", "float literal `0f3F800000x` needs 8 hex digits");
@@ -830,4 +831,181 @@ fn cvt_from_a_wider_register_truncates() {
     let (l, m) = run(ptx, "block = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 4\n").unwrap();
     let w = words(&l, &m, "out");
     assert_eq!(w, vec![0xffff_fffe, 0xffff_ffff, 0xfffe, 0], "-2 sign-extended; 0xfffe zero-extended");
+}
+
+/// Out-of-line device functions as nvcc and clang emit them: a prototype
+/// before the definition, `.param` arguments and a struct returned by value,
+/// a callee with its own local depot addressed generically and a nested
+/// call, a guarded call, early `ret`s, and `exit` inside a function.
+const CALLS: &str = r#"
+.version 7.7
+.target sm_75
+.address_size 64
+
+.func  (.param .b32 func_retval0) twice
+(
+	.param .b32 twice_param_0
+)
+;
+
+.func  (.param .align 4 .b8 func_retval0[8]) divmod(
+	.param .b32 divmod_param_0,
+	.param .b32 divmod_param_1
+)
+{
+	.local .align 4 .b8 	__local_depot0[8];
+	.reg .b64 	%SP;
+	.reg .b64 	%SPL;
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+
+	mov.u64 	%SPL, __local_depot0;
+	cvta.local.u64 	%SP, %SPL;
+	ld.param.u32 	%r1, [divmod_param_0];
+	ld.param.u32 	%r2, [divmod_param_1];
+	setp.eq.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__ZERO;
+	div.u32 	%r3, %r1, %r2;
+	rem.u32 	%r4, %r1, %r2;
+	st.u32 	[%SP+0], %r3;
+	st.u32 	[%SP+4], %r4;
+	{ // callseq 0, 0
+	.param .b32 param0;
+	st.param.b32 	[param0+0], %r3;
+	.param .b32 retval0;
+	call.uni (retval0), 
+	twice, 
+	(
+	param0
+	);
+	ld.param.b32 	%r5, [retval0+0];
+	} // callseq 0
+	ld.u32 	%r6, [%SP+4];
+	st.param.b32 	[func_retval0+0], %r5;
+	st.param.b32 	[func_retval0+4], %r6;
+	ret;
+$L__ZERO:
+	mov.u32 	%r7, -1;
+	st.param.b32 	[func_retval0+0], %r7;
+	st.param.b32 	[func_retval0+4], %r7;
+	ret;
+}
+
+.func  (.param .b32 func_retval0) twice(
+	.param .b32 twice_param_0
+)
+{
+	.reg .b32 	%r<3>;
+
+	ld.param.u32 	%r1, [twice_param_0];
+	add.s32 	%r2, %r1, %r1;
+	st.param.b32 	[func_retval0+0], %r2;
+	ret;
+}
+
+.func quit(
+	.param .b32 quit_param_0
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<2>;
+
+	ld.param.u32 	%r1, [quit_param_0];
+	setp.gt.u32 	%p1, %r1, 28;
+	@%p1 exit;
+	ret;
+}
+
+.visible .entry calls(
+	.param .u64 calls_param_0
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<10>;
+	.reg .b64 	%rd<5>;
+
+	ld.param.u64 	%rd1, [calls_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 8;
+	add.s64 	%rd4, %rd2, %rd3;
+	add.s32 	%r2, %r1, 100;
+	rem.u32 	%r3, %r1, 4;
+	mov.u32 	%r8, 7;
+	mov.u32 	%r9, 7;
+	setp.ne.s32 	%p1, %r1, 5;
+	{ // callseq 1, 0
+	.param .b32 param0;
+	st.param.b32 	[param0+0], %r2;
+	.param .b32 param1;
+	st.param.b32 	[param1+0], %r3;
+	.param .align 4 .b8 retval0[8];
+	@%p1 call.uni (retval0), 
+	divmod, 
+	(
+	param0, 
+	param1
+	);
+	@%p1 ld.param.b32 	%r8, [retval0+0];
+	@%p1 ld.param.b32 	%r9, [retval0+4];
+	} // callseq 1
+	{ // callseq 2, 0
+	.param .b32 param0;
+	st.param.b32 	[param0+0], %r1;
+	call.uni 
+	quit, 
+	(
+	param0
+	);
+	} // callseq 2
+	st.global.u32 	[%rd4], %r8;
+	st.global.u32 	[%rd4+4], %r9;
+	ret;
+}
+"#;
+
+#[test]
+fn calls_are_inlined_with_their_parameters_and_frames() {
+    let threes = vec!["3"; 64].join(", ");
+    let launch = format!("grid = [1]\nblock = [32]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 64\ninit = {{ values = [{threes}] }}\n");
+    let (l, m) = run(CALLS, &launch).unwrap();
+    let out = words(&l, &m, "out");
+    for t in 0..32u32 {
+        let (q2, r) = match (t, t % 4) {
+            (29.., _) => (3, 3),
+            (5, _) => (7, 7),
+            (_, 0) => (u32::MAX, u32::MAX),
+            (_, d) => (2 * ((t + 100) / d), (t + 100) % d),
+        };
+        assert_eq!((out[2 * t as usize], out[2 * t as usize + 1]), (q2, r), "thread {t}");
+    }
+    // The call-site parameters and the callee's depot are local memory.
+    let m = Module::from_ptx(CALLS, "calls.ptx").unwrap();
+    let k = &m.kernels[0];
+    assert!(k.insts.iter().any(|i| matches!(i.op, kernel::Op::St { space: kernel::Space::Local, .. })));
+    assert!(k.insts.iter().all(|i| !i.opcode.starts_with("call")), "no call is left");
+}
+
+#[test]
+fn recursion_and_bad_calls_are_errors_at_the_call() {
+    let func = |name: &str, body: &str| {
+        format!(".func (.param .b32 func_retval0) {name}(.param .b32 {name}_param_0)\n{{\n.reg .b32 %r<3>;\n{body}\nret;\n}}\n")
+    };
+    let call = |callee: &str, args: &str| {
+        format!("{{\n.param .b32 param0;\n.param .b32 retval0;\ncall.uni (retval0), {callee}, ({args});\n}}")
+    };
+    let head = ".version 7.7\n.target sm_75\n.address_size 64\n";
+    let entry = |body: &str| format!(".visible .entry k()\n{{\n.reg .b32 %r<3>;\n{body}\nret;\n}}\n");
+    let case = |src: String, want: &str| {
+        let e = Module::from_ptx(&src, "calls.ptx").unwrap_err().to_string();
+        assert!(e.contains(want), "got `{e}`, want `{want}`");
+        assert_eq!(e.lines().count(), 1);
+    };
+    let recursive = format!("{head}{}{}{}", func("even", &call("odd", "param0")), func("odd", &call("even", "param0")), entry(&call("even", "param0")));
+    case(recursive, "calls.ptx:20:1: recursive call even → odd → even: calls are inlined, and recursion is not supported");
+    case(format!("{head}{}", entry(&call("nowhere", "param0"))), "call to `nowhere`: no such function is defined in this module");
+    case(format!("{head}{}{}", func("f", ""), entry(&call("f", ""))), "call to `f`: 0 arguments passed, the function takes 1");
+    case(format!("{head}{}", entry(&call("k", ""))), "call to `k`: a kernel (.entry) cannot be called");
+    let wide = format!("{head}{}{}", func("f", ""), entry("{\n.param .b64 param0;\ncall.uni f, (param0);\n}"));
+    case(wide, "call to `f`: `f_param_0` is 4 bytes, the .param passed for it 8");
 }

@@ -142,17 +142,20 @@ fn suite_by_nvcc_equals_suite_by_clang() {
             assert_eq!(want.difference(&o.memory), None, "{name}: nvcc's PTX on the SM, {}", cfg.mode);
         }
     }
-    // Warp shuffles and votes (nvcc only: they come from CUDA's headers).
+    // Warp shuffles and votes (they come from CUDA's headers), and
+    // out-of-line device functions (inlined calls, `.param` traffic in local memory).
     let dir = root.join("nvcc");
-    let m = load(&dir.join("warp_ops.cu"), &nvcc).unwrap_or_else(|e| panic!("{e}"));
-    let k = m.only_kernel().unwrap();
-    let l = LaunchFile::load(&dir.join("warp_ops.toml")).unwrap().bind(&m, k).unwrap();
-    let want = kernel::run_functional(k, &l, &RunOptions::default()).unwrap().memory;
-    let (k, l) = (Arc::new(k.clone()), Arc::new(l));
-    for cfg in [&base, &pmode] {
-        for engine in [Engine::Model, Engine::Compiled] {
-            let o = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), cfg, engine, Outputs::default()).unwrap();
-            assert_eq!(want.difference(&o.memory), None, "warp_ops on the SM, {} on {engine}", cfg.mode);
+    for name in ["warp_ops", "calls"] {
+        let m = load(&dir.join(format!("{name}.cu")), &nvcc).unwrap_or_else(|e| panic!("{e}"));
+        let k = m.only_kernel().unwrap();
+        let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, k).unwrap();
+        let want = kernel::run_functional(k, &l, &RunOptions::default()).unwrap().memory;
+        let (k, l) = (Arc::new(k.clone()), Arc::new(l));
+        for cfg in [&base, &pmode] {
+            for engine in [Engine::Model, Engine::Compiled] {
+                let o = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), cfg, engine, Outputs::default()).unwrap();
+                assert_eq!(want.difference(&o.memory), None, "{name} on the SM, {} on {engine}", cfg.mode);
+            }
         }
     }
 }

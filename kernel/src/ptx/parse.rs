@@ -75,6 +75,12 @@ pub struct ParsedFunc {
     /// Labels and the instruction index each names.
     pub labels: Vec<(String, u32)>,
     pub line: u32,
+    /// A `.func`'s return values, in its local frame after its parameters
+    /// (a `.func`'s parameters are local too: `offset` is in its frame).
+    pub rets: Vec<ParamDecl>,
+    pub local_refs: Vec<LocalRef>,
+    /// Calls not yet inlined (empty once [`parse`] returns).
+    pub calls: Vec<CallSite>,
 }
 
 /// A parsed PTX module.
@@ -131,6 +137,8 @@ struct Sym {
 #[derive(Default)]
 struct Scope {
     names: HashMap<String, u32>,
+    /// Call-site `.param` variables of this `{ }` block (in local memory).
+    syms: HashMap<String, (Sym, u64)>,
     /// `%r<46>`: (prefix, count, width, bits).
     ranges: Vec<(String, u32, RegWidth, u32)>,
 }
@@ -153,12 +161,35 @@ struct Func {
     is_entry: bool,
     /// Instructions whose addresses are relative to DYN_SHARED_MARK.
     dyn_refs: Vec<usize>,
+    /// Where a local variable's address was written into an instruction
+    /// (relocated when the function is inlined into a caller).
+    local_refs: Vec<LocalRef>,
+    /// Return values of a `.func` (in its local frame, after the parameters).
+    rets: Vec<ParamDecl>,
+    /// `call` placeholders, replaced by the callee's body in [`inline_calls`].
+    calls: Vec<CallSite>,
 }
 
-impl Func {
-    fn entry(&self) -> bool {
-        self.is_entry
-    }
+/// An instruction operand that holds a local variable's address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalRef {
+    /// `addr.off` of instruction `.0`.
+    Addr(usize),
+    /// `src[.1]` of instruction `.0`.
+    Src(usize, usize),
+}
+
+/// A `call` in a function body: the instruction at `inst` stands for it
+/// until the callee is inlined.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallSite {
+    pub inst: usize,
+    pub callee: String,
+    /// The caller's `.param` variables passed and received: (local offset, bytes).
+    pub args: Vec<(u64, u64)>,
+    pub rets: Vec<(u64, u64)>,
+    pub line: u32,
+    pub col: u32,
 }
 
 struct Parser<'a> {
@@ -381,6 +412,7 @@ impl<'a> Parser<'a> {
         let Some(version) = version else {
             return self.err_at((1, 1), "missing .version directive");
         };
+        inline_calls(&mut funcs, self.file)?;
         Ok(ParsedModule {
             file: self.file.into(),
             version,
@@ -460,6 +492,7 @@ impl<'a> Parser<'a> {
             ".const" => Space::Const,
             ".shared" => Space::Shared,
             ".local" => Space::Local,
+            ".param" => Space::Param,
             _ => return self.err_at(pos, format!("unsupported state space `{sp}`")),
         };
         let mut align = None;
@@ -661,10 +694,11 @@ impl<'a> Parser<'a> {
         let kind = self.word(".entry or .func")?;
         let is_entry = kind == ".entry";
         let mut f = Func { is_entry, ..Default::default() };
+        let mut rets = Vec::new();
         if !is_entry && self.is_punct('(') {
             // Return parameters: addressable as .param symbols in the body.
             self.param_list(&mut f)?;
-            f.params.clear();
+            rets = std::mem::take(&mut f.params);
         }
         let name = self.word("a function name")?;
         if self.is_punct('(') {
@@ -677,6 +711,18 @@ impl<'a> Parser<'a> {
             for (n, s) in ret_syms {
                 f.syms.entry(n).or_insert(Sym { space: Space::Param, addr: base + s.addr });
             }
+            for r in &mut rets {
+                r.offset += base as u32;
+            }
+        }
+        if !is_entry {
+            // A `.func`'s parameters and return values live in its local
+            // frame: its callers pass them there (see `inline_calls`).
+            for s in f.syms.values_mut() {
+                s.space = Space::Local;
+            }
+            f.local_next = f.params.iter().chain(&rets).map(|p| p.offset as u64 + p.size as u64).max().unwrap_or(0);
+            f.rets = rets;
         }
         // Performance directives before the body.
         loop {
@@ -771,6 +817,9 @@ impl<'a> Parser<'a> {
             local_bytes: f.local_next as u32,
             labels: f.label_list,
             line: start.0,
+            rets: f.rets,
+            local_refs: f.local_refs,
+            calls: f.calls,
         }))
     }
 
@@ -821,7 +870,11 @@ impl<'a> Parser<'a> {
                                 self.place_func_var(f, d)?;
                             }
                         }
-                        ".param" => return self.err("`.param` declarations inside a body (call prototypes) are not supported"),
+                        ".param" => {
+                            for d in self.var_decl(false)? {
+                                self.place_call_param(f, d)?;
+                            }
+                        }
                         w if w.starts_with('.') => return self.err(format!("unsupported directive `{w}` in a function body")),
                         _ => self.instruction(f)?,
                     }
@@ -861,6 +914,79 @@ impl<'a> Parser<'a> {
             _ => return self.err_at(pos, "function-scope .global/.const variables are not supported"),
         }
         Ok(())
+    }
+
+    /// A call-site `.param` variable: local memory of the caller, visible
+    /// in its `{ }` block.
+    fn place_call_param(&mut self, f: &mut Func, d: VarDecl) -> R<()> {
+        let off = align_up(f.local_next, d.align.max(1) as u64);
+        f.local_next = off + d.size;
+        if f.local_next > 1 << 20 {
+            return self.err_at((d.line, d.col), "more than 1 MiB of .local memory per thread");
+        }
+        let scope = f.scopes.last_mut().expect("a body has a scope");
+        if scope.syms.insert(d.name.clone(), (Sym { space: Space::Local, addr: off }, d.size)).is_some() {
+            return self.err_at((d.line, d.col), format!("`{}` declared twice in one scope", d.name));
+        }
+        Ok(())
+    }
+
+    /// `call[.uni] [(ret, ...),] func[, (arg, ...)];`: a placeholder until
+    /// [`inline_calls`] puts the callee's body in its place.
+    fn call(&mut self, f: &mut Func, guard: Option<Guard>, opos: (u32, u32), opcode: &str) -> R<()> {
+        if let Some(m) = opcode.split('.').skip(1).find(|m| *m != "uni") {
+            return self.err_at(opos, format!("`{opcode}`: unsupported modifier `.{m}`"));
+        }
+        let mut rets = Vec::new();
+        if self.is_punct('(') {
+            rets = self.call_params(f)?;
+            self.expect_punct(',', "after the return values")?;
+        }
+        let npos = self.pos();
+        let callee = self.word("the called function")?;
+        if Self::lookup_reg(f, &callee).is_some() {
+            return self.err_at(npos, format!("`{opcode} {callee}`: indirect calls (function pointers) are not supported"));
+        }
+        let mut args = Vec::new();
+        if self.eat_punct(',') {
+            args = self.call_params(f)?;
+            if self.eat_punct(',') {
+                return self.err_at(npos, format!("`{opcode}`: call targets and prototypes (indirect calls) are not supported"));
+            }
+        }
+        if !self.eat_punct(';') {
+            return self.err(format!("expected `;` after the call, found {}", self.describe()));
+        }
+        let mut i = Inst::new(Op::Membar, opcode, opos.0, opos.1);
+        i.guard = guard;
+        f.calls.push(CallSite { inst: f.insts.len(), callee, args, rets, line: opos.0, col: opos.1 });
+        f.insts.push(i);
+        Ok(())
+    }
+
+    /// `(p, q, ...)` of a call: call-site `.param` variables as (local offset, bytes).
+    fn call_params(&mut self, f: &Func) -> R<Vec<(u64, u64)>> {
+        self.expect_punct('(', "to open the call's parameter list")?;
+        let mut v = Vec::new();
+        if self.eat_punct(')') {
+            return Ok(v);
+        }
+        loop {
+            let pos = self.pos();
+            let name = match self.peek() {
+                Some(Tok::Word(w)) => w.clone(),
+                _ => return self.err(format!("expected a .param variable, found {}", self.describe())),
+            };
+            self.i += 1;
+            match f.scopes.iter().rev().find_map(|s| s.syms.get(&name)) {
+                Some(&(s, size)) => v.push((s.addr, size)),
+                None => return self.err_at(pos, format!("call argument `{name}` is not a .param variable declared at the call")),
+            }
+            if self.eat_punct(')') {
+                return Ok(v);
+            }
+            self.expect_punct(',', "between call parameters")?;
+        }
     }
 
     fn reg_decl(&mut self, f: &mut Func) -> R<()> {
@@ -1051,7 +1177,7 @@ impl<'a> Parser<'a> {
             "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" => {
                 return self.err_at(opos, format!("`{opcode}`: textures and surfaces are not supported"));
             }
-            "call" => return self.err_at(opos, format!("`{opcode}`: calls are not supported (device functions must be inlined)")),
+            "call" => return self.call(f, guard, opos, &opcode),
             b if !SUPPORTED.contains(&b) => return self.err_at(opos, format!("`{opcode}`: unsupported opcode")),
             _ => {}
         }
@@ -1069,13 +1195,20 @@ impl<'a> Parser<'a> {
             return self.err(format!("expected `;` after `{opcode}`, found {found}"));
         }
         self.i += 1;
-        if f.entry() && opcode.starts_with("st.param") {
-            return self.err_at(opos, format!("`{opcode}`: a kernel cannot store to its parameters"));
-        }
-        let mut b = Build { p: self, f, opcode: &opcode, pos: opos, ops, guard, dyn_ref: false };
+        let mut b = Build { p: self, f, opcode: &opcode, pos: opos, ops, guard, dyn_ref: false, local_addr: false, local_imm: None };
         let inst = b.build()?;
-        if b.dyn_ref {
-            f.dyn_refs.push(f.insts.len());
+        let (dyn_ref, local_addr, local_imm) = (b.dyn_ref, b.local_addr, b.local_imm);
+        let k = f.insts.len();
+        if dyn_ref {
+            f.dyn_refs.push(k);
+        }
+        if local_addr {
+            f.local_refs.push(LocalRef::Addr(k));
+        }
+        if let Some(v) = local_imm {
+            if let Some(s) = inst.src.iter().position(|o| *o == Opnd::Imm(v)) {
+                f.local_refs.push(LocalRef::Src(k, s));
+            }
         }
         f.insts.push(inst);
         Ok(())
@@ -1213,6 +1346,9 @@ struct Build<'p, 'a, 'f> {
     guard: Option<Guard>,
     /// The instruction refers to dynamic (`.extern`) shared memory.
     dyn_ref: bool,
+    /// Its address is a local variable's; a source is a local variable's address.
+    local_addr: bool,
+    local_imm: Option<u64>,
 }
 
 /// Modifiers of an opcode, consumed as they are recognized.
@@ -1288,6 +1424,9 @@ impl Build<'_, '_, '_> {
     }
 
     fn sym(&mut self, name: &str) -> Option<Sym> {
+        if let Some(&(s, _)) = self.f.scopes.iter().rev().find_map(|s| s.syms.get(name)) {
+            return Some(s);
+        }
         if let Some(s) = self.f.syms.get(name) {
             if s.space == Space::Shared && s.addr == u64::MAX {
                 // Dynamic shared memory: resolved when the launch sets its size.
@@ -1404,6 +1543,9 @@ impl Build<'_, '_, '_> {
                         return self.err_at(pos, format!("address of `{w}` used as a .{} operand", ty.name()));
                     }
                     let a = self.sym_addr(&w, s, s.space, pos)?;
+                    if s.space == Space::Local {
+                        self.local_imm = Some(a);
+                    }
                     return Ok(Opnd::Imm(a));
                 }
                 if w.starts_with('%') && w.contains('.') || w.starts_with("%pm") || w.starts_with("%envreg") || w.starts_with("%dynamic_smem") {
@@ -1472,6 +1614,7 @@ impl Build<'_, '_, '_> {
         }
         if let Some(s) = self.sym(&b) {
             let a = self.sym_addr(&b, s, space, pos)?;
+            self.local_addr |= s.space == Space::Local;
             return Ok(Addr { base: Opnd::None, off: (a as i64).wrapping_add(off) });
         }
         self.err_at(pos, format!("undeclared register or symbol `{b}` in the address"))
@@ -1824,7 +1967,6 @@ impl Build<'_, '_, '_> {
                 self.mk(Op::Exit)
             }
             "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" => return self.err("textures and surfaces are not supported"),
-            "call" => return self.err("calls are not supported (device functions must be inlined)"),
             _ => return self.err("unsupported opcode"),
         };
         Ok(inst)
@@ -1891,8 +2033,27 @@ impl Build<'_, '_, '_> {
         Ok((space, vec, ty))
     }
 
+    /// `.param` accesses in a `.func`, and to a call's `.param` variables,
+    /// are local (see [`inline_calls`]).
+    fn param_space(&mut self, space: Space, k: usize) -> Space {
+        if space != Space::Param {
+            return space;
+        }
+        if !self.f.is_entry {
+            return Space::Local;
+        }
+        if let Raw::Addr { base: Some(b), .. } = &self.ops[k].0 {
+            let b = b.clone();
+            if self.sym(&b).is_some_and(|s| s.space == Space::Local) {
+                return Space::Local;
+            }
+        }
+        space
+    }
+
     fn ld(&mut self, m: &mut Mods) -> R<Inst> {
         let (space, vec, ty) = self.ld_st_mods(m)?;
+        let space = self.param_space(space, 1);
         let mut i = self.mk(Op::Ld { space, ty, vec });
         // Vector elements, like scalars, may sit in wider registers
         // (`ld.global.v4.u8 {%rs1, ...}` with 16-bit registers: PTX has no
@@ -1915,8 +2076,12 @@ impl Build<'_, '_, '_> {
 
     fn st(&mut self, m: &mut Mods) -> R<Inst> {
         let (space, vec, ty) = self.ld_st_mods(m)?;
+        let space = self.param_space(space, 0);
         if space == Space::Const {
             return self.err("cannot store to .const");
+        }
+        if space == Space::Param {
+            return self.err("a kernel cannot store to its parameters");
         }
         let mut i = self.mk(Op::St { space, ty, vec });
         i.addr = Some(self.addr(0, space)?);
@@ -2239,5 +2404,226 @@ impl Build<'_, '_, '_> {
         // `cvt.s64.s32 %rd36, %rd6` in Rodinia's lavaMD).
         i.src[0] = self.src(1, sty, if sty.bits() < 32 || sty.is_int() { Fit::Wider } else { Fit::Exact })?;
         Ok(i)
+    }
+}
+
+/// Instructions a function may have once its calls are inlined.
+const MAX_INLINED_INSTS: usize = 1 << 22;
+
+/// Put each callee's body in place of its calls, callees first, as NVVM
+/// does for most device functions: a kernel stays one instruction list for
+/// the allocator, the CFG and the SIMT stack. The callee's parameters are
+/// the caller's call-site `.param` variables (local memory, so the timing
+/// model sees the ABI's stack traffic); its other locals get a frame after
+/// the caller's own. Recursion would need a call stack and is an error.
+fn inline_calls(funcs: &mut [ParsedFunc], file: &str) -> R<()> {
+    let index: HashMap<String, usize> = funcs.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
+    let err = |line: u32, col: u32, msg: String| ParseError { file: file.into(), line, col, msg };
+    // 0: not expanded, 1: on the path, 2: expanded.
+    let mut state = vec![0u8; funcs.len()];
+    for root in 0..funcs.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        state[root] = 1;
+        // An explicit stack (function, next call site): call chains do not
+        // deepen the host's stack.
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&(fi, ci)) = path.last() {
+            let Some(site) = funcs[fi].calls.get(ci) else {
+                path.pop();
+                expand(funcs, fi, &index).map_err(|(line, col, msg)| err(line, col, msg))?;
+                state[fi] = 2;
+                continue;
+            };
+            path.last_mut().expect("non-empty").1 += 1;
+            let Some(&callee) = index.get(&site.callee) else {
+                return Err(err(site.line, site.col, format!("call to `{}`: no such function is defined in this module", site.callee)));
+            };
+            if funcs[callee].is_entry {
+                return Err(err(site.line, site.col, format!("call to `{}`: a kernel (.entry) cannot be called", site.callee)));
+            }
+            match state[callee] {
+                0 => {
+                    state[callee] = 1;
+                    path.push((callee, 0));
+                }
+                1 => {
+                    let from = path.iter().position(|&(f, _)| f == callee).unwrap_or(0);
+                    let chain: Vec<&str> = path[from..].iter().map(|&(f, _)| funcs[f].name.as_str()).chain([site.callee.as_str()]).collect();
+                    return Err(err(
+                        site.line,
+                        site.col,
+                        format!("recursive call {}: calls are inlined, and recursion is not supported", chain.join(" → ")),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Inline every call of `funcs[fi]` (its callees are already expanded).
+fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>) -> Result<(), (u32, u32, String)> {
+    if funcs[fi].calls.is_empty() {
+        return Ok(());
+    }
+    let header = funcs[fi].clone_header();
+    let mut caller = std::mem::replace(&mut funcs[fi], header);
+    let sites: HashMap<usize, CallSite> = std::mem::take(&mut caller.calls).into_iter().map(|c| (c.inst, c)).collect();
+    let area = align_up(caller.local_bytes as u64, 16);
+    let mut local_end = caller.local_bytes as u64;
+    let old = std::mem::take(&mut caller.insts);
+    let mut own_refs: HashMap<usize, Vec<LocalRef>> = HashMap::new();
+    for r in std::mem::take(&mut caller.local_refs) {
+        let (LocalRef::Addr(k) | LocalRef::Src(k, _)) = r;
+        own_refs.entry(k).or_default().push(r);
+    }
+    let mut out: Vec<Inst> = Vec::with_capacity(old.len());
+    let mut new_pos = vec![0u32; old.len() + 1];
+    let mut own = Vec::with_capacity(old.len());
+    let mut labels = Vec::new();
+    for (k, inst) in old.into_iter().enumerate() {
+        new_pos[k] = out.len() as u32;
+        let Some(site) = sites.get(&k) else {
+            for r in own_refs.remove(&k).unwrap_or_default() {
+                caller.local_refs.push(match r {
+                    LocalRef::Addr(_) => LocalRef::Addr(out.len()),
+                    LocalRef::Src(_, s) => LocalRef::Src(out.len(), s),
+                });
+            }
+            own.push(out.len());
+            out.push(inst);
+            continue;
+        };
+        let c = &funcs[index[&site.callee]];
+        let here = |msg: String| (site.line, site.col, format!("call to `{}`: {msg}", site.callee));
+        if !c.shared.is_empty() || c.dynamic_shared_align.is_some() {
+            return Err(here("the function uses .shared variables, which inlined calls do not support".into()));
+        }
+        if site.args.len() != c.params.len() {
+            return Err(here(format!("{} arguments passed, the function takes {}", site.args.len(), c.params.len())));
+        }
+        if site.rets.len() > c.rets.len() {
+            return Err(here(format!("{} return values received, the function returns {}", site.rets.len(), c.rets.len())));
+        }
+        let pairs: Vec<(&ParamDecl, &(u64, u64))> = c.params.iter().zip(&site.args).chain(c.rets.iter().zip(&site.rets)).collect();
+        for (p, &(_, size)) in &pairs {
+            if size != p.size as u64 {
+                return Err(here(format!("`{}` is {} bytes, the .param passed for it {size}", p.name, p.size)));
+            }
+        }
+        // Where a callee local offset lands in the caller's frame.
+        let reloc = |v: u64| -> u64 {
+            for (p, &(at, _)) in &pairs {
+                if (p.offset as u64..(p.offset + p.size) as u64).contains(&v) {
+                    return at + v - p.offset as u64;
+                }
+            }
+            area + v
+        };
+        let reloc_any = |v: u64| -> u64 {
+            if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_BYTES).contains(&v) {
+                LOCAL_WINDOW + reloc(v - LOCAL_WINDOW)
+            } else {
+                reloc(v)
+            }
+        };
+        local_end = local_end.max(area + c.local_bytes as u64);
+        let skip = inst.guard.is_some() as usize;
+        let start = out.len() + skip;
+        let after = (start + c.insts.len()) as u32;
+        if let Some(g) = inst.guard {
+            // `@p call`: the body runs where p holds.
+            let mut b = Inst::new(Op::Bra { target: after, uni: false, reconv: 0 }, "bra", inst.line, inst.col);
+            b.guard = Some(Guard { pred: g.pred, neg: !g.neg });
+            out.push(b);
+        }
+        let vbase = caller.vregs.len() as u32;
+        caller.vregs.extend(c.vregs.iter().map(|v| VRegInfo { name: format!("{}::{}", c.name, v.name), ..v.clone() }));
+        let shift = |o: &mut Opnd| match o {
+            Opnd::R(n) | Opnd::D(n) | Opnd::P(n) => *n += vbase,
+            _ => {}
+        };
+        let refs: HashMap<usize, Vec<LocalRef>> = c.local_refs.iter().fold(HashMap::new(), |mut m, r| {
+            let (LocalRef::Addr(k) | LocalRef::Src(k, _)) = *r;
+            m.entry(k).or_insert_with(Vec::new).push(*r);
+            m
+        });
+        for (j, ci) in c.insts.iter().enumerate() {
+            let mut i = ci.clone();
+            i.dst.iter_mut().chain(i.src.iter_mut()).for_each(shift);
+            if let Some(a) = &mut i.addr {
+                shift(&mut a.base);
+            }
+            if let Some(g) = &mut i.guard {
+                g.pred += vbase;
+            }
+            match &mut i.op {
+                Op::Bra { target, .. } => *target += start as u32,
+                Op::Exit if !i.opcode.starts_with("exit") => i.op = Op::Bra { target: after, uni: false, reconv: 0 },
+                _ => {}
+            }
+            for r in refs.get(&j).into_iter().flatten() {
+                match *r {
+                    LocalRef::Addr(_) => {
+                        if let Some(a) = &mut i.addr {
+                            a.off = reloc_any(a.off as u64) as i64;
+                        }
+                        caller.local_refs.push(LocalRef::Addr(out.len()));
+                    }
+                    LocalRef::Src(_, s) => {
+                        if let Opnd::Imm(v) = &mut i.src[s] {
+                            *v = reloc_any(*v);
+                        }
+                        caller.local_refs.push(LocalRef::Src(out.len(), s));
+                    }
+                }
+            }
+            out.push(i);
+        }
+        labels.extend(c.labels.iter().map(|(l, t)| (format!("{}::{l}", c.name), t + start as u32)));
+        if out.len() > MAX_INLINED_INSTS {
+            return Err(here(format!("inlining makes `{}` longer than {MAX_INLINED_INSTS} instructions", caller.name)));
+        }
+    }
+    *new_pos.last_mut().expect("one past the end") = out.len() as u32;
+    for k in own {
+        if let Op::Bra { target, .. } = &mut out[k].op {
+            *target = new_pos[*target as usize];
+        }
+    }
+    for (_, t) in caller.labels.iter_mut() {
+        *t = new_pos[*t as usize];
+    }
+    caller.labels.extend(labels);
+    caller.labels.sort_by_key(|(_, t)| *t);
+    caller.insts = out;
+    caller.local_bytes = local_end as u32;
+    funcs[fi] = caller;
+    Ok(())
+}
+
+impl ParsedFunc {
+    /// A cheap stand-in while the function is taken out to be rewritten.
+    fn clone_header(&self) -> ParsedFunc {
+        ParsedFunc {
+            name: self.name.clone(),
+            is_entry: self.is_entry,
+            params: Vec::new(),
+            param_bytes: 0,
+            insts: Vec::new(),
+            vregs: Vec::new(),
+            shared: Vec::new(),
+            shared_bytes: 0,
+            dynamic_shared_align: None,
+            local_bytes: 0,
+            labels: Vec::new(),
+            line: self.line,
+            rets: Vec::new(),
+            local_refs: Vec::new(),
+            calls: Vec::new(),
+        }
     }
 }
