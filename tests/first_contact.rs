@@ -159,7 +159,7 @@ fn kernels_that_can_never_finish_are_reported() {
         fails_with(&["run", &k, "--launch", &l, "--functional"], &[&format!("kernel `{name}` can never finish"), "loops at pc"]);
     }
     let (k, l) = e("flag_after_barrier");
-    fails_with(&["run", &k, "--launch", &l, "--config", "hpca16_pmode"], &["can never finish", "waits at the barrier"]);
+    fails_with(&["run", &k, "--launch", &l, "--config", "hpca16_pmode"], &["can never finish", "waits at barrier 0"]);
     // A barrier in divergent code: a warning, and the run goes on.
     let (k, l) = e("divergent_barrier");
     let o = ok(&["run", &k, "--launch", &l, "--functional"]);

@@ -296,8 +296,9 @@ pub struct Executed {
     pub exec_mask: u32,
     pub mem: Option<MemAccess>,
     pub branch: Option<BranchOutcome>,
-    /// `bar.sync` reached: hold the warp until the CTA's other warps arrive.
-    pub barrier: bool,
+    /// `bar.sync` / `bar.arrive` reached: the CTA's barriers
+    /// ([`crate::barrier::CtaBarriers`]) decide when a waiting warp goes on.
+    pub barrier: Option<crate::barrier::Arrival>,
     /// Lanes that exited here.
     pub exited: u32,
     /// The warp has no thread left.
@@ -1414,7 +1415,7 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
         exec_mask,
         mem: None,
         branch: None,
-        barrier: false,
+        barrier: None,
         exited: 0,
         warp_done: false,
         suppressed: false,
@@ -1439,9 +1440,18 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             }
             w.advance();
         }
-        Op::Bar { .. } => {
-            ex.barrier = exec_mask != 0;
-            ex.partial_barrier = ex.barrier && exec_mask != w.lanes & !w.exited;
+        Op::Bar { wait } => {
+            if exec_mask != 0 {
+                // The barrier and the count are warp-uniform: the first executing lane's.
+                let lane = exec_mask.trailing_zeros() as usize;
+                let id = rd(w, ctx, inst.src[0])[lane];
+                let threads = (inst.src[1] != Opnd::None).then(|| rd(w, ctx, inst.src[1])[lane]);
+                if id >= crate::barrier::NAMED_BARRIERS as u64 || threads.is_some_and(|t| t == 0 || t % WARP_SIZE as u64 != 0 || t > u32::MAX as u64) {
+                    return Err(fault(k, w, ctx, pc, Some(lane as u32), Fault::BadBarrier { id, threads }));
+                }
+                ex.barrier = Some(crate::barrier::Arrival { id: id as u8, threads: threads.map(|t| t as u32), wait });
+                ex.partial_barrier = exec_mask != w.lanes & !w.exited;
+            }
             w.advance();
         }
         Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } => {

@@ -523,9 +523,11 @@ pub enum Op {
         uni: bool,
         reconv: u32,
     },
-    /// `bar.sync 0` / `barrier.sync 0` / `bar.sync 0, N`.
+    /// `bar.sync a{, b}` / `barrier.sync` (`wait`) or `bar.arrive a, b`:
+    /// named barrier `a` (src 0, 0..15) for `b` threads (src 1; absent:
+    /// every thread of the CTA). See [`crate::barrier`].
     Bar {
-        id: u32,
+        wait: bool,
     },
     /// `membar` / `fence` / `bar.warp.sync`: nothing to do in a
     /// sequentially consistent model with warps in lockstep.
@@ -829,9 +831,6 @@ impl Inst {
                 ops.extend(dsts);
                 ops.extend(srcs);
             }
-        }
-        if let Op::Bar { id } = self.op {
-            ops.push(id.to_string());
         }
         if !ops.is_empty() {
             s += " ";

@@ -45,6 +45,7 @@
 //!
 //! Decisions where the PTX ISA leaves freedom are listed in `docs/kernels.md`.
 
+pub mod barrier;
 pub mod cfg;
 pub mod compile;
 pub mod error;

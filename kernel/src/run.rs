@@ -2,12 +2,13 @@
 //! another in linear order (x fastest); within a CTA, warps in round-robin
 //! order, each running until it reaches a barrier, exits, or is found
 //! spinning ([`crate::progress`]: its state recurs with memory unchanged);
-//! a spinning warp runs again once another warp has changed memory. When
-//! every warp still running waits at the barrier, all are released; when
-//! every one is spinning or waiting and memory no longer changes, the
+//! a spinning warp runs again once another warp has changed memory. A
+//! barrier releases its warps when it completes ([`crate::barrier`]); when
+//! every warp is spinning or waiting and memory no longer changes, the
 //! kernel can never finish and the run stops with a no-progress error.
 //! Shared and local memory start zeroed for every CTA.
 
+use crate::barrier::CtaBarriers;
 use crate::error::RunError;
 use crate::exec::{exec, ExecCtx, WarpState};
 use crate::inst::WARP_SIZE;
@@ -134,6 +135,8 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                 warps.clone_from(&fresh);
                 held.fill(Held::Running);
                 spin.iter_mut().for_each(SpinDetector::reset);
+                let mut bars = CtaBarriers::default();
+                let mut running = nwarps;
                 let mut ctx = ExecCtx {
                     global: memory,
                     shared: &mut shared,
@@ -173,11 +176,22 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                                 stats.first_partial_barrier.get_or_insert((ex.pc, k.line_at(ex.pc), ctaid, w.warp_id));
                             }
                             if ex.warp_done {
+                                running -= 1;
+                                for r in bars.exited(running) {
+                                    held[r as usize] = Held::Running;
+                                }
                                 break;
                             }
-                            if ex.barrier {
-                                held[wi] = Held::Barrier;
-                                break;
+                            if let Some(a) = ex.barrier {
+                                if a.wait {
+                                    held[wi] = Held::Barrier;
+                                }
+                                for r in bars.arrive(wi as u32, a, running) {
+                                    held[r as usize] = Held::Running;
+                                }
+                                if held[wi] == Held::Barrier {
+                                    break;
+                                }
                             }
                             if spin[wi].step(w, generation) {
                                 held[wi] = Held::Spinning(generation);
@@ -188,12 +202,10 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                     if warps.iter().all(|w| w.done) {
                         break;
                     }
-                    let spinning = held.iter().any(|h| matches!(h, Held::Spinning(_)));
-                    if !spinning {
-                        // Every warp still running waits at the barrier: release.
-                        held.fill(Held::Running);
-                    } else if held.iter().zip(&warps).all(|(h, w)| w.done || *h == Held::Barrier || *h == Held::Spinning(generation)) {
-                        return Err(no_progress(k, ctaid, &warps, &held));
+                    // Barriers release their warps as they complete: when no
+                    // warp can run, none will.
+                    if held.iter().zip(&warps).all(|(h, w)| w.done || *h == Held::Barrier || *h == Held::Spinning(generation)) {
+                        return Err(no_progress(k, ctaid, &warps, &held, &bars));
                     }
                 }
                 stats.ctas += 1;
@@ -207,14 +219,17 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
 }
 
 /// The no-progress error: which warps spin where, which wait at a barrier.
-fn no_progress(k: &Kernel, cta: [u32; 3], warps: &[WarpState], held: &[Held]) -> RunError {
+fn no_progress(k: &Kernel, cta: [u32; 3], warps: &[WarpState], held: &[Held], bars: &CtaBarriers) -> RunError {
     let at = |w: &WarpState| k.where_is(w.pc().unwrap_or(0));
     let mut parts = Vec::new();
     for (w, h) in warps.iter().zip(held) {
         match h {
             _ if w.done => {}
             Held::Spinning(_) => parts.push(format!("warp {} loops at {} with memory unchanged", w.warp_id, at(w))),
-            Held::Barrier => parts.push(format!("warp {} waits at the barrier before {}", w.warp_id, at(w))),
+            Held::Barrier => {
+                let id = bars.waiting(w.warp_id).unwrap_or(0);
+                parts.push(format!("warp {} waits at barrier {id} before {}", w.warp_id, at(w)))
+            }
             Held::Running => {}
         }
     }

@@ -159,3 +159,28 @@ fn device_function_calls_match_a_host_reference() {
         }
     }
 }
+
+/// Named barriers (`bar.sync a, b` and `bar.arrive a, b`, with register and
+/// immediate operands) in a producer/consumer kernel, through both
+/// compilers, against the kernel's definition computed here.
+#[test]
+fn named_barriers_match_a_host_reference() {
+    for compiler in [Compiler::Nvcc, Compiler::Clang] {
+        let opts = CompileOptions { compiler, ..common::compile_opts() };
+        let (r, l) = common::run_in("nvcc", "named_barriers", &opts).unwrap_or_else(|e| panic!("{e}"));
+        let input = common::i32s(l.buffer(&r.memory, "in").unwrap());
+        let out = common::i32s(l.buffer(&r.memory, "out").unwrap());
+        let (n, rounds) = (1024usize, 5usize);
+        for b in 0..4 {
+            let mut acc = [0i32; 128];
+            for r in 0..rounds {
+                let stage: Vec<i32> = (0..64).map(|t| input[(b * 64 + t + 7 * r) % n]).collect();
+                let tile: Vec<i32> = (0..64).map(|t| stage[t] + stage[63 - t]).collect();
+                for t in 0..128 {
+                    acc[t] = if t < 64 { tile[t] } else { acc[t] + tile[127 - t] * (r as i32 + 1) };
+                }
+            }
+            assert_eq!(&out[b * 128..b * 128 + 128], &acc[..], "{compiler:?}: CTA {b}");
+        }
+    }
+}

@@ -394,7 +394,10 @@ fn parse_errors_name_file_line_and_column() {
     case("ld.global.u32 %r1, [%rd1+%r2];", "unsupported address term `%r2`");
     case("mov.u32 %r1, 0f3F800000x;", "float literal `0f3F800000x` needs 8 hex digits");
     case("mov.u32 %r1, 0f3F80000x;", "bad float literal");
-    case("bar.sync 1;", "only barrier 0 is supported");
+    case("bar.sync 16;", "barrier 16: there are 16 (0 to 15)");
+    case("bar.sync 1, 48;", "thread count 48: must be a positive multiple of the warp size");
+    case("bar.arrive 1;", "bar.arrive needs a thread count");
+    case("bar.red.popc.u32 %r1, 0, %p1;", "bar.red (__syncthreads_count/and/or) is not supported");
     case("mul.s32 %r1, %r1, 2;", "integer mul/mad need .lo, .hi or .wide");
     let e = Module::from_ptx(".target sm_52\n", "v.ptx").unwrap_err().to_string();
     assert!(e.contains("v.ptx:1:1: missing .version"), "{e}");
@@ -1008,4 +1011,22 @@ fn recursion_and_bad_calls_are_errors_at_the_call() {
     case(format!("{head}{}", entry(&call("k", ""))), "call to `k`: a kernel (.entry) cannot be called");
     let wide = format!("{head}{}{}", func("f", ""), entry("{\n.param .b64 param0;\ncall.uni f, (param0);\n}"));
     case(wide, "call to `f`: `f_param_0` is 4 bytes, the .param passed for it 8");
+}
+
+/// A named barrier for more threads than ever arrive never completes: the
+/// run says so instead of hanging; a register barrier number out of range is
+/// a fault naming the thread.
+#[test]
+fn a_barrier_that_cannot_complete_is_reported() {
+    let src = |bar: &str| {
+        format!(
+            ".version 7.7\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u32 k_param_0)\n{{\n.reg .b32 %r<3>;\nld.param.u32 %r1, [k_param_0];\n{bar}\nret;\n}}\n"
+        )
+    };
+    let launch = "grid = [1]\nblock = [64]\nargs = [N]\n";
+    let e = run(&src("bar.sync 1, 128;"), &launch.replace('N', "0")).unwrap_err();
+    assert!(e.contains("warp 0 waits at barrier 1 before") && e.contains("warp 1 waits at barrier 1"), "{e}");
+    assert!(run(&src("bar.sync 1, 64;"), &launch.replace('N', "0")).is_ok());
+    let e = run(&src("bar.sync %r1;"), &launch.replace('N', "17")).unwrap_err();
+    assert!(e.contains("thread (0, 0, 0): bar 17: the barrier must be 0 to 15"), "{e}");
 }

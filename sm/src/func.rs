@@ -38,7 +38,7 @@ pub struct ExecOut {
     pub space: Option<Space>,
     /// Bytes per lane of a memory access.
     pub bytes: u32,
-    pub barrier: bool,
+    pub barrier: Option<kernel::barrier::Arrival>,
 }
 
 struct CtaMem {

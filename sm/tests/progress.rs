@@ -28,7 +28,7 @@ fn kernels_that_can_never_finish_are_reported() {
     for (cfg, engine) in [(&base, Engine::Model), (&pmode, Engine::Model), (&base, Engine::Compiled)] {
         let e = simulate("flag_after_barrier", cfg, engine).err().expect("no progress");
         assert!(e.starts_with("kernel `flag_after_barrier` can never finish: at cycle"), "{e}");
-        assert!(e.contains("warp 0 (CTA slot 0) loops at pc") && e.contains("warp 1 (CTA slot 0) waits at a barrier"), "{e}");
+        assert!(e.contains("warp 0 (CTA slot 0) loops at pc") && e.contains("warp 1 (CTA slot 0) waits at barrier 0 before"), "{e}");
         let e = simulate("spin_lock", cfg, engine).err().expect("no progress");
         assert!(e.starts_with("kernel `spin_lock` can never finish"), "{e}");
     }

@@ -142,10 +142,11 @@ fn suite_by_nvcc_equals_suite_by_clang() {
             assert_eq!(want.difference(&o.memory), None, "{name}: nvcc's PTX on the SM, {}", cfg.mode);
         }
     }
-    // Warp shuffles and votes (they come from CUDA's headers), and
-    // out-of-line device functions (inlined calls, `.param` traffic in local memory).
+    // Warp shuffles and votes (they come from CUDA's headers), out-of-line
+    // device functions (inlined calls, `.param` traffic in local memory) and
+    // named barriers.
     let dir = root.join("nvcc");
-    for name in ["warp_ops", "calls"] {
+    for name in ["warp_ops", "calls", "named_barriers"] {
         let m = load(&dir.join(format!("{name}.cu")), &nvcc).unwrap_or_else(|e| panic!("{e}"));
         let k = m.only_kernel().unwrap();
         let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, k).unwrap();

@@ -1877,19 +1877,37 @@ impl Build<'_, '_, '_> {
                 self.mk(Op::Membar)
             }
             "bar" | "barrier" => {
-                let ok = m.take("sync");
+                let _ = m.take("cta");
+                let wait = match m.take_any(&["sync", "arrive", "red"]).as_deref() {
+                    Some("sync") => true,
+                    Some("arrive") => false,
+                    Some(_) => return self.err("bar.red (__syncthreads_count/and/or) is not supported"),
+                    None if base == "bar" && m.leftover().is_none() => true,
+                    None => return self.err("needs .sync or .arrive"),
+                };
                 let _ = m.take("aligned");
-                if !ok || m.leftover().is_some() {
-                    return self.err("only bar.sync / barrier.sync (a full CTA barrier) is supported");
+                self.done(&m)?;
+                if !(1..=2).contains(&self.ops.len()) {
+                    return self.err(format!("expected a barrier and an optional thread count, found {} operands", self.ops.len()));
                 }
-                if self.ops.len() != 1 {
-                    return self.err("bar.sync with a thread count is not supported (only `bar.sync 0`)");
+                let mut i = self.mk(Op::Bar { wait });
+                i.src[0] = self.src(0, Ty::U32, Fit::Exact)?;
+                if let Opnd::Imm(a) = i.src[0] {
+                    if a >= crate::barrier::NAMED_BARRIERS as u64 {
+                        return self.err(format!("barrier {a}: there are {} (0 to 15)", crate::barrier::NAMED_BARRIERS));
+                    }
                 }
-                match self.src(0, Ty::U32, Fit::Exact)? {
-                    Opnd::Imm(0) => {}
-                    _ => return self.err("only barrier 0 is supported (`bar.sync 0`)"),
+                if self.ops.len() == 2 {
+                    i.src[1] = self.src(1, Ty::U32, Fit::Exact)?;
+                    if let Opnd::Imm(b) = i.src[1] {
+                        if b == 0 || b % WARP_SIZE as u64 != 0 {
+                            return self.err(format!("thread count {b}: must be a positive multiple of the warp size"));
+                        }
+                    }
+                } else if !wait {
+                    return self.err("bar.arrive needs a thread count");
                 }
-                self.mk(Op::Bar { id: 0 })
+                i
             }
             "shfl" => {
                 let _ = m.take("sync");

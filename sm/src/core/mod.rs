@@ -18,6 +18,7 @@ pub mod sched;
 
 use crate::blocks::{Engine, MshrTable, PmodeBlock, SbAnswer, Scoreboard};
 use crate::config::Config;
+use kernel::barrier::{Arrival, CtaBarriers};
 use crate::func::{ExecOut, Functional};
 use crate::pipeview::Kanata;
 use sim::Component;
@@ -79,9 +80,9 @@ struct Warp {
 struct Cta {
     warps: Vec<u16>,
     threads: u32,
-    /// Warps not yet exited, and those of them at the barrier.
+    /// Warps not yet exited.
     running: u32,
-    arrived: u32,
+    bars: CtaBarriers,
     /// Warps not yet finished.
     unfinished: u32,
 }
@@ -655,7 +656,7 @@ impl Sm {
                 self.pm_launch(w);
             }
         }
-        self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, arrived: 0, unfinished: nwarps });
+        self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, bars: CtaBarriers::default(), unfinished: nwarps });
         self.stats.ctas += 1;
         self.stats.warps += nwarps as u64;
         self.stats.cta_done.push(0);
@@ -885,8 +886,8 @@ impl Sm {
             warp.fetch_blocked = false;
         }
         self.follow(k, w, pmode);
-        if out.barrier && !pmode {
-            self.barrier_arrive(w);
+        if let Some(a) = out.barrier.filter(|_| !pmode) {
+            self.barrier_arrive(w, a);
         }
         Ok((head.op, out.lanes))
     }
@@ -920,20 +921,18 @@ impl Sm {
         }
     }
 
-    fn barrier_arrive(&mut self, w: u16) {
+    fn barrier_arrive(&mut self, w: u16, a: Arrival) {
         let slot = self.warps[w as usize].cta as usize;
-        self.warps[w as usize].at_barrier = true;
+        self.warps[w as usize].at_barrier = a.wait;
         let cta = self.ctas[slot].as_mut().expect("warp of a running CTA");
-        cta.arrived += 1;
-        self.maybe_release(slot);
+        let released = cta.bars.arrive(w as u32, a, cta.running);
+        self.release(released);
     }
 
-    /// All warps still running have arrived: the barrier opens.
-    fn maybe_release(&mut self, slot: usize) {
-        let cta = self.ctas[slot].as_mut().expect("running CTA");
-        if cta.arrived > 0 && cta.arrived == cta.running {
-            cta.arrived = 0;
-            for &w in &cta.warps {
+    /// A barrier completed: its warps go on.
+    fn release(&mut self, warps: Vec<u32>) {
+        if !warps.is_empty() {
+            for w in warps {
                 self.warps[w as usize].at_barrier = false;
             }
             self.wake_all();
@@ -944,7 +943,8 @@ impl Sm {
         let slot = self.warps[w as usize].cta as usize;
         let cta = self.ctas[slot].as_mut().expect("running CTA");
         cta.running -= 1;
-        self.maybe_release(slot);
+        let released = cta.bars.exited(cta.running);
+        self.release(released);
         self.maybe_finish_warp(w);
     }
 
@@ -1107,22 +1107,23 @@ impl Sm {
     }
 
     /// If every live warp is spinning (`kernel::progress`) or waiting at a
-    /// barrier, and one at least is spinning: where each is.
+    /// barrier (which releases its warps as it completes, so one that all
+    /// wait at will never complete): where each is.
     fn stuck(&self) -> Option<String> {
         let mut parts = Vec::new();
-        let mut spinning = false;
         for (w, warp) in self.warps.iter().enumerate().filter(|(_, w)| w.live && !w.exited) {
             let w = w as u16;
             if self.func.spinning(w) {
-                spinning = true;
                 parts.push(format!("warp {w} (CTA slot {}) loops at {} with memory unchanged", warp.cta, self.func.where_is(w)));
             } else if warp.at_barrier {
-                parts.push(format!("warp {w} (CTA slot {}) waits at a barrier", warp.cta));
+                let cta = self.ctas[warp.cta as usize].as_ref().expect("running CTA");
+                let id = cta.bars.waiting(w as u32).unwrap_or(0);
+                parts.push(format!("warp {w} (CTA slot {}) waits at barrier {id} before {}", warp.cta, self.func.where_is(w)));
             } else {
                 return None;
             }
         }
-        spinning.then(|| parts.join("; "))
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 
     /// Which warps wait on what (the deadlock report).
