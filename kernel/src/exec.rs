@@ -793,6 +793,49 @@ macro_rules! float_alu {
 float_alu!(f32_alu, f32, u32, 0x8000_0000u32, |v: f64| v as f32, crate::round::f32_directed);
 float_alu!(f64_alu, f64, u64, 0x8000_0000_0000_0000u64, |v: f64| v, crate::round::f64_directed);
 
+/// `setp`/`set`: the comparison combined with the optional predicate
+/// (`src[2]`, negated when `src[3]` is 1), as lane masks: (element 0,
+/// element 1) for a pair type, (result, its complement) otherwise.
+fn compare_combined(w: &WarpState, ctx: &ExecCtx, inst: &Inst, cmp: Cmp, bop: Option<BoolOp>, ty: Ty, ftz: bool) -> (u32, u32) {
+    let mut a = rd(w, ctx, inst.src[0]);
+    let mut b = rd(w, ctx, inst.src[1]);
+    if ftz && ty == Ty::F32 {
+        let flush = |x: u64| if f32::from_bits(x as u32).is_subnormal() { x & 0x8000_0000 } else { x };
+        a = map1(&a, flush);
+        b = map1(&b, flush);
+    }
+    let (t, t_hi) = if ty.is_half() {
+        // Through the exact f64 values (flushed for .ftz).
+        let el = |v: &Lanes, k: u32| {
+            map1(v, |x| {
+                let f = crate::half::element(x, ty, k);
+                let min_normal = if matches!(ty, Ty::BF16 | Ty::BF16x2) { 2f64.powi(-126) } else { 2f64.powi(-14) };
+                (if ftz && f.abs() < min_normal { 0.0f64.copysign(f) } else { f }).to_bits()
+            })
+        };
+        let lo = compare(cmp, Ty::F64, &el(&a, 0), &el(&b, 0));
+        (lo, if ty.is_x2() { compare(cmp, Ty::F64, &el(&a, 1), &el(&b, 1)) } else { !lo })
+    } else {
+        let t = compare(cmp, ty, &a, &b);
+        (t, !t)
+    };
+    match bop {
+        None => (t, t_hi),
+        Some(op) => {
+            let mut c = pred_bits(w, inst.src[2]);
+            if inst.src[3] == Opnd::Imm(1) {
+                c = !c;
+            }
+            let f = |x: u32| match op {
+                BoolOp::And => x & c,
+                BoolOp::Or => x | c,
+                BoolOp::Xor => x ^ c,
+            };
+            (f(t), f(if ty.is_x2() { t_hi } else { !t }))
+        }
+    }
+}
+
 /// `setp`: the comparison's result as a lane mask (all 32 lanes).
 fn compare(cmp: Cmp, ty: Ty, a: &Lanes, b: &Lanes) -> u32 {
     let mut bits = 0u32;
@@ -1238,6 +1281,7 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             let d = rd(w, ctx, inst.src[3]);
             let s = [&a, &b, &c, &d];
             let r = match ty {
+                _ if ty.is_half() => map3(&a, &b, &c, |x, y, z| crate::half::alu(op, ty, f, x, y, z)),
                 Ty::F32 => f32_alu(op, f, s),
                 Ty::F64 => f64_alu(op, f, s),
                 Ty::Pred => {
@@ -1268,31 +1312,24 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             }
         }
         Op::Setp { cmp, bop, ty, ftz } => {
-            let mut a = rd(w, ctx, inst.src[0]);
-            let mut b = rd(w, ctx, inst.src[1]);
-            if ftz && ty == Ty::F32 {
-                let flush = |x: u64| if f32::from_bits(x as u32).is_subnormal() { x & 0x8000_0000 } else { x };
-                a = map1(&a, flush);
-                b = map1(&b, flush);
-            }
-            let t = compare(cmp, ty, &a, &b);
-            let (p, q) = match bop {
-                None => (t, !t),
-                Some(op) => {
-                    let mut c = pred_bits(w, inst.src[2]);
-                    if inst.src[3] == Opnd::Imm(1) {
-                        c = !c;
-                    }
-                    let f = |x: u32| match op {
-                        BoolOp::And => x & c,
-                        BoolOp::Or => x | c,
-                        BoolOp::Xor => x ^ c,
-                    };
-                    (f(t), f(!t))
-                }
-            };
+            let (p, q) = compare_combined(w, ctx, inst, cmp, bop, ty, ftz);
             wr_pred(w, inst.dst[0], p, mask);
             wr_pred(w, inst.dst[1], q, mask);
+        }
+        Op::Set { cmp, bop, dty, sty, ftz } => {
+            let (lo, hi) = compare_combined(w, ctx, inst, cmp, bop, sty, ftz);
+            let one: u64 = match dty {
+                Ty::F32 => 0x3f80_0000,
+                Ty::F16 | Ty::F16x2 => 0x3c00,
+                Ty::BF16 | Ty::BF16x2 => 0x3f80,
+                _ if sty.is_x2() => 0xffff,
+                _ => 0xffff_ffff,
+            };
+            let mut r = [0u64; WARP_SIZE];
+            for (l, x) in r.iter_mut().enumerate() {
+                *x = if lo >> l & 1 != 0 { one } else { 0 } | if sty.is_x2() && hi >> l & 1 != 0 { one << 16 } else { 0 };
+            }
+            wr(w, inst.dst[0], &r, mask);
         }
         Op::Shfl(mode) => {
             // The PTX ISA's rule, lane by lane: `c` packs the clamp value
@@ -1368,7 +1405,16 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
         }
         Op::Cvt { dty, sty, rnd, ftz, sat } => {
             let a = rd(w, ctx, inst.src[0]);
-            let r = map1(&a, |x| cvt1(x, dty, sty, rnd, ftz, sat));
+            let r = if dty.is_x2() {
+                // `cvt.rn.f16x2.f32 d, a, b`: a to the high half, b to the low.
+                let b = rd(w, ctx, inst.src[1]);
+                let el = if dty == Ty::F16x2 { Ty::F16 } else { Ty::BF16 };
+                map2(&a, &b, |x, y| crate::half::cvt(x, el, sty, rnd, ftz, sat) << 16 | crate::half::cvt(y, el, sty, rnd, ftz, sat))
+            } else if dty.is_half() || sty.is_half() {
+                map1(&a, |x| crate::half::cvt(x, dty, sty, rnd, ftz, sat))
+            } else {
+                map1(&a, |x| cvt1(x, dty, sty, rnd, ftz, sat))
+            };
             wr(w, inst.dst[0], &r, mask);
         }
         Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } => {}

@@ -35,6 +35,12 @@ pub enum Ty {
     S64,
     F32,
     F64,
+    /// Half precision (IEEE binary16) and bfloat16, alone or packed in
+    /// pairs in a 32-bit register (element 0 in the low half).
+    F16,
+    F16x2,
+    BF16,
+    BF16x2,
     Pred,
 }
 
@@ -55,6 +61,10 @@ impl Ty {
             "s64" => Ty::S64,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
+            "f16" => Ty::F16,
+            "f16x2" => Ty::F16x2,
+            "bf16" => Ty::BF16,
+            "bf16x2" => Ty::BF16x2,
             "pred" => Ty::Pred,
             _ => return None,
         })
@@ -75,6 +85,10 @@ impl Ty {
             Ty::S64 => "s64",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
+            Ty::F16 => "f16",
+            Ty::F16x2 => "f16x2",
+            Ty::BF16 => "bf16",
+            Ty::BF16x2 => "bf16x2",
             Ty::Pred => "pred",
         }
     }
@@ -82,8 +96,8 @@ impl Ty {
     pub fn bits(self) -> u32 {
         match self {
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
-            Ty::B16 | Ty::U16 | Ty::S16 => 16,
-            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
+            Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 | Ty::BF16 => 16,
+            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::BF16x2 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::Pred => 1,
         }
@@ -98,7 +112,15 @@ impl Ty {
         matches!(self, Ty::F32 | Ty::F64)
     }
     pub fn is_int(self) -> bool {
-        !self.is_float() && self != Ty::Pred
+        !self.is_float() && !self.is_half() && self != Ty::Pred
+    }
+    /// `.f16`, `.bf16` and their pairs (computed by [`crate::half`]).
+    pub fn is_half(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
+    }
+    /// Two packed halves.
+    pub fn is_x2(self) -> bool {
+        matches!(self, Ty::F16x2 | Ty::BF16x2)
     }
     /// Width of the register that holds a value of this type.
     pub fn reg_width(self) -> RegWidth {
@@ -449,6 +471,10 @@ pub struct FMods {
     /// Integer extended precision: [`CARRY_IN`] (`addc`, `subc`, `madc`)
     /// and/or [`CARRY_OUT`] (`.cc`), through the warp's carry flags.
     pub carry: u8,
+    /// `fma.relu` / `cvt.relu` on halves: negative results become +0.
+    pub relu: bool,
+    /// `min.NaN` / `max.NaN` on halves: a NaN operand gives NaN.
+    pub nan: bool,
 }
 
 /// `FMods::carry`: the instruction adds the carry flag (subtracts the borrow).
@@ -499,6 +525,16 @@ pub enum Op {
         cmp: Cmp,
         bop: Option<BoolOp>,
         ty: Ty,
+        ftz: bool,
+    },
+    /// `set.CMP[.BOP][.ftz].DTY.STY d, a, b[, c]`: the comparison as a
+    /// value — all ones (integer `dty`) or 1.0 (float `dty`), else 0; per
+    /// half for a pair source.
+    Set {
+        cmp: Cmp,
+        bop: Option<BoolOp>,
+        dty: Ty,
+        sty: Ty,
         ftz: bool,
     },
     /// `selp.TY d, a, b, c`: d = c ? a : b.

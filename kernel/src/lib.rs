@@ -51,6 +51,7 @@ pub mod compile;
 pub mod error;
 pub mod exec;
 pub mod gen;
+pub mod half;
 pub mod input;
 pub mod inst;
 pub mod kernel;

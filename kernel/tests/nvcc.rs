@@ -184,3 +184,55 @@ fn named_barriers_match_a_host_reference() {
         }
     }
 }
+
+/// Half precision (cuda_fp16.h, cuda_bf16.h; nvcc only) against the `half`
+/// crate: f16 sums, differences and products computed in f32 and rounded
+/// once to f16 (exact: f32 holds twice f16's precision plus two bits), fma
+/// in f64 (exact for these magnitudes) rounded once.
+#[test]
+fn half_precision_matches_the_half_crate() {
+    use half::{bf16, f16};
+    let opts = CompileOptions { compiler: Compiler::Nvcc, ..common::compile_opts() };
+    let (r, l) = common::run_in("nvcc", "halves", &opts).unwrap_or_else(|e| panic!("{e}"));
+    let (x, y) = (common::f32s(l.buffer(&r.memory, "x").unwrap()), common::f32s(l.buffer(&r.memory, "y").unwrap()));
+    let out = common::f32s(l.buffer(&r.memory, "out").unwrap());
+    let neg: Vec<u16> = l.buffer(&r.memory, "neg").unwrap().chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let cmp = common::u32s(l.buffer(&r.memory, "cmp").unwrap());
+    let h = |v: f32| f16::from_f32(v);
+    let fma = |a: f16, b: f16, c: f16| f16::from_f64(a.to_f64() * b.to_f64() + c.to_f64());
+    for i in 0..1000 {
+        let a = h(x[i]);
+        // __float2half_rz: toward zero.
+        let b = {
+            let n = h(y[i]);
+            if n.to_f32().abs() > y[i].abs() { f16::from_bits(n.to_bits() - 1) } else { n }
+        };
+        let s = h(a.to_f32() + b.to_f32());
+        let p = h(a.to_f32() * b.to_f32());
+        let (b2lo, b2hi) = (h(y[i]), h(x[i]));
+        let want = [
+            s.to_f32(),
+            h(a.to_f32() - b.to_f32()).to_f32(),
+            p.to_f32(),
+            fma(a, b, s).to_f32(),
+            fma(a, b2lo, h(a.to_f32() * a.to_f32())).to_f32(),
+            fma(b, b2hi, h(b.to_f32() * b.to_f32())).to_f32(),
+            a.min(b).to_f32(),
+            a.max(b).to_f32(),
+            bf16::from_f32(x[i]).to_f32(),
+            f32::from_bits(y[i].to_bits() & 0xffff_0000),
+            {
+                let v = x[i] * 3.0;
+                let n = bf16::from_f32(v);
+                (if n.to_f32() > v { bf16::from_bits(if v > 0.0 { n.to_bits() - 1 } else { n.to_bits() + 1 }) } else { n }).to_f32()
+            },
+            p.to_f32().trunc() as i32 as f32,
+        ];
+        for (k, w) in want.iter().enumerate() {
+            assert_eq!(out[12 * i + k].to_bits(), w.to_bits(), "element {i}, output {k}: x {} y {}", x[i], y[i]);
+        }
+        assert_eq!(neg[i], (-p).to_bits(), "neg {i}");
+        let c = (a < b) as u32 | ((a >= b) as u32) << 1 | ((a > b2lo && b > b2hi) as u32) << 2 | 1 << 3;
+        assert_eq!(cmp[i], c, "comparisons {i}");
+    }
+}

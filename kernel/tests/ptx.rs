@@ -1030,3 +1030,58 @@ fn a_barrier_that_cannot_complete_is_reported() {
     let e = run(&src("bar.sync %r1;"), &launch.replace('N', "17")).unwrap_err();
     assert!(e.contains("thread (0, 0, 0): bar 17: the barrier must be 0 to 15"), "{e}");
 }
+
+/// Half-precision forms CUDA's headers emit beyond those sm_75 code
+/// reaches: bf16 and bf16x2 arithmetic, `min.NaN`, `fma.relu`,
+/// `ex2.approx.f16`, pair comparisons into `p|q`, `set` on pairs, pair
+/// conversions; values worked out by hand.
+#[test]
+fn half_precision_forms() {
+    let ptx = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred %p<3>;
+	.reg .b16 %rs<12>;
+	.reg .b32 %r<12>;
+	.reg .f32 %f<3>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [k_param_0];
+	mov.b16 %rs1, 0x3fc0;            // bf16 1.5
+	mov.b16 %rs2, 0x4020;            // bf16 2.5
+	add.rn.bf16 %rs3, %rs1, %rs2;    // 4.0 = 0x4080
+	fma.rn.relu.bf16 %rs4, %rs1, %rs2, 0xc0a0; // 3.75 - 5 < 0: relu gives 0
+	mov.b32 %r1, {%rs1, %rs2};
+	mul.rn.bf16x2 %r2, %r1, %r1;     // {2.25, 6.25} = {0x4010, 0x40c8}
+	mov.b16 %rs5, 0x7e00;            // f16 NaN
+	mov.b16 %rs6, 0x3c00;            // f16 1.0
+	min.f16 %rs7, %rs5, %rs6;        // 1.0
+	min.NaN.f16 %rs8, %rs5, %rs6;    // canonical NaN 0x7fff
+	mov.b16 %rs9, 0x4000;            // f16 2.0
+	ex2.approx.f16 %rs10, %rs9;      // 4.0 = 0x4400
+	mov.b32 %r3, {%rs6, %rs9};       // f16x2 {1, 2}
+	mov.b32 %r4, {%rs9, %rs6};       // f16x2 {2, 1}
+	setp.lt.f16x2 %p1|%p2, %r3, %r4; // 1 < 2 true, 2 < 1 false
+	selp.u32 %r5, 1, 0, %p1;
+	selp.u32 %r6, 2, 0, %p2;
+	or.b32 %r5, %r5, %r6;
+	set.lt.f16x2.f16x2 %r7, %r3, %r4; // {1.0, 0.0} = 0x00003c00
+	mov.f32 %f1, 0f3FC00000;          // 1.5
+	mov.f32 %f2, 0f40200000;          // 2.5
+	cvt.rn.bf16x2.f32 %r8, %f1, %f2;  // hi 1.5, lo 2.5 = 0x3fc04020
+	mov.b32 %r9, {%rs3, %rs4};
+	mov.b32 %r10, {%rs7, %rs8};
+	mov.b32 %r11, {%rs10, %rs10};
+	st.global.v4.u32 [%rd1], {%r9, %r2, %r10, %r11};
+	st.global.v4.u32 [%rd1+16], {%r5, %r7, %r8, %r8};
+	ret;
+}
+"#;
+    let (l, m) = run(ptx, "grid = [1]\nblock = [1]\nargs = [\"out\"]\n[buffers.out]\ntype = \"u32\"\nlen = 8\n").unwrap();
+    assert_eq!(
+        words(&l, &m, "out"),
+        [0x0000_4080, 0x40c8_4010, 0x7fff_3c00, 0x4400_4400, 1, 0x0000_3c00, 0x3fc0_4020, 0x3fc0_4020]
+    );
+}

@@ -333,7 +333,7 @@ fn class_of(inst: &Inst) -> (LatType, LatClass) {
     use kernel::Op as K;
     let ty_of = |t: Ty| match t {
         Ty::F64 => LatType::Dp,
-        Ty::F32 => LatType::Fp,
+        Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 => LatType::Fp,
         _ => LatType::Int,
     };
     match inst.op {

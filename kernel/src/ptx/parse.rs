@@ -219,7 +219,7 @@ const SUPPORTED: &[&str] = &[
     "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
     "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
     "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
-    "shfl", "vote", "activemask", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard", "addc", "subc", "madc",
+    "shfl", "vote", "activemask", "set", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard", "addc", "subc", "madc",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
@@ -1820,6 +1820,7 @@ impl Build<'_, '_, '_> {
                 i
             }
             "setp" => self.setp(&mut m)?,
+            "set" => self.set(&mut m)?,
             "selp" => {
                 let ty = self.one_type(&mut m, |t| t != Ty::Pred && t.bits() >= 16)?;
                 self.done(&m)?;
@@ -2185,14 +2186,24 @@ impl Build<'_, '_, '_> {
         if ty.bits() == 8 {
             return self.err("8-bit arithmetic does not exist in PTX");
         }
-        let (op, f) = if ty.is_float() {
+        let (op, f) = if ty.is_float() || ty.is_half() {
             if carry != 0 {
                 return self.err("carry (.cc, addc, subc, madc) is integer-only");
             }
             if mode.is_some() {
                 return self.err("`.lo/.hi/.wide` are integer modifiers");
             }
-            let f = self.float_mods(m, base == "div")?;
+            let mut f = self.float_mods(m, base == "div" && !ty.is_half())?;
+            if ty.is_half() {
+                f.relu = base == "fma" && m.take("relu");
+                f.nan = matches!(base, "min" | "max") && m.take("NaN");
+                if f.rnd.is_some() {
+                    return self.err("half-precision arithmetic rounds to nearest only (.rn)");
+                }
+                if !matches!(base, "add" | "sub" | "mul" | "fma" | "min" | "max") {
+                    return self.err(format!("{base} has no .{} form", ty.name()));
+                }
+            }
             if base == "div" && !f.approx && f.rnd.is_none() && !m.list.iter().any(|x| x == "rn") && ty == Ty::F32 {
                 return self.err("div.f32 needs .rn, .approx or .full");
             }
@@ -2267,13 +2278,13 @@ impl Build<'_, '_, '_> {
         let f = if float_only || matches!(base, "neg" | "abs") { self.float_mods(m, float_only)? } else { FMods::default() };
         let ty = self.one_type(m, |t| {
             if float_only {
-                t.is_float()
+                t.is_float() || base == "ex2" && t.is_half()
             } else if bits_only {
                 matches!(t, Ty::B16 | Ty::B32 | Ty::B64 | Ty::Pred)
                     && (base == "not" || t != Ty::Pred)
                     && (matches!(base, "not" | "cnot") || t.bits() >= 32)
             } else {
-                t != Ty::Pred && t.bits() >= 16 && (t.is_float() || t.is_signed())
+                t != Ty::Pred && t.bits() >= 16 && (t.is_float() || t.is_half() || t.is_signed())
             }
         })?;
         self.done(m)?;
@@ -2286,7 +2297,7 @@ impl Build<'_, '_, '_> {
         if matches!(base, "rsqrt" | "ex2" | "lg2" | "sin" | "cos") && !f.approx {
             return self.err("only the .approx form exists");
         }
-        if !ty.is_float() && (f.ftz || f.sat) {
+        if !ty.is_float() && !ty.is_half() && (f.ftz || f.sat) {
             return self.err("`.ftz/.sat` are floating-point modifiers");
         }
         self.nops(2)?;
@@ -2313,6 +2324,50 @@ impl Build<'_, '_, '_> {
         Ok(i)
     }
 
+    /// `set.CMP[.BOP][.ftz].DTY.STY d, a, b[, {!}c]`.
+    fn set(&mut self, m: &mut Mods) -> R<Inst> {
+        let cmp = match m.list.first().and_then(|c| Cmp::parse(c)) {
+            Some(c) => {
+                m.used[0] = true;
+                c
+            }
+            None => return self.err("missing comparison (.eq, .lt, ...)"),
+        };
+        let bop = match m.take_any(&["and", "or", "xor"]).as_deref() {
+            Some("and") => Some(BoolOp::And),
+            Some("or") => Some(BoolOp::Or),
+            Some("xor") => Some(BoolOp::Xor),
+            _ => None,
+        };
+        let ftz = m.take("ftz");
+        let ts = m.types();
+        let (dty, sty) = match ts.as_slice() {
+            [d, s] if matches!(d, Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) && *s != Ty::Pred && s.bits() >= 16 => (*d, *s),
+            _ => return self.err("expected set.CMP.DTYPE.STYPE (DTYPE .u32, .s32, .f32 or a half type)"),
+        };
+        self.done(m)?;
+        if dty.is_x2() != sty.is_x2() && !(sty.is_x2() && matches!(dty, Ty::U32 | Ty::S32)) {
+            return self.err("a pair result needs a pair source");
+        }
+        let fl = sty.is_float() || sty.is_half();
+        if cmp.is_float_only() && !fl || cmp.is_unsigned_only() && fl {
+            return self.err(format!("comparison .{:?} does not apply to .{}", cmp, sty.name()).to_lowercase());
+        }
+        self.nops(if bop.is_some() { 4 } else { 3 })?;
+        let mut i = self.mk(Op::Set { cmp, bop, dty, sty, ftz });
+        i.dst[0] = self.dst(0, dty, Fit::Exact)?;
+        i.src[0] = self.src(1, sty, Fit::Exact)?;
+        i.src[1] = self.src(2, sty, Fit::Exact)?;
+        if bop.is_some() {
+            let (c, neg) = self.pred_src(3)?;
+            i.src[2] = c;
+            if neg {
+                i.src[3] = Opnd::Imm(1);
+            }
+        }
+        Ok(i)
+    }
+
     fn setp(&mut self, m: &mut Mods) -> R<Inst> {
         let cmp = match m.list.first().and_then(|c| Cmp::parse(c)) {
             Some(c) => {
@@ -2330,14 +2385,18 @@ impl Build<'_, '_, '_> {
         let ftz = m.take("ftz");
         let ty = self.one_type(m, |t| t != Ty::Pred && t.bits() >= 16)?;
         self.done(m)?;
-        if ftz && !ty.is_float() {
+        let fl = ty.is_float() || ty.is_half();
+        if ftz && !fl {
             return self.err("`.ftz` is a floating-point modifier");
         }
-        if cmp.is_float_only() && !ty.is_float() {
+        if cmp.is_float_only() && !fl {
             return self.err("unordered comparisons need a floating-point type");
         }
-        if cmp.is_unsigned_only() && ty.is_float() {
+        if cmp.is_unsigned_only() && fl {
             return self.err(".lo/.ls/.hi/.hs need an integer type");
+        }
+        if ty.is_x2() && !matches!(self.ops.first(), Some((Raw::Pipe(..), _))) {
+            return self.err(format!("setp.{} writes two predicates: `p|q`", ty.name()));
         }
         self.nops(if bop.is_some() { 4 } else { 3 })?;
         let mut i = self.mk(Op::Setp { cmp, bop, ty, ftz });
@@ -2384,7 +2443,20 @@ impl Build<'_, '_, '_> {
         self.done(m)?;
         let int_rnd = matches!(rnd, Some(Rnd::Rni | Rnd::Rzi | Rnd::Rmi | Rnd::Rpi));
         let flt_rnd = matches!(rnd, Some(Rnd::Rn | Rnd::Rz | Rnd::Rm | Rnd::Rp));
-        match (dty.is_float(), sty.is_float()) {
+        if dty.is_x2() || sty.is_x2() {
+            // `cvt.rn.f16x2.f32 d, a, b`: two f32 to a pair.
+            if sty != Ty::F32 || !flt_rnd {
+                return self.err(format!("cvt to .{} takes two .f32 sources and .rn/.rz/.rm/.rp", dty.name()));
+            }
+            self.nops(3)?;
+            let mut i = self.mk(Op::Cvt { dty, sty, rnd, ftz, sat });
+            i.dst[0] = self.dst(0, dty, Fit::Exact)?;
+            i.src[0] = self.src(1, sty, Fit::Exact)?;
+            i.src[1] = self.src(2, sty, Fit::Exact)?;
+            return Ok(i);
+        }
+        let fl = |t: Ty| t.is_float() || t.is_half();
+        match (fl(dty), fl(sty)) {
             (false, false) => {
                 if rnd.is_some() {
                     return self.err("integer-to-integer cvt takes no rounding modifier");
@@ -2401,7 +2473,7 @@ impl Build<'_, '_, '_> {
                 }
             }
             (true, true) => {
-                if dty.bits() < sty.bits() {
+                if dty.bits() < sty.bits() || dty.is_half() && sty.is_half() && dty != sty {
                     if !flt_rnd {
                         return self.err("narrowing float cvt needs .rn/.rz/.rm/.rp");
                     }
