@@ -67,6 +67,8 @@ pub enum Fault {
     SkipControl,
     /// `bar.sync a, b` with a register operand out of range.
     BadBarrier { id: u64, threads: Option<u64> },
+    /// `tex` with a handle that names no texture of the launch.
+    NoTexture { handle: u64 },
 }
 
 impl std::fmt::Display for Fault {
@@ -90,6 +92,7 @@ impl std::fmt::Display for Fault {
             Fault::WarpDone => write!(f, "the warp has already exited"),
             Fault::BadPc => write!(f, "the PC is not an instruction"),
             Fault::SkipControl => write!(f, "branches and exits cannot be skipped"),
+            Fault::NoTexture { handle } => write!(f, "tex: handle {handle:#x} names no texture of the launch ([textures.NAME], passed as {{ texture = \"NAME\" }})"),
             Fault::BadBarrier { id, threads } => match threads {
                 Some(t) => write!(f, "bar {id}, {t}: the barrier must be 0 to 15 and the count a positive multiple of 32"),
                 None => write!(f, "bar {id}: the barrier must be 0 to 15"),

@@ -249,6 +249,8 @@ pub struct ExecCtx<'a> {
     /// in ns at `clock_hz`.
     pub clock: u64,
     pub clock_hz: u64,
+    /// The launch's textures (`tex`).
+    pub textures: &'a crate::texture::Textures,
 }
 
 /// The per-lane memory accesses of one instruction.
@@ -1120,6 +1122,47 @@ fn atom1(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
 }
 
 /// Execute a memory instruction for the lanes in `mask`.
+/// `tex`: each lane's fetch; the access reported is a 4-byte global load
+/// of the first texel read (what the timing model's load path sees).
+#[allow(clippy::too_many_arguments)]
+fn texture(inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, dims: u8, dty: Ty, cty: Ty, ex: &mut Executed) -> Result<(), LaneFault> {
+    let handle = rd(w, ctx, inst.src[0]);
+    let coords: Vec<Lanes> = (0..dims as usize).map(|d| rd(w, ctx, inst.src[1 + d])).collect();
+    let mut acc = MemAccess { space: Space::Global, kind: MemKind::Load, bytes: 4, addrs: [0; WARP_SIZE], shared_lanes: 0 };
+    let mut out = [[0u64; WARP_SIZE]; 4];
+    let global = &*ctx.global;
+    let read = |a: u64, b: u32| global.read(a, b).unwrap_or(0);
+    for l in lanes(mask) {
+        let l = l as usize;
+        let Some(t) = ctx.textures.get(handle[l]) else {
+            return Err((Some(l as u32), Fault::NoTexture { handle: handle[l] }));
+        };
+        let (texel, first) = if cty == Ty::F32 {
+            let mut c = [0f32; 3];
+            for d in 0..dims as usize {
+                c[d] = f32::from_bits(coords[d][l] as u32);
+            }
+            t.fetch_float(&read, c, dims as usize)
+        } else {
+            let mut c = [0i64; 3];
+            for d in 0..dims as usize {
+                c[d] = coords[d][l] as u32 as i32 as i64;
+            }
+            t.fetch_int(&read, c, dims as usize)
+        };
+        let _ = dty;
+        acc.addrs[l] = first.unwrap_or(t.base) & !3;
+        for k in 0..4 {
+            out[k][l] = texel[k] as u64;
+        }
+    }
+    for k in 0..4 {
+        wr(w, inst.dst[k], &out[k], mask);
+    }
+    ex.mem = Some(acc);
+    Ok(())
+}
+
 fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, ex: &mut Executed) -> Result<(), LaneFault> {
     let Some(addr) = inst.addr else { return Ok(()) };
     let Some(mi) = inst.mem else { return Ok(()) };
@@ -1417,7 +1460,7 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             };
             wr(w, inst.dst[0], &r, mask);
         }
-        Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } => {}
+        Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } => {}
     }
 }
 
@@ -1497,6 +1540,14 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
                 }
                 ex.barrier = Some(crate::barrier::Arrival { id: id as u8, threads: threads.map(|t| t as u32), wait });
                 ex.partial_barrier = exec_mask != w.lanes & !w.exited;
+            }
+            w.advance();
+        }
+        Op::Tex { dims, dty, cty } => {
+            if exec_mask != 0 {
+                if let Err((lane, f)) = texture(inst, w, ctx, exec_mask, dims, dty, cty, &mut ex) {
+                    return Err(fault(k, w, ctx, pc, lane, f));
+                }
             }
             w.advance();
         }

@@ -578,6 +578,11 @@ pub enum Op {
     Vote { mode: VoteMode, neg: bool },
     /// `activemask.b32 d`: the executing lanes.
     Activemask,
+    /// `tex.{1d,2d,3d}.v4.DTY.CTY d0..d3, [t, {c...}]`: a texture fetch
+    /// ([`crate::texture`]); src 0 the handle (a texture object register,
+    /// or `Imm(TEXREF_TAG | k)` for the module's texture reference `k`),
+    /// src 1.. the coordinates.
+    Tex { dims: u8, dty: Ty, cty: Ty },
     /// `ret` / `exit`.
     Exit,
 }
@@ -749,7 +754,7 @@ impl Inst {
     /// The functional unit (see [`Unit`]).
     pub fn classify_unit(op: &Op) -> Unit {
         match *op {
-            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } => Unit::Ldst,
+            Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } => Unit::Ldst,
             Op::Bra { .. } | Op::Bar { .. } | Op::Exit | Op::Membar => Unit::Ctrl,
             Op::Alu { op, ty, .. } => match op {
                 AluOp::Rcp | AluOp::Sqrt | AluOp::Rsqrt | AluOp::Ex2 | AluOp::Lg2 | AluOp::Sin | AluOp::Cos => Unit::Sfu,
@@ -789,6 +794,9 @@ impl Inst {
             Op::Ld { space, ty, vec } => Some(MemInfo { space, kind: MemKind::Load, elem_bytes: ty.bytes() as u8, vec }),
             Op::St { space, ty, vec } => Some(MemInfo { space, kind: MemKind::Store, elem_bytes: ty.bytes() as u8, vec }),
             Op::Atom { space, ty, .. } => Some(MemInfo { space, kind: MemKind::Atomic, elem_bytes: ty.bytes() as u8, vec: 1 }),
+            // A read-only global load of each lane's (first) texel, 4 bytes
+            // (a texel's size depends on the texture bound at launch).
+            Op::Tex { .. } => Some(MemInfo { space: Space::Global, kind: MemKind::Load, elem_bytes: 4, vec: 1 }),
             _ => None,
         };
     }

@@ -254,6 +254,8 @@ pub struct Module {
     /// Module-scope `.const` variables at their constant-bank offsets.
     pub consts: Vec<VarDecl>,
     pub const_bytes: u64,
+    /// Texture references (`.global .texref`), bound by name at launch.
+    pub texrefs: Vec<String>,
 }
 
 impl Module {
@@ -284,6 +286,7 @@ impl Module {
             globals: pm.globals,
             consts: pm.consts,
             const_bytes: pm.const_bytes,
+            texrefs: pm.texrefs,
         })
     }
 

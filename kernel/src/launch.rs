@@ -100,6 +100,9 @@ pub struct LaunchSpec {
     pub buffers: BTreeMap<String, BufferSpec>,
     #[serde(default)]
     pub symbols: BTreeMap<String, BufferSpec>,
+    /// `[textures.NAME]` (see [`crate::texture`]).
+    #[serde(default)]
+    pub textures: BTreeMap<String, crate::texture::TextureSpec>,
 }
 
 /// `[buffers.NAME]` / `[symbols.NAME]`.
@@ -158,6 +161,8 @@ pub struct Launch {
     pub buffers: Vec<BufferInfo>,
     /// Dynamic shared memory per CTA (bytes after the static ones).
     pub dynamic_shared: u32,
+    /// Textures over the buffers, and the binding of the module's texture references.
+    pub textures: crate::texture::Textures,
     /// The launch file (for messages).
     pub file: PathBuf,
 }
@@ -315,11 +320,61 @@ impl LaunchFile {
                 ));
             }
         }
-        let params = self.params(kernel, &buffers)?;
-        Ok(Launch { grid, block, params, memory, buffers, dynamic_shared: s.shared_bytes, file: self.path.clone() })
+        let textures = self.textures(module, kernel, &buffers)?;
+        let params = self.params(kernel, &buffers, &textures)?;
+        Ok(Launch { grid, block, params, memory, buffers, dynamic_shared: s.shared_bytes, textures, file: self.path.clone() })
     }
 
-    fn params(&self, k: &Kernel, buffers: &[BufferInfo]) -> Result<Vec<u8>, LaunchError> {
+    /// `[textures.NAME]` over the buffers; the module's texture references
+    /// bound by name (each one the kernel reads must be there).
+    fn textures(&self, module: &Module, kernel: &Kernel, buffers: &[BufferInfo]) -> Result<crate::texture::Textures, LaunchError> {
+        use crate::texture::{Texture, Textures, TEXREF_TAG};
+        let mut list = Vec::new();
+        for (name, t) in &self.spec.textures {
+            let key = format!("textures.{name}");
+            let Some(b) = buffers.iter().find(|b| b.name == t.buffer) else {
+                let have: Vec<&str> = buffers.iter().map(|b| b.name.as_str()).collect();
+                return Err(self.err(format!("{key}.buffer"), format!("no buffer `{}` (buffers: {})", t.buffer, have.join(", "))));
+            };
+            if !matches!(t.channels, 1 | 2 | 4) {
+                return Err(self.err(format!("{key}.channels"), format!("{}: must be 1, 2 or 4", t.channels)));
+            }
+            let texels = b.len / t.channels as u64;
+            let width = t.width.unwrap_or(texels);
+            let (height, depth) = (t.height.unwrap_or(1), t.depth.unwrap_or(1));
+            let need = width.checked_mul(height).and_then(|n| n.checked_mul(depth));
+            if width == 0 || height == 0 || depth == 0 || need.is_none_or(|n| n > texels) {
+                return Err(self.err(
+                    &key,
+                    format!("{width} x {height} x {depth} texels of {} channel(s) need more than buffer `{}`'s {} elements", t.channels, b.name, b.len),
+                ));
+            }
+            list.push(Texture {
+                name: name.clone(),
+                base: b.base,
+                elem: b.ty,
+                channels: t.channels,
+                size: [width, height, depth],
+                filter: t.filter,
+                address: t.address,
+                normalized: t.normalized,
+                read: t.read,
+            });
+        }
+        let texrefs: Vec<Option<usize>> = module.texrefs.iter().map(|r| list.iter().position(|t| &t.name == r)).collect();
+        for inst in &kernel.insts {
+            if let (crate::inst::Op::Tex { .. }, crate::inst::Opnd::Imm(v)) = (inst.op, inst.src[0]) {
+                let k = (v & !TEXREF_TAG) as usize;
+                if texrefs.get(k).copied().flatten().is_none() {
+                    let r = module.texrefs.get(k).map(String::as_str).unwrap_or("?");
+                    return Err(self.err(format!("textures.{r}"), format!("kernel `{}` reads texture reference `{r}`: describe it here", kernel.base_name)));
+                }
+            }
+        }
+        Ok(Textures { list, texrefs })
+    }
+
+    fn params(&self, k: &Kernel, buffers: &[BufferInfo], textures: &crate::texture::Textures) -> Result<Vec<u8>, LaunchError> {
         let args = &self.spec.args;
         if args.len() != k.params.len() {
             let list: Vec<String> =
@@ -359,6 +414,22 @@ impl LaunchFile {
                 }
                 (_, Some(n)) => {
                     return Err(self.err(key, format!("the parameter is an array .{}[{n}]: give an array of {n} numbers", p.ty.name())))
+                }
+                (toml::Value::Table(t), None) if t.len() == 1 && t.contains_key("texture") => {
+                    // A texture object: its handle.
+                    let name = t["texture"].as_str().unwrap_or_default();
+                    let Some(i) = textures.list.iter().position(|x| x.name == name) else {
+                        let have: Vec<&str> = textures.list.iter().map(|x| x.name.as_str()).collect();
+                        return Err(self.err(
+                            format!("{key}.texture"),
+                            format!("no texture `{name}` (textures: {})", if have.is_empty() { "none".into() } else { have.join(", ") }),
+                        ));
+                    };
+                    if p.ty.bits() != 64 {
+                        return Err(self.err(key, format!("texture `{name}` passed to a .{} parameter; texture objects are 64-bit", p.ty.name())));
+                    }
+                    let h = crate::texture::HANDLE_BASE + i as u64;
+                    buf[off..off + 8].copy_from_slice(&h.to_le_bytes());
                 }
                 (v, None) => {
                     let bits = param_bits(v, p.ty).map_err(|m| self.err(&key, m))?;

@@ -62,6 +62,7 @@ pub mod ptx;
 pub mod regalloc;
 pub mod round;
 pub mod spill;
+pub mod texture;
 pub mod run;
 
 pub use cfg::{Block, Cfg, RPC_NONE};

@@ -149,6 +149,7 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                     unmapped_reads_zero: opts.unmapped_reads_zero,
                     clock: 0,
                     clock_hz: FUNCTIONAL_CLOCK_HZ,
+                    textures: &launch.textures,
                 };
                 loop {
                     for (wi, w) in warps.iter_mut().enumerate() {

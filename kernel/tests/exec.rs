@@ -67,6 +67,7 @@ macro_rules! ctx {
             unmapped_reads_zero: false,
             clock: 0,
             clock_hz: 1,
+            textures: &kernel::texture::Textures::EMPTY,
         }
     };
 }

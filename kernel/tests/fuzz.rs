@@ -85,6 +85,7 @@ fn pre_execute(k: &kernel::Kernel, l: &kernel::Launch) {
         unmapped_reads_zero: false,
         clock: 0,
         clock_hz: 1,
+        textures: &kernel::texture::Textures::EMPTY,
     };
     for n in 0..500 {
         if w.done {

@@ -236,3 +236,49 @@ fn half_precision_matches_the_half_crate() {
         assert_eq!(cmp[i], c, "comparisons {i}");
     }
 }
+
+/// Texture objects through nvcc's `tex1Dfetch`/`tex2D`, against the CUDA
+/// C Programming Guide's texture-fetching rules written out here: integer
+/// fetches read zero outside; point sampling takes floor(x) under the
+/// address mode; linear filtering blends the four texels around x - 0.5
+/// with weights in 1/256ths; 8-bit texels read as normalized floats are
+/// value / 255; a one-channel float fetch returns (v, 0, 0, 1).
+#[test]
+fn texture_fetches_follow_the_programming_guide() {
+    let opts = CompileOptions { compiler: Compiler::Nvcc, ..common::compile_opts() };
+    let (r, l) = common::run_in("nvcc", "textures", &opts).unwrap_or_else(|e| panic!("{e}"));
+    let f = |b: &str| common::f32s(l.buffer(&r.memory, b).unwrap());
+    let (data, image, out) = (f("data"), f("image"), f("out"));
+    let labels = common::i32s(l.buffer(&r.memory, "labels").unwrap());
+    let pixels = l.buffer(&r.memory, "pixels").unwrap().to_vec();
+    let iout = common::i32s(l.buffer(&r.memory, "iout").unwrap());
+    let (w, h, n) = (16i64, 8i64, 200usize);
+    let texel = |i: i64, j: i64| image[(j * w + i) as usize] as f64;
+    let mirror = |i: i64, n: i64| {
+        let p = i.rem_euclid(2 * n);
+        if p < n {
+            p
+        } else {
+            2 * n - 1 - p
+        }
+    };
+    for i in 0..n {
+        let x = (i % 23) as f32 * 0.75 - 1.3;
+        let y = (i / 23) as f32 * 0.6 - 0.9;
+        let j = 3 * i as i64 - 7;
+        let fetch = if (0..512).contains(&j) { data[j as usize] } else { 0.0 };
+        let (xi, yi) = (x.floor() as i64, y.floor() as i64);
+        let point = texel(xi.clamp(0, w - 1), yi.clamp(0, h - 1)) as f32;
+        let (xb, yb) = (x as f64 - 0.5, y as f64 - 0.5);
+        let (a, b) = (((xb - xb.floor()) * 256.0).round() / 256.0, ((yb - yb.floor()) * 256.0).round() / 256.0);
+        let (i0, j0) = (xb.floor() as i64, yb.floor() as i64);
+        let t = |di: i64, dj: i64| texel((i0 + di).rem_euclid(w), (j0 + dj).rem_euclid(h));
+        let bilinear = ((1.0 - a) * (1.0 - b) * t(0, 0) + a * (1.0 - b) * t(1, 0) + (1.0 - a) * b * t(0, 1) + a * b * t(1, 1)) as f32;
+        let byte = (pixels[(mirror(yi, h) * w + mirror(xi, w)) as usize] as f64 / 255.0) as f32;
+        let want = [fetch, point, bilinear, byte, data[i] + 1.0];
+        for (k, v) in want.iter().enumerate() {
+            assert_eq!(out[5 * i + k].to_bits(), v.to_bits(), "thread {i}, output {k} (x {x}, y {y}): {} vs {v}", out[5 * i + k]);
+        }
+        assert_eq!(iout[i], labels[n - 1 - i], "integer texture, thread {i}");
+    }
+}

@@ -387,7 +387,8 @@ fn parse_errors_name_file_line_and_column() {
     case("add.s32 %r1, %rd1, 1;", "bad.ptx:8:14: `add.s32`: register `%rd1` is 64-bit, the operand is .s32");
     case("bra NOWHERE;", "bad.ptx:8:5: undefined label `NOWHERE`");
     case("sin.rz.f32 %r1, %r1;", "a directed rounding mode is only valid on rcp and sqrt here, not sin");
-    case("tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [tex, {%r1}];", "textures and surfaces are not supported");
+    case("tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [tex, {%r1}];", "`tex` is neither a texture reference (`.global .texref`) nor a register");
+    case("tld4.r.2d.v4.f32.f32 {%r1, %r1, %r1, %r1}, [tex, {%r1, %r1}];", "texture gathers, queries and surfaces are not supported");
     case("call.uni foo, (%r1);", "call argument `%r1` is not a .param variable declared at the call");
     case("call.uni %rd1, (%r1);", "indirect calls (function pointers) are not supported");
     case("add.s32 %r1, %r1, 1", "bad.ptx:9:1: expected `;` after `add.s32`");
@@ -1084,4 +1085,57 @@ fn half_precision_forms() {
         words(&l, &m, "out"),
         [0x0000_4080, 0x40c8_4010, 0x7fff_3c00, 0x4400_4400, 1, 0x0000_3c00, 0x3fc0_4020, 0x3fc0_4020]
     );
+}
+
+/// A texture reference (`.global .texref`, as nvcc before CUDA 12 emits for
+/// Rodinia's kmeans) bound by name in the launch file; an unbound one is a
+/// launch error naming the key; a bad handle is a fault.
+#[test]
+fn texture_references_bind_by_name() {
+    let ptx = r#"
+.version 6.4
+.target sm_52
+.address_size 64
+.global .texref t_features;
+.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)
+{
+	.reg .b32 %r<3>;
+	.reg .f32 %f<5>;
+	.reg .b64 %rd<5>;
+	ld.param.u64 %rd1, [k_param_0];
+	ld.param.u64 %rd3, [k_param_1];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	add.s32 %r2, %r1, -2;
+	tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t_features, {%r2}];
+	mul.wide.s32 %rd4, %r1, 4;
+	add.s64 %rd2, %rd2, %rd4;
+	st.global.f32 [%rd2], %f1;
+	tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd3, {%r1}];
+	st.global.f32 [%rd2+128], %f4;
+	ret;
+}
+"#;
+    let launch = |extra: &str| {
+        format!(
+            "grid = [1]\nblock = [32]\nargs = [\"out\", {extra}]\n[buffers.feat]\ntype = \"f32\"\nlen = 8\ninit = {{ values = [1, 2, 3, 4, 5, 6, 7, 8] }}\n[buffers.out]\ntype = \"f32\"\nlen = 64\n[textures.t_features]\nbuffer = \"feat\"\nchannels = 2\n"
+        )
+    };
+    let (l, m) = run(ptx, &launch("{ texture = \"t_features\" }")).unwrap();
+    let out: Vec<f32> = words(&l, &m, "out").into_iter().map(f32::from_bits).collect();
+    for t in 0..32 {
+        // Texel j holds (2j+1, 2j+2); outside 0..4 reads zero.
+        let j = t as i64 - 2;
+        let want = if (0..4).contains(&j) { (2 * j + 1) as f32 } else { 0.0 };
+        assert_eq!(out[t], want, "texref fetch, thread {t}");
+        // A two-channel float texel's w reads 1; outside, (0, 0, 0, 1) too.
+        assert_eq!(out[32 + t], 1.0, "texture object fetch, thread {t}");
+    }
+    let unbound = launch("{ texture = \"t_features\" }").replace("[textures.t_features]", "[textures.other]");
+    let e = run(ptx, &unbound).unwrap_err();
+    assert!(e.contains("textures.t_features: kernel `k` reads texture reference `t_features`: describe it here"), "{e}");
+    let e = run(ptx, &launch("7")).unwrap_err();
+    assert!(e.contains("tex: handle 0x7 names no texture of the launch"), "{e}");
+    let e = run(ptx, &launch("{ texture = \"nope\" }")).unwrap_err();
+    assert!(e.contains("no texture `nope` (textures: t_features)"), "{e}");
 }

@@ -199,6 +199,7 @@ impl Functional {
             unmapped_reads_zero: self.unmapped_reads_zero,
             clock: self.clock,
             clock_hz: self.clock_hz,
+            textures: &self.launch.textures,
         };
         let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| if pmode { format!("in P-mode: {e}") } else { e.to_string() })?;
         if !pmode {

@@ -144,9 +144,9 @@ fn suite_by_nvcc_equals_suite_by_clang() {
     }
     // Warp shuffles and votes (they come from CUDA's headers), out-of-line
     // device functions (inlined calls, `.param` traffic in local memory) and
-    // named barriers, half precision.
+    // named barriers, half precision, texture objects.
     let dir = root.join("nvcc");
-    for name in ["warp_ops", "calls", "named_barriers", "halves"] {
+    for name in ["warp_ops", "calls", "named_barriers", "halves", "textures"] {
         let m = load(&dir.join(format!("{name}.cu")), &nvcc).unwrap_or_else(|e| panic!("{e}"));
         let k = m.only_kernel().unwrap();
         let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, k).unwrap();

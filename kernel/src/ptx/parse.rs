@@ -98,6 +98,8 @@ pub struct ParsedModule {
     pub consts: Vec<VarDecl>,
     pub const_bytes: u64,
     pub global_bytes: u64,
+    /// Texture references (`.global .texref t;`), bound by name at launch.
+    pub texrefs: Vec<String>,
 }
 
 /// Parse PTX text. `file` names the source in errors.
@@ -110,6 +112,7 @@ pub fn parse(src: &str, file: &str) -> Result<ParsedModule, ParseError> {
         globals: Vec::new(),
         consts: Vec::new(),
         mod_shared: Vec::new(),
+        texrefs: Vec::new(),
         global_next: 0,
         const_next: 0,
         end: (src.lines().count().max(1) as u32, 1),
@@ -125,6 +128,8 @@ enum Raw {
     Addr { base: Option<String>, off: i64 },
     Pipe(String, String),
     Not(String),
+    /// `[t, {c, ...}]`: a texture and its coordinates.
+    Tex(String, Vec<(Raw, (u32, u32))>),
 }
 
 /// Symbols visible in a function: name -> (space, address in that space).
@@ -199,6 +204,7 @@ struct Parser<'a> {
     globals: Vec<VarDecl>,
     consts: Vec<VarDecl>,
     mod_shared: Vec<VarDecl>,
+    texrefs: Vec<String>,
     global_next: u64,
     const_next: u64,
     end: (u32, u32),
@@ -219,7 +225,7 @@ const SUPPORTED: &[&str] = &[
     "mov", "ld", "ldu", "st", "atom", "red", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "abs", "not",
     "cnot", "popc", "clz", "brev", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "and", "or", "xor", "shl", "shr", "bfe", "bfi",
     "prmt", "shf", "copysign", "testp", "setp", "selp", "slct", "cvt", "bra", "bar", "barrier", "membar", "fence", "ret", "exit",
-    "shfl", "vote", "activemask", "set", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard", "addc", "subc", "madc",
+    "shfl", "vote", "activemask", "set", "tex", "mul24", "mad24", "sad", "prefetch", "prefetchu", "discard", "addc", "subc", "madc",
 ];
 
 /// Cache operators, memory-order and scope qualifiers: no effect on values.
@@ -384,7 +390,12 @@ impl<'a> Parser<'a> {
                         is_extern |= l == ".extern";
                         self.i += 1;
                     }
+                    let texref = self.peek_word() == Some(".global") && self.t.get(self.i + 1).map(|t| &t.tok) == Some(&Tok::Word(".texref".into()));
                     match self.peek_word() {
+                        _ if texref => {
+                            self.i += 2;
+                            self.texref_names()?;
+                        }
                         Some(".entry") | Some(".func") => {
                             if let Some(f) = self.function(is_extern)? {
                                 if funcs.iter().any(|g| g.name == f.name) {
@@ -403,8 +414,16 @@ impl<'a> Parser<'a> {
                         _ => return self.err(format!("expected .entry, .func or a variable after linkage, found {}", self.describe())),
                     }
                 }
-                ".tex" | ".texref" | ".samplerref" | ".surfref" => {
-                    return self.err(format!("`{w}`: textures and surfaces are not supported"));
+                ".tex" => {
+                    // `.tex .u32 t;` (PTX 1.x): a texture reference.
+                    self.i += 1;
+                    if matches!(self.peek_word(), Some(".u32" | ".u64" | ".b32" | ".b64")) {
+                        self.i += 1;
+                    }
+                    self.texref_names()?;
+                }
+                ".texref" | ".samplerref" | ".surfref" => {
+                    return self.err(format!("`{w}`: only `.global .texref` textures are supported (not samplers or surfaces)"));
                 }
                 _ => return self.err(format!("unsupported module directive `{w}`")),
             }
@@ -423,7 +442,24 @@ impl<'a> Parser<'a> {
             consts: std::mem::take(&mut self.consts),
             const_bytes: self.const_next,
             global_bytes: self.global_next,
+            texrefs: std::mem::take(&mut self.texrefs),
         })
+    }
+
+    /// `name (, name)* ;` of a texture reference declaration.
+    fn texref_names(&mut self) -> R<()> {
+        loop {
+            let pos = self.pos();
+            let name = self.word("a texture reference name")?;
+            if self.texrefs.contains(&name) {
+                return self.err_at(pos, format!("texture `{name}` declared twice"));
+            }
+            self.texrefs.push(name);
+            if !self.eat_punct(',') {
+                break;
+            }
+        }
+        self.expect_punct(';', "after the texture declaration")
     }
 
     fn pragma(&mut self) -> R<()> {
@@ -1082,6 +1118,17 @@ impl<'a> Parser<'a> {
                 let mut base = None;
                 let mut off: i64 = 0;
                 let mut first = true;
+                // `[t, {c, ...}]`: a texture fetch's operand.
+                if let (Some(Tok::Word(w)), Some(Tok::Punct(','))) = (self.peek(), self.t.get(self.i + 1).map(|t| &t.tok)) {
+                    let w = w.clone();
+                    self.i += 2;
+                    let (coords, cpos) = self.operand()?;
+                    let Raw::Vec(c) = coords else {
+                        return self.err_at(cpos, "expected texture coordinates `{...}`");
+                    };
+                    self.expect_punct(']', "after the texture coordinates")?;
+                    return Ok((Raw::Tex(w, c), pos));
+                }
                 loop {
                     let tpos = self.pos();
                     // First term: optional `-`; later terms: `+`, `+-` or `-`.
@@ -1174,8 +1221,8 @@ impl<'a> Parser<'a> {
         // (whose syntax may be outside it too).
         let base = opcode.split('.').next().unwrap_or("");
         match base {
-            "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" => {
-                return self.err_at(opos, format!("`{opcode}`: textures and surfaces are not supported"));
+            "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" => {
+                return self.err_at(opos, format!("`{opcode}`: texture gathers, queries and surfaces are not supported"));
             }
             "call" => return self.call(f, guard, opos, &opcode),
             b if !SUPPORTED.contains(&b) => return self.err_at(opos, format!("`{opcode}`: unsupported opcode")),
@@ -1560,7 +1607,7 @@ impl Build<'_, '_, '_> {
             Raw::Not(_) => self.err_at(pos, "`!` is only allowed on a predicate operand of setp, selp and guards"),
             Raw::Pipe(..) => self.err_at(pos, "`|` is only allowed in setp and shfl destinations"),
             Raw::Vec(_) => self.err_at(pos, "unexpected vector operand"),
-            Raw::Addr { .. } => self.err_at(pos, "unexpected address operand"),
+            Raw::Addr { .. } | Raw::Tex(..) => self.err_at(pos, "unexpected address operand"),
         }
     }
 
@@ -1985,7 +2032,7 @@ impl Build<'_, '_, '_> {
                 self.nops(0)?;
                 self.mk(Op::Exit)
             }
-            "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" => return self.err("textures and surfaces are not supported"),
+            "tex" => self.tex(&mut m)?,
             _ => return self.err("unsupported opcode"),
         };
         Ok(inst)
@@ -2321,6 +2368,63 @@ impl Build<'_, '_, '_> {
         let mut i = self.mk(Op::Alu { op, ty, f });
         i.dst[0] = self.dst(0, dty, Fit::Exact)?;
         i.src[0] = self.src(1, ty, Fit::Exact)?;
+        Ok(i)
+    }
+
+    /// `tex.GEOM.v4.DTY.CTY {d0, d1, d2, d3}, [t, {c...}]`: `t` a texture
+    /// reference of the module or a 64-bit register holding a texture object.
+    fn tex(&mut self, m: &mut Mods) -> R<Inst> {
+        let dims = match m.take_any(&["1d", "2d", "3d"]).as_deref() {
+            Some("1d") => 1u8,
+            Some("2d") => 2,
+            Some("3d") => 3,
+            _ => return self.err("only .1d, .2d and .3d textures are supported (not arrays or cube maps)"),
+        };
+        if !m.take("v4") {
+            return self.err("needs .v4");
+        }
+        let ts = m.types();
+        let (dty, cty) = match ts.as_slice() {
+            [d, c] if matches!(d, Ty::F32 | Ty::S32 | Ty::U32) && matches!(c, Ty::F32 | Ty::S32) => (*d, *c),
+            _ => return self.err("expected tex.GEOM.v4.{f32,s32,u32}.{f32,s32}"),
+        };
+        self.done(m)?;
+        self.nops(2)?;
+        let mut i = self.mk(Op::Tex { dims, dty, cty });
+        let (d_raw, dpos) = self.ops[0].clone();
+        match &d_raw {
+            Raw::Vec(elems) if elems.len() == 4 => {
+                for (k, (raw, pos)) in elems.iter().enumerate() {
+                    i.dst[k] = self.dst_raw(raw, *pos, dty, Fit::Exact, true)?;
+                }
+            }
+            _ => return self.err_at(dpos, "expected four destinations `{d0, d1, d2, d3}`"),
+        }
+        let (a_raw, apos) = self.ops[1].clone();
+        let Raw::Tex(t, coords) = a_raw else {
+            return self.err_at(apos, "expected `[texture, {coordinates}]`");
+        };
+        i.src[0] = if let Some((id, width, _)) = self.reg_info(&t) {
+            if width != RegWidth::W64 {
+                return self.err_at(apos, format!("texture object register `{t}` must be 64-bit"));
+            }
+            Opnd::D(id)
+        } else if let Some(k) = self.p.texrefs.iter().position(|n| *n == t) {
+            Opnd::Imm(crate::texture::TEXREF_TAG | k as u64)
+        } else {
+            return self.err_at(apos, format!("`{t}` is neither a texture reference (`.global .texref`) nor a register"));
+        };
+        // 3D coordinates come as a 4-vector whose last element is ignored.
+        let want = if dims == 3 { 4 } else { dims as usize };
+        if coords.len() != want {
+            return self.err_at(apos, format!("{} coordinates for a .{dims}d texture (expected {want})", coords.len()));
+        }
+        for (d, (raw, pos)) in coords.iter().take(dims as usize).enumerate() {
+            let saved = std::mem::replace(&mut self.ops[1], (raw.clone(), *pos));
+            let r = self.src(1, cty, Fit::Exact);
+            self.ops[1] = saved;
+            i.src[1 + d] = r?;
+        }
         Ok(i)
     }
 
