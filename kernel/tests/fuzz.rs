@@ -6,7 +6,7 @@
 //! `make fuzz` runs many more cases.
 
 mod common;
-use kernel::{LaunchFile, Module, RunOptions};
+use kernel::{CompileOptions, Compiler, LaunchFile, Module, RunOptions};
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -28,14 +28,24 @@ const KERNELS: &[&str] = &[
     "dac_fig4",
 ];
 
+/// Kernels beyond the suite's subset (`kernels/nvcc`): calls, named
+/// barriers, half precision, texture objects; the last two need nvcc.
+const BEYOND: &[(&str, Compiler)] =
+    &[("nvcc/calls", Compiler::Clang), ("nvcc/named_barriers", Compiler::Clang), ("nvcc/halves", Compiler::Nvcc), ("nvcc/textures", Compiler::Nvcc)];
+
+const CORPUS: usize = KERNELS.len() + BEYOND.len();
+
 /// (PTX text, launch file text) of every shipped kernel.
 fn corpus() -> &'static Vec<(String, String)> {
     static C: OnceLock<Vec<(String, String)>> = OnceLock::new();
     C.get_or_init(|| {
-        KERNELS
-            .iter()
-            .map(|k| (common::ptx(k), std::fs::read_to_string(common::kernels_dir().join(format!("{k}.toml"))).unwrap()))
-            .collect()
+        let launch = |k: &str| std::fs::read_to_string(common::kernels_dir().join(format!("{k}.toml"))).unwrap();
+        let beyond = BEYOND.iter().map(|&(k, compiler)| {
+            let opts = CompileOptions { compiler, ..common::compile_opts() };
+            let ptx = kernel::compile_cuda(&common::kernels_dir().join(format!("{k}.cu")), &opts).unwrap_or_else(|e| panic!("{e}"));
+            (ptx, launch(k))
+        });
+        KERNELS.iter().map(|k| (common::ptx(k), launch(k))).chain(beyond).collect()
     })
 }
 
@@ -218,13 +228,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn mutated_ptx_never_panics(k in 0..KERNELS.len(), muts in proptest::collection::vec(mutation(), 1..4)) {
+    fn mutated_ptx_never_panics(k in 0..CORPUS, muts in proptest::collection::vec(mutation(), 1..4)) {
         let (ptx, launch) = &corpus()[k];
         count(0, exercise(&apply(ptx, &muts), launch));
     }
 
     #[test]
-    fn random_launch_files_never_panic(k in 0..KERNELS.len(), parts in launch_parts(), fit in any::<bool>(), picks in proptest::collection::vec(0usize..3, 8)) {
+    fn random_launch_files_never_panic(k in 0..CORPUS, parts in launch_parts(), fit in any::<bool>(), picks in proptest::collection::vec(0usize..3, 8)) {
         let (ptx, _) = &corpus()[k];
         let (grid, block, args, bufs, extra) = parts;
         // Half the cases take arguments and buffers that fit the kernel's
@@ -251,7 +261,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_launch_files_never_panic(k in 0..KERNELS.len(), muts in proptest::collection::vec(mutation(), 1..3)) {
+    fn mutated_launch_files_never_panic(k in 0..CORPUS, muts in proptest::collection::vec(mutation(), 1..3)) {
         let (ptx, launch) = &corpus()[k];
         count(2, exercise(ptx, &apply(launch, &muts)));
     }
