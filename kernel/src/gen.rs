@@ -41,10 +41,16 @@
 //! `fmaf`, `fminf`/`fmaxf`, `sqrtf`, int/float conversions; from a second
 //! random stream (so that each seed's structure does not depend on them):
 //! directed rounding (`__fadd_rd`, `__fmul_ru`, `__fmaf_rz`, `__fsqrt_rd`,
-//! ...) and warp-level functions of expressions (`__shfl_sync`,
+//! ...), warp-level functions of expressions (`__shfl_sync`,
 //! `__shfl_down_sync`, `__shfl_xor_sync`, `__shfl_up_sync` with a width,
 //! `__ballot_sync`, `__any_sync`, `__all_sync`, `__uni_sync`, all over
-//! `__activemask()`).
+//! `__activemask()`), calls of out-of-line `__noinline__` helpers (`call`
+//! with `.param` passing, an early return in divergent code), round trips
+//! through half precision (`__hadd`, `__hmul`, `__hsub`, `__hfma`: PTX
+//! `cvt` to and from `.f16`), a texture over `gf` (`tex1Dfetch` with
+//! coordinates partly outside, or `tex2D` with point or linear filtering
+//! under each address mode) and named barriers (`bar.sync k`, k < 16, for
+//! some of the CTA barriers).
 //!
 //! Kernels stay small (a budget of dynamic statements per thread), so the
 //! functional model runs one in milliseconds.
@@ -73,15 +79,19 @@ pub const FEATURES: &[&str] = &[
     "bounds-guard",
     "break-continue",
     "data-trip-count",
+    "device-call",
+    "directed-rounding",
     "divergence-data",
     "divergence-tid",
     "do-while",
     "early-return",
     "float",
     "grid-2d",
+    "half",
     "indirect-load",
     "loop",
     "multi-cta",
+    "named-barrier",
     "nested-if",
     "nested-loop",
     "partial-warp",
@@ -93,7 +103,9 @@ pub const FEATURES: &[&str] = &[
     "shared-volatile",
     "short-circuit",
     "strided-load",
+    "texture",
     "warp-exit-before-barrier",
+    "warp-intrinsics",
 ];
 
 /// A generated kernel and its launch.
@@ -258,6 +270,12 @@ struct Gen {
     use_sc: Use,
     budget: i64,
     mult: i64,
+    /// Out-of-line helpers called (`wf_mix`, `wf_blend`).
+    calls: [bool; 2],
+    /// A texture over `gf` (`tf`): 0 none, 1 `tex1Dfetch`, 2 `tex2D`.
+    tex: u8,
+    /// `tex2D`'s width, filter and address mode.
+    tex2d: (u32, &'static str, &'static str),
 }
 
 impl Gen {
@@ -297,6 +315,9 @@ impl Gen {
             use_sc: Use::None,
             budget: BUDGET[size as usize],
             mult: 1,
+            calls: [false; 2],
+            tex: 0,
+            tex2d: (16, "point", "clamp"),
         }
     }
 
@@ -342,6 +363,15 @@ impl Gen {
 
     fn run(mut self) -> Generated {
         self.shape();
+        // A texture over `gf` (second stream).
+        self.tex = [0, 0, 1, 2][self.ext.random_range(0..4usize)];
+        if self.tex == 2 {
+            self.tex2d = (
+                *[8u32, 16, 32].get(self.ext.random_range(0..3usize)).unwrap_or(&16),
+                ["point", "linear"][self.ext.random_range(0..2usize)],
+                ["clamp", "wrap", "mirror", "border"][self.ext.random_range(0..4usize)],
+            );
+        }
         let has_stages = self.chance(0.7);
         // The bounds guard (`if (gid >= n) return;` at the top) is legal only
         // in a kernel without barriers.
@@ -478,7 +508,7 @@ impl Gen {
                 self.stage_or_group(0);
             }
             // Epilogue: after the last barrier; threads may return early.
-            self.line("__syncthreads();");
+            self.barrier();
             self.choose_uses();
             let n = self.range(2, 5);
             self.block_stmts(Ctx { depth: 0, in_for: false, may_return: true }, n);
@@ -494,6 +524,7 @@ impl Gen {
         }
         self.indent = 0;
         self.line("}");
+        self.out = self.helpers() + &self.out;
         let launch = self.launch_file();
         Generated {
             seed: self.seed,
@@ -532,6 +563,33 @@ impl Gen {
         }
     }
 
+    /// A CTA barrier: `__syncthreads()`, or (second stream) a named
+    /// barrier of the whole CTA, `bar.sync k` (the same semantics under
+    /// another of the 16 barriers).
+    fn barrier(&mut self) {
+        if self.ext.random_bool(0.3) {
+            self.features.insert("named-barrier");
+            let k = self.ext.random_range(0..16u32);
+            self.line(&format!("asm volatile(\"bar.sync {k};\" ::: \"memory\");"));
+        } else {
+            self.line("__syncthreads();");
+        }
+    }
+
+    /// The out-of-line device functions the kernel calls (`call` with
+    /// `.param` passing; pure functions of their arguments, an early
+    /// return in divergent code).
+    fn helpers(&self) -> String {
+        let mut s = String::new();
+        if self.calls[0] {
+            s += "__device__ __noinline__ unsigned wf_mix(unsigned a, unsigned b) {\n  if (a & 1u) return (a * 2654435761u) ^ b;\n  for (unsigned i = 0; i < (b & 3u); i++) a = ((a << 3) ^ (a >> 2)) + i;\n  return a + b;\n}\n";
+        }
+        if self.calls[1] {
+            s += "__device__ __noinline__ float wf_blend(float x, float y) { return x > y ? fmaf(x, 0.5f, y) : y - x * 0.25f; }\n";
+        }
+        s
+    }
+
     fn header(&mut self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "// warpforge random kernel, seed {} size {} (kernel::gen). Deterministic under any", self.seed, self.size);
@@ -539,7 +597,8 @@ impl Gen {
         let _ = writeln!(s, "// atomics, shared memory read only after a barrier, barriers in CTA-uniform code.");
         let _ = writeln!(
             s,
-            "__global__ void {KERNEL_NAME}(const int *gi, const float *gf, const int *ix, int *oi, float *of, int *cnt, unsigned n, unsigned p) {{"
+            "__global__ void {KERNEL_NAME}(const int *gi, const float *gf, const int *ix, int *oi, float *of, int *cnt, unsigned n, unsigned p{}) {{",
+            if self.tex > 0 { ", cudaTextureObject_t tf" } else { "" }
         );
         s
     }
@@ -558,7 +617,8 @@ impl Gen {
         } else {
             let _ = writeln!(s, "block = [{}]", self.block[0]);
         }
-        let _ = writeln!(s, "args = [\"gi\", \"gf\", \"ix\", \"oi\", \"of\", \"cnt\", {}, {}]", self.n, self.p);
+        let tf = if self.tex > 0 { ", { texture = \"tf\" }" } else { "" };
+        let _ = writeln!(s, "args = [\"gi\", \"gf\", \"ix\", \"oi\", \"of\", \"cnt\", {}, {}{tf}]", self.n, self.p);
         if self.shared_bytes > 0 {
             let _ = writeln!(s, "shared_bytes = {}", self.shared_bytes);
         }
@@ -584,6 +644,14 @@ impl Gen {
                 "\n[buffers.{name}]\ntype = \"{ty}\"\nlen = {len}\ninit = {{ random = {{ seed = {seed}, min = {min}, max = {max} }} }}"
             );
         }
+        match self.tex {
+            1 => s += "\n[textures.tf]\nbuffer = \"gf\"\n",
+            2 => {
+                let (w, filter, address) = self.tex2d;
+                let _ = write!(s, "\n[textures.tf]\nbuffer = \"gf\"\nwidth = {w}\nheight = {}\nfilter = \"{filter}\"\naddress = \"{address}\"\n", self.nf / w);
+            }
+            _ => {}
+        }
         s
     }
 
@@ -596,7 +664,7 @@ impl Gen {
         }
         match if depth >= 2 { 0 } else { self.weighted(&[5, 2, 2]) } {
             0 => {
-                self.line("__syncthreads();");
+                self.barrier();
                 self.choose_uses();
                 let n = self.range(1, 4);
                 self.block_stmts(Ctx { depth: 0, in_for: false, may_return: false }, n);
@@ -977,6 +1045,12 @@ impl Gen {
     /// or ballot on one of its bits. Any execution order gives the same
     /// values: the lanes of a warp run in lockstep.
     fn warp_wrap(&mut self, e: String) -> String {
+        if self.ext.random_bool(0.03) {
+            self.features.insert("device-call");
+            self.calls[0] = true;
+            let b = self.ext_ileaf();
+            return format!("wf_mix({e}, {b})");
+        }
         if !self.ext.random_bool(0.05) {
             return e;
         }
@@ -1047,6 +1121,60 @@ impl Gen {
         if rounded.is_some() && matches!(k, 0 | 1 | 4) {
             self.features.insert("directed-rounding");
         }
+        let e = self.fexpr_main(k, d, a.clone(), b.clone(), rounded);
+        self.f_wrap(e, a, b)
+    }
+
+    /// An unsigned leaf drawn from the second stream.
+    fn ext_ileaf(&mut self) -> String {
+        match self.ext.random_range(0..4u32) {
+            0 => "tid".into(),
+            1 => "gid".into(),
+            2 => "p".into(),
+            _ => format!("a{}", self.ext.random_range(0..self.nvi)),
+        }
+    }
+
+    /// With small chances (second stream): a call of an out-of-line
+    /// helper, a round trip through half precision (`__hadd`, `__hmul`,
+    /// `__hfma` of the operands), a texture fetch added.
+    fn f_wrap(&mut self, e: String, a: String, b: String) -> String {
+        match self.ext.random_range(0..100u32) {
+            0..3 => {
+                self.features.insert("device-call");
+                self.calls[1] = true;
+                format!("wf_blend({e}, {a})")
+            }
+            3..7 => {
+                self.features.insert("half");
+                let h = |x: &str| format!("__float2half_rn({x})");
+                let op = match self.ext.random_range(0..4u32) {
+                    0 => format!("__hadd({}, {})", h(&e), h(&b)),
+                    1 => format!("__hmul({}, {})", h(&e), h(&b)),
+                    2 => format!("__hsub({}, __float2half_rz({b}))", h(&e)),
+                    _ => format!("__hfma({}, {}, {})", h(&e), h(&a), h(&b)),
+                };
+                format!("__half2float({op})")
+            }
+            7..12 if self.tex > 0 => {
+                self.features.insert("texture");
+                if self.tex == 1 {
+                    // Integer coordinates, some outside the texture (zero).
+                    let i = self.ext_ileaf();
+                    format!("({e} + tex1Dfetch<float>(tf, (int)(({i}) % {}u) - 32))", self.nf + 64)
+                } else {
+                    // Float coordinates a little beyond the edges (the address mode).
+                    let (w, h) = (self.tex2d.0, self.nf / self.tex2d.0);
+                    format!("({e} + tex2D<float>(tf, fminf(fmaxf({a}, -4.0f), 4.0f) * {}.0f, fminf(fmaxf({b}, -4.0f), 4.0f) * {}.0f))", w / 4 + 1, h / 4 + 1)
+                }
+            }
+            _ => e,
+        }
+    }
+
+    /// The non-leaf float expression of kind `k` over `a` and `b`.
+    fn fexpr_main(&mut self, k: usize, d: u32, a: String, b: String, rounded: Option<&'static str>) -> String {
+        let sf = self.use_sf;
         match k {
             0 => {
                 let op = *self.pick(&["+", "-", "*"]);
@@ -1164,8 +1292,9 @@ mod tests {
     fn barriers_returns_and_shared_declarations_follow_the_rules() {
         for seed in 0..200 {
             let g = generate(seed);
-            let lines: Vec<&str> = g.cuda.lines().collect();
-            let last_bar = lines.iter().rposition(|l| l.contains("__syncthreads"));
+            // The kernel's lines (the helpers before it return freely).
+            let lines: Vec<&str> = g.cuda.lines().skip_while(|l| !l.contains("__global__")).collect();
+            let last_bar = lines.iter().rposition(|l| l.contains("__syncthreads") || l.contains("bar.sync"));
             // Besides a whole warp's exit (`if ((tid >> 5) == K) return;`).
             let first_ret = lines.iter().position(|l| l.contains("return") && !l.contains("(tid >> 5) =="));
             if let (Some(b), Some(r)) = (last_bar, first_ret) {

@@ -165,6 +165,58 @@ WF_VOTE(__uni_sync, "uni")
 #undef WF_VOTE
 __device__ __forceinline__ void __syncwarp(unsigned mask = 0xffffffff) { asm volatile("bar.warp.sync %0;" : : "r"(mask)); }
 
+// Half precision, cuda_fp16.h's names for sm_52 (no f16 arithmetic there):
+// conversions are PTX cvt; arithmetic is done in float and rounded to half,
+// as CUDA's own header does below sm_53 (+ - * give the correctly rounded
+// half: a float holds twice a half's precision plus two bits; fma rounds
+// twice, through the float fma, so a rare tie can differ from a true f16
+// fma). nvcc for sm_75 emits the f16 instructions themselves.
+struct __half {
+  unsigned short __x;
+};
+__device__ __forceinline__ __half __float2half_rn(float f) {
+  __half h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.__x) : "f"(f));
+  return h;
+}
+__device__ __forceinline__ __half __float2half_rz(float f) {
+  __half h;
+  asm("cvt.rz.f16.f32 %0, %1;" : "=h"(h.__x) : "f"(f));
+  return h;
+}
+__device__ __forceinline__ float __half2float(__half h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.__x));
+  return f;
+}
+__device__ __forceinline__ __half __hadd(__half a, __half b) { return __float2half_rn(__half2float(a) + __half2float(b)); }
+__device__ __forceinline__ __half __hsub(__half a, __half b) { return __float2half_rn(__half2float(a) - __half2float(b)); }
+__device__ __forceinline__ __half __hmul(__half a, __half b) { return __float2half_rn(__half2float(a) * __half2float(b)); }
+__device__ __forceinline__ __half __hfma(__half a, __half b, __half c) {
+  return __float2half_rn(__fmaf_rn(__half2float(a), __half2float(b), __half2float(c)));
+}
+
+// Texture objects (cudaTextureObject_t): tex1Dfetch and tex2D of float
+// and int textures, as CUDA's texture_fetch_functions.h reaches them (PTX tex).
+typedef unsigned long long cudaTextureObject_t;
+template <typename T> __device__ T tex1Dfetch(cudaTextureObject_t t, int x);
+template <> __device__ __forceinline__ float tex1Dfetch<float>(cudaTextureObject_t t, int x) {
+  float r, g, b, a;
+  asm volatile("tex.1d.v4.f32.s32 {%0, %1, %2, %3}, [%4, {%5}];" : "=f"(r), "=f"(g), "=f"(b), "=f"(a) : "l"(t), "r"(x));
+  return r;
+}
+template <> __device__ __forceinline__ int tex1Dfetch<int>(cudaTextureObject_t t, int x) {
+  int r, g, b, a;
+  asm volatile("tex.1d.v4.s32.s32 {%0, %1, %2, %3}, [%4, {%5}];" : "=r"(r), "=r"(g), "=r"(b), "=r"(a) : "l"(t), "r"(x));
+  return r;
+}
+template <typename T> __device__ T tex2D(cudaTextureObject_t t, float x, float y);
+template <> __device__ __forceinline__ float tex2D<float>(cudaTextureObject_t t, float x, float y) {
+  float r, g, b, a;
+  asm volatile("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];" : "=f"(r), "=f"(g), "=f"(b), "=f"(a) : "l"(t), "f"(x), "f"(y));
+  return r;
+}
+
 // The CUDA math library: NVIDIA's libdevice (the bitcode nvcc links too),
 // linked by the kernel crate when it finds it (`make setup` installs it
 // with nvcc), so expf, sinf, powf ... compile to the same instruction
