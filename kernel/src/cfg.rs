@@ -52,7 +52,10 @@ impl Cfg {
                     leader[target as usize] = true;
                     leader[i + 1] = true;
                 }
-                Op::Exit => leader[i + 1] = true,
+                Op::Exit | Op::Ret => leader[i + 1] = true,
+                // A called function's body starts a block (its own region:
+                // no edge from the call; control comes back after it).
+                Op::Call { target } => leader[target as usize] = true,
                 _ => {}
             }
         }
@@ -79,7 +82,7 @@ impl Cfg {
                         succs.push(block_of[fall]);
                     }
                 }
-                Op::Exit => {
+                Op::Exit | Op::Ret => {
                     blocks[b].exits = true;
                     if last.guard.is_some() && fall < n {
                         succs.push(block_of[fall]);

@@ -69,6 +69,8 @@ pub enum Fault {
     BadBarrier { id: u64, threads: Option<u64> },
     /// `tex` with a handle that names no texture of the launch.
     NoTexture { handle: u64 },
+    /// A recursive call deeper than the thread's stack holds.
+    CallStackOverflow { depth: u32, frame: u32 },
 }
 
 impl std::fmt::Display for Fault {
@@ -92,6 +94,9 @@ impl std::fmt::Display for Fault {
             Fault::WarpDone => write!(f, "the warp has already exited"),
             Fault::BadPc => write!(f, "the PC is not an instruction"),
             Fault::SkipControl => write!(f, "branches and exits cannot be skipped"),
+            Fault::CallStackOverflow { depth, frame } => {
+                write!(f, "call stack overflow: {depth} nested calls of {frame}-byte frames fill the thread's stack ({} bytes)", crate::kernel::STACK_BYTES)
+            }
             Fault::NoTexture { handle } => write!(f, "tex: handle {handle:#x} names no texture of the launch ([textures.NAME], passed as {{ texture = \"NAME\" }})"),
             Fault::BadBarrier { id, threads } => match threads {
                 Some(t) => write!(f, "bar {id}, {t}: the barrier must be 0 to 15 and the count a positive multiple of 32"),

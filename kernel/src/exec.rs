@@ -26,12 +26,20 @@
 //! entries left empty are popped, and the warp is done when the base entry
 //! is empty. (The hardware block's warps exit as a whole; with one `ret` at
 //! the end of a kernel, as compilers emit, both agree.)
+//!
+//! Calls of recursive functions (which the block does not have, and GPGPU-Sim
+//! handles alike): `call` sets the caller's entry to the instruction after
+//! it and pushes `(target, RPC_NONE, calling lanes)`, recorded in
+//! [`WarpState::calls`]; `ret` removes its lanes from that entry and every
+//! entry above it, so the call is over when the entry empties. The calling
+//! lanes' local frames ([`WarpState::frame`]) move up by the kernel's frame
+//! size for the call.
 
 use crate::cfg::RPC_NONE;
 use crate::error::{ExecError, Fault};
 use crate::inst::*;
 use crate::kernel::Kernel;
-use crate::memory::{read_le, write_le, Memory, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES};
+use crate::memory::{read_le, write_le, Memory, CONST_WINDOW, LOCAL_WINDOW, NEXT_FRAME, SHARED_WINDOW, WINDOW_BYTES};
 
 /// One value per lane.
 pub type Lanes = [u64; WARP_SIZE];
@@ -71,6 +79,13 @@ pub struct WarpState {
     /// The carry flag (`CC.CF`) of each lane, as a lane mask (`add.cc`,
     /// `addc`, ...).
     pub carry: u32,
+    /// Each lane's local frame: its `.local` offsets start here (one
+    /// kernel frame per recursive call deep; see [`Op::Call`]).
+    pub frame: [u32; WARP_SIZE],
+    /// Stack entries that are calls (indices into `stack`), innermost last.
+    pub calls: Vec<usize>,
+    /// The kernel's frame size (`Kernel::frame_bytes`).
+    pub frame_bytes: u32,
 }
 
 impl WarpState {
@@ -103,7 +118,17 @@ impl WarpState {
             tid,
             cta_threads: threads,
             carry: 0,
+            frame: [0; WARP_SIZE],
+            calls: Vec::new(),
+            frame_bytes: k.frame_bytes,
         }
+    }
+
+    /// A lane's `.local` offset `a` (of its current frame, or of the next
+    /// one above [`NEXT_FRAME`]) within the thread's local memory.
+    fn in_frame(&self, lane: usize, a: u64) -> u64 {
+        let a = if a >= NEXT_FRAME && a < NEXT_FRAME + (1 << 20) { a - NEXT_FRAME + self.frame_bytes as u64 } else { a };
+        a.wrapping_add(self.frame[lane] as u64)
     }
 
     /// The PC of the next instruction (`None` once the warp is done).
@@ -1184,6 +1209,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     for l in lanes(mask) {
         let a = base[l as usize].wrapping_add(off);
         let a = if wrap32 { a & 0xffff_ffff } else { a };
+        let a = if mi.space == Space::Local { w.in_frame(l as usize, a) } else { a };
         let thread = w.warp_id.wrapping_mul(WARP_SIZE as u32).wrapping_add(l);
         let loc = resolve(mi.space, a, thread, k.local_bytes);
         if loc.space == Space::Local && loc.addr == LOCAL_OUTSIDE {
@@ -1314,7 +1340,20 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
                 _ => 0,
             };
             let v = rd(w, ctx, inst.src[0]);
-            let r = map1(&v, |x| zext(if to { x.wrapping_sub(win) } else { x.wrapping_add(win) }, ty.bits()));
+            let mut r = [0u64; WARP_SIZE];
+            for (l, x) in r.iter_mut().enumerate() {
+                // A generic local address is the thread's local offset:
+                // the frame's start is added (and taken off again).
+                *x = zext(
+                    match (to, space) {
+                        (false, Space::Local) => w.in_frame(l, v[l]).wrapping_add(win),
+                        (true, Space::Local) => v[l].wrapping_sub(win).wrapping_sub(w.frame[l] as u64),
+                        (false, _) => v[l].wrapping_add(win),
+                        (true, _) => v[l].wrapping_sub(win),
+                    },
+                    ty.bits(),
+                );
+            }
             wr(w, inst.dst[0], &r, mask);
         }
         Op::Alu { op, ty, f } => {
@@ -1460,7 +1499,7 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             };
             wr(w, inst.dst[0], &r, mask);
         }
-        Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } => {}
+        Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } | Op::Call { .. } | Op::Ret => {}
     }
 }
 
@@ -1521,6 +1560,52 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             ex.branch =
                 Some(BranchOutcome { target_pc, reconv_pc: reconv, taken: exec_mask, not_taken: active & !exec_mask, diverged, pushed });
         }
+        Op::Call { target } => {
+            if exec_mask != 0 {
+                let s = k.frame_bytes;
+                // The callee's frame, and one above it for its own calls' arguments.
+                if let Some(l) = lanes(exec_mask).find(|&l| w.frame[l as usize] as u64 + 3 * s as u64 > k.local_bytes as u64) {
+                    return Err(fault(k, w, ctx, pc, Some(l), Fault::CallStackOverflow { depth: w.frame[l as usize] / s.max(1), frame: s }));
+                }
+                for l in lanes(exec_mask) {
+                    w.frame[l as usize] += s;
+                }
+                // The caller's entry waits after the call; the body runs
+                // until `ret` (its entries reconverge by `ret`, not by PC:
+                // a recursive body passes its own return address).
+                let top = w.stack.len() - 1;
+                w.stack[top].pc = pc + INST_BYTES;
+                w.stack.push(StackEntry { pc: target * INST_BYTES, rpc: RPC_NONE, mask: exec_mask });
+                w.calls.push(top + 1);
+                w.max_depth = w.max_depth.max(w.stack.len() as u32);
+            } else {
+                w.advance();
+            }
+        }
+        Op::Ret => {
+            let Some(&c) = w.calls.last() else {
+                return Err(fault(k, w, ctx, pc, None, Fault::BadPc));
+            };
+            // The returning lanes leave every entry of the call; they wait
+            // after the call until the other lanes of the call return too.
+            for e in &mut w.stack[c..] {
+                e.mask &= !exec_mask;
+            }
+            for l in lanes(exec_mask) {
+                w.frame[l as usize] -= k.frame_bytes;
+            }
+            w.advance();
+            if w.stack.len() <= c {
+                w.calls.pop();
+                while let Some(top) = w.stack.last() {
+                    if top.pc == top.rpc && w.stack.len() > 1 {
+                        w.stack.pop();
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
         Op::Exit => {
             ex.exited = exec_mask;
             w.exited |= exec_mask;
@@ -1565,6 +1650,10 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             }
             w.advance();
         }
+    }
+    // Calls whose every lane exited are over.
+    while w.calls.last().is_some_and(|&c| c >= w.stack.len()) {
+        w.calls.pop();
     }
     ex.warp_done = w.done;
     Ok(ex)

@@ -44,7 +44,8 @@
 //! ...), warp-level functions of expressions (`__shfl_sync`,
 //! `__shfl_down_sync`, `__shfl_xor_sync`, `__shfl_up_sync` with a width,
 //! `__ballot_sync`, `__any_sync`, `__all_sync`, `__uni_sync`, all over
-//! `__activemask()`), calls of out-of-line `__noinline__` helpers (`call`
+//! `__activemask()`; a shuffle whose source lane does not execute keeps the
+//! lane's own value, since reading such a lane is undefined), calls of out-of-line `__noinline__` helpers (`call`
 //! with `.param` passing, an early return in divergent code), round trips
 //! through half precision (`__hadd`, `__hmul`, `__hsub`, `__hfma`: PTX
 //! `cvt` to and from `.f16`), a texture over `gf` (`tex1Dfetch` with
@@ -272,6 +273,8 @@ struct Gen {
     mult: i64,
     /// Out-of-line helpers called (`wf_mix`, `wf_blend`).
     calls: [bool; 2],
+    /// The shuffle helpers are used.
+    shuffles: bool,
     /// A texture over `gf` (`tf`): 0 none, 1 `tex1Dfetch`, 2 `tex2D`.
     tex: u8,
     /// `tex2D`'s width, filter and address mode.
@@ -316,6 +319,7 @@ impl Gen {
             budget: BUDGET[size as usize],
             mult: 1,
             calls: [false; 2],
+            shuffles: false,
             tex: 0,
             tex2d: (16, "point", "clamp"),
         }
@@ -581,6 +585,17 @@ impl Gen {
     /// return in divergent code).
     fn helpers(&self) -> String {
         let mut s = String::new();
+        if self.shuffles {
+            // Reading a lane that does not execute is undefined in CUDA
+            // (its register may hold anything: seed 1054 read an atomic's
+            // old value there): a lane whose source lane does not execute
+            // keeps its own value.
+            s += "__device__ __forceinline__ unsigned wf_lane() { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); return l; }\n";
+            s += "__device__ __forceinline__ unsigned wf_shfl_idx(unsigned v, unsigned src) { unsigned m = __activemask(); unsigned r = __shfl_sync(m, v, src); return (m >> (src & 31u)) & 1u ? r : v; }\n";
+            s += "__device__ __forceinline__ unsigned wf_shfl_down(unsigned v, unsigned d) { unsigned m = __activemask(); unsigned r = __shfl_down_sync(m, v, d); unsigned l = wf_lane() + d; return l < 32u && (m >> l) & 1u ? r : v; }\n";
+            s += "__device__ __forceinline__ unsigned wf_shfl_xor(unsigned v, unsigned d) { unsigned m = __activemask(); unsigned r = __shfl_xor_sync(m, v, d); return (m >> ((wf_lane() ^ d) & 31u)) & 1u ? r : v; }\n";
+            s += "__device__ __forceinline__ unsigned wf_shfl_up(unsigned v, unsigned d, unsigned w) { unsigned m = __activemask(); unsigned r = __shfl_up_sync(m, v, d, w); unsigned l = wf_lane(); return l % w >= d && (m >> (l - d)) & 1u ? r : v; }\n";
+        }
         if self.calls[0] {
             s += "__device__ __noinline__ unsigned wf_mix(unsigned a, unsigned b) {\n  if (a & 1u) return (a * 2654435761u) ^ b;\n  for (unsigned i = 0; i < (b & 3u); i++) a = ((a << 3) ^ (a >> 2)) + i;\n  return a + b;\n}\n";
         }
@@ -1056,11 +1071,13 @@ impl Gen {
         }
         self.features.insert("warp-intrinsics");
         let lane = self.ext.random_range(0..32u32);
-        match self.ext.random_range(0..6u32) {
-            0 => format!("__shfl_sync(__activemask(), {e}, (tid * {}u + {lane}u) & 31u)", self.ext.random_range(1..8u32)),
-            1 => format!("__shfl_down_sync(__activemask(), {e}, {}u)", lane % 16 + 1),
-            2 => format!("__shfl_xor_sync(__activemask(), {e}, {}u)", lane % 31 + 1),
-            3 => format!("__shfl_up_sync(__activemask(), {e}, {}u, {})", lane % 8 + 1, [8, 16, 32][lane as usize % 3]),
+        let kind = self.ext.random_range(0..6u32);
+        self.shuffles |= kind < 4;
+        match kind {
+            0 => format!("wf_shfl_idx({e}, (tid * {}u + {lane}u) & 31u)", self.ext.random_range(1..8u32)),
+            1 => format!("wf_shfl_down({e}, {}u)", lane % 16 + 1),
+            2 => format!("wf_shfl_xor({e}, {}u)", lane % 31 + 1),
+            3 => format!("wf_shfl_up({e}, {}u, {})", lane % 8 + 1, [8, 16, 32][lane as usize % 3]),
             4 => format!("__ballot_sync(__activemask(), (({e}) & {}u) != 0u)", 1u32 << (lane % 4)),
             _ => format!("(unsigned)__{}_sync(__activemask(), (({e}) & 1u) != 0u)", ["any", "all", "uni"][lane as usize % 3]),
         }

@@ -583,8 +583,15 @@ pub enum Op {
     /// or `Imm(TEXREF_TAG | k)` for the module's texture reference `k`),
     /// src 1.. the coordinates.
     Tex { dims: u8, dty: Ty, cty: Ty },
-    /// `ret` / `exit`.
+    /// `ret` / `exit` (of the kernel; `exit` anywhere).
     Exit,
+    /// `call` of a recursive function, which stays out of line: the
+    /// executing lanes move their local frame up by the kernel's frame
+    /// size and continue at instruction `target`; they come back after
+    /// the call on [`Op::Ret`] (see `crate::exec`).
+    Call { target: u32 },
+    /// `ret` of a recursive function.
+    Ret,
 }
 
 /// `shfl` lane selection.
@@ -724,8 +731,9 @@ pub struct Inst {
 }
 
 impl Inst {
+    /// A branch, a call or a function's return: control goes elsewhere.
     pub fn is_branch(&self) -> bool {
-        matches!(self.op, Op::Bra { .. })
+        matches!(self.op, Op::Bra { .. } | Op::Call { .. } | Op::Ret)
     }
     pub fn is_barrier(&self) -> bool {
         matches!(self.op, Op::Bar { .. })
@@ -736,7 +744,7 @@ impl Inst {
     /// Can control fall through to the next instruction?
     pub fn falls_through(&self) -> bool {
         match self.op {
-            Op::Bra { .. } | Op::Exit => self.guard.is_some(),
+            Op::Bra { .. } | Op::Exit | Op::Ret => self.guard.is_some(),
             _ => true,
         }
     }
@@ -755,7 +763,7 @@ impl Inst {
     pub fn classify_unit(op: &Op) -> Unit {
         match *op {
             Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } => Unit::Ldst,
-            Op::Bra { .. } | Op::Bar { .. } | Op::Exit | Op::Membar => Unit::Ctrl,
+            Op::Bra { .. } | Op::Bar { .. } | Op::Exit | Op::Membar | Op::Call { .. } | Op::Ret => Unit::Ctrl,
             Op::Alu { op, ty, .. } => match op {
                 AluOp::Rcp | AluOp::Sqrt | AluOp::Rsqrt | AluOp::Ex2 | AluOp::Lg2 | AluOp::Sin | AluOp::Cos => Unit::Sfu,
                 AluOp::Div | AluOp::Rem => Unit::Sfu,
@@ -870,7 +878,7 @@ impl Inst {
                 ops.push(group(dsts));
                 ops.extend(srcs);
             }
-            Op::Bra { target, .. } => ops.push(format!("{:#x}", target * INST_BYTES)),
+            Op::Bra { target, .. } | Op::Call { target } => ops.push(format!("{:#x}", target * INST_BYTES)),
             _ => {
                 ops.extend(dsts);
                 ops.extend(srcs);

@@ -8,6 +8,10 @@ use crate::ptx::parse::{ParamDecl, ParsedFunc, VarDecl};
 use crate::ptx::{base_name, parse};
 use crate::regalloc::{allocate, rewrite};
 
+/// Each thread's stack for recursive calls, above its own frame (CUDA's
+/// default `cudaLimitStackSize` is 1 KiB; this allows deeper recursion).
+pub const STACK_BYTES: u32 = 16 * 1024;
+
 /// Most virtual registers spilled before a kernel is refused.
 const MAX_SPILLS: u32 = 256;
 
@@ -51,8 +55,12 @@ pub struct Kernel {
     /// `Some(align)` if the kernel uses dynamic (`.extern .shared`) memory:
     /// it starts at `shared_bytes` rounded up to `align`.
     pub dynamic_shared_align: Option<u32>,
-    /// `.local` bytes per thread (spill slots included).
+    /// `.local` bytes per thread (spill slots included; with recursive
+    /// calls, the frame and the stack above it).
     pub local_bytes: u32,
+    /// One frame of `.local` memory (`local_bytes` when the kernel makes no
+    /// recursive call): each call level's locals sit a frame higher.
+    pub frame_bytes: u32,
     /// Virtual registers spilled (to local memory, predicates to registers)
     /// to fit the register file.
     pub spills: u32,
@@ -100,6 +108,21 @@ impl Kernel {
     pub fn from_parsed_within(mut f: ParsedFunc, file: &str, rf: RegFile) -> Result<Kernel, AllocError> {
         let mut insts = std::mem::take(&mut f.insts);
         let mut spills = 0u32;
+        // Registers live across a recursive call live in the caller's frame
+        // (a predicate goes to a register first, spilled in the next round).
+        let calls = insts.iter().any(|i| matches!(i.op, Op::Call { .. }));
+        while calls {
+            let cfg = Cfg::build(&insts);
+            let blocks: Vec<(usize, usize, Vec<usize>)> =
+                cfg.blocks.iter().map(|b| (b.start as usize, b.end as usize, b.succs.iter().map(|&s| s as usize).collect())).collect();
+            let across = crate::regalloc::live_across_calls(&insts, f.vregs.len(), &blocks);
+            if across.is_empty() {
+                break;
+            }
+            for v in across {
+                insts = crate::spill::spill(&insts, &mut f.vregs, v, &mut f.local_bytes, &mut f.labels);
+            }
+        }
         // Allocate; while registers or predicates run out, spill one more
         // virtual register (crate::spill) and try again.
         let (cfg, blocks, alloc) = loop {
@@ -125,6 +148,10 @@ impl Kernel {
         };
         // Thread frames lie back to back: keep every slot aligned in every frame.
         f.local_bytes = f.local_bytes.div_ceil(16) * 16;
+        let frame_bytes = f.local_bytes;
+        if calls {
+            f.local_bytes += STACK_BYTES;
+        }
         let pressure = crate::regalloc::max_pressure(&insts, &f.vregs, &blocks);
         rewrite(&mut insts, &alloc.map);
         for (i, inst) in insts.iter_mut().enumerate() {
@@ -160,6 +187,7 @@ impl Kernel {
             shared_bytes: f.shared_bytes,
             dynamic_shared_align: f.dynamic_shared_align,
             local_bytes: f.local_bytes,
+            frame_bytes,
             spills,
             cfg,
             labels: f.labels,

@@ -38,6 +38,10 @@ pub const BUFFER_ALIGN: u64 = 256;
 /// Parser-internal: dynamic shared memory addresses are relative to this
 /// until the function's static shared size is known (static shared memory
 /// is limited to this many bytes).
+/// A `.local` offset at or above this names the next frame (a recursive
+/// call's arguments and return values): `NEXT_FRAME + x` is offset `x` of
+/// the frame one call deeper (`crate::exec`).
+pub const NEXT_FRAME: u64 = 0x0040_0000;
 pub const DYN_SHARED_MARK: u64 = 0x0080_0000;
 
 /// What a region of global memory holds.

@@ -139,6 +139,31 @@ fn live_out_blocks(insts: &[Inst], nv: usize, blocks: &[(usize, usize, Vec<usize
     live_out
 }
 
+/// Virtual registers live across a `call` (live after it): a recursive
+/// call's body reuses every register, so these are saved in the caller's
+/// frame (spilled) around it.
+pub fn live_across_calls(insts: &[Inst], nv: usize, blocks: &[(usize, usize, Vec<usize>)]) -> Vec<usize> {
+    let live_out = live_out_blocks(insts, nv, blocks);
+    let mut across = BitSet::new(nv);
+    for (b, &(s, e, _)) in blocks.iter().enumerate() {
+        let mut live = BitSet { words: live_out[b].words.clone() };
+        for inst in insts[s..e].iter().rev() {
+            if matches!(inst.op, crate::inst::Op::Call { .. }) {
+                across.union_with(&live);
+            }
+            if inst.guard.is_none() {
+                for d in inst.reg_defs().filter_map(vreg) {
+                    live.clear(d);
+                }
+            }
+            for x in inst.reg_uses().filter_map(vreg) {
+                live.set(x);
+            }
+        }
+    }
+    across.iter().collect()
+}
+
 /// Allocate. `blocks` = (first instruction, one past the last, successor blocks).
 pub fn allocate(insts: &[Inst], vregs: &[VRegInfo], blocks: &[(usize, usize, Vec<usize>)], max_regs: u32, max_preds: u32) -> Result<Allocation, Needs> {
     let nv = vregs.len();

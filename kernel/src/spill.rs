@@ -137,7 +137,7 @@ pub fn spill(insts: &[Inst], vregs: &mut Vec<VRegInfo>, v: usize, local_bytes: &
     }
     let end = out.len() as u32;
     for i in out.iter_mut() {
-        if let Op::Bra { target, .. } = &mut i.op {
+        if let Op::Bra { target, .. } | Op::Call { target } = &mut i.op {
             *target = start.get(*target as usize).copied().unwrap_or(end);
         }
     }

@@ -28,10 +28,10 @@ const KERNELS: &[&str] = &[
     "dac_fig4",
 ];
 
-/// Kernels beyond the suite's subset (`kernels/nvcc`): calls, named
+/// Kernels beyond the suite's subset (`kernels/nvcc`): calls, recursion, named
 /// barriers, half precision, texture objects; the last two need nvcc.
 const BEYOND: &[(&str, Compiler)] =
-    &[("nvcc/calls", Compiler::Clang), ("nvcc/named_barriers", Compiler::Clang), ("nvcc/halves", Compiler::Nvcc), ("nvcc/textures", Compiler::Nvcc)];
+    &[("nvcc/calls", Compiler::Clang), ("nvcc/recursion", Compiler::Clang), ("nvcc/named_barriers", Compiler::Clang), ("nvcc/halves", Compiler::Nvcc), ("nvcc/textures", Compiler::Nvcc)];
 
 const CORPUS: usize = KERNELS.len() + BEYOND.len();
 

@@ -282,3 +282,68 @@ fn texture_fetches_follow_the_programming_guide() {
         assert_eq!(iout[i], labels[n - 1 - i], "integer texture, thread {i}");
     }
 }
+
+/// Recursive device functions (Fibonacci, mutual recursion 37 deep, a
+/// tree walk pruned by the data so that lanes recurse to different depths)
+/// through both compilers, against the recursion computed here; the two
+/// compilers' results are byte-identical.
+#[test]
+fn recursion_matches_a_host_reference() {
+    let mut first: Option<Vec<u8>> = None;
+    for compiler in [Compiler::Nvcc, Compiler::Clang] {
+        let opts = CompileOptions { compiler, ..common::compile_opts() };
+        let (r, l) = common::run_in("nvcc", "recursion", &opts).unwrap_or_else(|e| panic!("{e}"));
+        let tree = common::f32s(l.buffer(&r.memory, "tree").unwrap());
+        let (fibs, parity) = (common::u32s(l.buffer(&r.memory, "fibs").unwrap()), common::i32s(l.buffer(&r.memory, "parity").unwrap()));
+        let (sums, counts) = (common::f32s(l.buffer(&r.memory, "sums").unwrap()), common::i32s(l.buffer(&r.memory, "counts").unwrap()));
+        fn fib(n: u32) -> u32 {
+            if n < 2 { n } else { fib(n - 1) + fib(n - 2) }
+        }
+        fn walk(t: &[f32], node: usize, depth: u32) -> (f64, i32) {
+            if node >= t.len() {
+                return (0.0, 0);
+            }
+            let (mut s, mut c) = (t[node] as f64 * depth as f64, 1);
+            if t[node] > 0.0 {
+                let (l, r) = (walk(t, 2 * node + 1, depth + 1), walk(t, 2 * node + 2, depth + 1));
+                s += l.0 + r.0;
+                c += l.1 + r.1;
+            }
+            (s, c)
+        }
+        for i in 0..128 {
+            assert_eq!(fibs[i], fib(i as u32 % 16), "{compiler:?}: fib({})", i % 16);
+            assert_eq!(parity[i], ((i % 37) % 2 == 0) as i32, "{compiler:?}: even({})", i % 37);
+            let (s, c) = walk(&tree, i % 64, 1);
+            assert_eq!(counts[i], c, "{compiler:?}: nodes walked from {}", i % 64);
+            // The walk's sum in f32 (its order of additions) against f64.
+            assert!((sums[i] as f64 - s).abs() <= 1e-5 * s.abs().max(1.0), "{compiler:?}: sum from {}: {} vs {s}", i % 64, sums[i]);
+        }
+        let bytes = [l.buffer(&r.memory, "sums").unwrap(), l.buffer(&r.memory, "counts").unwrap()].concat();
+        match &first {
+            None => first = Some(bytes),
+            Some(b) => assert_eq!(b, &bytes, "clang's and nvcc's results differ"),
+        }
+    }
+}
+
+/// Recursion deeper than the thread's stack is one error naming the depth.
+#[test]
+fn recursion_past_the_stack_is_an_error() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("deep");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cu = dir.join("deep.cu");
+    // Work after the recursive call (a store): no tail call to turn into a loop.
+    let src = "__device__ int down(int n, int *o) {\n  if (n == 0) return 0;\n  int r = down(n - 1, o);\n  o[32 + n % 32] += 1;\n  return r + 1;\n}\nextern \"C\" __global__ void deep(int *o, int n) { if (threadIdx.x == 0) o[0] = down(n, o); }\n";
+    std::fs::write(&cu, src).unwrap();
+    let m = kernel::load(&cu, &common::compile_opts()).unwrap_or_else(|e| panic!("{e}"));
+    let k = m.kernel("deep").unwrap();
+    let run = |n: u32| {
+        let text = format!("grid = [1]\nblock = [32]\nargs = [\"o\", {n}]\n[buffers.o]\ntype = \"i32\"\nlen = 64\n");
+        let l = LaunchFile::parse(&text, &dir.join("l.toml")).unwrap().bind(&m, k).unwrap();
+        kernel::run_functional(k, &l, &RunOptions::default()).map(|r| common::i32s(l.buffer(&r.memory, "o").unwrap())[0])
+    };
+    assert_eq!(run(20).unwrap(), 20);
+    let e = run(1_000_000).unwrap_err().to_string();
+    assert!(e.contains("call stack overflow:") && e.contains("nested calls of") && e.contains("16384 bytes"), "{e}");
+}

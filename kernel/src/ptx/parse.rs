@@ -2609,11 +2609,45 @@ const MAX_INLINED_INSTS: usize = 1 << 22;
 /// the allocator, the CFG and the SIMT stack. The callee's parameters are
 /// the caller's call-site `.param` variables (local memory, so the timing
 /// model sees the ABI's stack traffic); its other locals get a frame after
-/// the caller's own. Recursion would need a call stack and is an error.
+/// the caller's own. A recursive function (one on a cycle of calls) cannot
+/// be inlined: it is appended to each kernel that reaches it and called
+/// with [`Op::Call`] ([`link_recursive`]).
 fn inline_calls(funcs: &mut [ParsedFunc], file: &str) -> R<()> {
     let index: HashMap<String, usize> = funcs.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
     let err = |line: u32, col: u32, msg: String| ParseError { file: file.into(), line, col, msg };
-    // 0: not expanded, 1: on the path, 2: expanded.
+    // Every callee exists and is a function.
+    let mut callees: Vec<Vec<usize>> = Vec::with_capacity(funcs.len());
+    for f in funcs.iter() {
+        let mut v = Vec::new();
+        for site in &f.calls {
+            let Some(&callee) = index.get(&site.callee) else {
+                return Err(err(site.line, site.col, format!("call to `{}`: no such function is defined in this module", site.callee)));
+            };
+            if funcs[callee].is_entry {
+                return Err(err(site.line, site.col, format!("call to `{}`: a kernel (.entry) cannot be called", site.callee)));
+            }
+            v.push(callee);
+        }
+        callees.push(v);
+    }
+    // Recursive functions: those that reach themselves.
+    let recursive: Vec<bool> = (0..funcs.len())
+        .map(|f| {
+            let mut seen = vec![false; funcs.len()];
+            let mut todo: Vec<usize> = callees[f].clone();
+            while let Some(g) = todo.pop() {
+                if g == f {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[g], true) {
+                    todo.extend(&callees[g]);
+                }
+            }
+            false
+        })
+        .collect();
+    // Inline, callees first, along the calls of non-recursive functions
+    // (those edges form no cycle). 0: not expanded, 1: on the path, 2: expanded.
     let mut state = vec![0u8; funcs.len()];
     for root in 0..funcs.len() {
         if state[root] != 0 {
@@ -2624,42 +2658,138 @@ fn inline_calls(funcs: &mut [ParsedFunc], file: &str) -> R<()> {
         // deepen the host's stack.
         let mut path: Vec<(usize, usize)> = vec![(root, 0)];
         while let Some(&(fi, ci)) = path.last() {
-            let Some(site) = funcs[fi].calls.get(ci) else {
+            let Some(&callee) = callees[fi].get(ci) else {
                 path.pop();
-                expand(funcs, fi, &index).map_err(|(line, col, msg)| err(line, col, msg))?;
+                expand(funcs, fi, &index, &recursive).map_err(|(line, col, msg)| err(line, col, msg))?;
                 state[fi] = 2;
                 continue;
             };
             path.last_mut().expect("non-empty").1 += 1;
-            let Some(&callee) = index.get(&site.callee) else {
-                return Err(err(site.line, site.col, format!("call to `{}`: no such function is defined in this module", site.callee)));
-            };
-            if funcs[callee].is_entry {
-                return Err(err(site.line, site.col, format!("call to `{}`: a kernel (.entry) cannot be called", site.callee)));
+            if !recursive[callee] && state[callee] == 0 {
+                state[callee] = 1;
+                path.push((callee, 0));
             }
-            match state[callee] {
-                0 => {
-                    state[callee] = 1;
-                    path.push((callee, 0));
-                }
-                1 => {
-                    let from = path.iter().position(|&(f, _)| f == callee).unwrap_or(0);
-                    let chain: Vec<&str> = path[from..].iter().map(|&(f, _)| funcs[f].name.as_str()).chain([site.callee.as_str()]).collect();
-                    return Err(err(
-                        site.line,
-                        site.col,
-                        format!("recursive call {}: calls are inlined, and recursion is not supported", chain.join(" → ")),
-                    ));
-                }
-                _ => {}
-            }
+        }
+    }
+    for k in 0..funcs.len() {
+        if funcs[k].is_entry && !funcs[k].calls.is_empty() {
+            link_recursive(funcs, k, &index).map_err(|(line, col, msg)| err(line, col, msg))?;
         }
     }
     Ok(())
 }
 
+/// Append the recursive functions kernel `k` calls (and those they call) to
+/// its instructions and turn the calls into [`Op::Call`]. Every call level
+/// has a frame of the kernel's whole local size (its own locals, every
+/// function's, spill slots): a caller's call-site `.param` variables become
+/// the callee's parameters and return values one frame up
+/// ([`crate::memory::NEXT_FRAME`] + their offset in the callee).
+fn link_recursive(funcs: &mut [ParsedFunc], k: usize, index: &HashMap<String, usize>) -> Result<(), (u32, u32, String)> {
+    let header = funcs[k].clone_header();
+    let mut kern = std::mem::replace(&mut funcs[k], header);
+    // Regions: (function, first instruction, one past the last); the kernel first.
+    let mut regions: Vec<(Option<usize>, usize, usize)> = vec![(None, 0, kern.insts.len())];
+    let mut placed: HashMap<usize, u32> = HashMap::new();
+    let mut sites: Vec<(usize, CallSite)> = std::mem::take(&mut kern.calls).into_iter().map(|c| (0, c)).collect();
+    let mut next = 0;
+    while next < sites.len() {
+        let callee = index[&sites[next].1.callee];
+        next += 1;
+        if placed.contains_key(&callee) {
+            continue;
+        }
+        let f = &funcs[callee];
+        let start = kern.insts.len();
+        placed.insert(callee, start as u32);
+        let vbase = kern.vregs.len() as u32;
+        kern.vregs.extend(f.vregs.iter().map(|v| VRegInfo { name: format!("{}::{}", f.name, v.name), ..v.clone() }));
+        for ci in &f.insts {
+            let mut i = ci.clone();
+            for o in i.dst.iter_mut().chain(i.src.iter_mut()) {
+                if let Opnd::R(n) | Opnd::D(n) | Opnd::P(n) = o {
+                    *n += vbase;
+                }
+            }
+            if let Some(Addr { base: Opnd::R(n) | Opnd::D(n), .. }) = &mut i.addr {
+                *n += vbase;
+            }
+            if let Some(g) = &mut i.guard {
+                g.pred += vbase;
+            }
+            match &mut i.op {
+                Op::Bra { target, .. } => *target += start as u32,
+                Op::Exit if !i.opcode.starts_with("exit") => i.op = Op::Ret,
+                _ => {}
+            }
+            kern.insts.push(i);
+        }
+        kern.local_refs.extend(f.local_refs.iter().map(|r| match *r {
+            LocalRef::Addr(i) => LocalRef::Addr(i + start),
+            LocalRef::Src(i, s) => LocalRef::Src(i + start, s),
+        }));
+        kern.labels.extend(f.labels.iter().map(|(l, t)| (format!("{}::{l}", f.name), t + start as u32)));
+        kern.local_bytes = kern.local_bytes.max(f.local_bytes);
+        let region = regions.len();
+        regions.push((Some(callee), start, kern.insts.len()));
+        sites.extend(f.calls.iter().map(|c| (region, CallSite { inst: c.inst + start, ..c.clone() })));
+        if kern.insts.len() > MAX_INLINED_INSTS {
+            return Err((f.line, 1, format!("linking `{}` makes `{}` longer than {MAX_INLINED_INSTS} instructions", f.name, kern.name)));
+        }
+    }
+    // Each call: its target, and its `.param` variables moved one frame up.
+    let mut moves: Vec<Vec<(u64, u64, u64)>> = vec![Vec::new(); regions.len()];
+    for (region, site) in &sites {
+        let callee = index[&site.callee];
+        let c = &funcs[callee];
+        let here = |msg: String| (site.line, site.col, format!("call to `{}`: {msg}", site.callee));
+        if site.args.len() != c.params.len() {
+            return Err(here(format!("{} arguments passed, the function takes {}", site.args.len(), c.params.len())));
+        }
+        if site.rets.len() > c.rets.len() {
+            return Err(here(format!("{} return values received, the function returns {}", site.rets.len(), c.rets.len())));
+        }
+        for (p, &(at, size)) in c.params.iter().zip(&site.args).chain(c.rets.iter().zip(&site.rets)) {
+            if size != p.size as u64 {
+                return Err(here(format!("`{}` is {} bytes, the .param passed for it {size}", p.name, p.size)));
+            }
+            moves[*region].push((at, size, crate::memory::NEXT_FRAME + p.offset as u64));
+        }
+        let call = &mut kern.insts[site.inst];
+        call.op = Op::Call { target: placed[&callee] };
+    }
+    for r in std::mem::take(&mut kern.local_refs) {
+        let (LocalRef::Addr(i) | LocalRef::Src(i, _)) = r;
+        let region = regions.iter().position(|&(_, s, e)| (s..e).contains(&i)).unwrap_or(0);
+        let mv = |v: u64| -> u64 {
+            let (win, off) = if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_BYTES).contains(&v) { (LOCAL_WINDOW, v - LOCAL_WINDOW) } else { (0, v) };
+            match moves[region].iter().find(|&&(at, size, _)| (at..at + size).contains(&off)) {
+                Some(&(at, _, to)) => win + to + (off - at),
+                None => v,
+            }
+        };
+        let inst = &mut kern.insts[i];
+        match r {
+            LocalRef::Addr(_) => {
+                if let Some(a) = &mut inst.addr {
+                    a.off = mv(a.off as u64) as i64;
+                }
+            }
+            LocalRef::Src(_, s) => {
+                if let Opnd::Imm(v) = &mut inst.src[s] {
+                    *v = mv(*v);
+                }
+            }
+        }
+        kern.local_refs.push(r);
+    }
+    kern.labels.sort_by_key(|(_, t)| *t);
+    funcs[k] = kern;
+    Ok(())
+}
+
 /// Inline every call of `funcs[fi]` (its callees are already expanded).
-fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>) -> Result<(), (u32, u32, String)> {
+fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>, recursive: &[bool]) -> Result<(), (u32, u32, String)> {
     if funcs[fi].calls.is_empty() {
         return Ok(());
     }
@@ -2691,6 +2821,13 @@ fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>) -
             out.push(inst);
             continue;
         };
+        if recursive[index[&site.callee]] {
+            // Stays a call (linked into each kernel by `link_recursive`).
+            caller.calls.push(CallSite { inst: out.len(), ..site.clone() });
+            own.push(out.len());
+            out.push(inst);
+            continue;
+        }
         let c = &funcs[index[&site.callee]];
         let here = |msg: String| (site.line, site.col, format!("call to `{}`: {msg}", site.callee));
         if !c.shared.is_empty() || c.dynamic_shared_align.is_some() {
@@ -2778,6 +2915,9 @@ fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>) -
             out.push(i);
         }
         labels.extend(c.labels.iter().map(|(l, t)| (format!("{}::{l}", c.name), t + start as u32)));
+        // The callee's own calls of recursive functions, now the caller's.
+        let moved = |v: &[(u64, u64)]| v.iter().map(|&(a, n)| (reloc(a), n)).collect();
+        caller.calls.extend(c.calls.iter().map(|cs| CallSite { inst: cs.inst + start, args: moved(&cs.args), rets: moved(&cs.rets), ..cs.clone() }));
         if out.len() > MAX_INLINED_INSTS {
             return Err(here(format!("inlining makes `{}` longer than {MAX_INLINED_INSTS} instructions", caller.name)));
         }
