@@ -117,7 +117,7 @@ mod tests {
     fn an_exit_completes_a_whole_cta_barrier_only() {
         let mut b = CtaBarriers::default();
         assert!(b.arrive(0, sync(0, None), 3).is_empty());
-        assert!(b.arrive(0 + 1, sync(3, Some(96)), 3).is_empty());
+        assert!(b.arrive(1, sync(3, Some(96)), 3).is_empty());
         assert_eq!(b.exited(2), Vec::<u32>::new());
         assert_eq!(b.exited(1), vec![0]);
         assert_eq!(b.waiting(1), Some(3));

@@ -127,7 +127,7 @@ impl WarpState {
     /// A lane's `.local` offset `a` (of its current frame, or of the next
     /// one above [`NEXT_FRAME`]) within the thread's local memory.
     fn in_frame(&self, lane: usize, a: u64) -> u64 {
-        let a = if a >= NEXT_FRAME && a < NEXT_FRAME + (1 << 20) { a - NEXT_FRAME + self.frame_bytes as u64 } else { a };
+        let a = if (NEXT_FRAME..NEXT_FRAME + (1 << 20)).contains(&a) { a - NEXT_FRAME + self.frame_bytes as u64 } else { a };
         a.wrapping_add(self.frame[lane] as u64)
     }
 
@@ -1181,8 +1181,8 @@ fn texture(inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, dims: u
             out[k][l] = texel[k] as u64;
         }
     }
-    for k in 0..4 {
-        wr(w, inst.dst[k], &out[k], mask);
+    for (d, v) in inst.dst.iter().zip(&out) {
+        wr(w, *d, v, mask);
     }
     ex.mem = Some(acc);
     Ok(())

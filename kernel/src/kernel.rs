@@ -111,16 +111,18 @@ impl Kernel {
         // Registers live across a recursive call live in the caller's frame
         // (a predicate goes to a register first, spilled in the next round).
         let calls = insts.iter().any(|i| matches!(i.op, Op::Call { .. }));
-        while calls {
-            let cfg = Cfg::build(&insts);
-            let blocks: Vec<(usize, usize, Vec<usize>)> =
-                cfg.blocks.iter().map(|b| (b.start as usize, b.end as usize, b.succs.iter().map(|&s| s as usize).collect())).collect();
-            let across = crate::regalloc::live_across_calls(&insts, f.vregs.len(), &blocks);
-            if across.is_empty() {
-                break;
-            }
-            for v in across {
-                insts = crate::spill::spill(&insts, &mut f.vregs, v, &mut f.local_bytes, &mut f.labels);
+        if calls {
+            loop {
+                let cfg = Cfg::build(&insts);
+                let blocks: Vec<(usize, usize, Vec<usize>)> =
+                    cfg.blocks.iter().map(|b| (b.start as usize, b.end as usize, b.succs.iter().map(|&s| s as usize).collect())).collect();
+                let across = crate::regalloc::live_across_calls(&insts, f.vregs.len(), &blocks);
+                if across.is_empty() {
+                    break;
+                }
+                for v in across {
+                    insts = crate::spill::spill(&insts, &mut f.vregs, v, &mut f.local_bytes, &mut f.labels);
+                }
             }
         }
         // Allocate; while registers or predicates run out, spill one more

@@ -219,11 +219,11 @@ impl Texture {
         };
         if self.filter == Filter::Point || !self.float_result() {
             let mut at = [0u64; 3];
-            for d in 0..3 {
+            for (d, at) in at.iter_mut().enumerate() {
                 let x = coord(d);
                 let i = if x.is_nan() { 0 } else { x.floor().clamp(i64::MIN as f64, i64::MAX as f64) as i64 };
                 match self.wrap_index(i, self.size[d]) {
-                    Some(v) => at[d] = v,
+                    Some(v) => *at = v,
                     None => return ([0, 0, 0, 0], None),
                 }
             }
