@@ -13,12 +13,19 @@
 //!    a per-warp SIMT stack in the P-mode `simt_stack` block's format.
 //! 6. [`launch`] and [`run`]: TOML launch files and the whole-launch runner.
 //!
+//! Beside them: [`half`] (half-precision arithmetic), [`texture`]
+//! (textures over launch buffers), [`mod@barrier`] (a CTA's named
+//! barriers, shared with the timing SM), [`round`] (directed rounding),
+//! [`spill`] (spilling), [`progress`] (spinning warps), [`gen`] (the random
+//! kernel generator).
+//!
 //! # The API the timing SM uses
 //!
 //! - [`Module`] (`Module::from_ptx`, [`load`]) holds [`Kernel`]s;
 //!   `Module::kernel(name)` accepts the PTX name or the demangled base name.
 //! - [`Kernel`]: `name`, `base_name`, `params`, `insts` (instruction `i` at
 //!   PC `i * 8`), `regs_used`, `preds_used`, `shared_bytes`, `local_bytes`,
+//!   `frame_bytes` (one call level's locals),
 //!   `cfg` (blocks, each with its immediate post-dominator), and per branch
 //!   its reconvergence PC in `Op::Bra { reconv, .. }`.
 //! - [`Inst`]: `op` (typed [`Op`]), `guard`, `reads` / `writes` (the
@@ -29,7 +36,8 @@
 //!   vector count), `is_branch()`, `is_barrier()`, `is_exit()`, `line`.
 //! - [`WarpState`]: per-lane registers (`regs[r][lane]`), predicate lane
 //!   masks, SIMT stack ([`StackEntry`]: pc, rpc, mask), `exited`, `done`,
-//!   `warp_id`, `lanes`. `Clone` for speculative pre-execution.
+//!   `warp_id`, `lanes`, per-lane local frames and open calls (recursion).
+//!   `Clone` for speculative pre-execution.
 //! - [`exec`](exec::exec)`(kernel, &mut warp, &mut ctx) -> Result<Executed, ExecError>`:
 //!   executes the next instruction; [`Executed`] has the instruction index
 //!   and PC, active and executed lane masks, per-lane addresses
@@ -39,7 +47,8 @@
 //!   performed; loads still read). [`skip`] advances past a
 //!   non-control instruction without executing it.
 //! - [`ExecCtx`]: global memory ([`Memory`]), the CTA's shared and local
-//!   memory, the parameter buffer, `ntid`/`ctaid`/`nctaid`.
+//!   memory, the parameter buffer, `ntid`/`ctaid`/`nctaid`, the launch's
+//!   textures.
 //! - [`run_functional`]: every CTA, warps round-robin to each barrier; an
 //!   instruction budget ([`RunOptions`]).
 //!
