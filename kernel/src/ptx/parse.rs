@@ -2685,7 +2685,7 @@ fn inline_calls(funcs: &mut [ParsedFunc], file: &str) -> R<()> {
 /// function's, spill slots): a caller's call-site `.param` variables become
 /// the callee's parameters and return values one frame up
 /// ([`crate::memory::NEXT_FRAME`] + their offset in the callee).
-fn link_recursive(funcs: &mut [ParsedFunc], k: usize, index: &HashMap<String, usize>) -> Result<(), (u32, u32, String)> {
+fn link_recursive(funcs: &mut [ParsedFunc], k: usize, index: &HashMap<String, usize>) -> Result<(), CallError> {
     let header = funcs[k].clone_header();
     let mut kern = std::mem::replace(&mut funcs[k], header);
     // Regions: (function, first instruction, one past the last); the kernel first.
@@ -2705,22 +2705,9 @@ fn link_recursive(funcs: &mut [ParsedFunc], k: usize, index: &HashMap<String, us
         let vbase = kern.vregs.len() as u32;
         kern.vregs.extend(f.vregs.iter().map(|v| VRegInfo { name: format!("{}::{}", f.name, v.name), ..v.clone() }));
         for ci in &f.insts {
-            let mut i = ci.clone();
-            for o in i.dst.iter_mut().chain(i.src.iter_mut()) {
-                if let Opnd::R(n) | Opnd::D(n) | Opnd::P(n) = o {
-                    *n += vbase;
-                }
-            }
-            if let Some(Addr { base: Opnd::R(n) | Opnd::D(n), .. }) = &mut i.addr {
-                *n += vbase;
-            }
-            if let Some(g) = &mut i.guard {
-                g.pred += vbase;
-            }
-            match &mut i.op {
-                Op::Bra { target, .. } => *target += start as u32,
-                Op::Exit if !i.opcode.starts_with("exit") => i.op = Op::Ret,
-                _ => {}
+            let mut i = relocated(ci, vbase, start as u32);
+            if i.op == Op::Exit && !i.opcode.starts_with("exit") {
+                i.op = Op::Ret;
             }
             kern.insts.push(i);
         }
@@ -2741,18 +2728,7 @@ fn link_recursive(funcs: &mut [ParsedFunc], k: usize, index: &HashMap<String, us
     let mut moves: Vec<Vec<(u64, u64, u64)>> = vec![Vec::new(); regions.len()];
     for (region, site) in &sites {
         let callee = index[&site.callee];
-        let c = &funcs[callee];
-        let here = |msg: String| (site.line, site.col, format!("call to `{}`: {msg}", site.callee));
-        if site.args.len() != c.params.len() {
-            return Err(here(format!("{} arguments passed, the function takes {}", site.args.len(), c.params.len())));
-        }
-        if site.rets.len() > c.rets.len() {
-            return Err(here(format!("{} return values received, the function returns {}", site.rets.len(), c.rets.len())));
-        }
-        for (p, &(at, size)) in c.params.iter().zip(&site.args).chain(c.rets.iter().zip(&site.rets)) {
-            if size != p.size as u64 {
-                return Err(here(format!("`{}` is {} bytes, the .param passed for it {size}", p.name, p.size)));
-            }
+        for (p, &(at, size)) in call_pairs(site, &funcs[callee])? {
             moves[*region].push((at, size, crate::memory::NEXT_FRAME + p.offset as u64));
         }
         let call = &mut kern.insts[site.inst];
@@ -2788,8 +2764,55 @@ fn link_recursive(funcs: &mut [ParsedFunc], k: usize, index: &HashMap<String, us
     Ok(())
 }
 
+/// A call that cannot be made: (line, column, message).
+type CallError = (u32, u32, String);
+
+/// A callee's parameter (or return value) and the caller's `.param`
+/// variable for it: (local offset, bytes).
+type ParamPair<'c> = (&'c ParamDecl, &'c (u64, u64));
+
+/// The callee's parameters and return values paired with the `.param`
+/// variables a call passes for them (counts and sizes checked).
+fn call_pairs<'c>(site: &'c CallSite, c: &'c ParsedFunc) -> Result<Vec<ParamPair<'c>>, CallError> {
+    let here = |msg: String| (site.line, site.col, format!("call to `{}`: {msg}", site.callee));
+    if site.args.len() != c.params.len() {
+        return Err(here(format!("{} arguments passed, the function takes {}", site.args.len(), c.params.len())));
+    }
+    if site.rets.len() > c.rets.len() {
+        return Err(here(format!("{} return values received, the function returns {}", site.rets.len(), c.rets.len())));
+    }
+    let pairs: Vec<ParamPair> = c.params.iter().zip(&site.args).chain(c.rets.iter().zip(&site.rets)).collect();
+    for (p, &(_, size)) in &pairs {
+        if size != p.size as u64 {
+            return Err(here(format!("`{}` is {} bytes, the .param passed for it {size}", p.name, p.size)));
+        }
+    }
+    Ok(pairs)
+}
+
+/// A callee's instruction for a copy of its body in another function:
+/// virtual registers from `vbase`, branch targets from `start`.
+fn relocated(ci: &Inst, vbase: u32, start: u32) -> Inst {
+    let mut i = ci.clone();
+    for o in i.dst.iter_mut().chain(i.src.iter_mut()) {
+        if let Opnd::R(n) | Opnd::D(n) | Opnd::P(n) = o {
+            *n += vbase;
+        }
+    }
+    if let Some(Addr { base: Opnd::R(n) | Opnd::D(n) | Opnd::P(n), .. }) = &mut i.addr {
+        *n += vbase;
+    }
+    if let Some(g) = &mut i.guard {
+        g.pred += vbase;
+    }
+    if let Op::Bra { target, .. } = &mut i.op {
+        *target += start;
+    }
+    i
+}
+
 /// Inline every call of `funcs[fi]` (its callees are already expanded).
-fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>, recursive: &[bool]) -> Result<(), (u32, u32, String)> {
+fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>, recursive: &[bool]) -> Result<(), CallError> {
     if funcs[fi].calls.is_empty() {
         return Ok(());
     }
@@ -2833,18 +2856,7 @@ fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>, r
         if !c.shared.is_empty() || c.dynamic_shared_align.is_some() {
             return Err(here("the function uses .shared variables, which inlined calls do not support".into()));
         }
-        if site.args.len() != c.params.len() {
-            return Err(here(format!("{} arguments passed, the function takes {}", site.args.len(), c.params.len())));
-        }
-        if site.rets.len() > c.rets.len() {
-            return Err(here(format!("{} return values received, the function returns {}", site.rets.len(), c.rets.len())));
-        }
-        let pairs: Vec<(&ParamDecl, &(u64, u64))> = c.params.iter().zip(&site.args).chain(c.rets.iter().zip(&site.rets)).collect();
-        for (p, &(_, size)) in &pairs {
-            if size != p.size as u64 {
-                return Err(here(format!("`{}` is {} bytes, the .param passed for it {size}", p.name, p.size)));
-            }
-        }
+        let pairs = call_pairs(site, c)?;
         // Where a callee local offset lands in the caller's frame.
         let reloc = |v: u64| -> u64 {
             for (p, &(at, _)) in &pairs {
@@ -2873,28 +2885,15 @@ fn expand(funcs: &mut [ParsedFunc], fi: usize, index: &HashMap<String, usize>, r
         }
         let vbase = caller.vregs.len() as u32;
         caller.vregs.extend(c.vregs.iter().map(|v| VRegInfo { name: format!("{}::{}", c.name, v.name), ..v.clone() }));
-        let shift = |o: &mut Opnd| match o {
-            Opnd::R(n) | Opnd::D(n) | Opnd::P(n) => *n += vbase,
-            _ => {}
-        };
         let refs: HashMap<usize, Vec<LocalRef>> = c.local_refs.iter().fold(HashMap::new(), |mut m, r| {
             let (LocalRef::Addr(k) | LocalRef::Src(k, _)) = *r;
             m.entry(k).or_insert_with(Vec::new).push(*r);
             m
         });
         for (j, ci) in c.insts.iter().enumerate() {
-            let mut i = ci.clone();
-            i.dst.iter_mut().chain(i.src.iter_mut()).for_each(shift);
-            if let Some(a) = &mut i.addr {
-                shift(&mut a.base);
-            }
-            if let Some(g) = &mut i.guard {
-                g.pred += vbase;
-            }
-            match &mut i.op {
-                Op::Bra { target, .. } => *target += start as u32,
-                Op::Exit if !i.opcode.starts_with("exit") => i.op = Op::Bra { target: after, uni: false, reconv: 0 },
-                _ => {}
+            let mut i = relocated(ci, vbase, start as u32);
+            if i.op == Op::Exit && !i.opcode.starts_with("exit") {
+                i.op = Op::Bra { target: after, uni: false, reconv: 0 };
             }
             for r in refs.get(&j).into_iter().flatten() {
                 match *r {
