@@ -3,8 +3,12 @@
 //! `bar.arrive a, b` counts towards it without waiting (producer/consumer
 //! code). Arrivals are per warp — a warp counts as its 32 threads, as the
 //! PTX ISA has it — and a warp that exits stops being awaited by the
-//! barriers that count every thread. The functional runner and the timing
-//! SM both hold their warps with this model.
+//! barriers that count every thread. `bar.red.{popc,and,or}` waits like
+//! `bar.sync` and also reduces a predicate over the threads that arrive
+//! (`__syncthreads_count`, `__syncthreads_and`, `__syncthreads_or`); the
+//! result is handed back for each reducing warp when the barrier completes.
+//! The functional runner and the timing SM both hold their warps with this
+//! model.
 
 /// Barriers per CTA (`a` is 0 to 15).
 pub const NAMED_BARRIERS: usize = 16;
@@ -17,6 +21,20 @@ pub struct Arrival {
     pub threads: Option<u32>,
     /// `bar.sync` waits; `bar.arrive` does not.
     pub wait: bool,
+    /// `bar.red`: the reduction, and this warp's part of it (threads
+    /// whose predicate holds, threads taking part).
+    pub red: Option<(RedOp, u32, u32)>,
+}
+
+/// `bar.red`'s reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOp {
+    /// The number of threads whose predicate holds.
+    Popc,
+    /// 1 if it holds for every thread taking part.
+    And,
+    /// 1 if it holds for any.
+    Or,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -27,6 +45,12 @@ struct Named {
     threads: Option<u32>,
     /// Warps held here.
     waiting: Vec<u32>,
+    /// `bar.red`: the operation, threads whose predicate holds, threads, and
+    /// the warps that receive the result.
+    red: Option<RedOp>,
+    red_true: u32,
+    red_threads: u32,
+    reducers: Vec<u32>,
 }
 
 impl Named {
@@ -37,9 +61,19 @@ impl Named {
                 None => self.arrived >= running,
             }
     }
-    fn release(&mut self) -> Vec<u32> {
+    fn release(&mut self, results: &mut Vec<(u32, u32)>) -> Vec<u32> {
+        if let Some(op) = self.red.take() {
+            let v = match op {
+                RedOp::Popc => self.red_true,
+                RedOp::And => (self.red_true == self.red_threads) as u32,
+                RedOp::Or => (self.red_true > 0) as u32,
+            };
+            results.extend(self.reducers.drain(..).map(|w| (w, v)));
+        }
         self.arrived = 0;
         self.threads = None;
+        self.red_true = 0;
+        self.red_threads = 0;
         std::mem::take(&mut self.waiting)
     }
 }
@@ -48,6 +82,8 @@ impl Named {
 #[derive(Clone, Debug, Default)]
 pub struct CtaBarriers {
     bars: [Named; NAMED_BARRIERS],
+    /// `bar.red` results of completed barriers not yet taken: (warp, value).
+    results: Vec<(u32, u32)>,
 }
 
 impl CtaBarriers {
@@ -64,11 +100,23 @@ impl CtaBarriers {
         if a.wait {
             b.waiting.push(warp);
         }
+        if let Some((op, yes, threads)) = a.red {
+            b.red = Some(op);
+            b.red_true += yes;
+            b.red_threads += threads;
+            b.reducers.push(warp);
+        }
         if b.complete(running) {
-            b.release()
+            b.release(&mut self.results)
         } else {
             Vec::new()
         }
+    }
+
+    /// The `bar.red` results of the barriers completed since the last call:
+    /// (warp, value) for each warp that reduced.
+    pub fn take_results(&mut self) -> Vec<(u32, u32)> {
+        std::mem::take(&mut self.results)
     }
 
     /// A warp exited, `running` remain: barriers that wait for the whole
@@ -77,7 +125,7 @@ impl CtaBarriers {
         let mut out = Vec::new();
         for b in &mut self.bars {
             if b.threads.is_none() && b.complete(running) {
-                out.extend(b.release());
+                out.extend(b.release(&mut self.results));
             }
         }
         out
@@ -94,7 +142,7 @@ mod tests {
     use super::*;
 
     fn sync(id: u8, threads: Option<u32>) -> Arrival {
-        Arrival { id, threads, wait: true }
+        Arrival { id, threads, wait: true, red: None }
     }
 
     #[test]
@@ -110,7 +158,23 @@ mod tests {
         assert_eq!(b.arrive(1, sync(1, Some(64)), 3), vec![0, 1]);
         // A producer arrives without waiting; the consumer is released.
         assert!(b.arrive(2, sync(2, Some(64)), 3).is_empty());
-        assert_eq!(b.arrive(0, Arrival { id: 2, threads: Some(64), wait: false }, 3), vec![2]);
+        assert_eq!(b.arrive(0, Arrival { id: 2, threads: Some(64), wait: false, red: None }, 3), vec![2]);
+    }
+
+    #[test]
+    fn reductions_count_the_threads_that_arrive() {
+        let mut b = CtaBarriers::default();
+        let red = |op, yes, n| Arrival { id: 0, threads: None, wait: true, red: Some((op, yes, n)) };
+        assert!(b.arrive(0, red(RedOp::Popc, 5, 32), 2).is_empty());
+        assert!(b.take_results().is_empty());
+        assert_eq!(b.arrive(1, red(RedOp::Popc, 7, 20), 2), vec![0, 1]);
+        assert_eq!(b.take_results(), vec![(0, 12), (1, 12)]);
+        b.arrive(0, red(RedOp::And, 32, 32), 2);
+        b.arrive(1, red(RedOp::And, 19, 20), 2);
+        assert_eq!(b.take_results(), vec![(0, 0), (1, 0)]);
+        b.arrive(0, red(RedOp::Or, 0, 32), 2);
+        b.arrive(1, red(RedOp::Or, 1, 20), 2);
+        assert_eq!(b.take_results(), vec![(0, 1), (1, 1)]);
     }
 
     #[test]

@@ -1147,6 +1147,16 @@ fn atom1(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
 }
 
 /// Execute a memory instruction for the lanes in `mask`.
+/// A completed `bar.red`'s result into its destination (instruction
+/// `inst`), for the lanes that executed it (`mask`).
+pub fn write_barrier_result(k: &Kernel, w: &mut WarpState, inst: usize, mask: u32, value: u32) {
+    let Some(i) = k.insts.get(inst) else { return };
+    match i.dst[0] {
+        Opnd::P(_) => wr_pred(w, i.dst[0], if value != 0 { u32::MAX } else { 0 }, mask),
+        d => wr(w, d, &[value as u64; WARP_SIZE], mask),
+    }
+}
+
 /// `tex`: each lane's fetch; the access reported is a 4-byte global load
 /// of the first texel read (what the timing model's load path sees).
 #[allow(clippy::too_many_arguments)]
@@ -1614,7 +1624,7 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             }
             w.advance();
         }
-        Op::Bar { wait } => {
+        Op::Bar { wait, red } => {
             if exec_mask != 0 {
                 // The barrier and the count are warp-uniform: the first executing lane's.
                 let lane = exec_mask.trailing_zeros() as usize;
@@ -1623,7 +1633,13 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
                 if id >= crate::barrier::NAMED_BARRIERS as u64 || threads.is_some_and(|t| t == 0 || t % WARP_SIZE as u64 != 0 || t > u32::MAX as u64) {
                     return Err(fault(k, w, ctx, pc, Some(lane as u32), Fault::BadBarrier { id, threads }));
                 }
-                ex.barrier = Some(crate::barrier::Arrival { id: id as u8, threads: threads.map(|t| t as u32), wait });
+                // bar.red: this warp's part of the reduction (the result is
+                // written by `write_barrier_result` when the barrier completes).
+                let red = red.map(|op| {
+                    let p = pred_bits(w, inst.src[2]) ^ if inst.src[3] == Opnd::Imm(1) { u32::MAX } else { 0 };
+                    (op, (p & exec_mask).count_ones(), exec_mask.count_ones())
+                });
+                ex.barrier = Some(crate::barrier::Arrival { id: id as u8, threads: threads.map(|t| t as u32), wait, red });
                 ex.partial_barrier = exec_mask != w.lanes & !w.exited;
             }
             w.advance();

@@ -561,9 +561,12 @@ pub enum Op {
     },
     /// `bar.sync a{, b}` / `barrier.sync` (`wait`) or `bar.arrive a, b`:
     /// named barrier `a` (src 0, 0..15) for `b` threads (src 1; absent:
-    /// every thread of the CTA). See [`crate::barrier`].
+    /// every thread of the CTA). See [`crate::barrier`]. `bar.red` also
+    /// reduces predicate src 2 (negated when src 3 is `Imm(1)`) into dst 0,
+    /// written when the barrier completes.
     Bar {
         wait: bool,
+        red: Option<crate::barrier::RedOp>,
     },
     /// `membar` / `fence` / `bar.warp.sync`: nothing to do in a
     /// sequentially consistent model with warps in lockstep.

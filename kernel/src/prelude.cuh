@@ -164,6 +164,10 @@ WF_VOTE(__any_sync, "any")
 WF_VOTE(__uni_sync, "uni")
 #undef WF_VOTE
 __device__ __forceinline__ void __syncwarp(unsigned mask = 0xffffffff) { asm volatile("bar.warp.sync %0;" : : "r"(mask)); }
+// Barriers that reduce a predicate over the CTA (PTX bar.red).
+__device__ __forceinline__ int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
+__device__ __forceinline__ int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
+__device__ __forceinline__ int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
 
 // Half precision, cuda_fp16.h's names for sm_52 (no f16 arithmetic there):
 // conversions are PTX cvt; arithmetic is done in float and rounded to half,

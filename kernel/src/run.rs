@@ -137,6 +137,10 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                 spin.iter_mut().for_each(SpinDetector::reset);
                 let mut bars = CtaBarriers::default();
                 let mut running = nwarps;
+                // bar.red: each reducing warp's instruction and lanes, and
+                // its result once the barrier completes.
+                let mut reduced: Vec<Option<(usize, u32)>> = vec![None; nwarps as usize];
+                let mut results: Vec<Option<u32>> = vec![None; nwarps as usize];
                 let mut ctx = ExecCtx {
                     global: memory,
                     shared: &mut shared,
@@ -163,6 +167,10 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                         }
                         held[wi] = Held::Running;
                         loop {
+                            if let (Some(v), Some((inst, mask))) = (results[wi].take(), reduced[wi]) {
+                                crate::exec::write_barrier_result(k, w, inst, mask, v);
+                                reduced[wi] = None;
+                            }
                             if stats.warp_insts >= opts.max_warp_insts {
                                 return Err(RunError::Budget { kernel: k.base_name.clone(), budget: opts.max_warp_insts, cta: ctaid });
                             }
@@ -181,14 +189,23 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                                 for r in bars.exited(running) {
                                     held[r as usize] = Held::Running;
                                 }
+                                for (r, v) in bars.take_results() {
+                                    results[r as usize] = Some(v);
+                                }
                                 break;
                             }
                             if let Some(a) = ex.barrier {
                                 if a.wait {
                                     held[wi] = Held::Barrier;
                                 }
+                                if a.red.is_some() {
+                                    reduced[wi] = Some((ex.inst as usize, ex.exec_mask));
+                                }
                                 for r in bars.arrive(wi as u32, a, running) {
                                     held[r as usize] = Held::Running;
+                                }
+                                for (r, v) in bars.take_results() {
+                                    results[r as usize] = Some(v);
                                 }
                                 if held[wi] == Held::Barrier {
                                     break;

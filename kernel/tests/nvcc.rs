@@ -347,3 +347,40 @@ fn recursion_past_the_stack_is_an_error() {
     let e = run(1_000_000).unwrap_err().to_string();
     assert!(e.contains("call stack overflow:") && e.contains("nested calls of") && e.contains("16384 bytes"), "{e}");
 }
+
+/// `__syncthreads_count/and/or` (PTX `bar.red`) in CTAs with a partial last
+/// warp, and as the stopping test of a relaxation loop, through both
+/// compilers, against the kernel's definition computed here.
+#[test]
+fn barrier_reductions_match_a_host_reference() {
+    for compiler in [Compiler::Nvcc, Compiler::Clang] {
+        let opts = CompileOptions { compiler, ..common::compile_opts() };
+        let (r, l) = common::run_in("nvcc", "sync_reductions", &opts).unwrap_or_else(|e| panic!("{e}"));
+        let input = common::i32s(l.buffer(&r.memory, "in").unwrap());
+        let (out, rounds) = (common::i32s(l.buffer(&r.memory, "out").unwrap()), common::i32s(l.buffer(&r.memory, "rounds").unwrap()));
+        for b in 0..3 {
+            let x = &input[100 * b..100 * b + 100];
+            let count = x.iter().filter(|&&v| v > 0).count() as i32;
+            let all = x.iter().all(|&v| v > -900) as i32;
+            let any = x.iter().any(|&v| v > 990) as i32;
+            let mut v: Vec<i32> = x.iter().map(|a| a.abs()).collect();
+            let mut changed = vec![true; 100];
+            let mut r = 0;
+            while changed.iter().any(|&c| c) {
+                let left: Vec<i32> = (0..100).map(|t| v[(t + 99) % 100]).collect();
+                for t in 0..100 {
+                    changed[t] = v[t] > 1 && v[t] > left[t] / 2;
+                    if changed[t] {
+                        v[t] /= 2;
+                    }
+                }
+                r += 1;
+            }
+            assert_eq!(rounds[b], r, "{compiler:?}: CTA {b} rounds");
+            for t in 0..100 {
+                let g = 100 * b + t;
+                assert_eq!(&out[4 * g..4 * g + 4], &[count, all, any, v[t]], "{compiler:?}: thread {g}");
+            }
+        }
+    }
+}

@@ -398,7 +398,8 @@ fn parse_errors_name_file_line_and_column() {
     case("bar.sync 16;", "barrier 16: there are 16 (0 to 15)");
     case("bar.sync 1, 48;", "thread count 48: must be a positive multiple of the warp size");
     case("bar.arrive 1;", "bar.arrive needs a thread count");
-    case("bar.red.popc.u32 %r1, 0, %p1;", "bar.red (__syncthreads_count/and/or) is not supported");
+    case("bar.red.min.u32 %r1, 0, %r2;", "bar.red needs .popc.u32, .and.pred or .or.pred");
+    case("bar.red.popc.u32 %r1, 0;", "expected a destination, a barrier, an optional thread count and a predicate, found 2 operands");
     case("mul.s32 %r1, %r1, 2;", "integer mul/mad need .lo, .hi or .wide");
     let e = Module::from_ptx(".target sm_52\n", "v.ptx").unwrap_err().to_string();
     assert!(e.contains("v.ptx:1:1: missing .version"), "{e}");

@@ -177,6 +177,13 @@ impl Functional {
         self.exec_in(w, false, addrs)
     }
 
+    /// A completed `bar.red`'s result into warp `w`'s registers.
+    pub fn write_barrier_result(&mut self, w: u16, inst: usize, lanes: u32, value: u32) {
+        if let Some(ws) = self.warps[w as usize].as_mut() {
+            kernel::exec::write_barrier_result(&self.kernel, ws, inst, lanes, value);
+        }
+    }
+
     /// Execute the next instruction of warp `w`'s P-mode copy, without side
     /// effects on memory (stores and atomics are not performed; loads read).
     pub fn p_exec(&mut self, w: u16, addrs: &mut [u64; 32]) -> Result<ExecOut, String> {

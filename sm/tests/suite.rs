@@ -146,7 +146,7 @@ fn suite_by_nvcc_equals_suite_by_clang() {
     // device functions (inlined calls, `.param` traffic in local memory) and
     // named barriers, half precision, texture objects, recursion.
     let dir = root.join("nvcc");
-    for name in ["warp_ops", "calls", "named_barriers", "halves", "textures", "recursion"] {
+    for name in ["warp_ops", "calls", "named_barriers", "sync_reductions", "halves", "textures", "recursion"] {
         let m = load(&dir.join(format!("{name}.cu")), &nvcc).unwrap_or_else(|e| panic!("{e}"));
         let k = m.only_kernel().unwrap();
         let l = LaunchFile::load(&dir.join(format!("{name}.toml"))).unwrap().bind(&m, k).unwrap();

@@ -1926,19 +1926,43 @@ impl Build<'_, '_, '_> {
             }
             "bar" | "barrier" => {
                 let _ = m.take("cta");
-                let wait = match m.take_any(&["sync", "arrive", "red"]).as_deref() {
-                    Some("sync") => true,
-                    Some("arrive") => false,
-                    Some(_) => return self.err("bar.red (__syncthreads_count/and/or) is not supported"),
-                    None if base == "bar" && m.leftover().is_none() => true,
-                    None => return self.err("needs .sync or .arrive"),
+                let (wait, red) = match m.take_any(&["sync", "arrive", "red"]).as_deref() {
+                    Some("sync") => (true, None),
+                    Some("arrive") => (false, None),
+                    Some(_) => {
+                        use crate::barrier::RedOp;
+                        let op = match m.take_any(&["popc", "and", "or"]).as_deref() {
+                            Some("popc") if m.take("u32") => RedOp::Popc,
+                            Some("and") if m.take("pred") => RedOp::And,
+                            Some("or") if m.take("pred") => RedOp::Or,
+                            _ => return self.err("bar.red needs .popc.u32, .and.pred or .or.pred"),
+                        };
+                        (true, Some(op))
+                    }
+                    None if base == "bar" && m.leftover().is_none() => (true, None),
+                    None => return self.err("needs .sync, .arrive or .red"),
                 };
                 let _ = m.take("aligned");
                 self.done(&m)?;
-                if !(1..=2).contains(&self.ops.len()) {
-                    return self.err(format!("expected a barrier and an optional thread count, found {} operands", self.ops.len()));
+                // bar.red: `d, a{, b}, {!}c`; the others `a{, b}`.
+                let extra = if red.is_some() { 2 } else { 0 };
+                if !(extra + 1..=extra + 2).contains(&self.ops.len()) {
+                    let what = if red.is_some() { "a destination, a barrier, an optional thread count and a predicate" } else { "a barrier and an optional thread count" };
+                    return self.err(format!("expected {what}, found {} operands", self.ops.len()));
                 }
-                let mut i = self.mk(Op::Bar { wait });
+                let mut i = self.mk(Op::Bar { wait, red });
+                if let Some(op) = red {
+                    let ty = if op == crate::barrier::RedOp::Popc { Ty::U32 } else { Ty::Pred };
+                    i.dst[0] = self.dst(0, ty, Fit::Exact)?;
+                    let (c, neg) = self.pred_src(self.ops.len() - 1)?;
+                    i.src[2] = c;
+                    if neg {
+                        i.src[3] = Opnd::Imm(1);
+                    }
+                    // The barrier operands follow the destination.
+                    self.ops.remove(0);
+                    self.ops.pop();
+                }
                 i.src[0] = self.src(0, Ty::U32, Fit::Exact)?;
                 if let Opnd::Imm(a) = i.src[0] {
                     if a >= crate::barrier::NAMED_BARRIERS as u64 {

@@ -68,6 +68,8 @@ struct Warp {
     /// A control instruction was fetched: no fetch until it issues.
     fetch_blocked: bool,
     at_barrier: bool,
+    /// A `bar.red` waiting for its result: (instruction, lanes).
+    reduced: Option<(u32, u32)>,
     /// Issued instructions not yet complete.
     inflight: u32,
     /// The scoreboard's answer for the instruction-buffer head (cleared
@@ -887,6 +889,9 @@ impl Sm {
         }
         self.follow(k, w, pmode);
         if let Some(a) = out.barrier.filter(|_| !pmode) {
+            if a.red.is_some() {
+                self.warps[w as usize].reduced = Some((out.op, out.lanes));
+            }
             self.barrier_arrive(w, a);
         }
         Ok((head.op, out.lanes))
@@ -926,11 +931,17 @@ impl Sm {
         self.warps[w as usize].at_barrier = a.wait;
         let cta = self.ctas[slot].as_mut().expect("warp of a running CTA");
         let released = cta.bars.arrive(w as u32, a, cta.running);
-        self.release(released);
+        self.release(slot, released);
     }
 
-    /// A barrier completed: its warps go on.
-    fn release(&mut self, warps: Vec<u32>) {
+    /// A barrier completed: its warps go on (`bar.red` results written first).
+    fn release(&mut self, slot: usize, warps: Vec<u32>) {
+        let results = self.ctas[slot].as_mut().map(|c| c.bars.take_results()).unwrap_or_default();
+        for (w, v) in results {
+            if let Some((op, lanes)) = self.warps[w as usize].reduced.take() {
+                self.func.write_barrier_result(w as u16, op as usize, lanes, v);
+            }
+        }
         if !warps.is_empty() {
             for w in warps {
                 self.warps[w as usize].at_barrier = false;
@@ -944,7 +955,7 @@ impl Sm {
         let cta = self.ctas[slot].as_mut().expect("running CTA");
         cta.running -= 1;
         let released = cta.bars.exited(cta.running);
-        self.release(released);
+        self.release(slot, released);
         self.maybe_finish_warp(w);
     }
 
