@@ -364,7 +364,7 @@ fn barrier_reductions_match_a_host_reference() {
             let all = x.iter().all(|&v| v > -900) as i32;
             let any = x.iter().any(|&v| v > 990) as i32;
             let mut v: Vec<i32> = x.iter().map(|a| a.abs()).collect();
-            let mut changed = vec![true; 100];
+            let mut changed = [true; 100];
             let mut r = 0;
             while changed.iter().any(|&c| c) {
                 let left: Vec<i32> = (0..100).map(|t| v[(t + 99) % 100]).collect();
@@ -377,9 +377,9 @@ fn barrier_reductions_match_a_host_reference() {
                 r += 1;
             }
             assert_eq!(rounds[b], r, "{compiler:?}: CTA {b} rounds");
-            for t in 0..100 {
+            for (t, vt) in v.iter().enumerate() {
                 let g = 100 * b + t;
-                assert_eq!(&out[4 * g..4 * g + 4], &[count, all, any, v[t]], "{compiler:?}: thread {g}");
+                assert_eq!(&out[4 * g..4 * g + 4], &[count, all, any, *vt], "{compiler:?}: thread {g}");
             }
         }
     }
