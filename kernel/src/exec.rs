@@ -917,14 +917,6 @@ fn compare(cmp: Cmp, ty: Ty, a: &Lanes, b: &Lanes) -> u32 {
 
 /// `cvt` of one value.
 fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64 {
-    let int_range = |t: Ty| -> (i128, i128) {
-        let b = t.bits();
-        if t.is_signed() {
-            (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
-        } else {
-            (0, (1i128 << b) - 1)
-        }
-    };
     let int_out = |x: i128| -> u64 {
         // Narrow destinations are sign- or zero-extended into the register.
         let b = dty.bits();
@@ -963,7 +955,7 @@ fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64
         (false, false) => {
             let x = if sty.is_signed() { sext(v, sty.bits()) as i64 as i128 } else { zext(v, sty.bits()) as i128 };
             let x = if sat {
-                let (lo, hi) = int_range(dty);
+                let (lo, hi) = dty.int_range();
                 x.clamp(lo, hi)
             } else {
                 x
@@ -993,7 +985,7 @@ fn cvt1(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> u64
             if x.is_nan() {
                 return 0;
             }
-            let (lo, hi) = int_range(dty);
+            let (lo, hi) = dty.int_range();
             let i = (x as i128).clamp(lo, hi);
             int_out(i)
         }
@@ -1159,10 +1151,14 @@ pub fn write_barrier_result(k: &Kernel, w: &mut WarpState, inst: usize, mask: u3
 
 /// `tex`: each lane's fetch; the access reported is a 4-byte global load
 /// of the first texel read (what the timing model's load path sees).
-#[allow(clippy::too_many_arguments)]
-fn texture(inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, dims: u8, dty: Ty, cty: Ty, ex: &mut Executed) -> Result<(), LaneFault> {
+/// (The destination type is the texture's: float textures give `.f32`
+/// bits, integer ones their elements.)
+fn texture(inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, dims: u8, cty: Ty, ex: &mut Executed) -> Result<(), LaneFault> {
     let handle = rd(w, ctx, inst.src[0]);
-    let coords: Vec<Lanes> = (0..dims as usize).map(|d| rd(w, ctx, inst.src[1 + d])).collect();
+    let mut coords = [[0u64; WARP_SIZE]; 3];
+    for (d, c) in coords.iter_mut().enumerate().take(dims as usize) {
+        *c = rd(w, ctx, inst.src[1 + d]);
+    }
     let mut acc = MemAccess { space: Space::Global, kind: MemKind::Load, bytes: 4, addrs: [0; WARP_SIZE], shared_lanes: 0 };
     let mut out = [[0u64; WARP_SIZE]; 4];
     let global = &*ctx.global;
@@ -1185,7 +1181,6 @@ fn texture(inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, dims: u
             }
             t.fetch_int(&read, c, dims as usize)
         };
-        let _ = dty;
         acc.addrs[l] = first.unwrap_or(t.base) & !3;
         for k in 0..4 {
             out[k][l] = texel[k] as u64;
@@ -1644,9 +1639,9 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             }
             w.advance();
         }
-        Op::Tex { dims, dty, cty } => {
+        Op::Tex { dims, cty, .. } => {
             if exec_mask != 0 {
-                if let Err((lane, f)) = texture(inst, w, ctx, exec_mask, dims, dty, cty, &mut ex) {
+                if let Err((lane, f)) = texture(inst, w, ctx, exec_mask, dims, cty, &mut ex) {
                     return Err(fault(k, w, ctx, pc, lane, f));
                 }
             }

@@ -169,9 +169,8 @@ pub fn cvt(v: u64, dty: Ty, sty: Ty, rnd: Option<Rnd>, ftz: bool, sat: bool) -> 
         return 0;
     }
     let i = integral(x, rnd) as i128;
-    let bits = dty.bits();
-    let (lo, hi) = if dty.is_signed() { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
-    (i.clamp(lo, hi) as u64) & (u64::MAX >> (64 - bits))
+    let (lo, hi) = dty.int_range();
+    (i.clamp(lo, hi) as u64) & (u64::MAX >> (64 - dty.bits()))
 }
 
 fn integral(x: f64, rnd: Option<Rnd>) -> f64 {

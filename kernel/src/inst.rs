@@ -114,6 +114,15 @@ impl Ty {
     pub fn is_int(self) -> bool {
         !self.is_float() && !self.is_half() && self != Ty::Pred
     }
+    /// The values an integer type holds.
+    pub fn int_range(self) -> (i128, i128) {
+        let b = self.bits();
+        if self.is_signed() {
+            (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1)
+        } else {
+            (0, (1i128 << b) - 1)
+        }
+    }
     /// `.f16`, `.bf16` and their pairs (computed by [`crate::half`]).
     pub fn is_half(self) -> bool {
         matches!(self, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)

@@ -939,12 +939,8 @@ impl<'a> Parser<'a> {
                 f.shared.push(d);
             }
             Space::Local => {
-                let off = align_up(f.local_next, d.align.max(1) as u64);
+                let off = self.alloc_local(f, &d)?;
                 d.addr = off;
-                f.local_next = off + d.size;
-                if f.local_next > 1 << 20 {
-                    return self.err_at(pos, "more than 1 MiB of .local memory per thread");
-                }
                 f.syms.insert(d.name.clone(), Sym { space: Space::Local, addr: off });
             }
             _ => return self.err_at(pos, "function-scope .global/.const variables are not supported"),
@@ -952,14 +948,20 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// A call-site `.param` variable: local memory of the caller, visible
-    /// in its `{ }` block.
-    fn place_call_param(&mut self, f: &mut Func, d: VarDecl) -> R<()> {
+    /// The function's next `.local` offset for `d`.
+    fn alloc_local(&self, f: &mut Func, d: &VarDecl) -> R<u64> {
         let off = align_up(f.local_next, d.align.max(1) as u64);
         f.local_next = off + d.size;
         if f.local_next > 1 << 20 {
             return self.err_at((d.line, d.col), "more than 1 MiB of .local memory per thread");
         }
+        Ok(off)
+    }
+
+    /// A call-site `.param` variable: local memory of the caller, visible
+    /// in its `{ }` block.
+    fn place_call_param(&mut self, f: &mut Func, d: VarDecl) -> R<()> {
+        let off = self.alloc_local(f, &d)?;
         let scope = f.scopes.last_mut().expect("a body has a scope");
         if scope.syms.insert(d.name.clone(), (Sym { space: Space::Local, addr: off }, d.size)).is_some() {
             return self.err_at((d.line, d.col), format!("`{}` declared twice in one scope", d.name));
@@ -2452,8 +2454,8 @@ impl Build<'_, '_, '_> {
         Ok(i)
     }
 
-    /// `set.CMP[.BOP][.ftz].DTY.STY d, a, b[, {!}c]`.
-    fn set(&mut self, m: &mut Mods) -> R<Inst> {
+    /// `CMP[.BOP][.ftz]` of `setp` and `set`.
+    fn compare_mods(&self, m: &mut Mods) -> R<(Cmp, Option<BoolOp>, bool)> {
         let cmp = match m.list.first().and_then(|c| Cmp::parse(c)) {
             Some(c) => {
                 m.used[0] = true;
@@ -2467,52 +2469,11 @@ impl Build<'_, '_, '_> {
             Some("xor") => Some(BoolOp::Xor),
             _ => None,
         };
-        let ftz = m.take("ftz");
-        let ts = m.types();
-        let (dty, sty) = match ts.as_slice() {
-            [d, s] if matches!(d, Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) && *s != Ty::Pred && s.bits() >= 16 => (*d, *s),
-            _ => return self.err("expected set.CMP.DTYPE.STYPE (DTYPE .u32, .s32, .f32 or a half type)"),
-        };
-        self.done(m)?;
-        if dty.is_x2() != sty.is_x2() && !(sty.is_x2() && matches!(dty, Ty::U32 | Ty::S32)) {
-            return self.err("a pair result needs a pair source");
-        }
-        let fl = sty.is_float() || sty.is_half();
-        if cmp.is_float_only() && !fl || cmp.is_unsigned_only() && fl {
-            return self.err(format!("comparison .{:?} does not apply to .{}", cmp, sty.name()).to_lowercase());
-        }
-        self.nops(if bop.is_some() { 4 } else { 3 })?;
-        let mut i = self.mk(Op::Set { cmp, bop, dty, sty, ftz });
-        i.dst[0] = self.dst(0, dty, Fit::Exact)?;
-        i.src[0] = self.src(1, sty, Fit::Exact)?;
-        i.src[1] = self.src(2, sty, Fit::Exact)?;
-        if bop.is_some() {
-            let (c, neg) = self.pred_src(3)?;
-            i.src[2] = c;
-            if neg {
-                i.src[3] = Opnd::Imm(1);
-            }
-        }
-        Ok(i)
+        Ok((cmp, bop, m.take("ftz")))
     }
 
-    fn setp(&mut self, m: &mut Mods) -> R<Inst> {
-        let cmp = match m.list.first().and_then(|c| Cmp::parse(c)) {
-            Some(c) => {
-                m.used[0] = true;
-                c
-            }
-            None => return self.err("missing comparison (.eq, .lt, ...)"),
-        };
-        let bop = match m.take_any(&["and", "or", "xor"]).as_deref() {
-            Some("and") => Some(BoolOp::And),
-            Some("or") => Some(BoolOp::Or),
-            Some("xor") => Some(BoolOp::Xor),
-            _ => None,
-        };
-        let ftz = m.take("ftz");
-        let ty = self.one_type(m, |t| t != Ty::Pred && t.bits() >= 16)?;
-        self.done(m)?;
+    /// The comparison and `.ftz` fit the compared type `ty`.
+    fn check_compare(&self, cmp: Cmp, ftz: bool, ty: Ty) -> R<()> {
         let fl = ty.is_float() || ty.is_half();
         if ftz && !fl {
             return self.err("`.ftz` is a floating-point modifier");
@@ -2523,6 +2484,50 @@ impl Build<'_, '_, '_> {
         if cmp.is_unsigned_only() && fl {
             return self.err(".lo/.ls/.hi/.hs need an integer type");
         }
+        Ok(())
+    }
+
+    /// The compared operands `a, b` (operands 1 and 2) and, with a boolean
+    /// operation, its predicate `{!}c` (operand 3; negated is encoded as
+    /// `src[3] = Imm(1)`).
+    fn compare_sources(&mut self, i: &mut Inst, ty: Ty, bop: Option<BoolOp>) -> R<()> {
+        i.src[0] = self.src(1, ty, Fit::Exact)?;
+        i.src[1] = self.src(2, ty, Fit::Exact)?;
+        if bop.is_some() {
+            let (c, neg) = self.pred_src(3)?;
+            i.src[2] = c;
+            if neg {
+                i.src[3] = Opnd::Imm(1);
+            }
+        }
+        Ok(())
+    }
+
+    /// `set.CMP[.BOP][.ftz].DTY.STY d, a, b[, {!}c]`.
+    fn set(&mut self, m: &mut Mods) -> R<Inst> {
+        let (cmp, bop, ftz) = self.compare_mods(m)?;
+        let ts = m.types();
+        let (dty, sty) = match ts.as_slice() {
+            [d, s] if matches!(d, Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) && *s != Ty::Pred && s.bits() >= 16 => (*d, *s),
+            _ => return self.err("expected set.CMP.DTYPE.STYPE (DTYPE .u32, .s32, .f32 or a half type)"),
+        };
+        self.done(m)?;
+        if dty.is_x2() != sty.is_x2() && !(sty.is_x2() && matches!(dty, Ty::U32 | Ty::S32)) {
+            return self.err("a pair result needs a pair source");
+        }
+        self.check_compare(cmp, ftz, sty)?;
+        self.nops(if bop.is_some() { 4 } else { 3 })?;
+        let mut i = self.mk(Op::Set { cmp, bop, dty, sty, ftz });
+        i.dst[0] = self.dst(0, dty, Fit::Exact)?;
+        self.compare_sources(&mut i, sty, bop)?;
+        Ok(i)
+    }
+
+    fn setp(&mut self, m: &mut Mods) -> R<Inst> {
+        let (cmp, bop, ftz) = self.compare_mods(m)?;
+        let ty = self.one_type(m, |t| t != Ty::Pred && t.bits() >= 16)?;
+        self.done(m)?;
+        self.check_compare(cmp, ftz, ty)?;
         if ty.is_x2() && !matches!(self.ops.first(), Some((Raw::Pipe(..), _))) {
             return self.err(format!("setp.{} writes two predicates: `p|q`", ty.name()));
         }
@@ -2536,16 +2541,7 @@ impl Build<'_, '_, '_> {
             }
             _ => i.dst[0] = self.dst(0, Ty::Pred, Fit::Exact)?,
         }
-        i.src[0] = self.src(1, ty, Fit::Exact)?;
-        i.src[1] = self.src(2, ty, Fit::Exact)?;
-        if bop.is_some() {
-            let (c, neg) = self.pred_src(3)?;
-            i.src[2] = c;
-            // A negated third operand is encoded as src[3] = Imm(1).
-            if neg {
-                i.src[3] = Opnd::Imm(1);
-            }
-        }
+        self.compare_sources(&mut i, ty, bop)?;
         Ok(i)
     }
 
