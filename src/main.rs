@@ -15,6 +15,7 @@ use verif::cosim::{cosim_with, Simulator};
 use verif::run::{apply, check_inputs, output_ids};
 use verif::stimulus::{Driver, Frame, Stimulus};
 
+mod exec;
 mod output;
 mod progress;
 mod sm_cmd;
@@ -252,6 +253,10 @@ enum Cmd {
     /// Run a grid of timing runs (kernels x configs x modes x policies x
     /// engines x varied keys) in parallel into one CSV.
     Sweep(sm_cmd::SweepArgs),
+    /// Run an unmodified CUDA program (built with `nvcc -cudart shared`) on
+    /// warpforge: every launch on the timing SM, checked against the
+    /// functional model (docs/exec.md).
+    Exec(exec::ExecArgs),
     /// Per kernel, each run of a sweep CSV against the kernel's baseline
     /// run: cycles, speedup, long-latency RAW and issued shares.
     Compare {
@@ -820,6 +825,10 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let r = match cli.cmd {
+        Cmd::Exec(a) => match exec::exec(&a) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
         Cmd::Blocks { block, params } => cmd_blocks(block, params),
         Cmd::Verilog { block, out } => cmd_verilog(block, out),
         Cmd::Sim { block, stim, engine, vcd, vcd_from, vcd_to, vcd_scope, vcd_memories, gtkw } => {

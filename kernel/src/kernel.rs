@@ -5,7 +5,7 @@ use crate::cfg::Cfg;
 use crate::error::{AllocError, KernelError};
 use crate::inst::{Inst, Op, Opnd, RegWidth, INST_BYTES, MAX_PREDS, MAX_REGS};
 use crate::ptx::parse::{ParamDecl, ParsedFunc, VarDecl};
-use crate::ptx::{base_name, parse};
+use crate::ptx::base_name;
 use crate::regalloc::{allocate, rewrite};
 
 /// Each thread's stack for recursive calls, above its own frame (CUDA's
@@ -284,6 +284,8 @@ pub struct Module {
     /// Module-scope `.const` variables at their constant-bank offsets.
     pub consts: Vec<VarDecl>,
     pub const_bytes: u64,
+    /// End of the `.global` variables, as an offset from `GLOBAL_SYMBOLS_BASE`.
+    pub global_bytes: u64,
     /// Texture references (`.global .texref`), bound by name at launch.
     pub texrefs: Vec<String>,
 }
@@ -297,7 +299,13 @@ impl Module {
     /// [`Module::from_ptx`] on a smaller register file (to exercise
     /// spilling in tests).
     pub fn from_ptx_within(src: &str, file: &str, rf: RegFile) -> Result<Module, KernelError> {
-        let pm = parse(src, file).map_err(KernelError::Parse)?;
+        Module::from_ptx_after(src, file, rf, 0)
+    }
+
+    /// [`Module::from_ptx_within`], the `.global` variables placed from
+    /// `GLOBAL_SYMBOLS_BASE + symbols_offset` (see [`crate::ptx::parse_after`]).
+    pub fn from_ptx_after(src: &str, file: &str, rf: RegFile, symbols_offset: u64) -> Result<Module, KernelError> {
+        let pm = crate::ptx::parse_after(src, file, symbols_offset).map_err(KernelError::Parse)?;
         let mut kernels = Vec::new();
         let mut funcs = Vec::new();
         for f in pm.funcs {
@@ -316,6 +324,7 @@ impl Module {
             globals: pm.globals,
             consts: pm.consts,
             const_bytes: pm.const_bytes,
+            global_bytes: pm.global_bytes,
             texrefs: pm.texrefs,
         })
     }

@@ -107,8 +107,20 @@ impl Memory {
         Ok(())
     }
 
+    /// Unmap the region that starts at `base` (`cudaFree`).
+    pub fn remove(&mut self, base: u64) -> Option<Region> {
+        let i = self.regions.iter().position(|r| r.base == base)?;
+        self.last.store(0, Ordering::Relaxed);
+        Some(self.regions.remove(i))
+    }
+
     pub fn regions(&self) -> &[Region] {
         &self.regions
+    }
+
+    /// The regions, to write in place (their bases and sizes stay).
+    pub fn regions_mut(&mut self) -> &mut [Region] {
+        &mut self.regions
     }
 
     /// Where `self` and `other` (images of the same launch) first differ,

@@ -4,7 +4,7 @@
 pub mod lex;
 pub mod parse;
 
-pub use parse::{parse, ParsedFunc, ParsedModule, VRegInfo, VarDecl};
+pub use parse::{parse, parse_after, ParsedFunc, ParsedModule, VRegInfo, VarDecl};
 
 /// The base name of an Itanium-mangled C++ function name: `_Z6vecaddPKfS0_Pfi`
 /// gives `vecadd`, `_ZN2ns3fooEv` gives `foo`. Names that are not mangled

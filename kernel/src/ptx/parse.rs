@@ -97,6 +97,7 @@ pub struct ParsedModule {
     /// Module-scope `.const` variables (offsets in the constant bank).
     pub consts: Vec<VarDecl>,
     pub const_bytes: u64,
+    /// End of the `.global` variables, as an offset from `GLOBAL_SYMBOLS_BASE`.
     pub global_bytes: u64,
     /// Texture references (`.global .texref t;`), bound by name at launch.
     pub texrefs: Vec<String>,
@@ -104,6 +105,13 @@ pub struct ParsedModule {
 
 /// Parse PTX text. `file` names the source in errors.
 pub fn parse(src: &str, file: &str) -> Result<ParsedModule, ParseError> {
+    parse_after(src, file, 0)
+}
+
+/// [`parse`], the module's `.global` variables placed from
+/// `GLOBAL_SYMBOLS_BASE + symbols_offset` (after those of modules loaded
+/// before it, as a CUDA program's translation units share one device).
+pub fn parse_after(src: &str, file: &str, symbols_offset: u64) -> Result<ParsedModule, ParseError> {
     let toks = lex(src).map_err(|(line, col, msg)| ParseError { file: file.into(), line, col, msg })?;
     let mut p = Parser {
         t: &toks,
@@ -113,7 +121,7 @@ pub fn parse(src: &str, file: &str) -> Result<ParsedModule, ParseError> {
         consts: Vec::new(),
         mod_shared: Vec::new(),
         texrefs: Vec::new(),
-        global_next: 0,
+        global_next: symbols_offset,
         const_next: 0,
         end: (src.lines().count().max(1) as u32, 1),
     };
