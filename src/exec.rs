@@ -3,6 +3,7 @@
 //! (the `cudart` crate), which the dynamic linker loads in place of
 //! NVIDIA's `libcudart.so.13`.
 
+use cudart::device::{ENV_CONFIG, ENV_ENGINE, ENV_FUNCTIONAL, ENV_SET, ENV_STATS};
 use object::{Object, ObjectSymbol};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -34,7 +35,8 @@ pub struct ExecArgs {
 }
 
 /// The runtime library: `$WARPFORGE_CUDART`, or `libcudart.so` built beside
-/// this executable (`cargo build` builds both).
+/// this executable (`cargo build` builds both; a test build leaves it in
+/// `deps/`), the newer if both are there.
 fn library() -> Res<PathBuf> {
     if let Some(p) = std::env::var_os("WARPFORGE_CUDART") {
         let p = PathBuf::from(p);
@@ -42,10 +44,11 @@ fn library() -> Res<PathBuf> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the warpforge executable: {e}"))?;
     let p = exe.with_file_name("libcudart.so");
-    if p.is_file() {
-        Ok(p)
-    } else {
-        Err(format!("the runtime library {} is not built: run `cargo build --release` in the warpforge checkout (it builds the `cudart` crate beside warpforge)", p.display()))
+    let built = [p.clone(), exe.with_file_name("deps").join("libcudart.so")];
+    let newest = built.into_iter().filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p))).max();
+    match newest {
+        Some((_, p)) => Ok(p),
+        None => Err(format!("the runtime library {} is not built: run `cargo build --release` in the warpforge checkout (it builds the `cudart` crate beside warpforge)", p.display())),
     }
 }
 
@@ -99,19 +102,19 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
         ld_path.push(old);
     }
     let mut cmd = Command::new(&program);
-    cmd.args(&a.program[1..]).env("LD_LIBRARY_PATH", ld_path).env("WARPFORGE_STATS", &stats);
+    cmd.args(&a.program[1..]).env("LD_LIBRARY_PATH", ld_path).env(ENV_STATS, &stats);
     if let Some(c) = &a.config {
-        cmd.env("WARPFORGE_CONFIG", c);
+        cmd.env(ENV_CONFIG, c);
     }
     if !a.set.is_empty() {
-        cmd.env("WARPFORGE_SET", a.set.join(";"));
+        cmd.env(ENV_SET, a.set.join(";"));
     }
     if a.functional {
-        cmd.env("WARPFORGE_FUNCTIONAL", "1");
+        cmd.env(ENV_FUNCTIONAL, "1");
     }
     if let Some(e) = &a.engine {
         sm::blocks::parse_engine(e)?;
-        cmd.env("WARPFORGE_ENGINE", e);
+        cmd.env(ENV_ENGINE, e);
     }
     let t = std::time::Instant::now();
     let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", program.display()));

@@ -167,6 +167,10 @@ fn unzstd(data: &[u8], raw: u64) -> Result<Vec<u8>, String> {
 }
 
 fn unlz4(data: &[u8], raw: u64) -> Result<Vec<u8>, String> {
+    // LZ4 expands at most 255-fold: a larger claim is a damaged header.
+    if raw > data.len() as u64 * 255 + 64 {
+        return Err(format!("{} bytes of lz4 cannot decompress to the {raw} the header says", data.len()));
+    }
     let mut out = vec![0u8; raw as usize];
     let n = lz4_flex::block::decompress_into(data, &mut out).map_err(|e| format!("lz4: {e}"))?;
     if n as u64 != raw {
@@ -245,6 +249,36 @@ pub(crate) mod tests {
         let only_cubin = build(&[(2, 75, 0, vec![1, 2, 3], 3)]);
         assert_eq!(ptx(&only_cubin).unwrap(), None);
         assert_eq!(cubin_archs(&only_cubin), vec![75]);
+    }
+
+    fn sample() -> Vec<u8> {
+        let text = PTX.as_bytes().to_vec();
+        let lz4 = lz4_flex::block::compress(&text);
+        let zstd = ruzstd::encoding::compress_to_vec(&text[..], ruzstd::encoding::CompressionLevel::Fastest);
+        build(&[
+            (2, 75, 0, vec![0x7f, b'E', b'L', b'F', 2, 1, 1], 7),
+            (1, 75, FLAG_ZSTD, zstd, text.len() as u64),
+            (1, 80, FLAG_LZ4, lz4, text.len() as u64),
+        ])
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("WARPFORGE_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)))]
+
+        /// Damaged fatbinaries (bytes overwritten, the file cut short):
+        /// an error or a result, never a panic or a read past the end.
+        #[test]
+        fn damaged_fatbinaries(edits in proptest::collection::vec((0usize..4096, proptest::num::u8::ANY), 1..6), cut in 0usize..4096) {
+            let mut fb = sample();
+            for (at, v) in edits {
+                let i = at % fb.len();
+                fb[i] = v;
+            }
+            let cut = fb.len() - cut % fb.len();
+            let _ = ptx(&fb[..cut]);
+            let _ = cubin_archs(&fb);
+        }
     }
 
     #[test]
