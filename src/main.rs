@@ -19,6 +19,7 @@ mod exec;
 mod output;
 mod progress;
 mod sm_cmd;
+mod workloads;
 
 use output::create_dir;
 
@@ -257,6 +258,10 @@ enum Cmd {
     /// warpforge: every launch on the timing SM, checked against the
     /// functional model (docs/exec.md).
     Exec(exec::ExecArgs),
+    /// Build the benchmark applications of workloads/ with nvcc, run them
+    /// unmodified through `exec` on the functional model and the timing SM,
+    /// and check their output (docs/workloads.md).
+    Workloads(workloads::WorkloadsArgs),
     /// Per kernel, each run of a sweep CSV against the kernel's baseline
     /// run: cycles, speedup, long-latency RAW and issued shares.
     Compare {
@@ -825,6 +830,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let r = match cli.cmd {
+        Cmd::Workloads(a) => workloads::workloads(&a),
         Cmd::Exec(a) => match exec::exec(&a) {
             Ok(code) => return code,
             Err(e) => Err(e),

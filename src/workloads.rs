@@ -1,0 +1,292 @@
+//! `warpforge workloads`: the benchmark applications of `workloads/` built
+//! by nvcc with `-cudart shared`, their inputs generated, run unmodified
+//! through `warpforge exec` on the functional model and the timing SM, and
+//! their output checked (`workloads/apps.toml` says how, per application).
+
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+type Res<T> = Result<T, String>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    app: Vec<App>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct App {
+    /// `suite/app`: also its directory under `workloads/` unless `dir` is given.
+    name: String,
+    #[serde(default)]
+    dir: Option<String>,
+    /// nvcc's inputs (CUDA and host C/C++), relative to the directory.
+    sources: Vec<String>,
+    #[serde(default)]
+    flags: Vec<String>,
+    exe: String,
+    /// Configuration overrides the program needs on every configuration.
+    #[serde(default)]
+    set: Vec<String>,
+    small: Size,
+    paper: Size,
+    check: Check,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Size {
+    args: Vec<String>,
+    /// Commands run in the run directory first (input generators).
+    #[serde(default)]
+    prepare: Vec<Vec<String>>,
+    /// The directory (under the run directory) the program runs in.
+    #[serde(default)]
+    cwd: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Check {
+    /// Lines the program's standard output must contain (its own verification).
+    #[serde(default)]
+    stdout_has: Vec<String>,
+    /// Text its standard output must not contain (its verification's failure).
+    #[serde(default)]
+    stdout_lacks: Vec<String>,
+    /// A command run in the run directory after the program; exit 0 means
+    /// the output is correct (a reference from the benchmark's CPU code).
+    #[serde(default)]
+    reference: Option<Vec<String>>,
+    /// Why the output is not checked beyond the per-launch comparison of
+    /// the timing SM with the functional model.
+    #[serde(default)]
+    unchecked: Option<String>,
+}
+
+#[derive(clap::Args, Clone)]
+pub struct WorkloadsArgs {
+    /// Applications (`suite/app` or `app`, comma-separated) or `all`.
+    #[arg(long, default_value = "all")]
+    pub apps: String,
+    /// Input size: small (seconds on the SM) or paper (the papers' inputs).
+    #[arg(long, default_value = "small")]
+    pub size: String,
+    /// Runs: `functional`, a preset or configuration file, or `pmode` (the
+    /// P-mode preset with mode=pmode); comma-separated.
+    #[arg(long, default_value = "functional,hpca16_pmode,pmode")]
+    pub modes: String,
+    /// Only build.
+    #[arg(long)]
+    pub build_only: bool,
+    /// Where the programs, runs and the summary go.
+    #[arg(long, default_value = "out/workloads")]
+    pub out: PathBuf,
+}
+
+impl App {
+    fn src(&self) -> PathBuf {
+        root().join(self.dir.as_ref().unwrap_or(&self.name))
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("workloads")
+}
+
+fn load() -> Res<Manifest> {
+    let path = root().join("apps.toml");
+    let text = kernel::input::read_text(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A directory with `libcudart.so` naming NVIDIA's library, for `-L`.
+fn link_dir(nvcc: &Path, out: &Path) -> Res<PathBuf> {
+    let root = nvcc.parent().and_then(Path::parent).ok_or("nvcc has no installation directory")?;
+    let nvidia = ["lib/libcudart.so.13", "lib64/libcudart.so.13"]
+        .iter()
+        .map(|l| root.join(l))
+        .find(|p| p.is_file())
+        .ok_or_else(|| format!("no libcudart.so.13 under {} (the nvidia-cuda-runtime package)", root.display()))?;
+    let dir = out.join("link");
+    crate::output::create_dir(&dir)?;
+    let so = dir.join("libcudart.so");
+    let _ = std::fs::remove_file(&so);
+    std::os::unix::fs::symlink(&nvidia, &so).map_err(|e| format!("cannot create {}: {e}", so.display()))?;
+    Ok(dir)
+}
+
+fn build(app: &App, nvcc: &Path, link: &Path, out: &Path) -> Res<PathBuf> {
+    let src = app.src();
+    let dir = out.join(&app.name);
+    crate::output::create_dir(&dir)?;
+    let exe = dir.join(&app.exe);
+    let mut cmd = Command::new(nvcc);
+    cmd.current_dir(&src).args(["-arch=sm_75", "-cudart", "shared", "-O2", "-w", "-include"]).arg(root().join("cuda13_shim.h"));
+    cmd.args(&app.flags).args(&app.sources).arg("-o").arg(&exe).arg("-L").arg(link).arg("-lm");
+    let o = cmd.output().map_err(|e| format!("cannot run {}: {e}", nvcc.display()))?;
+    if !o.status.success() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        let first: Vec<&str> = err.lines().filter(|l| l.contains("error")).take(3).collect();
+        return Err(format!("{}: nvcc failed: {}", app.name, first.join(" | ")));
+    }
+    Ok(exe)
+}
+
+/// `{src}`, `{bin}`, `{inputs}` in a command's words.
+fn expand(words: &[String], src: &Path, bin: &Path) -> Vec<String> {
+    let inputs = root().join("inputs");
+    words
+        .iter()
+        .map(|w| w.replace("{src}", &src.display().to_string()).replace("{bin}", &bin.display().to_string()).replace("{inputs}", &inputs.display().to_string()))
+        .collect()
+}
+
+fn run_cmd(words: &[String], cwd: &Path, what: &str) -> Res<()> {
+    let (prog, args) = words.split_first().ok_or_else(|| format!("{what}: an empty command"))?;
+    let o = Command::new(prog).args(args).current_dir(cwd).output().map_err(|e| format!("{what}: cannot run {prog}: {e}"))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what}: `{}` failed ({}): {}", words.join(" "), o.status, String::from_utf8_lossy(&o.stderr).trim()))
+    }
+}
+
+/// One run's outcome.
+struct Outcome {
+    ok: Result<(), String>,
+    launches: u64,
+    cycles: u64,
+    secs: f64,
+}
+
+fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
+    let t = Instant::now();
+    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, secs: 0.0 };
+    o.ok = (|| {
+        let _ = std::fs::remove_dir_all(dir);
+        crate::output::create_dir(dir)?;
+        let src = app.src();
+        let bin = exe.parent().expect("in a directory");
+        for p in &size.prepare {
+            run_cmd(&expand(p, &src, bin), dir, "prepare")?;
+        }
+        let cwd = size.cwd.as_ref().map_or(dir.to_path_buf(), |c| dir.join(c));
+        crate::output::create_dir(&cwd)?;
+        let stats = dir.join("stats.jsonl");
+        let me = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(me);
+        cmd.arg("exec").arg(format!("--stats={}", stats.display()));
+        match mode {
+            "functional" => {
+                cmd.arg("--functional");
+            }
+            "pmode" => {
+                cmd.args(["--config", "hpca16_pmode", "--set", "mode=pmode"]);
+            }
+            c => {
+                cmd.args(["--config", c]);
+            }
+        }
+        for s in &app.set {
+            cmd.args(["--set", s]);
+        }
+        cmd.arg("--").arg(exe).args(expand(&size.args, &src, bin)).current_dir(&cwd);
+        let out = cmd.output().map_err(|e| format!("cannot run warpforge exec: {e}"))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        crate::output::write(&dir.join("stdout.txt"), &stdout)?;
+        crate::output::write(&dir.join("stderr.txt"), &stderr)?;
+        for line in std::fs::read_to_string(&stats).unwrap_or_default().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", stats.display()))?;
+            o.launches += 1;
+            o.cycles += v["cycles"].as_u64().unwrap_or(0);
+        }
+        if !out.status.success() {
+            let why = stderr.lines().filter(|l| l.starts_with("warpforge:") || l.starts_with("error:")).last().unwrap_or("no message");
+            return Err(format!("exit {}: {why}", out.status));
+        }
+        if o.launches == 0 {
+            return Err("no launch reached warpforge".into());
+        }
+        let c = &app.check;
+        if let Some(l) = c.stdout_has.iter().find(|l| !stdout.contains(l.as_str())) {
+            return Err(format!("its output lacks `{l}`"));
+        }
+        if let Some(l) = c.stdout_lacks.iter().find(|l| stdout.contains(l.as_str())) {
+            return Err(format!("its output has `{l}` (its own verification failed)"));
+        }
+        if let Some(r) = &c.reference {
+            run_cmd(&expand(r, &src, bin), &cwd, "reference check")?;
+        }
+        Ok(())
+    })();
+    o.secs = t.elapsed().as_secs_f64();
+    o
+}
+
+pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
+    let m = load()?;
+    let want: Vec<&str> = a.apps.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let apps: Vec<&App> = m.app.iter().filter(|p| want == ["all"] || want.iter().any(|w| *w == p.name || p.name.ends_with(&format!("/{w}")))).collect();
+    if apps.is_empty() {
+        let names: Vec<&str> = m.app.iter().map(|p| p.name.as_str()).collect();
+        return Err(format!("--apps {}: no such application (workloads/apps.toml has: {})", a.apps, names.join(", ")));
+    }
+    if !["small", "paper"].contains(&a.size.as_str()) {
+        return Err(format!("--size {}: small or paper", a.size));
+    }
+    let modes: Vec<&str> = a.modes.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    for m in &modes {
+        if !["functional", "pmode"].contains(m) {
+            crate::sm_cmd::config(m, &[])?;
+        }
+    }
+    let nvcc = kernel::compile::find_nvcc().ok_or("nvcc not found: run `make setup` (or set WARPFORGE_NVCC / CUDA_HOME)")?;
+    let out = std::path::absolute(&a.out).map_err(|e| e.to_string())?;
+    let link = link_dir(&nvcc, &out)?;
+    let mut table = String::from("application,run,result,launches,cycles,wall_seconds\n");
+    let mut failures = 0;
+    for app in apps {
+        let t = Instant::now();
+        let exe = match build(app, &nvcc, &link, &out) {
+            Ok(e) => e,
+            Err(e) => {
+                println!("{:<28} build FAILED: {e}", app.name);
+                let _ = writeln!(table, "{},build,failed,0,0,0", app.name);
+                failures += 1;
+                continue;
+            }
+        };
+        println!("{:<28} built in {:.1} s", app.name, t.elapsed().as_secs_f64());
+        if a.build_only {
+            continue;
+        }
+        let size = if a.size == "small" { &app.small } else { &app.paper };
+        for mode in &modes {
+            let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.'], "_")));
+            let o = run(app, size, &exe, mode, &dir);
+            let result = match &o.ok {
+                Ok(()) if app.check.unchecked.is_some() => "ran (output unchecked)".to_string(),
+                Ok(()) => "correct".to_string(),
+                Err(e) => {
+                    failures += 1;
+                    format!("FAILED: {e} (see {})", dir.display())
+                }
+            };
+            println!("{:<28} {:<14} {result}; {} launches, {} cycles, {:.2} s", "", mode, o.launches, o.cycles, o.secs);
+            let _ = writeln!(table, "{},{mode},{},{},{},{:.3}", app.name, if o.ok.is_ok() { "ok" } else { "failed" }, o.launches, o.cycles, o.secs);
+        }
+    }
+    let csv = out.join(format!("summary-{}.csv", a.size));
+    crate::output::write(&csv, &table)?;
+    println!("{}", csv.display());
+    if failures > 0 {
+        return Err(format!("{failures} build(s) or run(s) failed"));
+    }
+    Ok(())
+}
