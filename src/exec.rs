@@ -3,7 +3,7 @@
 //! (the `cudart` crate), which the dynamic linker loads in place of
 //! NVIDIA's `libcudart.so.13`.
 
-use cudart::device::{ENV_CONFIG, ENV_ENGINE, ENV_FUNCTIONAL, ENV_SET, ENV_STATS};
+use cudart::device::{ENV_CONFIG, ENV_D2H, ENV_ENGINE, ENV_FUNCTIONAL, ENV_SET, ENV_STATS};
 use object::{Object, ObjectSymbol};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -29,6 +29,10 @@ pub struct ExecArgs {
     /// Write the statistics of every launch, one JSON line each [env: WARPFORGE_STATS].
     #[arg(long, value_name = "F.jsonl")]
     pub stats: Option<PathBuf>,
+    /// Write every copy from the device to the host into DIR, one file
+    /// each (00001.bin, ...): the results the program reads back [env: WARPFORGE_D2H].
+    #[arg(long, value_name = "DIR")]
+    pub d2h: Option<PathBuf>,
     /// The program and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<String>,
@@ -111,6 +115,10 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
     }
     if a.functional {
         cmd.env(ENV_FUNCTIONAL, "1");
+    }
+    if let Some(d) = &a.d2h {
+        crate::output::create_dir(d)?;
+        cmd.env(ENV_D2H, std::path::absolute(d).map_err(|e| format!("{}: {e}", d.display()))?);
     }
     if let Some(e) = &a.engine {
         sm::blocks::parse_engine(e)?;

@@ -34,6 +34,7 @@ struct App {
     set: Vec<String>,
     small: Size,
     paper: Size,
+    #[serde(default)]
     check: Check,
 }
 
@@ -47,9 +48,13 @@ struct Size {
     /// The directory (under the run directory) the program runs in.
     #[serde(default)]
     cwd: Option<String>,
+    /// A command run in the program's directory after it; exit 0 means
+    /// its output is correct (a reference from the benchmark's CPU code).
+    #[serde(default)]
+    reference: Option<Vec<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Check {
     /// Lines the program's standard output must contain (its own verification).
@@ -58,10 +63,6 @@ struct Check {
     /// Text its standard output must not contain (its verification's failure).
     #[serde(default)]
     stdout_lacks: Vec<String>,
-    /// A command run in the run directory after the program; exit 0 means
-    /// the output is correct (a reference from the benchmark's CPU code).
-    #[serde(default)]
-    reference: Option<Vec<String>>,
     /// Why the output is not checked beyond the per-launch comparison of
     /// the timing SM with the functional model.
     #[serde(default)]
@@ -101,7 +102,14 @@ fn root() -> PathBuf {
 fn load() -> Res<Manifest> {
     let path = root().join("apps.toml");
     let text = kernel::input::read_text(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let m: Manifest = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for a in &m.app {
+        let checked = a.small.reference.is_some() || !a.check.stdout_lacks.is_empty();
+        if checked == a.check.unchecked.is_some() {
+            return Err(format!("{}: `{}` needs either a check (reference, stdout_lacks) or `unchecked` saying why not, not both", path.display(), a.name));
+        }
+    }
+    Ok(m)
 }
 
 /// A directory with `libcudart.so` naming NVIDIA's library, for `-L`.
@@ -137,13 +145,11 @@ fn build(app: &App, nvcc: &Path, link: &Path, out: &Path) -> Res<PathBuf> {
     Ok(exe)
 }
 
-/// `{src}`, `{bin}`, `{inputs}` in a command's words.
-fn expand(words: &[String], src: &Path, bin: &Path) -> Vec<String> {
+/// `{src}`, `{bin}`, `{run}`, `{inputs}` in a command's words.
+fn expand(words: &[String], src: &Path, bin: &Path, run: &Path) -> Vec<String> {
     let inputs = root().join("inputs");
-    words
-        .iter()
-        .map(|w| w.replace("{src}", &src.display().to_string()).replace("{bin}", &bin.display().to_string()).replace("{inputs}", &inputs.display().to_string()))
-        .collect()
+    let subst = [("{src}", src), ("{bin}", bin), ("{run}", run), ("{inputs}", inputs.as_path())];
+    words.iter().map(|w| subst.iter().fold(w.clone(), |w, (k, v)| w.replace(k, &v.display().to_string()))).collect()
 }
 
 fn run_cmd(words: &[String], cwd: &Path, what: &str) -> Res<()> {
@@ -173,14 +179,14 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         let src = app.src();
         let bin = exe.parent().expect("in a directory");
         for p in &size.prepare {
-            run_cmd(&expand(p, &src, bin), dir, "prepare")?;
+            run_cmd(&expand(p, &src, bin, dir), dir, "prepare")?;
         }
         let cwd = size.cwd.as_ref().map_or(dir.to_path_buf(), |c| dir.join(c));
         crate::output::create_dir(&cwd)?;
         let stats = dir.join("stats.jsonl");
         let me = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut cmd = Command::new(me);
-        cmd.arg("exec").arg(format!("--stats={}", stats.display()));
+        cmd.arg("exec").arg(format!("--stats={}", stats.display())).arg(format!("--d2h={}", dir.join("d2h").display()));
         match mode {
             "functional" => {
                 cmd.arg("--functional");
@@ -195,7 +201,7 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         for s in &app.set {
             cmd.args(["--set", s]);
         }
-        cmd.arg("--").arg(exe).args(expand(&size.args, &src, bin)).current_dir(&cwd);
+        cmd.arg("--").arg(exe).args(expand(&size.args, &src, bin, dir)).current_dir(&cwd);
         let out = cmd.output().map_err(|e| format!("cannot run warpforge exec: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -220,8 +226,8 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         if let Some(l) = c.stdout_lacks.iter().find(|l| stdout.contains(l.as_str())) {
             return Err(format!("its output has `{l}` (its own verification failed)"));
         }
-        if let Some(r) = &c.reference {
-            run_cmd(&expand(r, &src, bin), &cwd, "reference check")?;
+        if let Some(r) = &size.reference {
+            run_cmd(&expand(r, &src, bin, dir), &cwd, "reference check")?;
         }
         Ok(())
     })();

@@ -350,7 +350,11 @@ unsafe fn copy(d: &mut Device, dst: *mut c_void, src: *const c_void, n: usize, k
             Err(e) => return bad(e, range(dst)),
         },
         MEMCPY_DEVICE_TO_HOST => match d.bytes(src as u64, n as u64) {
-            Ok(b) => std::slice::from_raw_parts_mut(dst as *mut u8, n).copy_from_slice(b),
+            Ok(b) => {
+                let host = std::slice::from_raw_parts_mut(dst as *mut u8, n);
+                host.copy_from_slice(b);
+                d.record_d2h(host)?;
+            }
             Err(e) => return bad(e, range(src)),
         },
         MEMCPY_DEVICE_TO_DEVICE => {
@@ -469,6 +473,7 @@ unsafe fn from_symbol(call: &str, dst: *mut c_void, symbol: *const c_void, n: us
             }
         } else {
             std::slice::from_raw_parts_mut(dst as *mut u8, n).copy_from_slice(&from);
+            d.record_d2h(&from)?;
         }
         Ok(Ok(()))
     })

@@ -22,6 +22,9 @@ pub struct Options {
     pub config: Config,
     /// Append one JSON line per launch here.
     pub stats: Option<PathBuf>,
+    /// Write every copy from the device to the host here, one file each
+    /// (`00001.bin`, ...): the results a program reads back, for checks.
+    pub d2h: Option<PathBuf>,
 }
 
 /// The environment variables (documented in docs/exec.md).
@@ -30,6 +33,7 @@ pub const ENV_SET: &str = "WARPFORGE_SET";
 pub const ENV_FUNCTIONAL: &str = "WARPFORGE_FUNCTIONAL";
 pub const ENV_ENGINE: &str = "WARPFORGE_ENGINE";
 pub const ENV_STATS: &str = "WARPFORGE_STATS";
+pub const ENV_D2H: &str = "WARPFORGE_D2H";
 
 impl Options {
     pub fn from_env() -> Result<Options, String> {
@@ -47,7 +51,7 @@ impl Options {
         let engine = var(ENV_ENGINE).unwrap_or_else(|| "model".into());
         let engine = sm::blocks::parse_engine(&engine).map_err(|e| format!("{ENV_ENGINE}: {e}"))?;
         let timing = (!functional).then(|| (config.clone(), engine));
-        Ok(Options { timing, config, stats: var(ENV_STATS).map(PathBuf::from) })
+        Ok(Options { timing, config, stats: var(ENV_STATS).map(PathBuf::from), d2h: var(ENV_D2H).map(PathBuf::from) })
     }
 }
 
@@ -169,6 +173,7 @@ pub struct Device {
     /// Event handle -> the cycle it was recorded at.
     events: HashMap<usize, Option<u64>>,
     next_event: usize,
+    d2h_copies: u64,
 }
 
 /// Device memory of the simulated GPU.
@@ -190,6 +195,7 @@ impl Device {
             launches: 0,
             events: HashMap::new(),
             next_event: 1,
+            d2h_copies: 0,
         }
     }
 
@@ -410,6 +416,14 @@ impl Device {
         }
         self.launches = n;
         Ok(())
+    }
+
+    /// Record a copy from the device to the host (`Options::d2h`).
+    pub fn record_d2h(&mut self, bytes: &[u8]) -> Result<(), Fatal> {
+        let Some(dir) = &self.opts.d2h else { return Ok(()) };
+        self.d2h_copies += 1;
+        let p = dir.join(format!("{:05}.bin", self.d2h_copies));
+        std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&p, bytes)).map_err(|e| Fatal(format!("cannot write {} ({ENV_D2H}): {e}", p.display())))
     }
 
     fn append_stats(&self, line: &str) -> Result<(), Fatal> {
