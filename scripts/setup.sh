@@ -12,6 +12,7 @@ for tool in verilator iverilog yosys clang-14; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
 python_ok() { command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; }
 python_ok || missing+=(python3-pip)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -19,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
     $SUDO apt-get update
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y verilator iverilog yosys clang-14 gcc python3-pip
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y verilator iverilog yosys clang-14 gcc g++ python3-pip
 fi
 
 # nvcc: the wheels carry the compiler (nvcc; cicc in nvidia-nvvm), the CUDA

@@ -1,7 +1,8 @@
 //! `warpforge workloads`: the benchmark applications of `workloads/` built
 //! by nvcc with `-cudart shared`, their inputs generated, run unmodified
 //! through `warpforge exec` on the functional model and the timing SM, and
-//! their output checked (`workloads/apps.toml` says how, per application).
+//! their output checked (each suite's `workloads/SUITE/apps.toml` says how,
+//! per application).
 
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -99,17 +100,30 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("workloads")
 }
 
+/// Every suite's `apps.toml`, in suite order.
 fn load() -> Res<Manifest> {
-    let path = root().join("apps.toml");
-    let text = kernel::input::read_text(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let m: Manifest = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    for a in &m.app {
-        let checked = a.small.reference.is_some() || !a.check.stdout_lacks.is_empty();
-        if checked == a.check.unchecked.is_some() {
-            return Err(format!("{}: `{}` needs either a check (reference, stdout_lacks) or `unchecked` saying why not, not both", path.display(), a.name));
+    let mut suites: Vec<PathBuf> = std::fs::read_dir(root())
+        .map_err(|e| format!("cannot read {}: {e}", root().display()))?
+        .filter_map(|e| Some(e.ok()?.path().join("apps.toml")))
+        .filter(|p| p.is_file())
+        .collect();
+    suites.sort();
+    let mut all = Manifest { app: Vec::new() };
+    for path in suites {
+        let text = kernel::input::read_text(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let m: Manifest = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        for a in &m.app {
+            let checked = a.small.reference.is_some() || !a.check.stdout_lacks.is_empty();
+            if checked == a.check.unchecked.is_some() {
+                return Err(format!("{}: `{}` needs either a check (reference, stdout_lacks) or `unchecked` saying why not, not both", path.display(), a.name));
+            }
+            if all.app.iter().any(|b| b.name == a.name) {
+                return Err(format!("{}: `{}` is listed twice", path.display(), a.name));
+            }
         }
+        all.app.extend(m.app);
     }
-    Ok(m)
+    Ok(all)
 }
 
 /// A directory with `libcudart.so` naming NVIDIA's library, for `-L`.
@@ -213,7 +227,7 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
             o.cycles += v["cycles"].as_u64().unwrap_or(0);
         }
         if !out.status.success() {
-            let why = stderr.lines().filter(|l| l.starts_with("warpforge:") || l.starts_with("error:")).last().unwrap_or("no message");
+            let why = stderr.lines().rfind(|l| l.starts_with("warpforge:") || l.starts_with("error:")).unwrap_or("no message");
             return Err(format!("exit {}: {why}", out.status));
         }
         if o.launches == 0 {
@@ -241,7 +255,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let apps: Vec<&App> = m.app.iter().filter(|p| want == ["all"] || want.iter().any(|w| *w == p.name || p.name.ends_with(&format!("/{w}")))).collect();
     if apps.is_empty() {
         let names: Vec<&str> = m.app.iter().map(|p| p.name.as_str()).collect();
-        return Err(format!("--apps {}: no such application (workloads/apps.toml has: {})", a.apps, names.join(", ")));
+        return Err(format!("--apps {}: no such application (workloads/*/apps.toml list: {})", a.apps, names.join(", ")));
     }
     if !["small", "paper"].contains(&a.size.as_str()) {
         return Err(format!("--size {}: small or paper", a.size));

@@ -35,7 +35,7 @@ fn build(name: &str, sources: &[&str], extra: &[&str]) -> PathBuf {
     });
     let out = work().join(name);
     let mut cmd = Command::new(&nvcc);
-    cmd.args(["-arch=sm_75", "-o"]).arg(&out).args(extra).arg("-L").arg(&link);
+    cmd.args(["-arch=sm_75", "-o"]).arg(&out).args(extra).arg("-L").arg(link);
     for s in sources {
         cmd.arg(programs().join(s));
     }
@@ -130,4 +130,23 @@ fn damaged_fatbinary() {
         assert_eq!(o.status.code(), Some(1), "{what}: {out}\n{err}");
         assert!(err.contains(want) && err.lines().filter(|l| l.starts_with("warpforge:")).count() == 1, "{what}: {err}");
     }
+}
+
+/// The benchmark applications of workloads/ at their small size, built by
+/// nvcc and run unmodified on the functional model and under each preset
+/// and P-mode, each output checked (`warpforge workloads`; the rest of the
+/// applications run in `make workloads-check`).
+#[test]
+fn workloads_small() {
+    let out = work().join("workloads");
+    let o = Command::new(env!("CARGO_BIN_EXE_warpforge"))
+        .args(["workloads", "--apps", "bfs,gaussian,hotspot,lud,nn,nw,pathfinder,srad_v2,backprop"])
+        .args(["--modes", "functional,hpca16_pmode,pmode,isca17_dac,ubc12_replay", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run warpforge workloads");
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    let table = std::fs::read_to_string(out.join("summary-small.csv")).unwrap();
+    assert_eq!(table.lines().filter(|l| l.contains(",ok,")).count(), 9 * 5, "{table}");
 }

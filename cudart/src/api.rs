@@ -419,7 +419,7 @@ pub unsafe extern "C" fn cudaMemsetAsync(ptr: *mut c_void, value: c_int, n: usiz
 }
 
 /// The device bytes of a module variable, `[offset, offset + n)` of it.
-unsafe fn symbol_bytes<'d>(d: &'d mut Device, symbol: *const c_void, n: usize, offset: usize) -> Result<Result<&'d mut [u8], (CudaError, String)>, Fatal> {
+unsafe fn symbol_bytes(d: &mut Device, symbol: *const c_void, n: usize, offset: usize) -> Result<Result<&mut [u8], (CudaError, String)>, Fatal> {
     let place = match d.symbol(symbol as usize)? {
         Ok(p) => p,
         Err(e) => return bad(e, format!("{symbol:p} is not a registered __device__ or __constant__ variable")),
