@@ -645,7 +645,8 @@ pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut DeviceProp, device: 
         p.memoryBusWidth = 384;
         p.unifiedAddressing = 0;
         p.concurrentKernels = 0;
-        // workloads/cuda13_shim.h maps the field CUDA 13 removed, clockRate (kHz), here.
+        // Programs built with -DclockRate=reserved[0] (workloads/cuda13_shim.h) read
+        // the field CUDA 13 removed, the clock in kHz, here.
         p.reserved[0] = c.core.clock_mhz as i32 * 1000;
         Ok(Ok(()))
     })
