@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo pmode verilog sim lint test bench fuzz fuzz-sm clean
+.PHONY: all setup build demo pmode verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper
 
 all: build
 
@@ -40,6 +40,19 @@ pmode: setup build
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode \
 	    --vary pmode.pqueue_entries=0,4,8,16 --vary pmode.rename_regs=64,128,256 -o out/pmode_sensitivity.csv
 	$(WF) compare out/pmode_sensitivity.csv
+
+# The benchmark applications of workloads/ (docs/workloads.md): built by
+# nvcc; run unmodified through `warpforge exec` at the small size on the
+# functional model, every preset and P-mode, each output checked; and at the
+# papers' sizes on the P-mode preset, baseline and P-mode (hours).
+workloads: setup build
+	$(WF) workloads --build-only
+
+workloads-check: setup build
+	$(WF) workloads --modes functional,hpca16_pmode,pmode,isca17_dac,ubc12_replay
+
+workloads-paper: setup build
+	$(WF) workloads --size paper --modes hpca16_pmode,pmode
 
 verilog: build
 	@for b in $(BLOCKS); do $(WF) verilog --block $$b -o out/verilog/$$b || exit 1; done
