@@ -418,11 +418,42 @@ pub unsafe extern "C" fn cudaMemsetAsync(ptr: *mut c_void, value: c_int, n: usiz
     api("cudaMemsetAsync", |d| memset(d, ptr, value, n))
 }
 
+/// Where the variable a symbol argument names lives: a registered host
+/// shadow, or else (as CUDA before 5.0 and GPGPU-Sim accept) a string
+/// naming a registered variable.
+unsafe fn symbol_place(d: &mut Device, symbol: *const c_void) -> Result<Result<SymbolPlace, (CudaError, String)>, Fatal> {
+    let not = || (CudaError::InvalidSymbol, format!("{symbol:p} is not a registered __device__ or __constant__ variable"));
+    match d.symbol(symbol as usize)? {
+        Ok(p) => Ok(Ok(p)),
+        Err(_) => match symbol_name(symbol as *const u8) {
+            Some(name) => Ok(d.symbol_named(&name)?.map_err(|_| (CudaError::InvalidSymbol, format!("no registered variable is named \"{name}\"")))),
+            None => Ok(Err(not())),
+        },
+    }
+}
+
+/// The identifier a string symbol argument holds (read up to its NUL, at
+/// most 256 bytes, identifier characters only).
+unsafe fn symbol_name(p: *const u8) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    let mut name = String::new();
+    for i in 0..256 {
+        match *p.add(i) {
+            0 => break,
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' => name.push(c as char),
+            _ => return None,
+        }
+    }
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) && name.len() < 256).then_some(name)
+}
+
 /// The device bytes of a module variable, `[offset, offset + n)` of it.
 unsafe fn symbol_bytes(d: &mut Device, symbol: *const c_void, n: usize, offset: usize) -> Result<Result<&mut [u8], (CudaError, String)>, Fatal> {
-    let place = match d.symbol(symbol as usize)? {
+    let place = match symbol_place(d, symbol)? {
         Ok(p) => p,
-        Err(e) => return bad(e, format!("{symbol:p} is not a registered __device__ or __constant__ variable")),
+        Err(e) => return Ok(Err(e)),
     };
     let size = match place {
         SymbolPlace::Global { size, .. } | SymbolPlace::Const { size, .. } => size,
@@ -501,24 +532,24 @@ pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(dst: *mut c_void, symbol: *co
 
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetSymbolAddress(ptr: *mut *mut c_void, symbol: *const c_void) -> Error {
-    api("cudaGetSymbolAddress", |d| match d.symbol(symbol as usize)? {
+    api("cudaGetSymbolAddress", |d| match symbol_place(d, symbol)? {
         Ok(SymbolPlace::Global { addr, .. }) => {
             *ptr = addr as *mut c_void;
             Ok(Ok(()))
         }
         Ok(SymbolPlace::Const { .. }) => Err(unsupported("cudaGetSymbolAddress of a __constant__ variable (kernels read the constant bank, not global memory)".into())),
-        Err(e) => bad(e, format!("{symbol:p} is not a registered variable")),
+        Err(e) => Ok(Err(e)),
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) -> Error {
-    api("cudaGetSymbolSize", |d| match d.symbol(symbol as usize)? {
+    api("cudaGetSymbolSize", |d| match symbol_place(d, symbol)? {
         Ok(SymbolPlace::Global { size: s, .. } | SymbolPlace::Const { size: s, .. }) => {
             *size = s as usize;
             Ok(Ok(()))
         }
-        Err(e) => bad(e, format!("{symbol:p} is not a registered variable")),
+        Err(e) => Ok(Err(e)),
     })
 }
 
@@ -713,6 +744,23 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut FuncAttributes, func: 
 #[no_mangle]
 pub extern "C" fn cudaFuncSetAttribute(_func: *const c_void, _attr: c_int, _value: c_int) -> Error {
     0
+}
+
+/// `struct cudaChannelFormatDesc`: for texture objects and the texture
+/// reference shim (`workloads/texture_refs.h`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ChannelFormatDesc {
+    pub x: c_int,
+    pub y: c_int,
+    pub z: c_int,
+    pub w: c_int,
+    pub f: c_int,
+}
+
+#[no_mangle]
+pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: c_int) -> ChannelFormatDesc {
+    ChannelFormatDesc { x, y, z, w, f }
 }
 
 // ---- errors ----

@@ -260,6 +260,21 @@ impl Device {
     pub fn symbol(&mut self, host: usize) -> Result<Result<SymbolPlace, CudaError>, Fatal> {
         let Some(v) = self.vars.get(&host) else { return Ok(Err(CudaError::InvalidSymbol)) };
         let (m, name) = (v.module, v.name.clone());
+        self.place(m, name)
+    }
+
+    /// A registered variable by its device name (CUDA before 5.0 took
+    /// symbols as strings, and old programs still pass them).
+    pub fn symbol_named(&mut self, name: &str) -> Result<Result<SymbolPlace, CudaError>, Fatal> {
+        let found: Vec<usize> = self.vars.values().filter(|v| v.name == name).map(|v| v.module).collect();
+        match found.as_slice() {
+            [m] => self.place(*m, name.to_string()),
+            [] => Ok(Err(CudaError::InvalidSymbol)),
+            _ => Err(Fatal(format!("the symbol name \"{name}\" is a variable of several translation units"))),
+        }
+    }
+
+    fn place(&mut self, m: usize, name: String) -> Result<Result<SymbolPlace, CudaError>, Fatal> {
         let module = self.module(m)?;
         if let Some(g) = module.globals.iter().find(|g| g.name == name) {
             return Ok(Ok(SymbolPlace::Global { addr: g.addr, size: g.size }));

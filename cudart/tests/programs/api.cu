@@ -97,6 +97,11 @@ int main() {
   int c2 = 5;
   CHECK(cudaMemcpyToSymbol(coeffs, &c2, sizeof c2, sizeof(int)));
   c[1] = 5;
+  // A symbol named by a string, as CUDA before 5.0 took it (old programs
+  // such as Rodinia kmeans still pass one).
+  int c3 = 9;
+  CHECK(cudaMemcpyToSymbol("coeffs", &c3, sizeof c3, 3 * sizeof(int)));
+  c[3] = 9;
   int zero = 0;
   CHECK(cudaMemcpyToSymbol(total, &zero, sizeof zero));
   size_t table_size = 0;
