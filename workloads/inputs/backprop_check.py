@@ -4,7 +4,10 @@ hidden layer's partial sums (d2h 1) and the adjusted input weights (d2h 3)
 — against one training step of backprop.c's network in double precision:
 srand(7); input weights, hidden weights and the N inputs drawn with
 (float) rand() / RAND_MAX in that order; 16 hidden units, 1 output, target
-0.1; sigmoid units; ETA 0.3, no momentum on the first step.
+0.1; sigmoid units; ETA 0.3, no momentum on the first step. (At the
+benchmark's sizes the hidden sums are in the hundreds and the sigmoids
+saturate to 1, so the step changes no weight: then the check is that none
+changed.)
 usage: backprop_check.py N PARTIAL.bin WEIGHTS.bin"""
 import math
 import struct
