@@ -73,12 +73,12 @@ fn runtime_api_under_every_mode() {
         assert!(o.status.success() && out.contains("PASS"), "{flags:?}:\n{out}\n{err}");
         // The two deliberate errors are reported as they are returned.
         assert!(err.contains("cudaMemcpy returns cudaErrorInvalidValue"), "{err}");
-        assert!(err.contains("4 launch(es) of 4 kernel(s)"), "{err}");
+        assert!(err.contains("5 launch(es) of 5 kernel(s)"), "{err}");
     }
     // One statistics line per launch, each with the SM's statistics.
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&stats).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let names: Vec<&str> = lines.iter().map(|l| l["kernel"].as_str().unwrap()).collect();
-    assert_eq!(names, ["scale", "reverse", "rows", "sum"]);
+    assert_eq!(names, ["scale", "reverse", "rows", "fetch", "sum"]);
     assert_eq!(lines[1]["shared_bytes"], 400);
     for l in &lines {
         assert!(l["cycles"].as_u64().unwrap() > 0 && l["cycles"] == l["sm"]["cycles"], "{l}");

@@ -763,6 +763,88 @@ pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, 
     ChannelFormatDesc { x, y, z, w, f }
 }
 
+unsafe fn field<T: Copy>(base: *const u8, at: usize) -> T {
+    std::ptr::read_unaligned(base.add(at) as *const T)
+}
+
+/// A texture object over linear or pitched 2D device memory (CUDA arrays
+/// are not modelled).
+#[no_mangle]
+pub unsafe extern "C" fn cudaCreateTextureObject(obj: *mut u64, res: *const c_void, tex: *const c_void, view: *const c_void) -> Error {
+    use crate::props::offsets::*;
+    use kernel::texture::{Address, Filter, ReadMode, Texture};
+    use kernel::ElemType;
+    api("cudaCreateTextureObject", |d| {
+        if obj.is_null() || res.is_null() || tex.is_null() {
+            return bad(CudaError::InvalidValue, "a null pointer");
+        }
+        if !view.is_null() {
+            return Err(unsupported("cudaCreateTextureObject with a resource view".into()));
+        }
+        let (res, tex) = (res as *const u8, tex as *const u8);
+        let kind: c_int = field(res, RES_TYPE);
+        let base: u64 = field(res, RES_DEV_PTR);
+        let desc: ChannelFormatDesc = field(res, RES_DESC);
+        let bits = [desc.x, desc.y, desc.z, desc.w];
+        let channels = bits.iter().filter(|&&b| b != 0).count() as u32;
+        let elem = match (desc.f, desc.x) {
+            (0, 8) => ElemType::I8,
+            (1, 8) => ElemType::U8,
+            (0, 16) => ElemType::I16,
+            (1, 16) => ElemType::U16,
+            (0, 32) => ElemType::I32,
+            (1, 32) => ElemType::U32,
+            (2, 32) => ElemType::F32,
+            _ => return Err(unsupported(format!("a texture of channel format {desc:?} (8/16/32-bit integers, 32-bit floats)"))),
+        };
+        if !matches!(channels, 1 | 2 | 4) || bits[..channels as usize].iter().any(|&b| b != desc.x) {
+            return Err(unsupported(format!("a texture of channel format {desc:?} (1, 2 or 4 channels of one size)")));
+        }
+        let texel = elem.bytes() * channels as u64;
+        // cudaResourceTypeLinear, cudaResourceTypePitch2D.
+        let size = match kind {
+            2 => [field::<usize>(res, RES_LINEAR_SIZE) as u64 / texel, 1, 1],
+            3 => {
+                let (w, h, pitch) = (field::<usize>(res, RES_PITCH_WIDTH) as u64, field::<usize>(res, RES_PITCH_HEIGHT) as u64, field::<usize>(res, RES_PITCH_PITCH) as u64);
+                if pitch != w * texel {
+                    return Err(unsupported(format!("a pitched texture whose pitch ({pitch} bytes) is not its width ({w} texels of {texel} bytes)")));
+                }
+                [w, h, 1]
+            }
+            k => return Err(unsupported(format!("a texture over resource type {k} (CUDA arrays and mipmaps are not modelled; linear and pitch2D are)"))),
+        };
+        if d.bytes(base, size.iter().product::<u64>() * texel).is_err() || size.contains(&0) {
+            return bad(CudaError::InvalidValue, format!("the texture's {size:?} texels at {base:#x} are not inside one device allocation"));
+        }
+        let modes: [c_int; 3] = field(tex, TEX_ADDRESS_MODE);
+        let dims = if kind == 3 { 2 } else { 1 };
+        if modes[..dims].iter().any(|&m| m != modes[0]) {
+            return Err(unsupported(format!("address modes {:?} that differ between dimensions", &modes[..dims])));
+        }
+        let border: [f32; 4] = field(tex, TEX_BORDER_COLOR);
+        let address = match modes[0] {
+            0 => Address::Wrap,
+            1 => Address::Clamp,
+            2 => Address::Mirror,
+            3 if border == [0.0; 4] => Address::Border,
+            3 => return Err(unsupported(format!("border colour {border:?} (zero is modelled)"))),
+            m => return bad(CudaError::InvalidValue, format!("address mode {m}")),
+        };
+        let filter = if field::<c_int>(tex, TEX_FILTER_MODE) == 1 { Filter::Linear } else { Filter::Point };
+        let read = if field::<c_int>(tex, TEX_READ_MODE) == 1 { ReadMode::NormalizedFloat } else { ReadMode::Element };
+        let normalized = field::<c_int>(tex, TEX_NORMALIZED) != 0;
+        let t = Texture { name: String::new(), base, elem, channels, size, filter, address, normalized, read };
+        *obj = d.create_texture(t);
+        Ok(Ok(()))
+    })
+}
+
+/// Texture objects live as long as the process (a handle is never reused).
+#[no_mangle]
+pub extern "C" fn cudaDestroyTextureObject(obj: u64) -> Error {
+    api("cudaDestroyTextureObject", |d| Ok(if d.is_texture(obj) { Ok(()) } else { Err((CudaError::InvalidValue, format!("{obj:#x} is not a texture object"))) }))
+}
+
 // ---- errors ----
 
 #[no_mangle]

@@ -174,6 +174,9 @@ pub struct Device {
     events: HashMap<usize, Option<u64>>,
     next_event: usize,
     d2h_copies: u64,
+    /// Texture objects; handle `HANDLE_BASE + i` is `textures[i]` (in
+    /// every launch).
+    textures: Vec<kernel::texture::Texture>,
 }
 
 /// Device memory of the simulated GPU.
@@ -196,6 +199,7 @@ impl Device {
             events: HashMap::new(),
             next_event: 1,
             d2h_copies: 0,
+            textures: Vec::new(),
         }
     }
 
@@ -340,6 +344,17 @@ impl Device {
         e
     }
 
+    /// A texture object over device memory; its handle.
+    pub fn create_texture(&mut self, mut t: kernel::texture::Texture) -> u64 {
+        t.name = format!("texture object {}", self.textures.len() + 1);
+        self.textures.push(t);
+        kernel::texture::HANDLE_BASE + self.textures.len() as u64 - 1
+    }
+
+    pub fn is_texture(&self, handle: u64) -> bool {
+        handle.checked_sub(kernel::texture::HANDLE_BASE).is_some_and(|i| (i as usize) < self.textures.len())
+    }
+
     /// A stream: a name only (work runs in program order).
     pub fn create_stream(&mut self) -> usize {
         self.next_event += 1;
@@ -383,7 +398,7 @@ impl Device {
             memory: Memory::new(),
             buffers: Vec::new(),
             dynamic_shared: c.shared as u32,
-            textures: kernel::texture::Textures::default(),
+            textures: kernel::texture::Textures { list: self.textures.clone(), texrefs: Vec::new() },
             file: PathBuf::from(format!("launch {}", self.launches + 1)),
         };
         let r = self.run(kernel, launch);

@@ -125,3 +125,22 @@ pub struct FuncAttributes {
     pub sharedMemoryMode: i32,
     pub reserved: [i32; 14],
 }
+
+/// Byte offsets of the fields of `struct cudaResourceDesc` and `struct
+/// cudaTextureDesc` that `cudaCreateTextureObject` reads.
+pub mod offsets {
+    pub const RES_TYPE: usize = 0;
+    /// `res.linear.devPtr` and `res.pitch2D.devPtr`.
+    pub const RES_DEV_PTR: usize = 8;
+    /// `res.linear.desc` and `res.pitch2D.desc` (`struct cudaChannelFormatDesc`).
+    pub const RES_DESC: usize = 16;
+    pub const RES_LINEAR_SIZE: usize = 40;
+    pub const RES_PITCH_WIDTH: usize = 40;
+    pub const RES_PITCH_HEIGHT: usize = 48;
+    pub const RES_PITCH_PITCH: usize = 56;
+    pub const TEX_ADDRESS_MODE: usize = 0;
+    pub const TEX_FILTER_MODE: usize = 12;
+    pub const TEX_READ_MODE: usize = 16;
+    pub const TEX_BORDER_COLOR: usize = 24;
+    pub const TEX_NORMALIZED: usize = 40;
+}

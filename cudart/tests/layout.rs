@@ -1,7 +1,7 @@
 //! The C structures of `cudart::props` against CUDA 13's headers: every
 //! field's offset and each structure's size, as the C compiler lays them out.
 
-use cudart::props::{DeviceProp, FuncAttributes};
+use cudart::props::{offsets, DeviceProp, FuncAttributes};
 use std::process::Command;
 
 #[test]
@@ -106,6 +106,20 @@ fn structures_match_the_cuda_headers() {
         ("cudaDeviceProp.gpuPciSubsystemID", std::mem::offset_of!(DeviceProp, gpuPciSubsystemID)),
         ("cudaDeviceProp.hostNumaMultinodeIpcSupported", std::mem::offset_of!(DeviceProp, hostNumaMultinodeIpcSupported)),
         ("cudaDeviceProp.reserved", std::mem::offset_of!(DeviceProp, reserved)),
+        ("cudaResourceDesc.resType", offsets::RES_TYPE),
+        ("cudaResourceDesc.res.linear.devPtr", offsets::RES_DEV_PTR),
+        ("cudaResourceDesc.res.pitch2D.devPtr", offsets::RES_DEV_PTR),
+        ("cudaResourceDesc.res.linear.desc", offsets::RES_DESC),
+        ("cudaResourceDesc.res.pitch2D.desc", offsets::RES_DESC),
+        ("cudaResourceDesc.res.linear.sizeInBytes", offsets::RES_LINEAR_SIZE),
+        ("cudaResourceDesc.res.pitch2D.width", offsets::RES_PITCH_WIDTH),
+        ("cudaResourceDesc.res.pitch2D.height", offsets::RES_PITCH_HEIGHT),
+        ("cudaResourceDesc.res.pitch2D.pitchInBytes", offsets::RES_PITCH_PITCH),
+        ("cudaTextureDesc.addressMode", offsets::TEX_ADDRESS_MODE),
+        ("cudaTextureDesc.filterMode", offsets::TEX_FILTER_MODE),
+        ("cudaTextureDesc.readMode", offsets::TEX_READ_MODE),
+        ("cudaTextureDesc.borderColor", offsets::TEX_BORDER_COLOR),
+        ("cudaTextureDesc.normalizedCoords", offsets::TEX_NORMALIZED),
         ("cudaFuncAttributes.sharedSizeBytes", std::mem::offset_of!(FuncAttributes, sharedSizeBytes)),
         ("cudaFuncAttributes.constSizeBytes", std::mem::offset_of!(FuncAttributes, constSizeBytes)),
         ("cudaFuncAttributes.localSizeBytes", std::mem::offset_of!(FuncAttributes, localSizeBytes)),
@@ -126,7 +140,7 @@ fn structures_match_the_cuda_headers() {
         ("cudaFuncAttributes.sharedMemoryMode", std::mem::offset_of!(FuncAttributes, sharedMemoryMode)),
         ("cudaFuncAttributes.reserved", std::mem::offset_of!(FuncAttributes, reserved)),
     ];
-    let mut c = String::from("#include <stdio.h>\n#include <stddef.h>\n#include <driver_types.h>\nint main(void) {\n");
+    let mut c = String::from("#include <stdio.h>\n#include <stddef.h>\n#include <driver_types.h>\n#include <texture_types.h>\nint main(void) {\n");
     for (name, _) in &rust {
         match name.strip_prefix("sizeof ") {
             Some(ty) => c += &format!("    printf(\"{name} %zu\\n\", sizeof(struct {ty}));\n"),

@@ -56,6 +56,13 @@ __global__ void rows(float* a, size_t pitch, int w, int h) {
   }
 }
 
+// Texture objects: a linear one read by index, a pitched 2D one sampled at
+// texel centres.
+__global__ void fetch(cudaTextureObject_t line, cudaTextureObject_t image, float* out, int n, int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex1Dfetch<float>(line, i) + tex2D<float>(image, i % w + 0.5f, i / w + 0.5f);
+}
+
 int other_unit(int* out);  // api_other.cu: its own module and variables
 
 int main() {
@@ -159,6 +166,48 @@ int main() {
   CHECK(cudaMemcpy2D(r2, w * sizeof(float), d2, pitch, w * sizeof(float), h, cudaMemcpyDeviceToHost));
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) EXPECT(r2[y][x] == x * 0.5f + y + (x % 8 + 1));
+
+  // Texture objects.
+  {
+    const int tn = 64, tw = 8;
+    float hl[tn], hi[tn], ho[tn];
+    for (int i = 0; i < tn; i++) {
+      hl[i] = i * 0.25f;
+      hi[i] = 100.0f + i;
+    }
+    float *dl, *di, *dout;
+    CHECK(cudaMalloc(&dl, sizeof hl));
+    CHECK(cudaMalloc(&di, sizeof hi));
+    CHECK(cudaMalloc(&dout, sizeof ho));
+    CHECK(cudaMemcpy(dl, hl, sizeof hl, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(di, hi, sizeof hi, cudaMemcpyHostToDevice));
+    cudaResourceDesc rl = {}, ri = {};
+    rl.resType = cudaResourceTypeLinear;
+    rl.res.linear.devPtr = dl;
+    rl.res.linear.desc = cudaCreateChannelDesc<float>();
+    rl.res.linear.sizeInBytes = sizeof hl;
+    ri.resType = cudaResourceTypePitch2D;
+    ri.res.pitch2D.devPtr = di;
+    ri.res.pitch2D.desc = cudaCreateChannelDesc<float>();
+    ri.res.pitch2D.width = tw;
+    ri.res.pitch2D.height = tn / tw;
+    ri.res.pitch2D.pitchInBytes = tw * sizeof(float);
+    cudaTextureDesc td = {};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t tl = 0, ti = 0;
+    CHECK(cudaCreateTextureObject(&tl, &rl, &td, nullptr));
+    CHECK(cudaCreateTextureObject(&ti, &ri, &td, nullptr));
+    fetch<<<2, 32>>>(tl, ti, dout, tn, tw);
+    CHECK(cudaMemcpy(ho, dout, sizeof ho, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < tn; i++) EXPECT(ho[i] == hl[i] + hi[i]);
+    CHECK(cudaDestroyTextureObject(tl));
+    CHECK(cudaDestroyTextureObject(ti));
+    CHECK(cudaFree(dl));
+    CHECK(cudaFree(di));
+    CHECK(cudaFree(dout));
+  }
 
   // Function attributes.
   cudaFuncAttributes fa;
