@@ -133,7 +133,16 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     let status = status?;
-    eprintln!("{}", summary?);
+    let (summary, mut totals) = summary?;
+    eprintln!("{summary}");
+    if let Some(p) = &a.stats {
+        // The program's line closes the file: its command, exit status and totals.
+        totals["program"] = serde_json::json!(a.program);
+        totals["exit_status"] = status.code().into();
+        use std::io::Write;
+        let r = std::fs::OpenOptions::new().append(true).open(p).and_then(|mut f| writeln!(f, "{totals}"));
+        r.map_err(|e| format!("cannot append to {}: {e}", p.display()))?;
+    }
     Ok(match status.code() {
         Some(0) => ExitCode::SUCCESS,
         Some(c) => {
@@ -148,12 +157,17 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
 }
 
 /// The program's totals from the launches' statistics lines.
-fn summarize(stats: &Path, secs: f64) -> Res<String> {
+/// The program's totals: the summary for the terminal and the closing
+/// statistics line.
+fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
     let text = std::fs::read_to_string(stats).unwrap_or_default();
     let (mut launches, mut cycles, mut warp_insts, mut timed) = (0u64, 0u64, 0u64, false);
     let mut kernels: Vec<(String, u64, u64)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{} line {}: {e}", stats.display(), i + 1))?;
+        if v.get("program").is_some() {
+            continue;
+        }
         let name = v["kernel"].as_str().unwrap_or("?").to_string();
         let c = v["cycles"].as_u64();
         timed |= c.is_some();
@@ -179,5 +193,9 @@ fn summarize(stats: &Path, secs: f64) -> Res<String> {
             s += &format!(", {c} cycles");
         }
     }
-    Ok(s)
+    let mut totals = serde_json::json!({ "launches": launches, "kernels": kernels.len(), "warp_insts": warp_insts, "wall_seconds": secs });
+    if timed {
+        totals["cycles"] = cycles.into();
+    }
+    Ok((s, totals))
 }

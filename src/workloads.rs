@@ -223,6 +223,9 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         crate::output::write(&dir.join("stderr.txt"), &stderr)?;
         for line in std::fs::read_to_string(&stats).unwrap_or_default().lines() {
             let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", stats.display()))?;
+            if v.get("program").is_some() {
+                continue;
+            }
             o.launches += 1;
             o.cycles += v["cycles"].as_u64().unwrap_or(0);
         }
