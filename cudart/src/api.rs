@@ -331,8 +331,13 @@ pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> Error {
     0
 }
 
-/// Copy `n` bytes: `kind` as CUDA's `cudaMemcpyKind`.
+/// Copy `n` bytes: `kind` as CUDA's `cudaMemcpyKind`. A copy to the host is
+/// recorded (`Device::record_d2h`) unless `rows` collects it for a 2D copy.
 unsafe fn copy(d: &mut Device, dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) -> Result<Result<(), (CudaError, String)>, Fatal> {
+    copy_rows(d, dst, src, n, kind, None)
+}
+
+unsafe fn copy_rows(d: &mut Device, dst: *mut c_void, src: *const c_void, n: usize, kind: c_int, rows: Option<&mut Vec<u8>>) -> Result<Result<(), (CudaError, String)>, Fatal> {
     let kind = match kind {
         MEMCPY_DEFAULT => match (d.is_device(dst as u64), d.is_device(src as u64)) {
             (false, false) => MEMCPY_HOST_TO_HOST,
@@ -353,7 +358,10 @@ unsafe fn copy(d: &mut Device, dst: *mut c_void, src: *const c_void, n: usize, k
             Ok(b) => {
                 let host = std::slice::from_raw_parts_mut(dst as *mut u8, n);
                 host.copy_from_slice(b);
-                d.record_d2h(host)?;
+                match rows {
+                    Some(r) => r.extend_from_slice(host),
+                    None => d.record_d2h(host)?,
+                }
             }
             Err(e) => return bad(e, range(src)),
         },
@@ -388,11 +396,16 @@ pub unsafe extern "C" fn cudaMemcpy2D(dst: *mut c_void, dpitch: usize, src: *con
         if width > dpitch || width > spitch {
             return bad(CudaError::InvalidValue, format!("width {width} is more than a pitch ({dpitch}, {spitch})"));
         }
+        // One record of the whole copy to the host, rows packed.
+        let mut rows = Vec::new();
         for row in 0..height {
-            let r = copy(d, (dst as *mut u8).add(row * dpitch) as *mut c_void, (src as *const u8).add(row * spitch) as *const c_void, width, kind)?;
+            let r = copy_rows(d, (dst as *mut u8).add(row * dpitch) as *mut c_void, (src as *const u8).add(row * spitch) as *const c_void, width, kind, Some(&mut rows))?;
             if r.is_err() {
                 return Ok(r);
             }
+        }
+        if !rows.is_empty() {
+            d.record_d2h(&rows)?;
         }
         Ok(Ok(()))
     })
