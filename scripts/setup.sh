@@ -33,5 +33,12 @@ if [ -z "${WARPFORGE_NVCC:-}" ] && [ -z "${CUDA_HOME:-}" ] && ! command -v nvcc 
     rm -rf .tools/cuda
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-warn-script-location --target .tools/cuda \
         "nvidia-cuda-nvcc==$CUDA_VERSION" "nvidia-nvvm==$CUDA_VERSION" "nvidia-cuda-crt==$CUDA_VERSION" \
-        "nvidia-cuda-runtime==$CUDA_VERSION" "nvidia-cuda-cccl==13.3.5.0.6"
+        "nvidia-cuda-runtime==$CUDA_VERSION" "nvidia-cuda-cccl==13.3.5.0.6" "nvidia-cuda-profiler-api==13.5.25"
+fi
+# The profiler API header (cuda_profiler_api.h), which CUDA samples include,
+# into an installation made before it was on the list above.
+if [ -x .tools/cuda/nvidia/cu13/bin/nvcc ] && [ ! -f .tools/cuda/nvidia/cu13/include/cuda_profiler_api.h ]; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-warn-script-location --no-deps \
+        --target .tools/cuda/profiler-api "nvidia-cuda-profiler-api==13.5.25"
+    cp .tools/cuda/profiler-api/nvidia/cu13/include/*.h .tools/cuda/nvidia/cu13/include/
 fi

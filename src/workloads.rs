@@ -33,7 +33,9 @@ struct App {
     /// Configuration overrides the program needs on every configuration.
     #[serde(default)]
     set: Vec<String>,
-    small: Size,
+    /// Absent when the program's only size takes minutes on the SM.
+    #[serde(default)]
+    small: Option<Size>,
     paper: Size,
     #[serde(default)]
     check: Check,
@@ -113,7 +115,7 @@ fn load() -> Res<Manifest> {
         let text = kernel::input::read_text(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let m: Manifest = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         for a in &m.app {
-            let checked = a.small.reference.is_some() || !a.check.stdout_lacks.is_empty();
+            let checked = a.paper.reference.is_some() || !a.check.stdout_lacks.is_empty();
             if checked == a.check.unchecked.is_some() {
                 return Err(format!("{}: `{}` needs either a check (reference, stdout_lacks) or `unchecked` saying why not, not both", path.display(), a.name));
             }
@@ -279,17 +281,24 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let exe = match build(app, &nvcc, &link, &out) {
             Ok(e) => e,
             Err(e) => {
-                println!("{:<28} build FAILED: {e}", app.name);
+                println!("{:<34} build FAILED: {e}", app.name);
                 let _ = writeln!(table, "{},build,failed,0,0,0", app.name);
                 failures += 1;
                 continue;
             }
         };
-        println!("{:<28} built in {:.1} s", app.name, t.elapsed().as_secs_f64());
+        println!("{:<34} built in {:.1} s", app.name, t.elapsed().as_secs_f64());
         if a.build_only {
             continue;
         }
-        let size = if a.size == "small" { &app.small } else { &app.paper };
+        let size = match (a.size.as_str(), &app.small) {
+            ("small", Some(s)) => s,
+            ("small", None) => {
+                println!("{:<34} no small size (its one input takes minutes on the SM): run with --size paper", "");
+                continue;
+            }
+            _ => &app.paper,
+        };
         for mode in &modes {
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.'], "_")));
             let o = run(app, size, &exe, mode, &dir);
@@ -301,7 +310,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                     format!("FAILED: {e} (see {})", dir.display())
                 }
             };
-            println!("{:<28} {:<14} {result}; {} launches, {} cycles, {:.2} s", "", mode, o.launches, o.cycles, o.secs);
+            println!("{:<34} {:<14} {result}; {} launches, {} cycles, {:.2} s", "", mode, o.launches, o.cycles, o.secs);
             let _ = writeln!(table, "{},{mode},{},{},{},{:.3}", app.name, if o.ok.is_ok() { "ok" } else { "failed" }, o.launches, o.cycles, o.secs);
         }
     }

@@ -392,23 +392,7 @@ pub unsafe extern "C" fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, n
 
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy2D(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> Error {
-    api("cudaMemcpy2D", |d| {
-        if width > dpitch || width > spitch {
-            return bad(CudaError::InvalidValue, format!("width {width} is more than a pitch ({dpitch}, {spitch})"));
-        }
-        // One record of the whole copy to the host, rows packed.
-        let mut rows = Vec::new();
-        for row in 0..height {
-            let r = copy_rows(d, (dst as *mut u8).add(row * dpitch) as *mut c_void, (src as *const u8).add(row * spitch) as *const c_void, width, kind, Some(&mut rows))?;
-            if r.is_err() {
-                return Ok(r);
-            }
-        }
-        if !rows.is_empty() {
-            d.record_d2h(&rows)?;
-        }
-        Ok(Ok(()))
-    })
+    api("cudaMemcpy2D", |d| copy_2d(d, dst, dpitch, src, spitch, width, height, kind))
 }
 
 unsafe fn memset(d: &mut Device, ptr: *mut c_void, value: c_int, n: usize) -> Result<Result<(), (CudaError, String)>, Fatal> {
@@ -711,9 +695,14 @@ pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: c_int, 
         8 => p.sharedMemPerBlock as i32,
         9 => p.totalConstMem as i32,
         10 => p.warpSize,
+        11 => p.memPitch as i32,
         12 => p.regsPerBlock,
         13 => clock_khz,
+        14 => p.textureAlignment as i32,
         16 => p.multiProcessorCount,
+        // No copy overlap, no watchdog, discrete, no mapped host memory,
+        // cudaComputeModeDefault, no ECC, PCI 0:0, no TCC, no copy engines.
+        15 | 17..=20 | 32..=35 | 40 => 0,
         31 => p.concurrentKernels,
         37 => p.memoryBusWidth,
         38 => p.l2CacheSize,
@@ -776,6 +765,147 @@ pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, 
     ChannelFormatDesc { x, y, z, w, f }
 }
 
+/// The texels a channel format describes.
+struct TexelFormat {
+    elem: kernel::ElemType,
+    channels: u32,
+}
+
+impl TexelFormat {
+    fn texel_bytes(&self) -> u64 {
+        self.elem.bytes() * self.channels as u64
+    }
+}
+
+fn texel_format(desc: &ChannelFormatDesc) -> Result<TexelFormat, Fatal> {
+    use kernel::ElemType;
+    let bits = [desc.x, desc.y, desc.z, desc.w];
+    let channels = bits.iter().filter(|&&b| b != 0).count() as u32;
+    let elem = match (desc.f, desc.x) {
+        (0, 8) => ElemType::I8,
+        (1, 8) => ElemType::U8,
+        (0, 16) => ElemType::I16,
+        (1, 16) => ElemType::U16,
+        (0, 32) => ElemType::I32,
+        (1, 32) => ElemType::U32,
+        (2, 32) => ElemType::F32,
+        _ => return Err(unsupported(format!("texels of channel format {desc:?} (8/16/32-bit integers, 32-bit floats)"))),
+    };
+    if !matches!(channels, 1 | 2 | 4) || bits[..channels as usize].iter().any(|&b| b != desc.x) {
+        return Err(unsupported(format!("texels of channel format {desc:?} (1, 2 or 4 channels of one size)")));
+    }
+    Ok(TexelFormat { elem, channels })
+}
+
+// ---- CUDA arrays: row-major device memory with a texel format ----
+
+/// `cudaMallocArray`: `height` 0 is a 1D array. The handle is the array's
+/// device address.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocArray(array: *mut u64, desc: *const ChannelFormatDesc, width: usize, height: usize, _flags: c_uint) -> Error {
+    api("cudaMallocArray", |d| {
+        if array.is_null() || desc.is_null() || width == 0 {
+            return bad(CudaError::InvalidValue, "a null pointer or a zero width");
+        }
+        let size = [width as u64, height.max(1) as u64, 1];
+        let texel = texel_format(&*desc)?.texel_bytes();
+        match d.malloc(size[0] * size[1] * texel) {
+            Ok(base) => {
+                d.add_array(base, crate::device::CudaArray { desc: *desc, size, texel });
+                *array = base;
+                Ok(Ok(()))
+            }
+            Err(e) => bad(e, format!("a {width} x {height} array")),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn cudaFreeArray(array: u64) -> Error {
+    api("cudaFreeArray", |d| match d.array(array) {
+        Some(_) => {
+            d.remove_array(array);
+            Ok(d.free(array).map_err(|e| (e, String::new())))
+        }
+        None => bad(CudaError::InvalidValue, format!("{array:#x} is not a CUDA array")),
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut ChannelFormatDesc, array: u64) -> Error {
+    api("cudaGetChannelDesc", |d| match d.array(array) {
+        Some(a) => {
+            *desc = a.desc;
+            Ok(Ok(()))
+        }
+        None => bad(CudaError::InvalidValue, format!("{array:#x} is not a CUDA array")),
+    })
+}
+
+/// The device address of byte `w_offset` of row `h_offset` of an array,
+/// its row bytes, and whether `width` bytes of `height` rows fit there.
+fn array_at(d: &Device, array: u64, w_offset: usize, h_offset: usize, width: usize, height: usize) -> Result<(u64, usize), (CudaError, String)> {
+    let a = d.array(array).ok_or((CudaError::InvalidValue, format!("{array:#x} is not a CUDA array")))?;
+    let row = (a.size[0] * a.texel) as usize;
+    if w_offset + width > row || h_offset + height > a.size[1] as usize {
+        return Err((CudaError::InvalidValue, format!("{width} bytes x {height} rows at ({w_offset}, {h_offset}) of a {} x {} array of {}-byte texels", a.size[0], a.size[1], a.texel)));
+    }
+    Ok((array + (h_offset * row + w_offset) as u64, row))
+}
+
+unsafe fn copy_2d(d: &mut Device, dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> Result<Result<(), (CudaError, String)>, Fatal> {
+    if width > dpitch || width > spitch {
+        return bad(CudaError::InvalidValue, format!("width {width} is more than a pitch ({dpitch}, {spitch})"));
+    }
+    // One record of the whole copy to the host, rows packed.
+    let mut rows = Vec::new();
+    for row in 0..height {
+        let r = copy_rows(d, (dst as *mut u8).add(row * dpitch) as *mut c_void, (src as *const u8).add(row * spitch) as *const c_void, width, kind, Some(&mut rows))?;
+        if r.is_err() {
+            return Ok(r);
+        }
+    }
+    if !rows.is_empty() {
+        d.record_d2h(&rows)?;
+    }
+    Ok(Ok(()))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DToArray(dst: u64, w_offset: usize, h_offset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> Error {
+    api("cudaMemcpy2DToArray", |d| match array_at(d, dst, w_offset, h_offset, width, height) {
+        Ok((at, row)) => copy_2d(d, at as *mut c_void, row, src, spitch, width, height, kind),
+        Err(e) => Ok(Err(e)),
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: u64, w_offset: usize, h_offset: usize, width: usize, height: usize, kind: c_int) -> Error {
+    api("cudaMemcpy2DFromArray", |d| match array_at(d, src, w_offset, h_offset, width, height) {
+        Ok((at, row)) => copy_2d(d, dst, dpitch, at as *const c_void, row, width, height, kind),
+        Err(e) => Ok(Err(e)),
+    })
+}
+
+/// `count` bytes from row `h_offset`, byte `w_offset` on (across rows).
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyToArray(dst: u64, w_offset: usize, h_offset: usize, src: *const c_void, count: usize, kind: c_int) -> Error {
+    api("cudaMemcpyToArray", |d| match array_at(d, dst, w_offset, h_offset, 0, 0) {
+        Ok((at, _)) if d.bytes(at, count as u64).is_ok() => copy(d, at as *mut c_void, src, count, kind),
+        Ok(_) => bad(CudaError::InvalidValue, format!("{count} bytes run past the array")),
+        Err(e) => Ok(Err(e)),
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: u64, w_offset: usize, h_offset: usize, count: usize, kind: c_int) -> Error {
+    api("cudaMemcpyFromArray", |d| match array_at(d, src, w_offset, h_offset, 0, 0) {
+        Ok((at, _)) if d.bytes(at, count as u64).is_ok() => copy(d, dst, at as *const c_void, count, kind),
+        Ok(_) => bad(CudaError::InvalidValue, format!("{count} bytes run past the array")),
+        Err(e) => Ok(Err(e)),
+    })
+}
+
 unsafe fn field<T: Copy>(base: *const u8, at: usize) -> T {
     std::ptr::read_unaligned(base.add(at) as *const T)
 }
@@ -786,7 +916,6 @@ unsafe fn field<T: Copy>(base: *const u8, at: usize) -> T {
 pub unsafe extern "C" fn cudaCreateTextureObject(obj: *mut u64, res: *const c_void, tex: *const c_void, view: *const c_void) -> Error {
     use crate::props::offsets::*;
     use kernel::texture::{Address, Filter, ReadMode, Texture};
-    use kernel::ElemType;
     api("cudaCreateTextureObject", |d| {
         if obj.is_null() || res.is_null() || tex.is_null() {
             return bad(CudaError::InvalidValue, "a null pointer");
@@ -796,41 +925,38 @@ pub unsafe extern "C" fn cudaCreateTextureObject(obj: *mut u64, res: *const c_vo
         }
         let (res, tex) = (res as *const u8, tex as *const u8);
         let kind: c_int = field(res, RES_TYPE);
-        let base: u64 = field(res, RES_DEV_PTR);
-        let desc: ChannelFormatDesc = field(res, RES_DESC);
-        let bits = [desc.x, desc.y, desc.z, desc.w];
-        let channels = bits.iter().filter(|&&b| b != 0).count() as u32;
-        let elem = match (desc.f, desc.x) {
-            (0, 8) => ElemType::I8,
-            (1, 8) => ElemType::U8,
-            (0, 16) => ElemType::I16,
-            (1, 16) => ElemType::U16,
-            (0, 32) => ElemType::I32,
-            (1, 32) => ElemType::U32,
-            (2, 32) => ElemType::F32,
-            _ => return Err(unsupported(format!("a texture of channel format {desc:?} (8/16/32-bit integers, 32-bit floats)"))),
-        };
-        if !matches!(channels, 1 | 2 | 4) || bits[..channels as usize].iter().any(|&b| b != desc.x) {
-            return Err(unsupported(format!("a texture of channel format {desc:?} (1, 2 or 4 channels of one size)")));
-        }
-        let texel = elem.bytes() * channels as u64;
-        // cudaResourceTypeLinear, cudaResourceTypePitch2D.
-        let size = match kind {
-            2 => [field::<usize>(res, RES_LINEAR_SIZE) as u64 / texel, 1, 1],
-            3 => {
-                let (w, h, pitch) = (field::<usize>(res, RES_PITCH_WIDTH) as u64, field::<usize>(res, RES_PITCH_HEIGHT) as u64, field::<usize>(res, RES_PITCH_PITCH) as u64);
-                if pitch != w * texel {
-                    return Err(unsupported(format!("a pitched texture whose pitch ({pitch} bytes) is not its width ({w} texels of {texel} bytes)")));
+        // cudaResourceTypeArray, cudaResourceTypeLinear, cudaResourceTypePitch2D.
+        let (base, desc, size) = match kind {
+            0 => {
+                let handle: u64 = field(res, RES_DEV_PTR);
+                match d.array(handle) {
+                    Some(a) => (handle, a.desc, a.size),
+                    None => return bad(CudaError::InvalidValue, format!("{handle:#x} is not a CUDA array")),
                 }
-                [w, h, 1]
             }
-            k => return Err(unsupported(format!("a texture over resource type {k} (CUDA arrays and mipmaps are not modelled; linear and pitch2D are)"))),
+            2 | 3 => {
+                let desc: ChannelFormatDesc = field(res, RES_DESC);
+                let texel = texel_format(&desc)?.texel_bytes();
+                let size = if kind == 2 {
+                    [field::<usize>(res, RES_LINEAR_SIZE) as u64 / texel, 1, 1]
+                } else {
+                    let (w, h, pitch) = (field::<usize>(res, RES_PITCH_WIDTH) as u64, field::<usize>(res, RES_PITCH_HEIGHT) as u64, field::<usize>(res, RES_PITCH_PITCH) as u64);
+                    if pitch != w * texel {
+                        return Err(unsupported(format!("a pitched texture whose pitch ({pitch} bytes) is not its width ({w} texels of {texel} bytes)")));
+                    }
+                    [w, h, 1]
+                };
+                (field::<u64>(res, RES_DEV_PTR), desc, size)
+            }
+            k => return Err(unsupported(format!("a texture over resource type {k} (mipmapped arrays are not modelled)"))),
         };
+        let format = texel_format(&desc)?;
+        let (elem, channels, texel) = (format.elem, format.channels, format.texel_bytes());
         if d.bytes(base, size.iter().product::<u64>() * texel).is_err() || size.contains(&0) {
             return bad(CudaError::InvalidValue, format!("the texture's {size:?} texels at {base:#x} are not inside one device allocation"));
         }
         let modes: [c_int; 3] = field(tex, TEX_ADDRESS_MODE);
-        let dims = if kind == 3 { 2 } else { 1 };
+        let dims = if size[1] > 1 { 2 } else { 1 };
         if modes[..dims].iter().any(|&m| m != modes[0]) {
             return Err(unsupported(format!("address modes {:?} that differ between dimensions", &modes[..dims])));
         }
@@ -856,6 +982,17 @@ pub unsafe extern "C" fn cudaCreateTextureObject(obj: *mut u64, res: *const c_vo
 #[no_mangle]
 pub extern "C" fn cudaDestroyTextureObject(obj: u64) -> Error {
     api("cudaDestroyTextureObject", |d| Ok(if d.is_texture(obj) { Ok(()) } else { Err((CudaError::InvalidValue, format!("{obj:#x} is not a texture object"))) }))
+}
+
+/// Profiling ranges: the whole run is measured; markers change nothing.
+#[no_mangle]
+pub extern "C" fn cudaProfilerStart() -> Error {
+    0
+}
+
+#[no_mangle]
+pub extern "C" fn cudaProfilerStop() -> Error {
+    0
 }
 
 // ---- errors ----

@@ -140,6 +140,15 @@ struct Var {
     name: String,
 }
 
+/// A CUDA array: row-major texels in a device allocation.
+#[derive(Clone, Copy, Debug)]
+pub struct CudaArray {
+    pub desc: crate::api::ChannelFormatDesc,
+    /// Texels in x, y, z.
+    pub size: [u64; 3],
+    pub texel: u64,
+}
+
 /// A launch configuration pushed by `<<<...>>>`.
 #[derive(Clone, Copy, Debug)]
 pub struct CallConfig {
@@ -177,6 +186,8 @@ pub struct Device {
     /// Texture objects; handle `HANDLE_BASE + i` is `textures[i]` (in
     /// every launch).
     textures: Vec<kernel::texture::Texture>,
+    /// CUDA arrays by their handle (their base address).
+    arrays: HashMap<u64, CudaArray>,
 }
 
 /// Device memory of the simulated GPU.
@@ -200,6 +211,7 @@ impl Device {
             next_event: 1,
             d2h_copies: 0,
             textures: Vec::new(),
+            arrays: HashMap::new(),
         }
     }
 
@@ -342,6 +354,18 @@ impl Device {
         self.next_event += 1;
         self.events.insert(e, None);
         e
+    }
+
+    pub fn add_array(&mut self, base: u64, a: CudaArray) {
+        self.arrays.insert(base, a);
+    }
+
+    pub fn array(&self, handle: u64) -> Option<CudaArray> {
+        self.arrays.get(&handle).copied()
+    }
+
+    pub fn remove_array(&mut self, handle: u64) {
+        self.arrays.remove(&handle);
     }
 
     /// A texture object over device memory; its handle.

@@ -202,6 +202,25 @@ int main() {
     fetch<<<2, 32>>>(tl, ti, dout, tn, tw);
     CHECK(cudaMemcpy(ho, dout, sizeof ho, cudaMemcpyDeviceToHost));
     for (int i = 0; i < tn; i++) EXPECT(ho[i] == hl[i] + hi[i]);
+    // The image again, as a CUDA array.
+    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    CHECK(cudaMallocArray(&arr, &fd, tw, tn / tw));
+    CHECK(cudaMemcpy2DToArray(arr, 0, 0, hi, tw * sizeof(float), tw * sizeof(float), tn / tw, cudaMemcpyHostToDevice));
+    cudaResourceDesc ra = {};
+    ra.resType = cudaResourceTypeArray;
+    ra.res.array.array = arr;
+    cudaTextureObject_t tarr = 0;
+    CHECK(cudaCreateTextureObject(&tarr, &ra, &td, nullptr));
+    CHECK(cudaMemset(dout, 0, sizeof ho));
+    fetch<<<2, 32>>>(tl, tarr, dout, tn, tw);
+    CHECK(cudaMemcpy(ho, dout, sizeof ho, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < tn; i++) EXPECT(ho[i] == hl[i] + hi[i]);
+    float back[tn];
+    CHECK(cudaMemcpy2DFromArray(back, tw * sizeof(float), arr, 0, 0, tw * sizeof(float), tn / tw, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(back, hi, sizeof hi) == 0);
+    CHECK(cudaDestroyTextureObject(tarr));
+    CHECK(cudaFreeArray(arr));
     CHECK(cudaDestroyTextureObject(tl));
     CHECK(cudaDestroyTextureObject(ti));
     CHECK(cudaFree(dl));
