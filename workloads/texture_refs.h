@@ -1,6 +1,6 @@
 /* Texture references over linear memory, which CUDA 12 removed, for
  * programs that bind 1D textures with cudaBindTexture and read them with
- * tex1Dfetch (Rodinia kmeans). Force-included per application (its
+ * tex1Dfetch (Rodinia kmeans, Parboil bfs and spmv, ISPASS AES). Force-included per application (its
  * apps.toml flags), not for every program: a reference becomes a __device__
  * variable holding the bound pointer, set by cudaBindTexture through
  * cudaMemcpyToSymbol, and tex1Dfetch a load through it. The kernels then
@@ -41,6 +41,12 @@ template <class T, int dim, enum cudaTextureReadMode mode>
 static inline cudaError_t cudaBindTexture(size_t* offset, const wf_texture_ref<T, dim, mode>& tex, const void* ptr,
                                           const cudaChannelFormatDesc& desc, size_t size = ~(size_t)0) {
   return cudaBindTexture(offset, &tex, ptr, &desc, size);
+}
+
+template <class T, int dim, enum cudaTextureReadMode mode>
+static inline cudaError_t cudaBindTexture(size_t* offset, const wf_texture_ref<T, dim, mode>& tex, const void* ptr,
+                                          size_t size = ~(size_t)0) {
+  return cudaBindTexture(offset, &tex, ptr, (const cudaChannelFormatDesc*)0, size);
 }
 
 template <class T, int dim, enum cudaTextureReadMode mode>
