@@ -853,6 +853,8 @@ fn array_at(d: &Device, array: u64, w_offset: usize, h_offset: usize, width: usi
     Ok((array + (h_offset * row + w_offset) as u64, row))
 }
 
+// cudaMemcpy2D's own arguments, and the device.
+#[allow(clippy::too_many_arguments)]
 unsafe fn copy_2d(d: &mut Device, dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> Result<Result<(), (CudaError, String)>, Fatal> {
     if width > dpitch || width > spitch {
         return bad(CudaError::InvalidValue, format!("width {width} is more than a pitch ({dpitch}, {spitch})"));
