@@ -82,7 +82,7 @@ pub struct WorkloadsArgs {
     pub size: String,
     /// Runs: `functional`, a preset or configuration file, or `pmode` (the
     /// P-mode preset with mode=pmode); comma-separated.
-    #[arg(long, default_value = "functional,hpca16_pmode,pmode")]
+    #[arg(long, default_value = "functional,hpca16_pmode")]
     pub modes: String,
     /// Only build.
     #[arg(long)]
