@@ -108,6 +108,7 @@ impl Component for ReplayUnit {
                 (w.cpl_valid, (cpl_warp == Some(v)) as u64),
                 (w.cpl_slot, self.inp(io.cpl_slot)),
                 (w.cpl_mask, self.inp(io.cpl_mask)),
+                (w.flush, 0),
             ];
             let wb = &mut self.wbs[v];
             for (id, x) in vals {
@@ -180,6 +181,7 @@ impl Component for ReplayUnit {
         if let (true, Some(w)) = (iss_ok, iss_warp) {
             let wb = &mut self.wbs[w];
             wb.set_u64(self.wb.issue, 1);
+            wb.set_u64(self.wb.flush, self.frame.get_u64(self.io.iss_flush) & 1);
             wb.eval();
             iss_slot = wb.get_u64(self.wb.offer_slot);
             iss_replay = wb.get_bool(self.wb.offer_replay);

@@ -18,6 +18,7 @@ pub struct WbIn {
     pub cpl_valid: bool,
     pub cpl_slot: u32,
     pub cpl_mask: u64,
+    pub flush: bool,
 }
 
 impl WbIn {
@@ -32,6 +33,7 @@ impl WbIn {
             cpl_valid: get(io.cpl_valid) & 1 != 0,
             cpl_slot: get(io.cpl_slot) as u32,
             cpl_mask: get(io.cpl_mask),
+            flush: get(io.flush) & 1 != 0,
         }
     }
 
@@ -45,6 +47,7 @@ impl WbIn {
         set(io.cpl_valid, self.cpl_valid as u64);
         set(io.cpl_slot, self.cpl_slot as u64);
         set(io.cpl_mask, self.cpl_mask);
+        set(io.flush, self.flush as u64);
     }
 }
 
@@ -233,8 +236,13 @@ impl Component for WarpBuffer {
                 ip = (ip + 1) % n2;
             }
         }
-        // Fill at FP, never past ITP.
-        if i.fill_count > 0 && i.fill_count <= free {
+        // Flush the unissued IP' .. FP (a fill is ignored), or fill at FP, never past ITP.
+        if i.flush {
+            for k in 0..self.dist(ip, self.fp) {
+                self.valid[((ip + k) % n) as usize] = false;
+            }
+            self.fp = ip;
+        } else if i.fill_count > 0 && i.fill_count <= free {
             for k in 0..i.fill_count {
                 self.valid[((self.fp + k) % n) as usize] = true;
             }

@@ -37,7 +37,7 @@ pub fn offer_slot(words: &[u64], w: usize, slot_bits: u32) -> u64 {
 /// engine reproduces the same cycle-by-cycle inputs, so any output difference shows up at
 /// the first cycle where the engines disagree). Resets the unit and the harness now and
 /// then. On top, it puts random values on inputs the specification says are ignored in
-/// that cycle (`iss_*` without `iss_valid`, `cpl_*` without `cpl_valid`, `mem_*` without
+/// that cycle (`iss_*` (including `iss_flush`) without `iss_valid`, `cpl_*` without `cpl_valid`, `mem_*` without
 /// `mem_valid`, `fill_warp` without a fill, `iss_mask` / `iss_replayable` of a replay) and
 /// out-of-range warp selectors when `warps` is not a power of two, so the recording also
 /// checks that they are ignored.
@@ -98,7 +98,7 @@ impl Driver for ReplayUnitDriver {
         let widths: Vec<u32> = self.model.ports().iter().map(|q| q.width).collect();
         let mut r = |id: PortId| self.rng.random::<u64>() & mask(widths[id.0 as usize]);
         if val(frame, io.iss_valid) == 0 {
-            for k in [io.iss_warp, io.iss_load, io.iss_replayable, io.iss_pc, io.iss_mask] {
+            for k in [io.iss_warp, io.iss_load, io.iss_replayable, io.iss_pc, io.iss_mask, io.iss_flush] {
                 let v = r(k);
                 frame.set(k, v);
             }
@@ -226,3 +226,20 @@ pub fn out_of_range_scenario(m: &mut dyn Component) -> Result<(), String> {
     expect("issue warp 3", &drive(m, &[(io.iss_valid, 1), (io.iss_warp, 3)], &[io.iss_ok, io.offer_valid])?, &[0, 0b100])
 }
 
+
+/// A flush with an issue drops only the picked warp's unissued instructions, and a
+/// flush without an issue does nothing (any engine, [`out_of_range_params`]).
+pub fn flush_scenario(m: &mut dyn Component) -> Result<(), String> {
+    let io = out_of_range_params().bind(m).map_err(|e| e.to_string())?;
+    drive(m, &[(io.rst, 1)], &[])?;
+    drive(m, &[(io.fill_warp, 0), (io.fill_count, 3)], &[])?;
+    drive(m, &[(io.fill_warp, 1), (io.fill_count, 2)], &[])?;
+    expect("flush without issue", &drive(m, &[(io.iss_warp, 0), (io.iss_flush, 1)], &[io.offer_valid])?, &[0b011])?;
+    // Warp 0's first instruction redirects it: the two behind it go.
+    let first = [(io.iss_valid, 1), (io.iss_warp, 0), (io.iss_mask, 0xf), (io.iss_flush, 1)];
+    expect("issue with flush", &drive(m, &first, &[io.iss_ok, io.iss_slot])?, &[1, 0])?;
+    expect("warp 0 empty, warp 1 kept", &drive(m, &[], &[io.offer_valid, io.fill_rdy])?, &[0b010, 0b111])?;
+    // Fetch resumes at the slot after the issued one.
+    expect("refill", &drive(m, &[(io.fill_warp, 0), (io.fill_count, 1)], &[io.fill_slot])?, &[1])?;
+    expect("offered", &drive(m, &[(io.iss_valid, 1), (io.iss_warp, 0)], &[io.iss_ok, io.iss_slot])?, &[1, 1])
+}

@@ -89,6 +89,7 @@ impl WarpBufferDriver {
                 cpl_valid: self.rng.random(),
                 cpl_slot: self.rng.random_range(0..n),
                 cpl_mask: self.rng.random::<u64>() & w,
+                flush: self.rng.random(),
             };
         }
         let mut i = WbIn::default();
@@ -107,6 +108,7 @@ impl WarpBufferDriver {
             i.issue = true;
             i.replayable = self.rng.random_bool(0.6);
             i.mask = self.random_mask();
+            i.flush = self.rng.random_bool(0.1);
         }
         if self.rng.random_bool(self.p_cpl) {
             let in_flight = self.model.in_flight();
@@ -191,6 +193,7 @@ pub struct PropStats {
     pub replays: u64,
     pub completions: u64,
     pub full_cycles: u64,
+    pub flushed: u64,
 }
 
 /// Closed-loop semantic properties on `dut` (a warp buffer with parameters `p`), over
@@ -201,7 +204,9 @@ pub struct PropStats {
 ///   the threads not yet completed, so every thread of a replayable instruction completes
 ///   exactly once;
 /// * forward progress: whenever an instruction is ready to replay, the oldest such one is
-///   offered; with completions arriving, everything drains.
+///   offered; with completions arriving, everything drains;
+/// * a flush with an issue drops exactly the instructions filled after the issued one
+///   (a fill in the same cycle is ignored), and they are never offered.
 pub fn check_properties(dut: &mut dyn Component, p: &WarpBufferParams, seed: u64, cycles: u64) -> Result<PropStats, String> {
     let d = Dut::of(p, dut)?;
     let n = p.slots;
@@ -272,13 +277,14 @@ pub fn check_properties(dut: &mut dyn Component, p: &WarpBufferParams, seed: u64
                 7 => 0,
                 _ => rng.random::<u64>() & wm,
             };
+            inp.flush = rng.random_bool(0.1);
             issued = Some((id, orep));
         }
-        // Fill two at a time.
+        // Fill two at a time (ignored under a flush).
         let mut filled = 0;
         if !draining && free >= 2 && rng.random_bool(p_fill) {
             inp.fill_count = 2;
-            filled = 2;
+            filled = if inp.flush { 0 } else { 2 };
         }
         // At most one completion per cycle, oldest due first.
         let mut cpl: Option<(usize, u64)> = None;
@@ -344,6 +350,15 @@ pub fn check_properties(dut: &mut dyn Component, p: &WarpBufferParams, seed: u64
                     let s = slot_of.iter().position(|s| *s == Some(id)).unwrap();
                     slot_of[s] = None;
                 }
+            }
+            if inp.flush {
+                for s in slot_of.iter_mut() {
+                    if s.is_some_and(|x| x >= next_first) {
+                        *s = None;
+                    }
+                }
+                st.flushed += (prog.len() - next_first) as u64;
+                prog.truncate(next_first);
             }
         }
         for k in 0..filled {

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use sim::{Bind, Component, ComponentExt, NetlistSim};
 use std::sync::Arc;
 use verif::cosim::{cosim, Simulator};
-use verif::replay::replay_unit::{credit_scenario, credit_scenario_params, out_of_range_params, out_of_range_scenario, ReplayUnitDriver};
+use verif::replay::replay_unit::{credit_scenario, credit_scenario_params, flush_scenario, out_of_range_params, out_of_range_scenario, ReplayUnitDriver};
 use verif::replay::traffic::{self, TrafficCfg};
 use verif::stimulus::Stimulus;
 
@@ -53,7 +53,7 @@ fn hardware_ports_equal_model_ports() {
 #[test]
 fn ports_in_spec_order_with_widths() {
     let p = ReplayUnitParams::default();
-    assert_eq!(p.ports().len(), 36);
+    assert_eq!(p.ports().len(), 37);
     let io = p.decls();
     assert_eq!(p.ports()[0], io.rst);
     let w = (io.fill_warp.width, io.offer_slot.width, io.iss_pam.width, io.credit_pool.width, io.iss_pc.width);
@@ -148,7 +148,11 @@ proptest! {
 #[test]
 fn directed_scenarios() {
     type Scenario = fn(&mut dyn Component) -> Result<(), String>;
-    let cases: [(ReplayUnitParams, Scenario); 2] = [(credit_scenario_params(), credit_scenario), (out_of_range_params(), out_of_range_scenario)];
+    let cases: [(ReplayUnitParams, Scenario); 3] = [
+        (credit_scenario_params(), credit_scenario),
+        (out_of_range_params(), out_of_range_scenario),
+        (out_of_range_params(), flush_scenario),
+    ];
     for (p, scenario) in cases {
         let engines: Vec<Box<dyn Component>> = vec![Box::new(NetlistSim::new(&hw(&p))), Box::new(ReplayUnit::new(&p))];
         for mut m in engines {

@@ -75,7 +75,7 @@ proptest! {
 fn properties_at_defaults() {
     let p = WarpBufferParams::default();
     let st = check_properties(&mut WarpBuffer::new(&p), &p, 1, 20_000).unwrap();
-    assert!(st.replays > 1000 && st.full_cycles > 100 && st.first_issues > 3000, "{st:?}");
+    assert!(st.replays > 1000 && st.full_cycles > 100 && st.first_issues > 3000 && st.flushed > 100, "{st:?}");
     let stim = record(&mut WarpBufferDriver::new(&p, 7), 20_000);
     same(&p.elaborate().unwrap(), &mut WarpBuffer::new(&p), &stim).unwrap();
 }

@@ -45,6 +45,7 @@
 //! | `iss_replayable`   | in  | 1     | first issue: the instruction is replayable (a memory instruction) |
 //! | `iss_pc`           | in  | Q     | its PC (predictor lookup) |
 //! | `iss_mask`         | in  | W     | first issue: the warp's active mask |
+//! | `iss_flush`        | in  | 1     | with `iss_ok`: the picked warp's unissued instructions are discarded (it was redirected) |
 //! | `cpl_valid`        | in  | 1     | memory-stage completion signal |
 //! | `cpl_warp`         | in  | G     | its warp |
 //! | `cpl_slot`         | in  | S     | its warp-buffer slot |
@@ -86,7 +87,7 @@
 //!
 //! Routing (at the rising edge, through the sub-blocks' own semantics): warp buffer `v` gets
 //! `fill_count` if `v == fill_warp`, `issue = iss_ok & v == w` with `iss_replayable` and
-//! `iss_mask`, and the completion if `v == cpl_warp`. The tracker gets `iss_credited`,
+//! `iss_mask`, `flush = iss_ok & v == w & iss_flush`, and the completion if `v == cpl_warp`. The tracker gets `iss_credited`,
 //! `mem_valid/mem_credited/mem_alloc/mshr_free` (credit) or `mshr_avail` (naive); the
 //! predictor trains on `(mem_valid, mem_pc, mem_miss)`. The known-miss bit `km[v][s]` is
 //! set to `cpl_miss` by an accepted completion and cleared by the first issue of slot `s`
@@ -232,6 +233,7 @@ pub struct ReplayUnitIo<H> {
     pub iss_replayable: H,
     pub iss_pc: H,
     pub iss_mask: H,
+    pub iss_flush: H,
     pub cpl_valid: H,
     pub cpl_warp: H,
     pub cpl_slot: H,
@@ -277,6 +279,7 @@ impl Interface for ReplayUnitParams {
             iss_replayable: b.input("iss_replayable", 1),
             iss_pc: b.input("iss_pc", q),
             iss_mask: b.input("iss_mask", w),
+            iss_flush: b.input("iss_flush", 1),
             cpl_valid: b.input("cpl_valid", 1),
             cpl_warp: b.input("cpl_warp", g),
             cpl_slot: b.input("cpl_slot", s),
@@ -394,6 +397,7 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
     let iss_replayable = m.port(&io.iss_replayable);
     let iss_pc = m.port(&io.iss_pc);
     let iss_mask = m.port(&io.iss_mask);
+    let iss_flush = m.port(&io.iss_flush);
     let cpl_valid = m.port(&io.cpl_valid);
     let cpl_warp = m.port(&io.cpl_warp);
     let cpl_slot = m.port(&io.cpl_slot);
@@ -423,6 +427,7 @@ pub fn replay_unit(p: &ReplayUnitParams, name: &str) -> Result<Arc<Module>, HwEr
             u.cpl_valid.set(cpl_valid & cpl_warp.eq(v as u64));
             u.cpl_slot.set(cpl_slot);
             u.cpl_mask.set(cpl_mask);
+            u.flush.set(iss_ok & iss_hot[v as usize] & iss_flush);
             WarpPins {
                 offer_valid: u.offer_valid.sig(),
                 offer_slot: u.offer_slot.sig(),

@@ -29,6 +29,7 @@
 //! | `cpl_valid`        | in  | 1     | a completion signal from the memory-stage checkpoint arrives |
 //! | `cpl_slot`         | in  | S     | slot of the completing instruction |
 //! | `cpl_mask`         | in  | W     | threads known to complete (0 = none completed, all must replay) |
+//! | `flush`            | in  | 1     | discard the unissued instructions (after this cycle's issue): the warp was redirected |
 //! | `offer_valid`      | out | 1     | an instruction is presented to the scheduler |
 //! | `offer_slot`       | out | S     | its slot (0 when `offer_valid` = 0) |
 //! | `offer_replay`     | out | 1     | it is a replay of a retained instruction (0: first issue at the issue pointer) |
@@ -90,6 +91,11 @@
 //!   (nothing written, FP unchanged): "the fill pointer cannot advance past" the tail, so
 //!   fetch must retry; the thesis's fetch fills two at a time and waits when only one slot
 //!   is free (Figure 5.4, second diagram).
+//! * **Flush** (if `flush`): the slots `IP' .. FP` (filled, not issued after this edge's
+//!   issue) get `V = 0` and `FP = IP'`; a fill in the same cycle is ignored. A taken branch
+//!   or a reconvergence redirects the warp, and what fetch brought after it is not on the
+//!   warp's path (GPGPU-Sim's `ibuffer_flush`; the thesis's front end is GPGPU-Sim's and
+//!   does not mention it). Retained instructions stay.
 //! * **Tail**: `TP' =` the first position in `TP ..< IP'` whose slot is valid after this
 //!   edge, else `IP'`; `ITP' = TP' - 1` ("advanced to one entry behind the next oldest
 //!   replayable instruction. If no such instruction exists, ... set to the entry before the
@@ -208,6 +214,7 @@ pub struct WarpBufferIo<H> {
     pub cpl_valid: H,
     pub cpl_slot: H,
     pub cpl_mask: H,
+    pub flush: H,
     pub offer_valid: H,
     pub offer_slot: H,
     pub offer_replay: H,
@@ -236,6 +243,7 @@ impl Interface for WarpBufferParams {
             cpl_valid: b.input("cpl_valid", 1),
             cpl_slot: b.input("cpl_slot", s),
             cpl_mask: b.input("cpl_mask", w),
+            flush: b.input("flush", 1),
             offer_valid: b.output("offer_valid", 1),
             offer_slot: b.output("offer_slot", s),
             offer_replay: b.output("offer_replay", 1),
@@ -292,6 +300,7 @@ pub fn warp_buffer(p: &WarpBufferParams, name: &str) -> Result<Arc<Module>, HwEr
     let cpl_valid = m.port(&io.cpl_valid);
     let cpl_slot = m.port(&io.cpl_slot);
     let cpl_mask = m.port(&io.cpl_mask);
+    let flush = m.port(&io.flush);
 
     // State: V and R as slot vectors (every slot's bit is visible to the scans), the
     // private active masks as a register array, three pointers with wrap bits.
@@ -345,12 +354,13 @@ pub fn warp_buffer(p: &WarpBufferParams, name: &str) -> Result<Arc<Module>, HwEr
     let ip_next = mux(first, ip + 1u64, ip).named("ip_next");
     ip.set(ip_next);
 
-    // Fill at FP, all or nothing, never past ITP.
-    let fill_ok = (fill_count.ne(0u64) & fill_count.resize(pw).le(fill_free)).named("fill_ok");
+    // Fill at FP, all or nothing, never past ITP; a flush drops IP' .. FP instead.
+    let fill_ok = (!flush & fill_count.ne(0u64) & fill_count.resize(pw).le(fill_free)).named("fill_ok");
     let fill_mask = rotate_left(low_mask(fill_count, n), slot_of(fp));
-    fp.set_if(fill_ok, fp + fill_count.resize(pw));
+    let flush_mask = gate(flush, rotate_left(low_mask((fp - ip_next).resize(c), n), slot_of(ip_next))).named("flushed");
+    fp.set(mux(flush, ip_next, mux(fill_ok, fp + fill_count.resize(pw), fp)));
 
-    let freed = gate(cpl_done, cpl_onehot) | gate(first & !issue_replayable, offer_onehot);
+    let freed = gate(cpl_done, cpl_onehot) | gate(first & !issue_replayable, offer_onehot) | flush_mask;
     let valid_next = ((valid & !freed) | gate(fill_ok, fill_mask)).named("valid_next");
     valid.set(valid_next);
     // An accepted completion names a slot with R = 0, so only a replay clears R.
