@@ -1,6 +1,7 @@
 //! The hardware blocks in the SM's loop, each on the engine chosen at launch,
 //! driven only through `sim::Component`: the dual-mode scoreboard at issue
-//! and the MSHR table in the memory stage.
+//! and the MSHR table in the memory stage; in replay mode, a replay unit
+//! per scheduler.
 //!
 //! Per cycle the SM sets a block's inputs as its stages run, may `eval`
 //! several times to read combinational answers (the issue stage asks the
@@ -11,7 +12,9 @@
 use crate::config::Config;
 use crate::core::op::{MAX_READS, MAX_WRITES, SB_REGS};
 use hw::blocks::pmode::scoreboard::{ScoreboardIo, ScoreboardParams};
+use hw::blocks::replay::mshr_predictor::PredictorMode;
 use hw::blocks::replay::mshr_table::{MshrTableIo, MshrTableParams};
+use hw::blocks::replay::replay_unit::{ReplayUnitIo, ReplayUnitParams, TrackerKind};
 use sim::{Bind, Component, ComponentExt, PortId};
 
 /// Which engine runs the blocks: the project's one vocabulary (`model`
@@ -591,5 +594,197 @@ impl PmodeBlock {
     pub fn overflow(&mut self) -> bool {
         self.inst.comp.eval();
         self.inst.comp.get_bool(self.io.overflow)
+    }
+}
+
+/// One scheduler's `replay_unit` (replay mode): the warp buffers of its warps
+/// (local index `w / schedulers`), their known-miss bits, an MSHR-use
+/// predictor and an MSHR tracker holding its share of the credits.
+pub struct ReplayUnit {
+    pub inst: BlockInst,
+    io: ReplayUnitIo<PortId>,
+    slot_bits: u32,
+    /// A fill, issue, completion or MSHR event this cycle.
+    pub commanded: bool,
+}
+
+/// What a warp offers the scheduler (after `eval`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayOffer {
+    pub valid: bool,
+    /// A retained instruction to replay (else the first issue at the issue pointer).
+    pub replay: bool,
+    /// A replay squashed for MSHR, COMQ or RSV.
+    pub known_miss: bool,
+    pub slot: u32,
+}
+
+/// The unit's answer for a picked warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayGrant {
+    pub slot: u32,
+    pub replay: bool,
+    /// The threads a replay executes (its private active mask).
+    pub pam: u32,
+    pub credited: bool,
+}
+
+impl ReplayUnit {
+    pub fn new(c: &Config, warps: u32, engine: Engine) -> Result<ReplayUnit, String> {
+        use crate::config::{Predictor, Tracker};
+        let r = &c.replay;
+        let p = ReplayUnitParams {
+            warps,
+            slots: c.core.ibuffer_entries,
+            simt_width: 32,
+            fill_width: 1,
+            mshrs: c.l1.mshrs / c.core.schedulers,
+            tracker: match r.tracker {
+                Tracker::None => TrackerKind::None,
+                Tracker::Naive => TrackerKind::Naive,
+                Tracker::Credit => TrackerKind::Credit,
+            },
+            delay: r.delay,
+            pred_mode: match r.predictor {
+                Predictor::AlwaysHit => PredictorMode::AlwaysHit,
+                Predictor::AlwaysMiss => PredictorMode::AlwaysMiss,
+                Predictor::Counter => PredictorMode::Counter,
+            },
+            pred_entries: r.counter_entries,
+            pred_counter_bits: r.counter_bits,
+            pc_bits: 32,
+        };
+        let slot_bits = p.warp_buffer().slot_bits();
+        let (inst, io) = instantiate(&p, engine)?;
+        Ok(ReplayUnit { inst, io, slot_bits, commanded: false })
+    }
+
+    pub fn reset(&mut self) {
+        let c = &mut self.inst.comp;
+        c.set_bool(self.io.rst, true);
+        c.eval();
+        c.tick();
+        c.set_bool(self.io.rst, false);
+    }
+
+    /// Start of a cycle: no fill, issue, completion or MSHR event; the
+    /// naive tracker sees whether the MSHR table has a free entry.
+    pub fn begin_cycle(&mut self, mshr_avail: bool) {
+        self.commanded = false;
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        for p in [io.rst, io.iss_valid, io.iss_flush, io.cpl_valid, io.mem_valid, io.mshr_free] {
+            c.set_bool(p, false);
+        }
+        c.set_u64(io.fill_count, 0);
+        c.set_bool(io.mshr_avail, mshr_avail);
+    }
+
+    /// Warp `w`'s offer.
+    pub fn offer(&mut self, w: u32) -> ReplayOffer {
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.eval();
+        let bit = |p: PortId| c.get(p)[0] >> w & 1 != 0;
+        ReplayOffer {
+            valid: bit(io.offer_valid),
+            replay: bit(io.offer_replay),
+            known_miss: bit(io.offer_known_miss),
+            slot: models::bits::get_field(c.get(io.offer_slot), (w * self.slot_bits) as usize, self.slot_bits) as u32,
+        }
+    }
+
+    /// The tracker lets a load predicted to need an MSHR issue.
+    pub fn miss_issue_ok(&mut self) -> bool {
+        self.inst.comp.eval();
+        self.inst.comp.get_bool(self.io.miss_issue_ok)
+    }
+
+    /// Warp `w` has a free slot for fetch.
+    pub fn fill_rdy(&mut self, w: u32) -> bool {
+        self.inst.comp.eval();
+        self.inst.comp.get(self.io.fill_rdy)[0] >> w & 1 != 0
+    }
+
+    /// Fetch writes one instruction of warp `w`: its slot.
+    pub fn fill(&mut self, w: u32) -> u32 {
+        self.commanded = true;
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.set_u64(io.fill_warp, w as u64);
+        c.set_u64(io.fill_count, 1);
+        c.eval();
+        c.get_u64(io.fill_slot) as u32
+    }
+
+    /// The scheduler picks warp `w`'s offer (`load`: a global or local load,
+    /// which may need an MSHR); `None` if the unit refuses it.
+    pub fn pick(&mut self, w: u32, load: bool, pc: u32) -> Option<ReplayGrant> {
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.set_bool(io.iss_valid, true);
+        c.set_u64(io.iss_warp, w as u64);
+        c.set_bool(io.iss_load, load);
+        c.set_u64(io.iss_pc, pc as u64);
+        c.set_bool(io.iss_replayable, false);
+        c.set_u64(io.iss_mask, 0);
+        c.eval();
+        if !c.get_bool(io.iss_ok) {
+            return None;
+        }
+        self.commanded = true;
+        Some(ReplayGrant {
+            slot: c.get_u64(io.iss_slot) as u32,
+            replay: c.get_bool(io.iss_replay),
+            pam: c.get_u64(io.iss_pam) as u32,
+            credited: c.get_bool(io.iss_credited),
+        })
+    }
+
+    /// A first issue (after `pick`): a memory instruction is retained with
+    /// the threads that access memory as its private active mask.
+    pub fn first_issue(&mut self, replayable: bool, mask: u32) {
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.set_bool(io.iss_replayable, replayable);
+        c.set_u64(io.iss_mask, mask as u64);
+    }
+
+    /// The issued instruction redirected its warp: drop what fetch brought after it.
+    pub fn flush(&mut self) {
+        self.inst.comp.set_bool(self.io.iss_flush, true);
+    }
+
+    /// The memory-stage checkpoint: threads `mask` of warp `w`'s slot completed; the
+    /// rest replay (`miss`: squashed for MSHR, COMQ or RSV).
+    pub fn complete(&mut self, w: u32, slot: u32, mask: u32, miss: bool) {
+        self.commanded = true;
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.set_bool(io.cpl_valid, true);
+        c.set_u64(io.cpl_warp, w as u64);
+        c.set_u64(io.cpl_slot, slot as u64);
+        c.set_u64(io.cpl_mask, mask as u64);
+        c.set_bool(io.cpl_miss, miss);
+    }
+
+    /// A global or local load was resolved at the memory stage (tracker and predictor).
+    pub fn resolved(&mut self, credited: bool, alloc: bool, miss: bool, pc: u32) {
+        self.commanded = true;
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.set_bool(io.mem_valid, true);
+        c.set_bool(io.mem_credited, credited);
+        c.set_bool(io.mem_alloc, alloc);
+        c.set_bool(io.mem_miss, miss);
+        c.set_u64(io.mem_pc, pc as u64);
+    }
+
+    /// An MSHR this unit's load allocated was freed.
+    pub fn mshr_freed(&mut self) {
+        self.commanded = true;
+        self.inst.comp.set_bool(self.io.mshr_free, true);
+    }
+
+    /// Credits in the pool (two's complement in the port; credit tracker only).
+    pub fn credits(&mut self) -> i64 {
+        let (c, io) = (&mut self.inst.comp, &self.io);
+        c.eval();
+        let w = c.ports()[io.credit_pool.0 as usize].width;
+        let v = c.get_u64(io.credit_pool);
+        ((v << (64 - w)) as i64) >> (64 - w)
     }
 }

@@ -205,6 +205,50 @@ pub struct Pmode {
     pub stack_depth: u32,
 }
 
+/// MSHR tracker of replay mode (seed 004 chapter 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tracker {
+    /// Plain replay: loads issue whatever the MSHRs hold.
+    None,
+    /// Issue a load predicted to miss only while the table has a free MSHR.
+    Naive,
+    /// Issue a load predicted to miss only with a credit (credits = MSHRs).
+    Credit,
+}
+
+/// Which loads the tracker is asked about (seed 004 chapter 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Predictor {
+    /// Only a replay of a load squashed for MSHR, COMQ or RSV (known to miss).
+    AlwaysHit,
+    /// Every global or local load.
+    AlwaysMiss,
+    /// A per-PC saturating counter trained at the memory stage.
+    Counter,
+}
+
+/// Replay mode (`mode = "replay"`): the `replay_unit` block's tracker and
+/// predictor. Its warp buffers have `core.ibuffer_entries` slots.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Replay {
+    pub tracker: Tracker,
+    pub predictor: Predictor,
+    /// Counter-predictor table entries (a power of two) and counter bits.
+    pub counter_entries: u32,
+    pub counter_bits: u32,
+    /// Cycles from the memory stage's MSHR events to the tracker at issue.
+    pub delay: u32,
+}
+
+impl Default for Replay {
+    fn default() -> Self {
+        Replay { tracker: Tracker::None, predictor: Predictor::AlwaysHit, counter_entries: 256, counter_bits: 2, delay: 0 }
+    }
+}
+
 /// Run control.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -236,6 +280,8 @@ pub struct Config {
     pub l1: L1,
     pub memory: Memory,
     pub pmode: Pmode,
+    #[serde(default)]
+    pub replay: Replay,
     pub limits: Limits,
 }
 
@@ -392,8 +438,21 @@ impl Config {
         if self.limits.deadlock_cycles == 0 {
             return bad("limits.deadlock_cycles", &0, "must be at least 1");
         }
-        if self.mode == Mode::Dac || self.mode == Mode::Replay {
-            return bad("mode", &self.mode, "not modelled in the SM yet (baseline and pmode are)");
+        let r = &self.replay;
+        pow2("replay.counter_entries", r.counter_entries)?;
+        range("replay.counter_entries", r.counter_entries as u64, 1, 4096)?;
+        range("replay.counter_bits", r.counter_bits as u64, 1, 8)?;
+        range("replay.delay", r.delay as u64, 0, 16)?;
+        if self.mode == Mode::Replay {
+            // The warp buffers' pointers wrap modulo 2 * slots.
+            pow2("core.ibuffer_entries", c.ibuffer_entries)?;
+            range("core.ibuffer_entries", c.ibuffer_entries as u64, 2, 32)?;
+            if self.l1.mshrs < c.schedulers {
+                return bad("l1.mshrs", &self.l1.mshrs, "replay mode splits the MSHR credits over the schedulers: at least one each");
+            }
+        }
+        if self.mode == Mode::Dac {
+            return bad("mode", &self.mode, "not modelled in the SM yet (baseline, pmode and replay are)");
         }
         Ok(())
     }

@@ -410,6 +410,9 @@ fn decode(c: &Config, k: &Kernel, i: usize, inst: &Inst) -> Result<Op, String> {
             MemKind::Store => Access::Store,
             MemKind::Atomic => Access::Atomic,
         }),
+        may_miss: inst.mem.is_some_and(|m| {
+            m.kind == MemKind::Load && matches!(m.space, kernel::inst::Space::Global | kernel::inst::Space::Local | kernel::inst::Space::Generic)
+        }),
         text,
     };
     op.reads[..reads.len()].copy_from_slice(&reads);

@@ -170,6 +170,26 @@ pub struct PmodeStats {
     pub cover_long: [u64; 4],
 }
 
+/// Replay-mode counters (seed 004 chapters 5-7); zero in other modes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayStats {
+    /// Memory instructions issued for the first time (each is retained).
+    pub first_issues: u64,
+    /// Re-issues from the warp buffer.
+    pub replays: u64,
+    /// Memory-stage passes that squashed threads, by cause: DIV, BANK,
+    /// MSHR, COMQ, RSV (`ReplayCause` order).
+    pub squashed: [u64; 5],
+    /// The most passes one instruction took.
+    pub max_passes: u64,
+    /// Issues that took an MSHR credit.
+    pub credited: u64,
+    /// Offers the scheduler passed by because the tracker would refuse them.
+    pub held: u64,
+    /// Picks the unit refused (the counter predictor's wasted issue cycles).
+    pub refused: u64,
+}
+
 /// Everything a run reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
@@ -194,6 +214,8 @@ pub struct Stats {
     pub l2_hits: u64,
     pub l2_misses: u64,
     pub pmode: PmodeStats,
+    #[serde(default)]
+    pub replay: ReplayStats,
     /// Lane-elements of global loads outside every allocation, read as zero
     /// (`memory.unmapped_reads = "zero"`).
     #[serde(default)]
@@ -275,6 +297,15 @@ impl Stats {
             let hm = if p.n_l1_accesses == 0 { 0.0 } else { 100.0 * p.n_l1_hit_or_merge as f64 / p.n_l1_accesses as f64 };
             let _ = writeln!(s, "  N-mode L1 hit-or-merge rate {hm:.1}% of {} load line requests", p.n_l1_accesses);
         }
+        if self.mode == "replay" {
+            let r = &self.replay;
+            let _ = writeln!(
+                s,
+                "replay: {} memory instructions, {} replays (at most {} passes for one); squashed by DIV {}  BANK {}  MSHR {}  COMQ {}  RSV {}",
+                r.first_issues, r.replays, r.max_passes, r.squashed[0], r.squashed[1], r.squashed[2], r.squashed[3], r.squashed[4]
+            );
+            let _ = writeln!(s, "  MSHR tracker: {} issues credited, {} offers held back, {} picks refused", r.credited, r.held, r.refused);
+        }
         s
     }
 
@@ -302,6 +333,14 @@ impl Stats {
                 "pm_pre_loads",
                 "pm_reused",
                 "pm_reuse_mismatches",
+                "rp_replays",
+                "rp_sq_div",
+                "rp_sq_bank",
+                "rp_sq_mshr",
+                "rp_sq_comq",
+                "rp_sq_rsv",
+                "rp_held",
+                "rp_refused",
             ]
             .iter()
             .map(|s| s.to_string()),
@@ -327,7 +366,11 @@ impl Stats {
         for x in [l.accesses, l.hits, l.merges, l.misses, h.div, h.bank, h.mshr, h.comq, h.rsv] {
             v.push(x.to_string());
         }
-        for x in [p.switches, p.pre_executed, p.skipped, p.pre_loads, p.reused, p.reuse_mismatches] {
+        let r = &self.replay;
+        for x in [p.switches, p.pre_executed, p.skipped, p.pre_loads, p.reused, p.reuse_mismatches, r.replays] {
+            v.push(x.to_string());
+        }
+        for x in r.squashed.iter().chain([&r.held, &r.refused]) {
             v.push(x.to_string());
         }
         v.join(",")

@@ -21,12 +21,28 @@ enum Tracker {
     Credit(CreditTracker, CreditTrackerIo<PortId>),
 }
 
-/// What the last `eval` decided (used by `tick` for the known-miss bits).
+/// What the last `eval` decided (used by `tick`).
 #[derive(Clone, Copy, Default)]
 struct Decided {
     rst: bool,
+    fill: Option<usize>,
+    issue: Option<usize>,
+    cpl: Option<usize>,
     first_issue: Option<(usize, usize)>,
     accepted_cpl: Option<(usize, usize, bool)>,
+}
+
+/// A warp buffer's outputs with idle inputs: they depend on its registers
+/// only (`cpl_accept` aside), so they are kept until the buffer is clocked
+/// with a command.
+#[derive(Clone, Copy, Default)]
+struct Idle {
+    valid: bool,
+    replay: bool,
+    slot: u64,
+    pam: u64,
+    fill_free: u64,
+    fill_ptr: u64,
 }
 
 /// The reference model: sub-block reference models wired as the specification says.
@@ -43,6 +59,11 @@ pub struct ReplayUnit {
     pred_io: MshrPredictorIo<PortId>,
     slot_vec: Vec<u64>,
     decided: Decided,
+    idle: Vec<Idle>,
+    /// Warp buffers whose `idle` outputs are out of date.
+    stale: Vec<usize>,
+    /// The per-warp offer vectors, packed from `idle` and the known-miss bits.
+    packed: [u64; 4],
 }
 
 impl ReplayUnit {
@@ -66,6 +87,9 @@ impl ReplayUnit {
             pred_io: p.predictor().ids(),
             slot_vec: vec![0; words],
             decided: Decided::default(),
+            idle: vec![Idle::default(); p.warps as usize],
+            stale: (0..p.warps as usize).collect(),
+            packed: [0; 4],
         }
     }
 
@@ -77,6 +101,51 @@ impl ReplayUnit {
     fn warp(&self, id: PortId) -> Option<usize> {
         let w = self.inp(id) as usize;
         (w < self.p.warps as usize).then_some(w)
+    }
+
+    /// Drive warp buffer `v`'s inputs: this cycle's commands for it (`issue` as given).
+    fn drive(&mut self, v: usize, issue: bool) {
+        let (io, w, d) = (&self.io, &self.wb, &self.decided);
+        let vals = [
+            (w.rst, d.rst as u64),
+            (w.fill_count, if d.fill == Some(v) { self.frame.get_u64(io.fill_count) } else { 0 }),
+            (w.issue, issue as u64),
+            (w.issue_replayable, self.frame.get_u64(io.iss_replayable)),
+            (w.issue_mask, self.frame.get_u64(io.iss_mask)),
+            (w.cpl_valid, (d.cpl == Some(v)) as u64),
+            (w.cpl_slot, self.frame.get_u64(io.cpl_slot)),
+            (w.cpl_mask, self.frame.get_u64(io.cpl_mask)),
+            (w.flush, (issue && self.frame.get_u64(io.iss_flush) & 1 != 0) as u64),
+        ];
+        let wb = &mut self.wbs[v];
+        for (id, x) in vals {
+            wb.set_u64(id, x);
+        }
+    }
+
+    /// Bring warp buffer `v`'s idle outputs and its bits of the offer vectors up to date.
+    fn refresh(&mut self, v: usize) {
+        let w = &self.wb;
+        let wb = &mut self.wbs[v];
+        for id in [w.rst, w.fill_count, w.issue, w.cpl_valid, w.flush] {
+            wb.set_u64(id, 0);
+        }
+        wb.eval();
+        self.idle[v] = Idle {
+            valid: wb.get_bool(w.offer_valid),
+            replay: wb.get_bool(w.offer_replay),
+            slot: wb.get_u64(w.offer_slot),
+            pam: wb.get_u64(w.offer_pam),
+            fill_free: wb.get_u64(w.fill_free),
+            fill_ptr: wb.get_u64(w.fill_ptr),
+        };
+        let x = self.idle[v];
+        let sb = self.p.warp_buffer().slot_bits();
+        let bits = [x.valid, x.replay, x.replay && self.km[v][x.slot as usize], x.fill_free >= self.p.fill_width as u64];
+        for (word, b) in self.packed.iter_mut().zip(bits) {
+            *word = *word & !(1 << v) | (b as u64) << v;
+        }
+        put_field(&mut self.slot_vec, v * sb as usize, sb, x.slot);
     }
 }
 
@@ -90,40 +159,15 @@ impl Component for ReplayUnit {
         let io = &self.io;
         let rst = self.inp(io.rst);
         let fill_warp = self.warp(io.fill_warp);
+        let fill = if self.inp(io.fill_count) != 0 { fill_warp } else { None };
         let iss_warp = if self.inp(io.iss_valid) & 1 != 0 { self.warp(io.iss_warp) } else { None };
         let cpl_warp = if self.inp(io.cpl_valid) & 1 != 0 { self.warp(io.cpl_warp) } else { None };
-        let sb = self.p.warp_buffer().slot_bits();
 
-        // Warp buffers: everything but `issue`, which depends on the decision below.
-        let (mut ov, mut orep, mut okm, mut frdy) = (0u64, 0u64, 0u64, 0u64);
-        self.slot_vec.fill(0);
-        for v in 0..self.wbs.len() {
-            let (io, w) = (&self.io, &self.wb);
-            let vals = [
-                (w.rst, rst),
-                (w.fill_count, if fill_warp == Some(v) { self.inp(io.fill_count) } else { 0 }),
-                (w.issue, 0),
-                (w.issue_replayable, self.inp(io.iss_replayable)),
-                (w.issue_mask, self.inp(io.iss_mask)),
-                (w.cpl_valid, (cpl_warp == Some(v)) as u64),
-                (w.cpl_slot, self.inp(io.cpl_slot)),
-                (w.cpl_mask, self.inp(io.cpl_mask)),
-                (w.flush, 0),
-            ];
-            let wb = &mut self.wbs[v];
-            for (id, x) in vals {
-                wb.set_u64(id, x);
-            }
-            wb.eval();
-            let valid = wb.get_bool(self.wb.offer_valid);
-            let replay = wb.get_bool(self.wb.offer_replay);
-            let slot = wb.get_u64(self.wb.offer_slot) as usize;
-            ov |= (valid as u64) << v;
-            orep |= (replay as u64) << v;
-            okm |= ((replay && self.km[v][slot]) as u64) << v;
-            frdy |= ((wb.get_u64(self.wb.fill_free) >= self.p.fill_width as u64) as u64) << v;
-            put_field(&mut self.slot_vec, v * sb as usize, sb, slot as u64);
+        // Warp buffers' offers (registers only): those clocked with a command since.
+        while let Some(v) = self.stale.pop() {
+            self.refresh(v);
         }
+        let [ov, orep, okm, frdy] = self.packed;
 
         // Tracker.
         let (f, io) = (&self.frame, &self.io);
@@ -179,13 +223,10 @@ impl Component for ReplayUnit {
         let (mut iss_slot, mut iss_replay, mut iss_pam) = (0u64, false, 0u64);
         let mut first_issue = None;
         if let (true, Some(w)) = (iss_ok, iss_warp) {
-            let wb = &mut self.wbs[w];
-            wb.set_u64(self.wb.issue, 1);
-            wb.set_u64(self.wb.flush, self.frame.get_u64(self.io.iss_flush) & 1);
-            wb.eval();
-            iss_slot = wb.get_u64(self.wb.offer_slot);
-            iss_replay = wb.get_bool(self.wb.offer_replay);
-            iss_pam = if iss_replay { wb.get_u64(self.wb.offer_pam) } else { self.frame.get_u64(self.io.iss_mask) };
+            let x = self.idle[w];
+            iss_slot = x.slot;
+            iss_replay = x.replay;
+            iss_pam = if iss_replay { x.pam } else { self.frame.get_u64(self.io.iss_mask) };
             if !iss_replay {
                 first_issue = Some((w, iss_slot as usize));
             }
@@ -194,21 +235,24 @@ impl Component for ReplayUnit {
             t.set_u64(tio.iss_take, credited as u64);
             t.eval();
         }
-        let cpl_accept = cpl_warp.is_some_and(|w| self.wbs[w].get_bool(self.wb.cpl_accept));
+        // The completion's legality (the only warp-buffer output that reads inputs).
+        self.decided = Decided { rst: rst & 1 != 0, fill, issue: if iss_ok { iss_warp } else { None }, cpl: cpl_warp, ..Decided::default() };
+        let cpl_accept = match cpl_warp {
+            Some(v) => {
+                self.drive(v, self.decided.issue == Some(v));
+                self.wbs[v].eval();
+                self.wbs[v].get_bool(self.wb.cpl_accept)
+            }
+            None => false,
+        };
         let pool = match &self.tracker {
             Tracker::Credit(t, tio) => t.get_u64(tio.pool),
             _ => 0,
         };
-        let fill_slot = fill_warp.map(|w| self.wbs[w].get_u64(self.wb.fill_ptr)).unwrap_or(0);
-        self.decided = Decided {
-            rst: rst & 1 != 0,
-            first_issue,
-            accepted_cpl: if cpl_accept {
-                cpl_warp.map(|w| (w, self.inp(self.io.cpl_slot) as usize, self.inp(self.io.cpl_miss) & 1 != 0))
-            } else {
-                None
-            },
-        };
+        let fill_slot = fill_warp.map(|w| self.idle[w].fill_ptr).unwrap_or(0);
+        self.decided.first_issue = first_issue;
+        self.decided.accepted_cpl =
+            if cpl_accept { cpl_warp.map(|w| (w, self.inp(self.io.cpl_slot) as usize, self.inp(self.io.cpl_miss) & 1 != 0)) } else { None };
 
         let (o, f) = (&self.io, &mut self.frame);
         f.set_u64(o.offer_valid, ov);
@@ -242,8 +286,14 @@ impl Component for ReplayUnit {
                 self.km[w][s] = false;
             }
         }
-        for wb in &mut self.wbs {
-            wb.tick();
+        // Only a warp buffer given a command (or reset) changes state.
+        for v in 0..self.wbs.len() {
+            if d.rst || d.fill == Some(v) || d.issue == Some(v) || d.cpl == Some(v) {
+                self.drive(v, d.issue == Some(v));
+                self.wbs[v].eval();
+                self.wbs[v].tick();
+                self.stale.push(v);
+            }
         }
         match &mut self.tracker {
             Tracker::None => {}

@@ -10,6 +10,14 @@
 //! the line being filled this cycle) or the pending-load table is full, COMQ
 //! when the queue toward L2 is full, RSV when no L1 way can be reserved.
 //!
+//! Replay mode (seed 004 chapter 5) never stalls: an instruction spends one
+//! cycle in the stage per pass. A pass serves one line (global, local) or
+//! one conflict-free set of lanes (shared); the threads served pass the
+//! checkpoint, the rest are squashed and replay from the warp buffer — also
+//! all of them when the line meets an MSHR, COMQ or RSV hazard. Hazards then
+//! count squashing passes, not stalled cycles. The instruction completes
+//! (writes back) when every thread has passed and every line returned.
+//!
 //! L1 policy (GPGPU-Sim's Fermi `L:L:m:N`): loads allocate on miss (the
 //! victim way is reserved until the fill); global stores write through and
 //! do not allocate; atomics bypass L1 and are performed at L2.
@@ -18,7 +26,7 @@ use super::op::{Access, Pool, Space};
 use crate::blocks::{MshrReply, MshrTable};
 use crate::config::Config;
 use crate::mem::cache::{Probe, TagArray};
-use crate::mem::coalesce::{bank_conflicts, coalesce, Lines};
+use crate::mem::coalesce::{bank_conflicts, bank_pass, coalesce, line_pass, Lines};
 use crate::mem::lower::{Kind, LowerMemory, Request};
 use crate::stats::{Hazards, L1Stats};
 use std::collections::VecDeque;
@@ -29,6 +37,30 @@ pub enum Hazard {
     Mshr,
     Comq,
     Rsv,
+}
+
+/// What squashed the rest of an instruction's threads in a replay-mode pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayCause {
+    Div,
+    Bank,
+    Mshr,
+    Comq,
+    Rsv,
+}
+
+/// The checkpoint of one replay-mode pass (seed 004 section 5.2.4).
+#[derive(Clone, Copy, Debug)]
+pub struct Checkpoint {
+    pub inst: u32,
+    /// Threads known to complete; the instruction's other pending threads replay.
+    pub completed: u32,
+    /// Squashed for MSHR, COMQ or RSV: known to need an MSHR.
+    pub miss: bool,
+    pub cause: Option<ReplayCause>,
+    /// A global or local load's outcome for the tracker and predictor:
+    /// (allocated an MSHR, missed in L1).
+    pub load: Option<(bool, bool)>,
 }
 
 pub struct MemStage {
@@ -70,6 +102,15 @@ pub struct MemStage {
     pub n_accesses: u64,
     pub n_hit_or_merge: u64,
     cur_pmode: bool,
+    /// Replay mode: this cycle's checkpoint, the warp whose load allocated
+    /// the MSHR freed this cycle, each MSHR's allocating warp, the warp in
+    /// the stage and the last line request's outcome (allocated, missed).
+    replay: bool,
+    pub checkpoint: Option<Checkpoint>,
+    pub mshr_freed_by: Option<u16>,
+    mshr_owner: Vec<u16>,
+    cur_warp: u16,
+    last_line: (bool, bool),
 }
 
 impl MemStage {
@@ -105,6 +146,12 @@ impl MemStage {
             n_accesses: 0,
             n_hit_or_merge: 0,
             cur_pmode: false,
+            replay: c.mode == crate::config::Mode::Replay,
+            checkpoint: None,
+            mshr_freed_by: None,
+            mshr_owner: vec![0; c.l1.mshrs as usize],
+            cur_warp: 0,
+            last_line: (false, false),
         }
     }
 
@@ -131,13 +178,20 @@ impl MemStage {
     pub fn cycle(&mut self, now: u64, pool: &mut Pool) -> bool {
         self.now = now;
         self.hazard_now = 0;
+        self.checkpoint = None;
+        self.mshr_freed_by = None;
         let mut progress = false;
         self.lower.cycle(now);
         // A response entering the SM: a line fill goes through the MSHR
         // table (this cycle's request sees it), an atomic returns directly.
         let response = self.lower.pop_response(now);
         match response.map(|r| r.kind) {
-            Some(Kind::Read { mshr }) => self.mshr.set_fill(mshr),
+            Some(Kind::Read { mshr }) => {
+                self.mshr.set_fill(mshr);
+                if self.replay {
+                    self.mshr_freed_by = Some(self.mshr_owner[mshr as usize]);
+                }
+            }
             Some(Kind::Atomic { load }) => {
                 self.line_done(load, pool);
             }
@@ -147,7 +201,7 @@ impl MemStage {
             progress = true;
         }
         if let Some(inst) = self.cur {
-            progress |= self.step(now, inst, pool);
+            progress |= if self.replay { self.pass(now, inst, pool) } else { self.step(now, inst, pool) };
         }
         if let Some(Kind::Read { .. }) = response.map(|r| r.kind) {
             let mut woken = std::mem::take(&mut self.woken);
@@ -171,7 +225,12 @@ impl MemStage {
                 break;
             }
             self.timed.pop_front();
-            self.done.push(inst);
+            if self.replay {
+                pool.get_mut(inst).lines_left -= 1;
+                self.maybe_done(inst, pool);
+            } else {
+                self.done.push(inst);
+            }
         }
         let occupied = self.mshr_occupied();
         self.l1_stats.mshr_occupancy_sum += occupied;
@@ -189,11 +248,130 @@ impl MemStage {
         let inst = self.loads[id as usize].expect("a line for a pending load");
         let i = pool.get_mut(inst);
         i.lines_left -= 1;
+        if self.replay {
+            self.maybe_done(inst, pool);
+            return;
+        }
         if i.lines_left == 0 && self.cur != Some(inst) {
             self.loads[id as usize] = None;
             self.free_ids.push(id);
             self.done.push(inst);
         }
+    }
+
+    /// Replay mode: an instruction whose threads have all passed the
+    /// checkpoint and whose lines have all returned is done.
+    fn maybe_done(&mut self, inst: u32, pool: &mut Pool) {
+        let i = pool.get_mut(inst);
+        if i.lines_left == 0 && i.pending == 0 && self.cur != Some(inst) {
+            if let Some(id) = i.load_id.take() {
+                self.loads[id as usize] = None;
+                self.free_ids.push(id);
+            }
+            self.done.push(inst);
+        }
+    }
+
+    /// Replay mode: one pass of the instruction in the stage, ending at the
+    /// checkpoint; true if any thread completed (a squash is no progress).
+    fn pass(&mut self, now: u64, inst: u32, pool: &mut Pool) -> bool {
+        self.cur = None;
+        let (space, access, pending, warp) = {
+            let i = pool.get_mut(inst);
+            i.passes += 1;
+            (i.space, i.access.expect("memory instruction"), i.pending, i.warp)
+        };
+        self.cur_warp = warp;
+        let mut cp = Checkpoint { inst, completed: 0, miss: false, cause: None, load: None };
+        match space {
+            Space::Const => {
+                cp.completed = pending;
+                pool.get_mut(inst).lines_left += 1;
+                self.timed.push_back((now + self.const_latency, inst));
+            }
+            Space::Shared => {
+                let i = pool.get(inst);
+                if i.passes == 1 {
+                    self.shared_accesses += 1;
+                }
+                cp.completed = bank_pass(&i.addrs, pending, i.bytes, self.shared_banks);
+                if cp.completed != pending {
+                    cp.cause = Some(ReplayCause::Bank);
+                    self.hazards.bank += 1;
+                    self.hazard_now = 2;
+                }
+                if pending != 0 {
+                    pool.get_mut(inst).lines_left += 1;
+                    self.timed.push_back((now + self.shared_latency, inst));
+                }
+            }
+            Space::Global | Space::Local => {
+                let i = pool.get(inst);
+                let (served, line) = line_pass(&i.addrs, pending, self.line_bytes);
+                let mut id = i.load_id;
+                if pending != 0 && access != Access::Store && id.is_none() {
+                    id = self.free_ids.pop();
+                    if let Some(id) = id {
+                        self.loads[id as usize] = Some(inst);
+                        pool.get_mut(inst).load_id = Some(id);
+                    }
+                }
+                let r = if pending == 0 {
+                    Ok(())
+                } else if access != Access::Store && id.is_none() {
+                    self.last_line = (false, true);
+                    Err(Hazard::Mshr)
+                } else {
+                    self.load_id = id;
+                    match access {
+                        Access::Load => self.load_line(line),
+                        Access::Store => self.store_line(line),
+                        Access::Atomic => self.atomic_line(line),
+                    }
+                };
+                match r {
+                    Ok(()) => {
+                        cp.completed = served;
+                        if pending != 0 && access != Access::Store {
+                            pool.get_mut(inst).lines_left += 1;
+                        }
+                        if served != pending {
+                            cp.cause = Some(ReplayCause::Div);
+                            self.hazards.div += 1;
+                            self.hazard_now = 1;
+                        }
+                    }
+                    Err(h) => {
+                        cp.miss = true;
+                        cp.cause = Some(match h {
+                            Hazard::Mshr => ReplayCause::Mshr,
+                            Hazard::Comq => ReplayCause::Comq,
+                            Hazard::Rsv => ReplayCause::Rsv,
+                        });
+                        self.count_hazard(h);
+                    }
+                }
+                if access == Access::Load && pending != 0 {
+                    cp.load = Some(self.last_line);
+                }
+            }
+        }
+        pool.get_mut(inst).pending &= !cp.completed;
+        self.checkpoint = Some(cp);
+        self.maybe_done(inst, pool);
+        cp.completed != 0 || pending == 0
+    }
+
+    fn count_hazard(&mut self, h: Hazard) {
+        match h {
+            Hazard::Mshr => self.hazards.mshr += 1,
+            Hazard::Comq => {
+                self.hazards.comq += 1;
+                self.lower.stats.queue_full_cycles += 1;
+            }
+            Hazard::Rsv => self.hazards.rsv += 1,
+        }
+        self.hazard_now = 3 + h as u8;
     }
 
     /// Work on the instruction in the stage; true if it advanced.
@@ -281,15 +459,7 @@ impl MemStage {
                         true
                     }
                     Err(h) => {
-                        match h {
-                            Hazard::Mshr => self.hazards.mshr += 1,
-                            Hazard::Comq => {
-                                self.hazards.comq += 1;
-                                self.lower.stats.queue_full_cycles += 1;
-                            }
-                            Hazard::Rsv => self.hazards.rsv += 1,
-                        }
-                        self.hazard_now = 3 + h as u8;
+                        self.count_hazard(h);
                         false
                     }
                 }
@@ -318,6 +488,7 @@ impl MemStage {
         let id = self.load_id.expect("a load id");
         match self.l1.probe(line) {
             Probe::Hit => {
+                self.last_line = (false, false);
                 self.count_n(true);
                 self.l1.touch(line);
                 self.hits.push_back((self.now + self.hit_latency, id));
@@ -327,6 +498,7 @@ impl MemStage {
             }
             Probe::HitReserved | Probe::Miss => {
                 let pending = self.mshr.probe(line);
+                self.last_line = (false, true);
                 if !pending {
                     if self.lower.queue_space() == 0 {
                         return Err(Hazard::Comq);
@@ -343,6 +515,10 @@ impl MemStage {
                                 Ok(())
                     }
                     MshrReply::Allocated(e) => {
+                        self.last_line = (true, true);
+                        if self.replay {
+                            self.mshr_owner[e as usize] = self.cur_warp;
+                        }
                         self.count_n(false);
                         self.l1.reserve(line);
                         self.lower.push(Request { line, kind: Kind::Read { mshr: e } });

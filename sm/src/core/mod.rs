@@ -14,6 +14,7 @@ pub mod ldst;
 pub mod pmode;
 pub mod op;
 pub mod pipes;
+pub mod replay;
 pub mod sched;
 
 use crate::blocks::{Engine, MshrTable, PmodeBlock, SbAnswer, Scoreboard};
@@ -52,6 +53,8 @@ pub(crate) struct IbEntry {
     /// Cycle it arrives from fetch/decode.
     ready: u64,
     uid: u64,
+    /// Replay mode: its warp-buffer slot.
+    slot: u8,
 }
 
 /// Timing state of one warp slot.
@@ -197,6 +200,9 @@ impl Issuer {
             Issuer::Pm(_) => unreachable!("the baseline issue path with the P-mode unit"),
         }
     }
+    fn is_sb(&self) -> bool {
+        matches!(self, Issuer::Sb(_))
+    }
     fn name(&self) -> &'static str {
         match self {
             Issuer::Sb(_) => "sb",
@@ -258,6 +264,8 @@ pub struct Sm {
     /// P-mode state per warp slot (empty outside P-mode configurations).
     pm: Vec<pmode::PWarp>,
     pm_extra: pmode::PmSm,
+    /// Replay mode: the replay units and what the SM keeps for them.
+    rp: Option<Box<replay::ReplaySm>>,
     oc: Collector,
     sp: Vec<Pipe>,
     sfu: Vec<Pipe>,
@@ -326,6 +334,7 @@ impl Sm {
             scheds,
             pm: vec![pmode::PWarp::default(); c.max_warps as usize],
             pm_extra: pmode::PmSm::default(),
+            rp: if cfg.mode == crate::config::Mode::Replay { Some(Box::new(replay::ReplaySm::new(&cfg, engine)?)) } else { None },
             sb,
             oc,
             sp: (0..cfg.units.sp).map(|_| Pipe::default()).collect(),
@@ -379,7 +388,7 @@ impl Sm {
             let s = format!("wb{j}");
             [l.add(&s, "valid", 1), l.add(&s, "warp", 8), l.add(&s, "pc", 32)]
         }).collect();
-        let t = SmTrace::create(&v.path, v.from, v.to, l, &[(self.sb.name(), self.sb.inst()), ("mshr", &self.mem.mshr.inst)], v.memories)?;
+        let t = SmTrace::create(&v.path, v.from, v.to, l, &self.traced_blocks(), v.memories)?;
         self.tracing = Some(Box::new(Tracing { t, fetch, issue, opcoll_busy, sp_busy, sfu_busy, mem, wb, gtkw_path: v.path.with_extension("gtkw") }));
         Ok(())
     }
@@ -421,7 +430,21 @@ impl Sm {
             tr.t.set(s[1], v.map_or(0, |x| x.0 as u64));
             tr.t.set(s[2], v.map_or(0, |x| pc(x.1)));
         }
-        tr.t.sample(self.now, &[self.sb.inst(), &self.mem.mshr.inst])
+        let mut tr = self.tracing.take().expect("tracing");
+        let blocks: Vec<&crate::blocks::BlockInst> = self.traced_blocks().into_iter().map(|(_, b)| b).collect();
+        let r = tr.t.sample(self.now, &blocks);
+        self.tracing = Some(tr);
+        r
+    }
+
+    /// The blocks in the VCD, with their scope names.
+    fn traced_blocks(&self) -> Vec<(&'static str, &crate::blocks::BlockInst)> {
+        const REPLAY: [&str; 4] = ["replay0", "replay1", "replay2", "replay3"];
+        let mut v = vec![(self.sb.name(), self.sb.inst()), ("mshr", &self.mem.mshr.inst)];
+        if let Some(rp) = &self.rp {
+            v.extend(rp.units.iter().enumerate().map(|(k, u)| (REPLAY[k], &u.inst)));
+        }
+        v
     }
 
     /// The functional model (final memory after `run`).
@@ -489,6 +512,9 @@ impl Sm {
         self.stats.pmode.n_l1_hit_or_merge = self.mem.n_hit_or_merge;
         self.stats.l2_hits = self.mem.lower.stats.l2_hits;
         self.stats.l2_misses = self.mem.lower.stats.l2_misses;
+        if let Some(rp) = &self.rp {
+            self.stats.replay = rp.stats;
+        }
         if let Some(k) = self.out.pipeview.take() {
             k.finish()?;
         }
@@ -544,8 +570,14 @@ impl Sm {
         if matches!(self.sb, Issuer::Pm(_)) {
             self.pm_begin_cycle();
         }
+        if self.rp.is_some() {
+            self.replay_begin_cycle();
+        }
         self.mem.mshr.begin_cycle();
         let mut progress = self.mem.cycle(self.now, &mut self.pool);
+        if self.rp.is_some() {
+            self.replay_checkpoint();
+        }
         let mut done = std::mem::take(&mut self.scratch_insts);
         done.clear();
         std::mem::swap(&mut done, &mut self.mem.done);
@@ -556,7 +588,13 @@ impl Sm {
         progress |= self.writeback();
         self.execute();
         self.collect();
-        progress |= if matches!(self.sb, Issuer::Pm(_)) { self.issue_pmode()? } else { self.issue()? };
+        progress |= if self.rp.is_some() {
+            self.issue_replay()?
+        } else if matches!(self.sb, Issuer::Pm(_)) {
+            self.issue_pmode()?
+        } else {
+            self.issue()?
+        };
         self.fetch();
         progress |= self.launch();
         // Clock gating: a block given no command this cycle keeps its state
@@ -571,12 +609,18 @@ impl Sm {
         if clock_all || self.mem.mshr.commanded {
             self.mem.mshr.inst.comp.eval();
         }
+        if self.rp.is_some() {
+            self.replay_eval();
+        }
         self.trace_cycle()?;
         if clock_all || self.sb.commanded() {
             self.sb.inst_mut().comp.tick();
         }
         if clock_all || self.mem.mshr.commanded {
             self.mem.mshr.inst.comp.tick();
+        }
+        if self.rp.is_some() {
+            self.replay_tick();
         }
         if matches!(self.sb, Issuer::Pm(_)) {
             self.pm_after_edge()?;
@@ -689,12 +733,21 @@ impl Sm {
                 continue;
             }
             let op = warp.fetch_op;
+            let mut slot = 0;
+            if let Some(rp) = self.rp.as_mut() {
+                // The warp buffer has no room (or its fill port is taken):
+                // a completion or an issue will make room.
+                match rp.fill(w as u16) {
+                    Some(s) => slot = s,
+                    None => continue,
+                }
+            }
             let uid = self.new_uid();
             let ready = self.now + self.cfg.core.fetch_latency as u64;
             let control = self.ops[op as usize].control;
             let warp = &mut self.warps[w];
             let was_empty = warp.ibuf.is_empty();
-            warp.ibuf.push_back(IbEntry { op, ready, uid });
+            warp.ibuf.push_back(IbEntry { op, ready, uid, slot });
             warp.fetch_op += 1;
             if control.blocks_fetch() {
                 warp.fetch_blocked = true;
@@ -724,6 +777,9 @@ impl Sm {
         warp.fetch_op = op;
         warp.fetch_blocked = false;
         warp.sb = None;
+        if let Some(rp) = self.rp.as_mut() {
+            rp.flush(w);
+        }
         self.fetch_candidates |= 1 << w;
         self.wake_warp(w);
     }
@@ -851,7 +907,7 @@ impl Sm {
         };
         debug_assert_eq!(out.op, head.op, "fetched PC differs from the executed one");
         let long = matches!(out.space, Some(Space::Global | Space::Local)) && matches!(op.access, Some(Access::Load | Access::Atomic));
-        let gpr_reads = op.reads().iter().enumerate().filter(|(_, &r)| r < op::SB_PRED_BASE).fold(0u8, |m, (i, _)| m | 1 << i);
+        let gpr_reads = op::gpr_read_mask(op);
         {
             let inst = self.pool.get_mut(idx);
             inst.uid = head.uid;
@@ -875,6 +931,9 @@ impl Sm {
             self.sb.sb().fire(k, w, op.reads(), op.writes(), long);
         }
         self.oc.allocate(op.unit, idx);
+        if self.rp.is_some() {
+            self.replay_first_issue(w, idx, op.unit, out.lanes);
+        }
         if !pmode {
             self.stats.warp_insts += 1;
             self.stats.thread_insts += out.active.count_ones() as u64;

@@ -89,6 +89,9 @@ pub struct Op {
     pub control: Control,
     /// The memory operation, if any (its space may be generic until executed).
     pub access: Option<Access>,
+    /// A global, local or generic load: it may need an MSHR (replay mode's
+    /// tracker and predictor are asked about it).
+    pub may_miss: bool,
     /// Label for pipeline views and reports: `0x0080 ld.global.f32`.
     pub text: String,
 }
@@ -103,6 +106,12 @@ impl Op {
 }
 
 /// Latency and initiation interval of an ALU / SFU instruction.
+/// Bit i set: read operand i is a general register (read from a bank by
+/// the operand collector; predicates are not).
+pub fn gpr_read_mask(op: &Op) -> u8 {
+    op.reads().iter().enumerate().filter(|(_, &r)| r < SB_PRED_BASE).fold(0u8, |m, (i, _)| m | 1 << i)
+}
+
 pub fn timing(c: &Config, unit: Unit, ty: LatType, class: LatClass) -> (u32, u32) {
     let u = &c.units;
     match unit {
@@ -144,6 +153,14 @@ pub struct Inst {
     pub pmode: bool,
     /// A P-mode pre-load: fills L1, writes no register.
     pub preload: bool,
+    /// Replay mode: threads not yet past the memory-stage checkpoint, the
+    /// warp-buffer slot, passes through the stage, the pending-load id held
+    /// across passes, and whether this issue carried an MSHR credit.
+    pub pending: u32,
+    pub slot: u8,
+    pub passes: u32,
+    pub load_id: Option<u32>,
+    pub credited: bool,
 }
 
 impl Inst {
@@ -163,6 +180,11 @@ impl Inst {
             pq: None,
             pmode: false,
             preload: false,
+            pending: 0,
+            slot: 0,
+            passes: 0,
+            load_id: None,
+            credited: false,
         }
     }
 }

@@ -173,6 +173,7 @@ mod tests {
             n_writes: 0,
             control: super::super::op::Control::None,
             access: None,
+            may_miss: false,
             text: String::new(),
         }
     }

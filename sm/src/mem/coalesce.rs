@@ -94,6 +94,55 @@ pub fn bank_conflicts(addrs: &[u64], mask: u32, bytes: u32, banks: u32) -> u32 {
     degree
 }
 
+/// Replay mode's one pass over the shared-memory banks: the lanes of `mask`
+/// that one bank cycle serves, taken in lane order while each of a lane's
+/// words finds its bank free or reading that same word (a broadcast). The
+/// first lane is always served, so every pass makes progress.
+pub fn bank_pass(addrs: &[u64], mask: u32, bytes: u32, banks: u32) -> u32 {
+    let mut word_of_bank = [u64::MAX; 64];
+    let mut served = 0;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let first = addrs[lane] >> 2;
+        let last = (addrs[lane] + bytes.clamp(1, 16) as u64 - 1) >> 2;
+        let fits = (first..=last).all(|w| {
+            let b = word_of_bank[(w % banks as u64) as usize];
+            b == u64::MAX || b == w
+        });
+        if fits {
+            for w in first..=last {
+                word_of_bank[(w % banks as u64) as usize] = w;
+            }
+            served |= 1 << lane;
+        }
+    }
+    served
+}
+
+/// Replay mode's one pass over global memory: the lanes of `mask` whose
+/// access starts in the line of the lowest active lane, and that line.
+/// (PTX accesses are aligned to their size, at most 16 bytes, so a lane's
+/// access never spans two lines.)
+pub fn line_pass(addrs: &[u64], mask: u32, line_bytes: u32) -> (u32, u64) {
+    if mask == 0 {
+        return (0, 0);
+    }
+    let shift = line_bytes.trailing_zeros();
+    let line = addrs[mask.trailing_zeros() as usize] >> shift;
+    let mut served = 0;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if addrs[lane] >> shift == line {
+            served |= 1 << lane;
+        }
+    }
+    (served, line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +179,35 @@ mod tests {
         // 8-byte accesses by 32 lanes cover 64 words: two per bank.
         assert_eq!(bank_conflicts(&lanes(|i| i * 8), u32::MAX, 8, 32), 2);
         assert_eq!(bank_conflicts(&lanes(|i| i * 4), 0, 4, 32), 0);
+    }
+
+    #[test]
+    fn replay_passes_serve_every_lane_once() {
+        // A bank-conflicted access takes as many passes as its conflict degree.
+        for stride in [1u64, 2, 3, 4, 8, 32] {
+            let a = lanes(|i| i * 4 * stride);
+            let (mut left, mut passes) = (u32::MAX, 0);
+            while left != 0 {
+                let s = bank_pass(&a, left, 4, 32);
+                assert!(s != 0 && s & !left == 0);
+                left &= !s;
+                passes += 1;
+            }
+            assert_eq!(passes, bank_conflicts(&a, u32::MAX, 4, 32), "stride {stride}");
+        }
+        assert_eq!(bank_pass(&lanes(|_| 64), u32::MAX, 4, 32), u32::MAX);
+        // A divergent access takes one pass per line.
+        let a = lanes(|i| 0x1000 + i * 4 * 8);
+        let mut l = Lines::default();
+        coalesce(&a, u32::MAX, 4, 128, &mut l);
+        let (mut left, mut passes) = (u32::MAX, 0);
+        while left != 0 {
+            let (s, line) = line_pass(&a, left, 128);
+            assert_eq!(line, l.as_slice()[passes]);
+            left &= !s;
+            passes += 1;
+        }
+        assert_eq!(passes, l.len());
+        assert_eq!(line_pass(&a, 0, 128), (0, 0));
     }
 }

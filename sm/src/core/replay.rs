@@ -1,0 +1,342 @@
+//! Replay in the SM (seed 004 chapters 5–6): the `replay_unit` block holds
+//! every warp's instruction-buffer slots; the SM keeps their payloads.
+//!
+//! - **Fetch** fills one slot of a warp whose buffer has room (`fill_rdy`);
+//!   the payload remembers its slot.
+//! - **Issue**: a warp offers its oldest instruction marked for replay, else
+//!   its next instruction; the scheduler picks in its policy's order, and the
+//!   unit may refuse a load its predictor says needs an MSHR when the tracker
+//!   has none to give (a wasted issue cycle, which the scheduler avoids where
+//!   it can know in advance: a known miss, or every load under always-miss).
+//!   A first issue goes through the scoreboard and executes on the
+//!   functional model as in the baseline; a memory instruction is retained
+//!   with the lanes that access memory as its private active mask. A replay
+//!   re-enters the operand collector with the threads still pending.
+//! - **Memory stage** (`ldst`): one pass per issue; the checkpoint tells the
+//!   unit which threads completed and whether the rest were squashed for an
+//!   MSHR, COMQ or RSV hazard (known to miss); loads train the predictor and
+//!   move the tracker's credits; a freed MSHR returns its credit to the unit
+//!   whose load allocated it.
+//!
+//! The thesis's Table 4.2 core has two schedulers, the unit one issue port:
+//! each scheduler gets its own unit over its warps (`w % schedulers`), with
+//! `l1.mshrs / schedulers` credits. A credited load is thus still
+//! guaranteed an MSHR; a scheduler cannot borrow the other's idle credits.
+//!
+//! Forward progress: only first issues and passes that complete threads
+//! count as progress, so a storm of replays that completes nothing trips the
+//! deadlock detector with its report.
+
+use super::op::{gpr_read_mask, Unit};
+use super::{RunError, Sm, Stall};
+use crate::blocks::{Engine, ReplayGrant, ReplayUnit};
+use crate::config::{Config, Predictor};
+use crate::core::ldst::ReplayCause;
+use crate::stats::ReplayStats;
+use sim::Component;
+
+/// Replay-mode state of the SM.
+pub struct ReplaySm {
+    /// One unit per scheduler.
+    pub units: Vec<ReplayUnit>,
+    predictor: Predictor,
+    /// Per warp slot, per warp-buffer slot: the retained instruction (pool index).
+    retained: Vec<Vec<Option<u32>>>,
+    /// Units that took a fill this cycle (one fill port each).
+    filled: u64,
+    /// Warps flushed this cycle (their fill would be dropped).
+    flushed: u64,
+    /// The grant of the first issue in progress.
+    grant: Option<ReplayGrant>,
+    pub stats: ReplayStats,
+}
+
+impl ReplaySm {
+    pub fn new(c: &Config, engine: Engine) -> Result<ReplaySm, String> {
+        let s = c.core.schedulers;
+        let per = c.core.max_warps.div_ceil(s);
+        let mut units = Vec::new();
+        for _ in 0..s {
+            let mut u = ReplayUnit::new(c, per, engine)?;
+            u.reset();
+            units.push(u);
+        }
+        Ok(ReplaySm {
+            units,
+            predictor: c.replay.predictor,
+            retained: vec![vec![None; c.core.ibuffer_entries as usize]; c.core.max_warps as usize],
+            filled: 0,
+            flushed: 0,
+            grant: None,
+            stats: ReplayStats::default(),
+        })
+    }
+
+    fn unit(&mut self, w: u16) -> (&mut ReplayUnit, u32) {
+        let s = self.units.len();
+        (&mut self.units[w as usize % s], (w as usize / s) as u32)
+    }
+
+    /// Warp `w` still holds issued memory instructions.
+    fn retains(&self, w: u16) -> bool {
+        self.retained[w as usize].iter().any(|r| r.is_some())
+    }
+
+    /// Fetch may write an instruction of warp `w` now (its slot if so).
+    pub fn fill(&mut self, w: u16) -> Option<u8> {
+        let k = w as usize % self.units.len();
+        if self.filled >> k & 1 != 0 || self.flushed >> w & 1 != 0 {
+            return None;
+        }
+        let (u, local) = self.unit(w);
+        if !u.fill_rdy(local) {
+            return None;
+        }
+        let slot = u.fill(local);
+        self.filled |= 1 << k;
+        Some(slot as u8)
+    }
+
+    /// The first issue in progress redirects warp `w`.
+    pub fn flush(&mut self, w: u16) {
+        self.unit(w).0.flush();
+        self.flushed |= 1 << w;
+    }
+
+    /// The tracker would refuse this offer (so the scheduler passes it by).
+    fn held(&self, known_miss: bool, may_miss: bool, miss_ok: bool) -> bool {
+        !miss_ok
+            && match self.predictor {
+                Predictor::AlwaysHit => known_miss,
+                Predictor::AlwaysMiss => may_miss,
+                // One lookup port: the scheduler cannot know before it picks.
+                Predictor::Counter => false,
+            }
+    }
+}
+
+/// What a picked warp issues.
+#[derive(Clone, Copy)]
+enum Candidate {
+    First,
+    Replay(u32),
+}
+
+impl Sm {
+    /// Start of a cycle: the units' inputs idle.
+    pub(super) fn replay_begin_cycle(&mut self) {
+        let avail = self.mem.mshr.free() > 0;
+        let rp = self.rp.as_mut().expect("replay mode");
+        rp.filled = 0;
+        rp.flushed = 0;
+        rp.grant = None;
+        for u in &mut rp.units {
+            u.begin_cycle(avail);
+        }
+    }
+
+    /// The memory stage's checkpoint and MSHR frees, to the units.
+    pub(super) fn replay_checkpoint(&mut self) {
+        let rp = self.rp.as_mut().expect("replay mode");
+        if let Some(w) = self.mem.mshr_freed_by {
+            rp.unit(w).0.mshr_freed();
+        }
+        let Some(cp) = self.mem.checkpoint else { return };
+        let i = self.pool.get(cp.inst);
+        let (w, slot) = (i.warp, i.slot);
+        let (u, local) = rp.unit(w);
+        u.complete(local, slot as u32, cp.completed, cp.miss);
+        if let Some((alloc, miss)) = cp.load {
+            u.resolved(i.credited, alloc, miss, i.op * 8);
+        }
+        if i.pending == 0 {
+            rp.retained[w as usize][slot as usize] = None;
+        }
+        let st = &mut rp.stats;
+        st.max_passes = st.max_passes.max(i.passes as u64);
+        if let Some(c) = cp.cause {
+            st.squashed[c as usize] += 1;
+        }
+        // The slot frees (or turns ready to replay) at this edge.
+        self.fetch_candidates |= 1 << w;
+        self.wake_warp(w);
+    }
+
+    /// The issue stage in replay mode: per scheduler, the first warp in
+    /// policy order that can issue its offer.
+    pub(super) fn issue_replay(&mut self) -> Result<bool, RunError> {
+        let mut any = false;
+        let s = self.scheds.len();
+        for k in 0..s {
+            let miss_ok = self.rp.as_mut().expect("replay mode").units[k].miss_issue_ok();
+            let mut first: Option<Stall> = None;
+            let mut picked = None;
+            let mut order = std::mem::take(&mut self.scratch_order);
+            order.clear();
+            {
+                let (warps, rp) = (&self.warps, self.rp.as_ref().expect("replay mode"));
+                order.extend_from_slice(self.scheds[k].order(|w| warps[w as usize].live && (!warps[w as usize].exited || rp.retains(w))));
+            }
+            for &w in &order {
+                match self.replay_candidate(k, w, miss_ok) {
+                    Ok(c) => {
+                        picked = Some((w, c));
+                        break;
+                    }
+                    Err(Some(st)) => {
+                        if matches!(st, Stall::LongRaw | Stall::BarrierWait) {
+                            self.scheds[k].demote(w);
+                        }
+                        first.get_or_insert(st);
+                    }
+                    // An exited warp waiting for its retained instructions.
+                    Err(None) => {}
+                }
+            }
+            self.scratch_order = order;
+            let outcome = match picked {
+                Some((w, c)) => self.replay_pick(k, w, c)?,
+                None => None,
+            };
+            match outcome {
+                Some((w, op, replay)) => {
+                    self.scheds[k].issued(w);
+                    self.stats.breakdown.add(Stall::Issued);
+                    self.view.issue.push((Some((w, op)), Stall::Issued));
+                    any |= !replay;
+                }
+                None => {
+                    let st = if picked.is_some() { Stall::LsuFull } else { first.unwrap_or(Stall::NoInstLeft) };
+                    if self.sb.is_sb() {
+                        self.sb.sb().idle(k);
+                    }
+                    self.stats.breakdown.add(st);
+                    self.view.issue.push((None, st));
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    /// Can warp `w` issue its offer on scheduler `k`; `Err(None)`: an exited
+    /// warp with nothing to replay now.
+    fn replay_candidate(&mut self, k: usize, w: u16, miss_ok: bool) -> Result<Candidate, Option<Stall>> {
+        let rp = self.rp.as_mut().expect("replay mode");
+        let (u, local) = rp.unit(w);
+        let offer = u.offer(local);
+        if offer.replay {
+            let idx = rp.retained[w as usize][offer.slot as usize].expect("a replay offer names a retained instruction");
+            let may_miss = self.ops[self.pool.get(idx).op as usize].may_miss;
+            if rp.held(offer.known_miss, may_miss, miss_ok) {
+                rp.stats.held += 1;
+                return Err(Some(Stall::LsuFull));
+            }
+            if !self.oc.has_free(Unit::Mem) {
+                return Err(Some(Stall::LsuFull));
+            }
+            return Ok(Candidate::Replay(idx));
+        }
+        if self.warps[w as usize].exited {
+            return Err(None);
+        }
+        if let Some(head) = self.warps[w as usize].ibuf.front().filter(|e| e.ready <= self.now) {
+            let may_miss = self.ops[head.op as usize].may_miss;
+            if rp.held(false, may_miss, miss_ok) {
+                rp.stats.held += 1;
+                return Err(Some(Stall::LsuFull));
+            }
+        }
+        self.can_issue(k, w).map(|()| Candidate::First).map_err(Some)
+    }
+
+    /// Present the pick to the unit and issue it if granted: (warp, op, replay).
+    fn replay_pick(&mut self, k: usize, w: u16, c: Candidate) -> Result<Option<(u16, u32, bool)>, RunError> {
+        let op = match c {
+            Candidate::Replay(idx) => self.pool.get(idx).op,
+            Candidate::First => self.warps[w as usize].ibuf.front().expect("a first issue").op,
+        };
+        let may_miss = self.ops[op as usize].may_miss;
+        let rp = self.rp.as_mut().expect("replay mode");
+        let (u, local) = rp.unit(w);
+        let Some(g) = u.pick(local, may_miss, op * 8) else {
+            rp.stats.refused += 1;
+            return Ok(None);
+        };
+        rp.stats.credited += g.credited as u64;
+        match c {
+            Candidate::Replay(idx) => {
+                rp.stats.replays += 1;
+                let inst = self.pool.get_mut(idx);
+                if g.pam != inst.pending || !g.replay {
+                    return Err(RunError::Exec(format!(
+                        "internal: warp {w} replays threads {:#x} of slot {}, the SM has {:#x} pending",
+                        g.pam, g.slot, inst.pending
+                    )));
+                }
+                inst.credited = g.credited;
+                inst.reads_left = gpr_read_mask(&self.ops[op as usize]);
+                self.oc.allocate(Unit::Mem, idx);
+                Ok(Some((w, op, true)))
+            }
+            Candidate::First => {
+                let head_slot = self.warps[w as usize].ibuf.front().map(|e| e.slot);
+                if g.replay || head_slot != Some(g.slot as u8) {
+                    return Err(RunError::Exec(format!(
+                        "internal: warp {w}'s first issue is slot {} in the replay unit, {head_slot:?} in the SM",
+                        g.slot
+                    )));
+                }
+                rp.grant = Some(g);
+                let op = self.issue_warp(k, w)?;
+                Ok(Some((w, op, false)))
+            }
+        }
+    }
+
+    /// Called by `issue_as` for a granted first issue: a memory instruction
+    /// is retained with the lanes that access memory.
+    pub(super) fn replay_first_issue(&mut self, w: u16, idx: u32, unit: Unit, lanes: u32) {
+        let rp = self.rp.as_mut().expect("replay mode");
+        let g = rp.grant.take().expect("a granted first issue");
+        let mem = unit == Unit::Mem;
+        rp.unit(w).0.first_issue(mem, lanes);
+        if mem {
+            rp.retained[w as usize][g.slot as usize] = Some(idx);
+            rp.stats.first_issues += 1;
+            let inst = self.pool.get_mut(idx);
+            inst.pending = lanes;
+            inst.slot = g.slot as u8;
+            inst.passes = 0;
+            inst.load_id = None;
+            inst.credited = g.credited;
+        }
+    }
+
+    /// End of the cycle: evaluate and clock the units (never gated: the
+    /// tracker's delay line moves every cycle).
+    pub(super) fn replay_eval(&mut self) {
+        for u in &mut self.rp.as_mut().expect("replay mode").units {
+            u.inst.comp.eval();
+        }
+    }
+
+    pub(super) fn replay_tick(&mut self) {
+        for u in &mut self.rp.as_mut().expect("replay mode").units {
+            u.inst.comp.tick();
+        }
+    }
+}
+
+impl ReplayCause {
+    pub const ALL: [ReplayCause; 5] = [ReplayCause::Div, ReplayCause::Bank, ReplayCause::Mshr, ReplayCause::Comq, ReplayCause::Rsv];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplayCause::Div => "DIV",
+            ReplayCause::Bank => "BANK",
+            ReplayCause::Mshr => "MSHR",
+            ReplayCause::Comq => "COMQ",
+            ReplayCause::Rsv => "RSV",
+        }
+    }
+}
