@@ -12,9 +12,12 @@
 //! is a failure.
 //!
 //! The seed 000 preset runs in its own mode and with warp pre-execution on
-//! (P-mode: also no reused value may differ from the N-mode value);
-//! `WARPFORGE_RANDOM_MODES=baseline,pmode` runs every preset in each listed
-//! mode instead.
+//! (P-mode: also no reused value may differ from the N-mode value), the
+//! seed 004 preset in its own mode and in replay mode (the MSHR tracker
+//! rotating with the policy: none, naive, credit with the counter
+//! predictor), and the starved SM rotates over the stalling and the replay
+//! pipeline; `WARPFORGE_RANDOM_MODES=baseline,pmode` runs every preset in
+//! each listed mode instead.
 //!
 //! Seeds: `WARPFORGE_RANDOM_SEEDS=N` (default 30) starting at
 //! `WARPFORGE_RANDOM_FIRST` (default 0), or exactly the comma-separated list
@@ -100,17 +103,39 @@ fn cases() -> Vec<Case> {
     for preset in PRESETS {
         let modes = listed.clone().unwrap_or_else(|| match preset {
             "hpca16_pmode" => vec![None, Some("pmode".to_string())],
+            "ubc12_replay" => vec![None, Some("replay".to_string())],
             _ => vec![None],
         });
         for mode in &modes {
-            for policy in Policy::ALL {
+            for (i, policy) in Policy::ALL.into_iter().enumerate() {
                 let mut sets: Vec<String> = mode.iter().map(|m| format!("mode=\"{m}\"")).collect();
+                if mode.as_deref() == Some("replay") {
+                    sets.extend(REPLAY_VARIANTS[i % REPLAY_VARIANTS.len()].iter().map(|s| s.to_string()));
+                }
                 sets.push(format!("core.policy=\"{policy}\""));
                 v.push(Case::new(preset, sets));
             }
         }
     }
     v
+}
+
+/// Replay-mode trackers and predictors the cases rotate through.
+const REPLAY_VARIANTS: [&[&str]; 3] = [
+    &["replay.tracker=\"none\""],
+    &["replay.tracker=\"naive\""],
+    &["replay.tracker=\"credit\"", "replay.predictor=\"counter\""],
+];
+
+/// The starved SM with the replay pipeline: two-slot warp buffers (the
+/// least a warp buffer has) and one MSHR credit per scheduler.
+fn starved_replay(policy: Policy) -> Case {
+    let mut sets = starved(policy).sets;
+    sets.retain(|s| !s.starts_with("core.ibuffer_entries") && !s.starts_with("l1.mshrs"));
+    // Each override is checked on its own: the buffers first, then the mode.
+    let replay = ["core.ibuffer_entries=2", "l1.mshrs=2", "replay.tracker=\"credit\"", "replay.predictor=\"always_miss\"", "mode=\"replay\""];
+    sets.extend(replay.iter().map(|s| s.to_string()));
+    Case::new("hpca16_pmode", sets)
 }
 
 /// A starved SM (one MSHR without merging, a one-entry interconnect queue, a
@@ -332,7 +357,7 @@ fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
 fn random_kernels_match_the_functional_model() {
     let seeds = seeds();
     let cases = cases();
-    let starved: Vec<Case> = Policy::ALL.into_iter().map(starved).collect();
+    let starved: Vec<Case> = Policy::ALL.into_iter().map(starved).chain(Policy::ALL.into_iter().map(starved_replay)).collect();
     let t = std::time::Instant::now();
     // Panics inside the SM are caught per run and reported with their
     // location; the hook records it instead of printing a backtrace.
