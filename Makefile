@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo pmode verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper
+.PHONY: all setup build demo pmode replay verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper
 
 all: build
 
@@ -40,6 +40,17 @@ pmode: setup build
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode \
 	    --vary pmode.pqueue_entries=0,4,8,16 --vary pmode.rename_regs=64,128,256 -o out/pmode_sensitivity.csv
 	$(WF) compare out/pmode_sensitivity.csv
+
+# Replay with hazard avoidance (seed 004; docs/replay.md): the suite
+# stalling and replaying under every MSHR tracker and predictor, then the
+# thesis's Table 4.1 applications that are in workloads/, speedup over
+# stalling per application (Figures 5.1 and 7.8).
+REPLAY_APPS = AES,CP,LIB,LPS,ispass2009/NN,RAY,STO,backprop,bfs,cfd,hotspot,kmeans,lud,rodinia/nn,nw,srad_v1,streamcluster,BlackScholes,fastWalshTransform,matrixMul,transpose
+REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.tracker=credit,replay:replay.tracker=credit:replay.predictor=always_miss,replay:replay.tracker=credit:replay.predictor=counter
+replay: setup build
+	$(WF) sweep --kernels all --configs ubc12_replay --modes baseline,replay --vary replay.tracker=none,naive,credit -o out/replay.csv --stats-dir out/replay
+	$(WF) compare out/replay.csv
+	$(WF) workloads --apps $(REPLAY_APPS) --modes $(REPLAY_RUNS) --out out/replay-workloads
 
 # The benchmark applications of workloads/ (docs/workloads.md): built by
 # nvcc; run unmodified through `warpforge exec` at the small size on the

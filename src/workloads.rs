@@ -80,8 +80,10 @@ pub struct WorkloadsArgs {
     /// Input size: small (seconds on the SM) or paper (the papers' inputs).
     #[arg(long, default_value = "small")]
     pub size: String,
-    /// Runs: `functional`, a preset or configuration file, or `pmode` (the
-    /// P-mode preset with mode=pmode); comma-separated.
+    /// Runs, comma-separated: `functional`, or a preset or configuration
+    /// file with `:key=value` overrides (`ubc12_replay:mode=replay:replay.tracker=credit`);
+    /// `pmode` and `replay` stand for `hpca16_pmode:mode=pmode` and
+    /// `ubc12_replay:mode=replay`, and may take overrides too.
     #[arg(long, default_value = "functional,hpca16_pmode")]
     pub modes: String,
     /// Only build.
@@ -183,12 +185,27 @@ struct Outcome {
     ok: Result<(), String>,
     launches: u64,
     cycles: u64,
+    /// Replays (replay mode).
+    replays: u64,
     secs: f64,
+}
+
+/// A run's configuration and overrides (`None`: the functional model).
+fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
+    let mut parts = mode.split(':');
+    let (config, mut sets) = match parts.next().unwrap_or_default() {
+        "functional" => return None,
+        "pmode" => ("hpca16_pmode".to_string(), vec!["mode=pmode".to_string()]),
+        "replay" => ("ubc12_replay".to_string(), vec!["mode=replay".to_string()]),
+        c => (c.to_string(), Vec::new()),
+    };
+    sets.extend(parts.map(str::to_string));
+    Some((config, sets))
 }
 
 fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
     let t = Instant::now();
-    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, secs: 0.0 };
+    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, replays: 0, secs: 0.0 };
     o.ok = (|| {
         let _ = std::fs::remove_dir_all(dir);
         crate::output::create_dir(dir)?;
@@ -203,15 +220,15 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         let me = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut cmd = Command::new(me);
         cmd.arg("exec").arg(format!("--stats={}", stats.display())).arg(format!("--d2h={}", dir.join("d2h").display()));
-        match mode {
-            "functional" => {
+        match run_spec(mode) {
+            None => {
                 cmd.arg("--functional");
             }
-            "pmode" => {
-                cmd.args(["--config", "hpca16_pmode", "--set", "mode=pmode"]);
-            }
-            c => {
-                cmd.args(["--config", c]);
+            Some((config, sets)) => {
+                cmd.args(["--config", &config]);
+                for s in sets {
+                    cmd.args(["--set", &s]);
+                }
             }
         }
         for s in &app.set {
@@ -230,6 +247,7 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
             }
             o.launches += 1;
             o.cycles += v["cycles"].as_u64().unwrap_or(0);
+            o.replays += v["replay"]["replays"].as_u64().unwrap_or(0);
         }
         if !out.status.success() {
             let why = stderr.lines().rfind(|l| l.starts_with("warpforge:") || l.starts_with("error:")).unwrap_or("no message");
@@ -254,6 +272,49 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
     o
 }
 
+/// Speedup of every timing run over the first (its cycles over theirs),
+/// per application and as a geometric mean over the applications every run
+/// finished; comma-separated columns.
+fn speedups(timing: &[&str], cycles: &[(String, Vec<Option<u64>>)]) -> String {
+    let mut s = format!("application,{}\n", timing.iter().map(|m| format!("speedup {m}")).collect::<Vec<_>>().join(","));
+    let mut logs = vec![0.0f64; timing.len()];
+    let mut n = 0;
+    for (app, c) in cycles {
+        let base = c[0].filter(|&b| b > 0);
+        let cells: Vec<String> = c
+            .iter()
+            .map(|x| match (base, x) {
+                (Some(b), Some(x)) if *x > 0 => format!("{:.3}", b as f64 / *x as f64),
+                _ => "-".to_string(),
+            })
+            .collect();
+        if let (Some(b), true) = (base, c.iter().all(|x| x.is_some_and(|x| x > 0))) {
+            n += 1;
+            for (l, x) in logs.iter_mut().zip(c) {
+                *l += (b as f64 / x.expect("finished") as f64).ln();
+            }
+        }
+        let _ = writeln!(s, "{app},{}", cells.join(","));
+    }
+    if n > 0 {
+        let _ = writeln!(s, "geomean ({n} applications),{}", logs.iter().map(|l| format!("{:.3}", (l / n as f64).exp())).collect::<Vec<_>>().join(","));
+    }
+    s
+}
+
+/// Comma-separated lines as columns padded to their widest cell.
+fn aligned(csv: &str) -> String {
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width: Vec<usize> = (0..cols).map(|j| rows.iter().filter_map(|r| r.get(j)).map(|c| c.len()).max().unwrap_or(0)).collect();
+    let mut s = String::new();
+    for r in &rows {
+        let cells: Vec<String> = r.iter().enumerate().map(|(j, c)| format!("{c:<w$}", w = width[j])).collect();
+        let _ = writeln!(s, "{}", cells.join("  ").trim_end());
+    }
+    s
+}
+
 pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let m = load()?;
     let want: Vec<&str> = a.apps.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
@@ -267,14 +328,17 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     }
     let modes: Vec<&str> = a.modes.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     for m in &modes {
-        if !["functional", "pmode"].contains(m) {
-            crate::sm_cmd::config(m, &[])?;
+        if let Some((config, sets)) = run_spec(m) {
+            crate::sm_cmd::config(&config, &sets).map_err(|e| format!("--modes {m}: {e}"))?;
         }
     }
     let nvcc = kernel::compile::find_nvcc().ok_or("nvcc not found: run `make setup` (or set WARPFORGE_NVCC / CUDA_HOME)")?;
     let out = std::path::absolute(&a.out).map_err(|e| e.to_string())?;
     let link = link_dir(&nvcc, &out)?;
-    let mut table = String::from("application,run,result,launches,cycles,wall_seconds\n");
+    let mut table = String::from("application,run,result,launches,cycles,replays,wall_seconds\n");
+    // Cycles per application and timing run, for the speedup table.
+    let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some()).collect();
+    let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     let mut failures = 0;
     for app in apps {
         let t = Instant::now();
@@ -299,8 +363,9 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             }
             _ => &app.paper,
         };
+        cycles.push((app.name.clone(), vec![None; timing.len()]));
         for mode in &modes {
-            let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.'], "_")));
+            let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
             let o = run(app, size, &exe, mode, &dir);
             let result = match &o.ok {
                 Ok(()) if app.check.unchecked.is_some() => "ran (output unchecked)".to_string(),
@@ -311,12 +376,31 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 }
             };
             println!("{:<34} {:<14} {result}; {} launches, {} cycles, {:.2} s", "", mode, o.launches, o.cycles, o.secs);
-            let _ = writeln!(table, "{},{mode},{},{},{},{:.3}", app.name, if o.ok.is_ok() { "ok" } else { "failed" }, o.launches, o.cycles, o.secs);
+            let _ = writeln!(
+                table,
+                "{},{mode},{},{},{},{},{:.3}",
+                app.name,
+                if o.ok.is_ok() { "ok" } else { "failed" },
+                o.launches,
+                o.cycles,
+                o.replays,
+                o.secs
+            );
+            if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
+                cycles.last_mut().expect("this application's row").1[j] = Some(o.cycles);
+            }
         }
     }
     let csv = out.join(format!("summary-{}.csv", a.size));
     crate::output::write(&csv, &table)?;
     println!("{}", csv.display());
+    if timing.len() > 1 {
+        let t = speedups(&timing, &cycles);
+        print!("{}", aligned(&t));
+        let path = out.join(format!("speedup-{}.csv", a.size));
+        crate::output::write(&path, &t)?;
+        println!("{}", path.display());
+    }
     if failures > 0 {
         return Err(format!("{failures} build(s) or run(s) failed"));
     }

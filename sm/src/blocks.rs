@@ -606,6 +606,16 @@ pub struct ReplayUnit {
     slot_bits: u32,
     /// A fill, issue, completion or MSHR event this cycle.
     pub commanded: bool,
+    offers: Offers,
+}
+
+/// The offer vectors of one cycle.
+#[derive(Default)]
+struct Offers {
+    valid: u64,
+    replay: u64,
+    known_miss: u64,
+    slots: Vec<u64>,
 }
 
 /// What a warp offers the scheduler (after `eval`).
@@ -656,7 +666,7 @@ impl ReplayUnit {
         };
         let slot_bits = p.warp_buffer().slot_bits();
         let (inst, io) = instantiate(&p, engine)?;
-        Ok(ReplayUnit { inst, io, slot_bits, commanded: false })
+        Ok(ReplayUnit { inst, io, slot_bits, commanded: false, offers: Offers::default() })
     }
 
     pub fn reset(&mut self) {
@@ -679,16 +689,25 @@ impl ReplayUnit {
         c.set_bool(io.mshr_avail, mshr_avail);
     }
 
-    /// Warp `w`'s offer.
-    pub fn offer(&mut self, w: u32) -> ReplayOffer {
-        let (c, io) = (&mut self.inst.comp, &self.io);
+    /// Read every warp's offer (registers only: valid for the whole cycle).
+    pub fn read_offers(&mut self) {
+        let (c, io, o) = (&mut self.inst.comp, &self.io, &mut self.offers);
         c.eval();
-        let bit = |p: PortId| c.get(p)[0] >> w & 1 != 0;
+        o.valid = c.get_u64(io.offer_valid);
+        o.replay = c.get_u64(io.offer_replay);
+        o.known_miss = c.get_u64(io.offer_known_miss);
+        o.slots.clear();
+        o.slots.extend_from_slice(c.get(io.offer_slot));
+    }
+
+    /// Warp `w`'s offer (as of `read_offers`).
+    pub fn offer(&self, w: u32) -> ReplayOffer {
+        let o = &self.offers;
         ReplayOffer {
-            valid: bit(io.offer_valid),
-            replay: bit(io.offer_replay),
-            known_miss: bit(io.offer_known_miss),
-            slot: models::bits::get_field(c.get(io.offer_slot), (w * self.slot_bits) as usize, self.slot_bits) as u32,
+            valid: o.valid >> w & 1 != 0,
+            replay: o.replay >> w & 1 != 0,
+            known_miss: o.known_miss >> w & 1 != 0,
+            slot: models::bits::get_field(&o.slots, (w * self.slot_bits) as usize, self.slot_bits) as u32,
         }
     }
 

@@ -125,12 +125,9 @@ impl ReplayUnit {
 
     /// Bring warp buffer `v`'s idle outputs and its bits of the offer vectors up to date.
     fn refresh(&mut self, v: usize) {
+        // The offer outputs depend on the registers only: no `eval` needed.
         let w = &self.wb;
-        let wb = &mut self.wbs[v];
-        for id in [w.rst, w.fill_count, w.issue, w.cpl_valid, w.flush] {
-            wb.set_u64(id, 0);
-        }
-        wb.eval();
+        let wb = &self.wbs[v];
         self.idle[v] = Idle {
             valid: wb.get_bool(w.offer_valid),
             replay: wb.get_bool(w.offer_replay),
@@ -290,7 +287,6 @@ impl Component for ReplayUnit {
         for v in 0..self.wbs.len() {
             if d.rst || d.fill == Some(v) || d.issue == Some(v) || d.cpl == Some(v) {
                 self.drive(v, d.issue == Some(v));
-                self.wbs[v].eval();
                 self.wbs[v].tick();
                 self.stale.push(v);
             }

@@ -83,6 +83,7 @@ impl WarpBuffer {
             scratch: vec![0; words],
         };
         m.reset();
+        m.publish();
         m
     }
 
@@ -162,11 +163,24 @@ impl Component for WarpBuffer {
     sim::frame_ports!(frame);
 
     fn eval(&mut self) {
+        // Every other output depends on the registers only (`publish`).
         let i = self.inputs();
+        let accept = self.accepts(i.cpl_valid, i.cpl_slot);
+        self.frame.set_bool(self.io.cpl_accept, accept);
+    }
+
+    fn tick(&mut self) {
+        self.clock();
+        self.publish();
+    }
+}
+
+impl WarpBuffer {
+    /// The outputs that depend on the registers only, after every change of them.
+    fn publish(&mut self) {
         let n = self.n();
         let (ov, os, orep) = self.offer();
         let pam = if ov { self.pam[os as usize] } else { 0 };
-        let accept = self.accepts(i.cpl_valid, i.cpl_slot);
         let free = self.fill_free();
         let (fp, ip, itp) = (self.fp % n, self.ip % n, self.itp % n);
         let mut sv = 0u64;
@@ -190,13 +204,12 @@ impl Component for WarpBuffer {
         io.set_u64(id.fill_ptr, fp as u64);
         io.set_u64(id.issue_ptr, ip as u64);
         io.set_u64(id.issue_tail_ptr, itp as u64);
-        io.set_bool(id.cpl_accept, accept);
         io.set_u64(id.slot_valid, sv);
         io.set_u64(id.slot_rdy, sr);
         io.set(id.slot_pam, &self.scratch);
     }
 
-    fn tick(&mut self) {
+    fn clock(&mut self) {
         let i = self.inputs();
         if i.rst {
             self.reset();

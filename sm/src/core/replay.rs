@@ -168,7 +168,9 @@ impl Sm {
         let mut any = false;
         let s = self.scheds.len();
         for k in 0..s {
-            let miss_ok = self.rp.as_mut().expect("replay mode").units[k].miss_issue_ok();
+            let unit = &mut self.rp.as_mut().expect("replay mode").units[k];
+            unit.read_offers();
+            let miss_ok = unit.miss_issue_ok();
             let mut first: Option<Stall> = None;
             let mut picked = None;
             let mut order = std::mem::take(&mut self.scratch_order);
