@@ -512,8 +512,10 @@ impl Sm {
         self.stats.pmode.n_l1_hit_or_merge = self.mem.n_hit_or_merge;
         self.stats.l2_hits = self.mem.lower.stats.l2_hits;
         self.stats.l2_misses = self.mem.lower.stats.l2_misses;
-        if let Some(rp) = &self.rp {
-            self.stats.replay = rp.stats;
+        if self.rp.is_some() {
+            let cfg = self.cfg.clone();
+            self.replay_finish(&cfg)?;
+            self.stats.replay = self.rp.as_ref().expect("replay mode").stats;
         }
         if let Some(k) = self.out.pipeview.take() {
             k.finish()?;

@@ -146,7 +146,11 @@ impl Sm {
         let (w, slot) = (i.warp, i.slot);
         let (u, local) = rp.unit(w);
         u.complete(local, slot as u32, cp.completed, cp.miss);
-        if let Some((alloc, miss)) = cp.load {
+        // Every issue of a load the unit was asked about resolves here, also
+        // one with no lane left or a generic address that went to shared
+        // memory: a credit it carries must come back.
+        if self.ops[i.op as usize].may_miss {
+            let (alloc, miss) = cp.load.unwrap_or((false, false));
             u.resolved(i.credited, alloc, miss, i.op * 8);
         }
         if i.pending == 0 {
@@ -320,6 +324,28 @@ impl Sm {
         for u in &mut self.rp.as_mut().expect("replay mode").units {
             u.inst.comp.eval();
         }
+    }
+
+    /// At the end of a run every credit is back in its pool (the credit
+    /// tracker's invariant with nothing in flight), after the tracker's
+    /// delay line has drained.
+    pub(super) fn replay_finish(&mut self, cfg: &Config) -> Result<(), RunError> {
+        if cfg.replay.tracker != crate::config::Tracker::Credit {
+            return Ok(());
+        }
+        let mshrs = (cfg.l1.mshrs / cfg.core.schedulers) as i64;
+        for (k, u) in self.rp.as_mut().expect("replay mode").units.iter_mut().enumerate() {
+            for _ in 0..=cfg.replay.delay {
+                u.begin_cycle(true);
+                u.inst.comp.eval();
+                u.inst.comp.tick();
+            }
+            let left = u.credits();
+            if left != mshrs {
+                return Err(RunError::Exec(format!("internal: replay unit {k} ends with {left} of its {mshrs} MSHR credits")));
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn replay_tick(&mut self) {
