@@ -2,7 +2,8 @@
 //! memory-bound kernel (vecadd) and a compute-bound one (tiled sgemm), with
 //! the blocks on the reference models and on the netlist; and the time per
 //! SM-cycle as the warp slots grow from 8 to 48 (it should stay roughly flat
-//! per active warp). Timing covers the simulation only (not clang, not the
+//! per active warp); and per mode (baseline, P-mode, replay) on the
+//! reference models, against the baseline's rate. Timing covers the simulation only (not clang, not the
 //! functional golden run). `cargo bench -p sm --bench sm_speed`.
 
 use kernel::{load, CompileOptions, LaunchFile};
@@ -68,6 +69,27 @@ fn main() {
         for e in [Engine::Model, Engine::Netlist, Engine::Compiled] {
             let (cy, w, c) = time(k, l, &c48, e);
             println!("{name:<10} {:<8} {cy:>10} {w:>9.3} {c:>9.3} {:>16.0} {:>16.0}", e.to_string(), cy as f64 / c, cy as f64 / w);
+        }
+    }
+    println!("\nSM speed per mode at 48 warps (hpca16_pmode, model engine), against the baseline's:");
+    println!("{:<10} {:<40} {:>10} {:>16} {:>12}", "kernel", "mode", "cycles", "SM-cycles/CPU-s", "x baseline");
+    let modes: [&[&str]; 4] = [
+        &[],
+        &["mode=\"pmode\""],
+        &["mode=\"replay\""],
+        &["mode=\"replay\"", "replay.tracker=\"credit\"", "replay.predictor=\"counter\""],
+    ];
+    for (name, (k, l)) in [("vecadd", &mem), ("sgemm", &comp)] {
+        let mut base = 0.0;
+        for sets in modes {
+            let c = sets.iter().fold(c48.clone(), |c, s| c.with_override(s).expect("config"));
+            let (cy, _, cpu) = time(k, l, &c, Engine::Model);
+            let rate = cy as f64 / cpu;
+            if sets.is_empty() {
+                base = rate;
+            }
+            let label = if sets.is_empty() { "baseline".to_string() } else { sets.join(" ") };
+            println!("{name:<10} {label:<40} {cy:>10} {rate:>16.0} {:>12.2}", rate / base);
         }
     }
     println!("\ntime per SM-cycle as warps grow (vecadd, model engine):");

@@ -72,15 +72,20 @@ fn suite_all_presets_and_policies() {
 }
 
 /// The idle-scheduler shortcut changes nothing: same statistics as
-/// scanning every scheduler every cycle.
+/// scanning every scheduler every cycle (stalling, and replaying with and
+/// without a tracker).
 #[test]
 fn idle_shortcut_is_exact() {
     for name in SUITE {
         for policy in sm::Policy::ALL {
             let c = Config::preset("hpca16_pmode").with_override(&format!("core.policy=\"{policy}\"")).unwrap();
-            let a = run(name, &c, Engine::Model);
-            let b = run_with(name, &c, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() });
-            assert_eq!(a.json(), b.json(), "{name} {policy}");
+            let replay = Config::preset("ubc12_replay").with_override(&format!("core.policy=\"{policy}\"")).unwrap().with_override("mode=\"replay\"").unwrap();
+            let credit = replay.with_override("replay.tracker=\"credit\"").unwrap();
+            for c in [&c, &replay, &credit] {
+                let a = run(name, c, Engine::Model);
+                let b = run_with(name, c, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() });
+                assert_eq!(a.json(), b.json(), "{name} {policy} {}", c.mode);
+            }
         }
     }
 }

@@ -48,6 +48,9 @@ pub struct ReplaySm {
     flushed: u64,
     /// The grant of the first issue in progress.
     grant: Option<ReplayGrant>,
+    /// Schedulers whose offers change at this cycle's edge (a completion):
+    /// their idle shortcut ends next cycle.
+    wake_next: u64,
     pub stats: ReplayStats,
 }
 
@@ -68,6 +71,7 @@ impl ReplaySm {
             filled: 0,
             flushed: 0,
             grant: None,
+            wake_next: 0,
             stats: ReplayStats::default(),
         })
     }
@@ -133,6 +137,12 @@ impl Sm {
         for u in &mut rp.units {
             u.begin_cycle(avail);
         }
+        let wake = std::mem::take(&mut rp.wake_next);
+        for k in 0..self.scheds.len() {
+            if wake >> k & 1 != 0 {
+                self.wake(k);
+            }
+        }
     }
 
     /// The memory stage's checkpoint and MSHR frees, to the units.
@@ -162,6 +172,7 @@ impl Sm {
             st.squashed[c as usize] += 1;
         }
         // The slot frees (or turns ready to replay) at this edge.
+        rp.wake_next |= 1 << (w as usize % rp.units.len());
         self.fetch_candidates |= 1 << w;
         self.wake_warp(w);
     }
@@ -172,6 +183,20 @@ impl Sm {
         let mut any = false;
         let s = self.scheds.len();
         for k in 0..s {
+            if let Some(idle) = self.sched_idle[k] {
+                // Nothing this scheduler's scan depends on has changed (as in
+                // `issue`; a scan the tracker blocked is never cached, since
+                // its credits change without a wake).
+                if self.now < idle.until {
+                    self.stats.breakdown.add(idle.stall);
+                    self.view.issue.push((None, idle.stall));
+                    continue;
+                }
+                self.sched_idle[k] = None;
+            }
+            let held_before = self.rp.as_ref().expect("replay mode").stats.held;
+            let mut demoted = false;
+            let mut until = u64::MAX;
             let unit = &mut self.rp.as_mut().expect("replay mode").units[k];
             unit.read_offers();
             let miss_ok = unit.miss_issue_ok();
@@ -191,7 +216,12 @@ impl Sm {
                     }
                     Err(Some(st)) => {
                         if matches!(st, Stall::LongRaw | Stall::BarrierWait) {
-                            self.scheds[k].demote(w);
+                            demoted |= self.scheds[k].demote(w);
+                        }
+                        if st == Stall::IbufferEmpty {
+                            if let Some(e) = self.warps[w as usize].ibuf.front() {
+                                until = until.min(e.ready);
+                            }
                         }
                         first.get_or_insert(st);
                     }
@@ -213,6 +243,10 @@ impl Sm {
                 }
                 None => {
                     let st = if picked.is_some() { Stall::LsuFull } else { first.unwrap_or(Stall::NoInstLeft) };
+                    let held = self.rp.as_ref().expect("replay mode").stats.held != held_before;
+                    if picked.is_none() && !held && !demoted && !self.out.exhaustive {
+                        self.sched_idle[k] = Some(super::Idle { stall: st, until });
+                    }
                     if self.sb.is_sb() {
                         self.sb.sb().idle(k);
                     }
