@@ -241,11 +241,15 @@ pub struct Replay {
     pub counter_bits: u32,
     /// Cycles from the memory stage's MSHR events to the tracker at issue.
     pub delay: u32,
+    /// Squash and replay at memory-stage hazards; `false`: the memory stage
+    /// stalls as in the baseline and only the tracker and predictor act
+    /// (hazard prediction without replay, seed 004 Figure 7.13).
+    pub squash: bool,
 }
 
 impl Default for Replay {
     fn default() -> Self {
-        Replay { tracker: Tracker::None, predictor: Predictor::AlwaysHit, counter_entries: 256, counter_bits: 2, delay: 0 }
+        Replay { tracker: Tracker::None, predictor: Predictor::AlwaysHit, counter_entries: 256, counter_bits: 2, delay: 0, squash: true }
     }
 }
 

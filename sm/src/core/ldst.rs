@@ -105,7 +105,12 @@ pub struct MemStage {
     /// Replay mode: this cycle's checkpoint, the warp whose load allocated
     /// the MSHR freed this cycle, each MSHR's allocating warp, the warp in
     /// the stage and the last line request's outcome (allocated, missed).
+    /// `squash`: passes and checkpoints; else (hazard prediction without
+    /// replay) the stage stalls and a checkpoint only reports each load
+    /// line accepted, or an instruction finished without one, to the tracker.
     replay: bool,
+    squash: bool,
+    cur_reported: bool,
     pub checkpoint: Option<Checkpoint>,
     pub mshr_freed_by: Option<u16>,
     mshr_owner: Vec<u16>,
@@ -147,6 +152,8 @@ impl MemStage {
             n_hit_or_merge: 0,
             cur_pmode: false,
             replay: c.mode == crate::config::Mode::Replay,
+            squash: c.mode == crate::config::Mode::Replay && c.replay.squash,
+            cur_reported: false,
             checkpoint: None,
             mshr_freed_by: None,
             mshr_owner: vec![0; c.l1.mshrs as usize],
@@ -201,7 +208,7 @@ impl MemStage {
             progress = true;
         }
         if let Some(inst) = self.cur {
-            progress |= if self.replay { self.pass(now, inst, pool) } else { self.step(now, inst, pool) };
+            progress |= if self.squash { self.pass(now, inst, pool) } else { self.step(now, inst, pool) };
         }
         if let Some(Kind::Read { .. }) = response.map(|r| r.kind) {
             let mut woken = std::mem::take(&mut self.woken);
@@ -225,7 +232,7 @@ impl MemStage {
                 break;
             }
             self.timed.pop_front();
-            if self.replay {
+            if self.squash {
                 pool.get_mut(inst).lines_left -= 1;
                 self.maybe_done(inst, pool);
             } else {
@@ -248,7 +255,7 @@ impl MemStage {
         let inst = self.loads[id as usize].expect("a line for a pending load");
         let i = pool.get_mut(inst);
         i.lines_left -= 1;
-        if self.replay {
+        if self.squash {
             self.maybe_done(inst, pool);
             return;
         }
@@ -382,12 +389,15 @@ impl MemStage {
         };
         if !self.started {
             self.started = true;
+            self.cur_reported = false;
             let i = pool.get(inst);
             self.cur_pmode = i.pmode;
+            self.cur_warp = i.warp;
             match space {
                 Space::Const => {
                     self.timed.push_back((now + self.const_latency, inst));
                     self.cur = None;
+                    self.report(inst, None);
                     return true;
                 }
                 Space::Shared => {
@@ -432,6 +442,7 @@ impl MemStage {
                 if self.bank_cycles_left == 0 {
                     self.timed.push_back((now + self.shared_latency, inst));
                     self.cur = None;
+                    self.report(inst, None);
                 }
                 true
             }
@@ -452,6 +463,9 @@ impl MemStage {
                 };
                 match r {
                     Ok(()) => {
+                        if access == Access::Load {
+                            self.report(inst, Some(self.last_line));
+                        }
                         self.next_line += 1;
                         if self.next_line == self.lines.len() {
                             self.finish_global(inst, access, pool);
@@ -467,9 +481,19 @@ impl MemStage {
         }
     }
 
+    /// Hazard prediction without replay: a load line accepted (its outcome),
+    /// or an instruction leaving the stage without one, goes to the tracker.
+    fn report(&mut self, inst: u32, load: Option<(bool, bool)>) {
+        if self.replay && (load.is_some() || !self.cur_reported) {
+            self.cur_reported = true;
+            self.checkpoint = Some(Checkpoint { inst, completed: 0, miss: false, cause: None, load });
+        }
+    }
+
     /// All lines requested: the instruction leaves the stage.
     fn finish_global(&mut self, inst: u32, access: Access, pool: &mut Pool) {
         self.cur = None;
+        self.report(inst, None);
         match (access, self.load_id.take()) {
             (Access::Store, _) | (_, None) => self.done.push(inst),
             (_, Some(id)) => {

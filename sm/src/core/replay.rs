@@ -23,6 +23,10 @@
 //! `l1.mshrs / schedulers` credits. A credited load is thus still
 //! guaranteed an MSHR; a scheduler cannot borrow the other's idle credits.
 //!
+//! Hazard prediction without replay (`replay.squash = false`, Figure 7.13):
+//! nothing is retained and the memory stage stalls as in the baseline; the
+//! unit still gates the issue of loads, and learns each accepted line.
+//!
 //! Forward progress: only first issues and passes that complete threads
 //! count as progress, so a storm of replays that completes nothing trips the
 //! deadlock detector with its report.
@@ -40,6 +44,8 @@ pub struct ReplaySm {
     /// One unit per scheduler.
     pub units: Vec<ReplayUnit>,
     predictor: Predictor,
+    /// Squash and replay (else the stage stalls; only the tracker acts).
+    squash: bool,
     /// Per warp slot, per warp-buffer slot: the retained instruction (pool index).
     retained: Vec<Vec<Option<u32>>>,
     /// Units that took a fill this cycle (one fill port each).
@@ -67,6 +73,7 @@ impl ReplaySm {
         Ok(ReplaySm {
             units,
             predictor: c.replay.predictor,
+            squash: c.replay.squash,
             retained: vec![vec![None; c.core.ibuffer_entries as usize]; c.core.max_warps as usize],
             filled: 0,
             flushed: 0,
@@ -152,17 +159,25 @@ impl Sm {
             rp.unit(w).0.mshr_freed();
         }
         let Some(cp) = self.mem.checkpoint else { return };
-        let i = self.pool.get(cp.inst);
+        let squash = rp.squash;
+        let i = self.pool.get_mut(cp.inst);
         let (w, slot) = (i.warp, i.slot);
         let (u, local) = rp.unit(w);
-        u.complete(local, slot as u32, cp.completed, cp.miss);
         // Every issue of a load the unit was asked about resolves here, also
         // one with no lane left or a generic address that went to shared
-        // memory: a credit it carries must come back.
+        // memory: a credit it carries must come back. Without squashing, a
+        // load reports each line it gets accepted, its credit with the first.
         if self.ops[i.op as usize].may_miss {
             let (alloc, miss) = cp.load.unwrap_or((false, false));
             u.resolved(i.credited, alloc, miss, i.op * 8);
+            if !squash {
+                i.credited = false;
+            }
         }
+        if !squash {
+            return;
+        }
+        u.complete(local, slot as u32, cp.completed, cp.miss);
         if i.pending == 0 {
             rp.retained[w as usize][slot as usize] = None;
         }
@@ -339,8 +354,12 @@ impl Sm {
         let rp = self.rp.as_mut().expect("replay mode");
         let g = rp.grant.take().expect("a granted first issue");
         let mem = unit == Unit::Mem;
-        rp.unit(w).0.first_issue(mem, lanes);
-        if mem {
+        let retain = mem && rp.squash;
+        rp.unit(w).0.first_issue(retain, lanes);
+        if mem && !retain {
+            self.pool.get_mut(idx).credited = g.credited;
+        }
+        if retain {
             rp.retained[w as usize][g.slot as usize] = Some(idx);
             rp.stats.first_issues += 1;
             let inst = self.pool.get_mut(idx);
