@@ -41,12 +41,13 @@ pmode: setup build
 	    --vary pmode.pqueue_entries=0,4,8,16 --vary pmode.rename_regs=64,128,256 -o out/pmode_sensitivity.csv
 	$(WF) compare out/pmode_sensitivity.csv
 
-# Replay with hazard avoidance (seed 004; docs/replay.md): the suite
-# stalling and replaying under every MSHR tracker and predictor, then the
-# thesis's Table 4.1 applications that are in workloads/, speedup over
-# stalling per application (Figures 5.1 and 7.8).
-REPLAY_APPS = AES,CP,LIB,LPS,ispass2009/NN,RAY,STO,backprop,bfs,cfd,hotspot,kmeans,lud,rodinia/nn,nw,srad_v1,streamcluster,BlackScholes,fastWalshTransform,matrixMul,transpose
-REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.tracker=credit,replay:replay.tracker=credit:replay.predictor=always_miss,replay:replay.tracker=credit:replay.predictor=counter
+# Replay with hazard avoidance (seed 004; docs/sm.md): the suite stalling
+# and replaying under every MSHR tracker, then the thesis's Table 4.1
+# applications that are in workloads/ with a small input, speedup over
+# stalling per application: replay (Figure 5.1), the trackers and
+# predictors (Figure 7.8), the credit tracker without replay (Figure 7.13).
+REPLAY_APPS = AES,CP,LIB,LPS,ispass2009/NN,RAY,STO,backprop,bfs,cfd,hotspot,kmeans,lud,rodinia/nn,nw,srad_v1,streamcluster,matrixMul,transpose
+REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.tracker=credit,replay:replay.tracker=credit:replay.predictor=always_miss,replay:replay.tracker=credit:replay.predictor=counter,replay:replay.squash=false:replay.tracker=credit:replay.predictor=always_miss
 replay: setup build
 	$(WF) sweep --kernels all --configs ubc12_replay --modes baseline,replay --vary replay.tracker=none,naive,credit -o out/replay.csv --stats-dir out/replay
 	$(WF) compare out/replay.csv

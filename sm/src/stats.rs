@@ -188,6 +188,10 @@ pub struct ReplayStats {
     pub held: u64,
     /// Picks the unit refused (the counter predictor's wasted issue cycles).
     pub refused: u64,
+    /// Cycles the tracker held back or refused a load while the MSHR table
+    /// had a free entry (the tracker's cost, Figure 7.12).
+    #[serde(default)]
+    pub idle_mshr_cycles: u64,
 }
 
 /// Everything a run reports.
@@ -216,6 +220,15 @@ pub struct Stats {
     pub pmode: PmodeStats,
     #[serde(default)]
     pub replay: ReplayStats,
+    /// Warp instructions issued to the load/store unit.
+    #[serde(default)]
+    pub mem_insts: u64,
+    /// Seed 004 section 3.5, from a stalling run: the speedup left if every
+    /// cycle the memory stage stalled could run ALU instructions
+    /// (`cycles / (cycles - min(hazard cycles, ALU instructions / ALU units)) - 1`);
+    /// 0 for a replaying run.
+    #[serde(default)]
+    pub predicted_max_speedup: f64,
     /// Lane-elements of global loads outside every allocation, read as zero
     /// (`memory.unmapped_reads = "zero"`).
     #[serde(default)]
@@ -226,6 +239,21 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Seed 004's predicted maximum speedup (section 3.5) of this stalling
+    /// run, with `alu_units` SP and SFU pipelines issuing one warp
+    /// instruction per cycle each.
+    pub fn predicted_max_speedup(&self, alu_units: u32) -> f64 {
+        let h = &self.hazards;
+        let blocked = h.div + h.bank + h.mshr + h.comq + h.rsv;
+        let alu = (self.warp_insts - self.mem_insts) as f64 / alu_units.max(1) as f64;
+        let new = self.cycles as f64 - (blocked as f64).min(alu);
+        if new <= 0.0 {
+            0.0
+        } else {
+            self.cycles as f64 / new - 1.0
+        }
+    }
+
     /// The figure the SM's terminal table shows.
     pub fn table(&self) -> String {
         let mut s = String::new();
@@ -257,6 +285,13 @@ impl Stats {
         );
         let h = &self.hazards;
         let _ = writeln!(s, "hazards (cycles): DIV {}  BANK {}  MSHR {}  COMQ {}  RSV {}", h.div, h.bank, h.mshr, h.comq, h.rsv);
+        if self.predicted_max_speedup > 0.0 {
+            let _ = writeln!(
+                s,
+                "predicted maximum speedup of overlapping ALU work with the memory stage's stalls (seed 004 section 3.5): {:.1}%",
+                100.0 * self.predicted_max_speedup
+            );
+        }
         let _ = writeln!(s, "shared-memory accesses {}  L2 hits {}  L2 misses {}", self.shared_accesses, self.l2_hits, self.l2_misses);
         if self.unmapped_reads > 0 {
             let _ = writeln!(s, "reads of unmapped global memory, as zero: {} lane-elements", self.unmapped_reads);
@@ -304,7 +339,11 @@ impl Stats {
                 "replay: {} memory instructions, {} replays (at most {} passes for one); squashed by DIV {}  BANK {}  MSHR {}  COMQ {}  RSV {}",
                 r.first_issues, r.replays, r.max_passes, r.squashed[0], r.squashed[1], r.squashed[2], r.squashed[3], r.squashed[4]
             );
-            let _ = writeln!(s, "  MSHR tracker: {} issues credited, {} offers held back, {} picks refused", r.credited, r.held, r.refused);
+            let _ = writeln!(
+                s,
+                "  MSHR tracker: {} issues credited, {} offers held back, {} picks refused; {} cycles with a load held back and an MSHR free",
+                r.credited, r.held, r.refused, r.idle_mshr_cycles
+            );
         }
         s
     }

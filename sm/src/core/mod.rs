@@ -512,6 +512,10 @@ impl Sm {
         self.stats.pmode.n_l1_hit_or_merge = self.mem.n_hit_or_merge;
         self.stats.l2_hits = self.mem.lower.stats.l2_hits;
         self.stats.l2_misses = self.mem.lower.stats.l2_misses;
+        let stalling = self.cfg.mode != crate::config::Mode::Replay || !self.cfg.replay.squash;
+        if stalling {
+            self.stats.predicted_max_speedup = self.stats.predicted_max_speedup(self.cfg.units.sp + self.cfg.units.sfu);
+        }
         if self.rp.is_some() {
             let cfg = self.cfg.clone();
             self.replay_finish(&cfg)?;
@@ -938,6 +942,7 @@ impl Sm {
         }
         if !pmode {
             self.stats.warp_insts += 1;
+            self.stats.mem_insts += (op.unit == Unit::Mem) as u64;
             self.stats.thread_insts += out.active.count_ones() as u64;
         }
         if let Some(kv) = self.out.pipeview.as_mut() {

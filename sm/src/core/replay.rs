@@ -57,6 +57,8 @@ pub struct ReplaySm {
     /// Schedulers whose offers change at this cycle's edge (a completion):
     /// their idle shortcut ends next cycle.
     wake_next: u64,
+    /// The MSHR table had a free entry at the start of this cycle.
+    mshr_avail: bool,
     pub stats: ReplayStats,
 }
 
@@ -79,6 +81,7 @@ impl ReplaySm {
             flushed: 0,
             grant: None,
             wake_next: 0,
+            mshr_avail: true,
             stats: ReplayStats::default(),
         })
     }
@@ -141,6 +144,7 @@ impl Sm {
         rp.filled = 0;
         rp.flushed = 0;
         rp.grant = None;
+        rp.mshr_avail = avail;
         for u in &mut rp.units {
             u.begin_cycle(avail);
         }
@@ -197,6 +201,10 @@ impl Sm {
     pub(super) fn issue_replay(&mut self) -> Result<bool, RunError> {
         let mut any = false;
         let s = self.scheds.len();
+        let restricted = {
+            let st = &self.rp.as_ref().expect("replay mode").stats;
+            st.held + st.refused
+        };
         for k in 0..s {
             if let Some(idle) = self.sched_idle[k] {
                 // Nothing this scheduler's scan depends on has changed (as in
@@ -269,6 +277,10 @@ impl Sm {
                     self.view.issue.push((None, st));
                 }
             }
+        }
+        let rp = self.rp.as_mut().expect("replay mode");
+        if rp.mshr_avail && rp.stats.held + rp.stats.refused != restricted {
+            rp.stats.idle_mshr_cycles += 1;
         }
         Ok(any)
     }
