@@ -606,6 +606,8 @@ pub struct ReplayUnit {
     slot_bits: u32,
     /// A fill, issue, completion or MSHR event this cycle.
     pub commanded: bool,
+    /// Clocked at this cycle's edge.
+    pub clocked: bool,
     offers: Offers,
 }
 
@@ -666,7 +668,7 @@ impl ReplayUnit {
         };
         let slot_bits = p.warp_buffer().slot_bits();
         let (inst, io) = instantiate(&p, engine)?;
-        Ok(ReplayUnit { inst, io, slot_bits, commanded: false, offers: Offers::default() })
+        Ok(ReplayUnit { inst, io, slot_bits, commanded: false, clocked: true, offers: Offers::default() })
     }
 
     pub fn reset(&mut self) {

@@ -616,7 +616,7 @@ impl Sm {
             self.mem.mshr.inst.comp.eval();
         }
         if self.rp.is_some() {
-            self.replay_eval();
+            self.replay_eval(clock_all);
         }
         self.trace_cycle()?;
         if clock_all || self.sb.commanded() {

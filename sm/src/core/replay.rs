@@ -383,11 +383,17 @@ impl Sm {
         }
     }
 
-    /// End of the cycle: evaluate and clock the units (never gated: the
-    /// tracker's delay line moves every cycle).
-    pub(super) fn replay_eval(&mut self) {
-        for u in &mut self.rp.as_mut().expect("replay mode").units {
-            u.inst.comp.eval();
+    /// End of the cycle: evaluate and clock the units given a command (clock
+    /// gating as for the other blocks), every unit every cycle when the
+    /// tracker has a delay line, which moves on its own.
+    pub(super) fn replay_eval(&mut self, all: bool) {
+        let all = all || self.cfg.replay.delay > 0;
+        let rp = self.rp.as_mut().expect("replay mode");
+        for u in &mut rp.units {
+            u.clocked = all || u.commanded;
+            if u.clocked {
+                u.inst.comp.eval();
+            }
         }
     }
 
@@ -415,7 +421,9 @@ impl Sm {
 
     pub(super) fn replay_tick(&mut self) {
         for u in &mut self.rp.as_mut().expect("replay mode").units {
-            u.inst.comp.tick();
+            if u.clocked {
+                u.inst.comp.tick();
+            }
         }
     }
 }
