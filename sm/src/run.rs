@@ -15,6 +15,8 @@ pub struct Outcome {
     pub memory: Memory,
     /// P-mode decisions, with `Outputs::log_actions`.
     pub actions: Vec<crate::core::pmode::ActionEvent>,
+    /// Replay-mode warp-buffer events, with `Outputs::log_replay`.
+    pub replay_events: Vec<crate::core::replay::ReplayEvent>,
 }
 
 /// Run `kernel` with `launch` on the SM of `cfg`, its blocks on `engine`.
@@ -25,6 +27,7 @@ pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: 
     let mut sm = Sm::new(cfg.clone(), func, engine, out)?;
     sm.run().map_err(|e| e.to_string())?;
     let stats = sm.stats.clone();
+    let replay_events = sm.replay_events();
     let (memory, actions) = sm.finish();
-    Ok(Outcome { stats, memory, actions })
+    Ok(Outcome { stats, memory, actions, replay_events })
 }

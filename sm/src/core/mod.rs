@@ -117,6 +117,8 @@ pub struct Outputs {
     pub vcd: Option<VcdRequest>,
     /// Record every P-mode unit decision that happens (`Sm::actions`).
     pub log_actions: bool,
+    /// Record every replay-mode warp-buffer event (`Sm::replay_events`).
+    pub log_replay: bool,
     /// Scan every scheduler and clock every block every cycle (no
     /// idle-scheduler shortcut, no clock gating); tests compare the two.
     pub exhaustive: bool,
@@ -334,7 +336,13 @@ impl Sm {
             scheds,
             pm: vec![pmode::PWarp::default(); c.max_warps as usize],
             pm_extra: pmode::PmSm::default(),
-            rp: if cfg.mode == crate::config::Mode::Replay { Some(Box::new(replay::ReplaySm::new(&cfg, engine)?)) } else { None },
+            rp: if cfg.mode == crate::config::Mode::Replay {
+                let mut rp = replay::ReplaySm::new(&cfg, engine)?;
+                rp.log = out.log_replay.then(Vec::new);
+                Some(Box::new(rp))
+            } else {
+                None
+            },
             sb,
             oc,
             sp: (0..cfg.units.sp).map(|_| Pipe::default()).collect(),
@@ -455,6 +463,11 @@ impl Sm {
     /// The final global memory and the P-mode decisions logged.
     pub fn finish(self) -> (kernel::Memory, Vec<pmode::ActionEvent>) {
         (self.func.into_memory(), self.actions)
+    }
+
+    /// The replay-mode events logged (`Outputs::log_replay`).
+    pub fn replay_events(&mut self) -> Vec<replay::ReplayEvent> {
+        self.rp.as_mut().and_then(|rp| rp.log.take()).unwrap_or_default()
     }
 
     pub fn cycle_count(&self) -> u64 {

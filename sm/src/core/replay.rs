@@ -59,6 +59,8 @@ pub struct ReplaySm {
     wake_next: u64,
     /// The MSHR table had a free entry at the start of this cycle.
     mshr_avail: bool,
+    /// The events, when logged.
+    pub log: Option<Vec<ReplayEvent>>,
     pub stats: ReplayStats,
 }
 
@@ -82,6 +84,7 @@ impl ReplaySm {
             grant: None,
             wake_next: 0,
             mshr_avail: true,
+            log: None,
             stats: ReplayStats::default(),
         })
     }
@@ -127,6 +130,26 @@ impl ReplaySm {
                 Predictor::Counter => false,
             }
     }
+}
+
+/// One warp-buffer event (`Outputs::log_replay`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayEvent {
+    pub cycle: u64,
+    pub warp: u16,
+    pub pc: u32,
+    pub kind: ReplayEventKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayEventKind {
+    /// A memory instruction's first issue, with its private active mask.
+    Issue { pam: u32 },
+    /// A replay of the threads not yet completed.
+    Replay { pam: u32 },
+    /// The memory-stage checkpoint: threads completed; `miss`: the rest were
+    /// squashed for MSHR, COMQ or RSV.
+    Checkpoint { completed: u32, miss: bool },
 }
 
 /// What a picked warp issues.
@@ -182,6 +205,9 @@ impl Sm {
             return;
         }
         u.complete(local, slot as u32, cp.completed, cp.miss);
+        if let Some(log) = rp.log.as_mut() {
+            log.push(ReplayEvent { cycle: self.now, warp: w, pc: i.op * 8, kind: ReplayEventKind::Checkpoint { completed: cp.completed, miss: cp.miss } });
+        }
         if i.pending == 0 {
             rp.retained[w as usize][slot as usize] = None;
         }
@@ -342,6 +368,9 @@ impl Sm {
                 }
                 inst.credited = g.credited;
                 inst.reads_left = gpr_read_mask(&self.ops[op as usize]);
+                if let Some(log) = rp.log.as_mut() {
+                    log.push(ReplayEvent { cycle: self.now, warp: w, pc: op * 8, kind: ReplayEventKind::Replay { pam: g.pam } });
+                }
                 self.oc.allocate(Unit::Mem, idx);
                 Ok(Some((w, op, true)))
             }
@@ -375,6 +404,9 @@ impl Sm {
             rp.retained[w as usize][g.slot as usize] = Some(idx);
             rp.stats.first_issues += 1;
             let inst = self.pool.get_mut(idx);
+            if let Some(log) = rp.log.as_mut() {
+                log.push(ReplayEvent { cycle: self.now, warp: w, pc: inst.op * 8, kind: ReplayEventKind::Issue { pam: lanes } });
+            }
             inst.pending = lanes;
             inst.slot = g.slot as u8;
             inst.passes = 0;
