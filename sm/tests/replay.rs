@@ -40,7 +40,7 @@ fn fig54(engine: Engine, sets: &[&str]) -> Vec<(u32, ReplayEventKind)> {
     let l = LaunchFile::parse(launch, &root.join("replay_fig54.toml")).unwrap().bind(&m, &k).unwrap();
     let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
     let mut cfg = Config::preset("ubc12_replay");
-    for s in ["core.schedulers=1", "l1.mshrs=1", "mode=\"replay\""].iter().chain(sets) {
+    for s in ["core.schedulers=1", "core.max_threads=256", "core.max_warps=8", "l1.mshrs=1", "mode=\"replay\""].iter().chain(sets) {
         cfg = cfg.with_override(s).unwrap();
     }
     let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, engine, Outputs { log_replay: true, ..Outputs::default() }).unwrap();
