@@ -245,11 +245,14 @@ pub struct Replay {
     /// stalls as in the baseline and only the tracker and predictor act
     /// (hazard prediction without replay, seed 004 Figure 7.13).
     pub squash: bool,
+    /// With `squash = false`: still keep memory instructions in the warp
+    /// buffer until they leave the memory stage (Figure 7.1's penalty).
+    pub retain: bool,
 }
 
 impl Default for Replay {
     fn default() -> Self {
-        Replay { tracker: Tracker::None, predictor: Predictor::AlwaysHit, counter_entries: 256, counter_bits: 2, delay: 0, squash: true }
+        Replay { tracker: Tracker::None, predictor: Predictor::AlwaysHit, counter_entries: 256, counter_bits: 2, delay: 0, squash: true, retain: false }
     }
 }
 

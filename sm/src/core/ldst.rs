@@ -61,6 +61,9 @@ pub struct Checkpoint {
     /// A global or local load's outcome for the tracker and predictor:
     /// (allocated an MSHR, missed in L1).
     pub load: Option<(bool, bool)>,
+    /// The pass ends the instruction's stay in the stage (always when
+    /// squashing; without, only its last cycle there).
+    pub leaves: bool,
 }
 
 pub struct MemStage {
@@ -106,11 +109,10 @@ pub struct MemStage {
     /// the MSHR freed this cycle, each MSHR's allocating warp, the warp in
     /// the stage and the last line request's outcome (allocated, missed).
     /// `squash`: passes and checkpoints; else (hazard prediction without
-    /// replay) the stage stalls and a checkpoint only reports each load
-    /// line accepted, or an instruction finished without one, to the tracker.
+    /// replay) the stage stalls and reports each load line accepted and
+    /// each instruction leaving (`report`).
     replay: bool,
     squash: bool,
-    cur_reported: bool,
     pub checkpoint: Option<Checkpoint>,
     pub mshr_freed_by: Option<u16>,
     mshr_owner: Vec<u16>,
@@ -153,7 +155,6 @@ impl MemStage {
             cur_pmode: false,
             replay: c.mode == crate::config::Mode::Replay,
             squash: c.mode == crate::config::Mode::Replay && c.replay.squash,
-            cur_reported: false,
             checkpoint: None,
             mshr_freed_by: None,
             mshr_owner: vec![0; c.l1.mshrs as usize],
@@ -289,7 +290,7 @@ impl MemStage {
             (i.space, i.access.expect("memory instruction"), i.pending, i.warp)
         };
         self.cur_warp = warp;
-        let mut cp = Checkpoint { inst, completed: 0, miss: false, cause: None, load: None };
+        let mut cp = Checkpoint { inst, completed: 0, miss: false, cause: None, load: None, leaves: true };
         match space {
             Space::Const => {
                 cp.completed = pending;
@@ -389,7 +390,6 @@ impl MemStage {
         };
         if !self.started {
             self.started = true;
-            self.cur_reported = false;
             let i = pool.get(inst);
             self.cur_pmode = i.pmode;
             self.cur_warp = i.warp;
@@ -397,7 +397,7 @@ impl MemStage {
                 Space::Const => {
                     self.timed.push_back((now + self.const_latency, inst));
                     self.cur = None;
-                    self.report(inst, None);
+                    self.report(inst, None, Some(pool.get(inst).active));
                     return true;
                 }
                 Space::Shared => {
@@ -442,7 +442,7 @@ impl MemStage {
                 if self.bank_cycles_left == 0 {
                     self.timed.push_back((now + self.shared_latency, inst));
                     self.cur = None;
-                    self.report(inst, None);
+                    self.report(inst, None, Some(pool.get(inst).active));
                 }
                 true
             }
@@ -464,7 +464,7 @@ impl MemStage {
                 match r {
                     Ok(()) => {
                         if access == Access::Load {
-                            self.report(inst, Some(self.last_line));
+                            self.report(inst, Some(self.last_line), None);
                         }
                         self.next_line += 1;
                         if self.next_line == self.lines.len() {
@@ -481,19 +481,30 @@ impl MemStage {
         }
     }
 
-    /// Hazard prediction without replay: a load line accepted (its outcome),
-    /// or an instruction leaving the stage without one, goes to the tracker.
-    fn report(&mut self, inst: u32, load: Option<(bool, bool)>) {
-        if self.replay && (load.is_some() || !self.cur_reported) {
-            self.cur_reported = true;
-            self.checkpoint = Some(Checkpoint { inst, completed: 0, miss: false, cause: None, load });
+    /// Hazard prediction without replay: each load line accepted (its
+    /// outcome) and the instruction leaving the stage (`leaves`: its lanes,
+    /// all complete) go to the replay unit, at most one checkpoint a cycle.
+    fn report(&mut self, inst: u32, load: Option<(bool, bool)>, leaves: Option<u32>) {
+        if !self.replay {
+            return;
+        }
+        match self.checkpoint.as_mut() {
+            // The last line's cycle is the one the instruction leaves in.
+            Some(cp) if cp.inst == inst => {
+                cp.leaves = true;
+                cp.completed = leaves.unwrap_or(0);
+            }
+            _ => {
+                let completed = leaves.unwrap_or(0);
+                self.checkpoint = Some(Checkpoint { inst, completed, miss: false, cause: None, load, leaves: leaves.is_some() });
+            }
         }
     }
 
     /// All lines requested: the instruction leaves the stage.
     fn finish_global(&mut self, inst: u32, access: Access, pool: &mut Pool) {
         self.cur = None;
-        self.report(inst, None);
+        self.report(inst, None, Some(pool.get(inst).active));
         match (access, self.load_id.take()) {
             (Access::Store, _) | (_, None) => self.done.push(inst),
             (_, Some(id)) => {

@@ -24,8 +24,10 @@
 //! guaranteed an MSHR; a scheduler cannot borrow the other's idle credits.
 //!
 //! Hazard prediction without replay (`replay.squash = false`, Figure 7.13):
-//! nothing is retained and the memory stage stalls as in the baseline; the
-//! unit still gates the issue of loads, and learns each accepted line.
+//! the memory stage stalls as in the baseline; the unit still gates the
+//! issue of loads, and learns each accepted line. With `replay.retain`,
+//! memory instructions also stay in the warp buffer until they leave the
+//! stage, as replay needs (the warp-buffer penalty of Figure 7.1).
 //!
 //! Forward progress: only first issues and passes that complete threads
 //! count as progress, so a storm of replays that completes nothing trips the
@@ -44,8 +46,11 @@ pub struct ReplaySm {
     /// One unit per scheduler.
     pub units: Vec<ReplayUnit>,
     predictor: Predictor,
-    /// Squash and replay (else the stage stalls; only the tracker acts).
+    /// Squash and replay (else the stage stalls; only the tracker acts),
+    /// and keep memory instructions in the warp buffer until they leave the
+    /// memory stage (always when squashing).
     squash: bool,
+    retain: bool,
     /// Per warp slot, per warp-buffer slot: the retained instruction (pool index).
     retained: Vec<Vec<Option<u32>>>,
     /// Units that took a fill this cycle (one fill port each).
@@ -78,6 +83,7 @@ impl ReplaySm {
             units,
             predictor: c.replay.predictor,
             squash: c.replay.squash,
+            retain: c.replay.squash || c.replay.retain,
             retained: vec![vec![None; c.core.ibuffer_entries as usize]; c.core.max_warps as usize],
             filled: 0,
             flushed: 0,
@@ -186,7 +192,7 @@ impl Sm {
             rp.unit(w).0.mshr_freed();
         }
         let Some(cp) = self.mem.checkpoint else { return };
-        let squash = rp.squash;
+        let (squash, retain) = (rp.squash, rp.retain);
         let i = self.pool.get_mut(cp.inst);
         let (w, slot) = (i.warp, i.slot);
         let (u, local) = rp.unit(w);
@@ -194,14 +200,14 @@ impl Sm {
         // one with no lane left or a generic address that went to shared
         // memory: a credit it carries must come back. Without squashing, a
         // load reports each line it gets accepted, its credit with the first.
-        if self.ops[i.op as usize].may_miss {
+        if self.ops[i.op as usize].may_miss && (squash || cp.load.is_some() || i.credited) {
             let (alloc, miss) = cp.load.unwrap_or((false, false));
             u.resolved(i.credited, alloc, miss, i.op * 8);
             if !squash {
                 i.credited = false;
             }
         }
-        if !squash {
+        if !retain || !cp.leaves {
             return;
         }
         u.complete(local, slot as u32, cp.completed, cp.miss);
@@ -395,7 +401,7 @@ impl Sm {
         let rp = self.rp.as_mut().expect("replay mode");
         let g = rp.grant.take().expect("a granted first issue");
         let mem = unit == Unit::Mem;
-        let retain = mem && rp.squash;
+        let retain = mem && rp.retain;
         rp.unit(w).0.first_issue(retain, lanes);
         if mem && !retain {
             self.pool.get_mut(idx).credited = g.credited;
