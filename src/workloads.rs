@@ -406,3 +406,37 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_specs() {
+        assert_eq!(run_spec("functional"), None);
+        assert_eq!(run_spec("ubc12_replay"), Some(("ubc12_replay".into(), vec![])));
+        assert_eq!(run_spec("pmode"), Some(("hpca16_pmode".into(), vec!["mode=pmode".into()])));
+        assert_eq!(
+            run_spec("replay:replay.tracker=credit:replay.predictor=counter"),
+            Some(("ubc12_replay".into(), vec!["mode=replay".into(), "replay.tracker=credit".into(), "replay.predictor=counter".into()]))
+        );
+        assert_eq!(run_spec("configs/x.toml:l1.mshrs=16"), Some(("configs/x.toml".into(), vec!["l1.mshrs=16".into()])));
+    }
+
+    #[test]
+    fn speedup_table() {
+        let cycles = vec![
+            ("a".to_string(), vec![Some(100), Some(50), Some(200)]),
+            ("b".to_string(), vec![Some(90), None, Some(90)]),
+            ("c".to_string(), vec![Some(400), Some(100), Some(100)]),
+        ];
+        let t = speedups(&["base", "x", "y"], &cycles);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "application,speedup base,speedup x,speedup y");
+        assert_eq!(lines[1], "a,1.000,2.000,0.500");
+        assert_eq!(lines[2], "b,1.000,-,1.000");
+        // b did not finish every run: the mean is over a and c (x: 2 and 4; y: 0.5 and 4).
+        assert_eq!(lines[4], "geomean (2 applications),1.000,2.828,1.414");
+        assert!(aligned(&t).lines().next().unwrap().starts_with("application               speedup base"));
+    }
+}
