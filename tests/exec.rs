@@ -59,12 +59,13 @@ fn runtime_api_under_every_mode() {
     let app = build("api", &["api.cu", "api_other.cu"], &["-cudart", "shared"]);
     let stats = work().join("api.jsonl");
     let stats_flag = format!("--stats={}", stats.display());
-    let runs: [&[&str]; 6] = [
+    let runs: [&[&str]; 7] = [
         &["--functional"],
         &[&stats_flag],
         &["--set", "mode=pmode"],
         &["--config", "isca17_dac"],
         &["--config", "ubc12_replay"],
+        &["--config", "ubc12_replay", "--set", "mode=replay", "--set", "replay.tracker=credit"],
         &["--engine", "rtl"],
     ];
     for flags in runs {
@@ -138,20 +139,22 @@ fn damaged_fatbinary() {
 }
 
 /// The benchmark applications of workloads/ at their small size, built by
-/// nvcc and run unmodified on the functional model and under each preset
-/// and P-mode, each output checked (`warpforge workloads`; the rest of the
-/// applications run in `make workloads-check`).
+/// nvcc and run unmodified on the functional model, under each preset,
+/// P-mode and replay, each output checked (`warpforge workloads`; the rest
+/// of the applications run in `make workloads-check`).
 #[test]
 fn workloads_small() {
     let out = work().join("workloads");
     let o = Command::new(env!("CARGO_BIN_EXE_warpforge"))
         .args(["workloads", "--apps", "bfs,gaussian,hotspot,lud,nn,nw,pathfinder,srad_v2,backprop"])
-        .args(["--modes", "functional,hpca16_pmode,pmode,isca17_dac,ubc12_replay", "--out"])
+        .args(["--modes", "functional,hpca16_pmode,pmode,isca17_dac,ubc12_replay,replay:replay.tracker=credit", "--out"])
         .arg(&out)
         .output()
         .expect("run warpforge workloads");
     let (stdout, stderr) = text(&o);
     assert!(o.status.success(), "{stdout}\n{stderr}");
     let table = std::fs::read_to_string(out.join("summary-small.csv")).unwrap();
-    assert_eq!(table.lines().filter(|l| l.contains(",ok,")).count(), 9 * 5, "{table}");
+    assert_eq!(table.lines().filter(|l| l.contains(",ok,")).count(), 9 * 6, "{table}");
+    let speedups = std::fs::read_to_string(out.join("speedup-small.csv")).unwrap();
+    assert!(speedups.lines().last().unwrap().starts_with("geomean (9 applications),1.000,"), "{speedups}");
 }
