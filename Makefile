@@ -52,6 +52,7 @@ REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.trac
 replay: setup build
 	$(WF) sweep --kernels all --configs ubc12_replay --modes baseline,replay --vary replay.tracker=none,naive,credit -o out/replay.csv --stats-dir out/replay
 	$(WF) compare out/replay.csv
+	$(WF) plot out/replay/*.json -o out/replay.svg --title "Scheduler-cycle breakdown: stalling vs replay and hazard avoidance"
 	$(WF) workloads --apps $(REPLAY_APPS) --modes $(REPLAY_RUNS) --out out/replay-workloads
 
 # The benchmark applications of workloads/ (docs/workloads.md): built by

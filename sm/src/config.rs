@@ -250,6 +250,27 @@ pub struct Replay {
     pub retain: bool,
 }
 
+impl Replay {
+    /// A short name: tracker, predictor, and how hazards are handled.
+    pub fn variant(&self) -> String {
+        let tracker = match self.tracker {
+            Tracker::None => "none",
+            Tracker::Naive => "naive",
+            Tracker::Credit => "credit",
+        };
+        let predictor = match self.predictor {
+            Predictor::AlwaysHit => "always_hit",
+            Predictor::AlwaysMiss => "always_miss",
+            Predictor::Counter => "counter",
+        };
+        let mut s = format!("{tracker} {predictor}");
+        if !self.squash {
+            s.push_str(if self.retain { " stall retain" } else { " stall" });
+        }
+        s
+    }
+}
+
 impl Default for Replay {
     fn default() -> Self {
         Replay { tracker: Tracker::None, predictor: Predictor::AlwaysHit, counter_entries: 256, counter_bits: 2, delay: 0, squash: true, retain: false }

@@ -23,6 +23,9 @@ const COLOURS: [RGBColor; 8] = [
 /// runs of one kernel differ in those).
 fn bar_label(s: &Stats, runs: &[&Stats]) -> String {
     let mut parts = vec![s.mode.clone()];
+    if runs.iter().any(|r| r.variant != s.variant) && !s.variant.is_empty() {
+        parts.push(s.variant.clone());
+    }
     if runs.iter().any(|r| r.policy != s.policy) {
         parts.push(s.policy.clone());
     }

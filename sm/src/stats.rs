@@ -202,6 +202,11 @@ pub struct Stats {
     pub mode: String,
     pub policy: String,
     pub engine: String,
+    /// What else distinguishes the mode: in replay mode the tracker and the
+    /// predictor (`credit always_miss`), `stall` without squashing and
+    /// `retain` with retention.
+    #[serde(default)]
+    pub variant: String,
     pub cycles: u64,
     pub warp_insts: u64,
     pub thread_insts: u64,
@@ -257,7 +262,8 @@ impl Stats {
     /// The figure the SM's terminal table shows.
     pub fn table(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "kernel {}  config {}  mode {}  policy {}  engine {}", self.kernel, self.config, self.mode, self.policy, self.engine);
+        let mode = if self.variant.is_empty() { self.mode.clone() } else { format!("{} ({})", self.mode, self.variant) };
+        let _ = writeln!(s, "kernel {}  config {}  mode {mode}  policy {}  engine {}", self.kernel, self.config, self.policy, self.engine);
         let _ = writeln!(
             s,
             "cycles {}  warp instructions {}  thread instructions {}  IPC {:.3} (thread instructions per cycle)",

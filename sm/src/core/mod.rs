@@ -317,6 +317,7 @@ impl Sm {
             mode: cfg.mode.to_string(),
             policy: cfg.core.policy.to_string(),
             engine: sb.inst().engine().to_string(),
+            variant: if cfg.mode == crate::config::Mode::Replay { cfg.replay.variant() } else { String::new() },
             ..Stats::default()
         };
         let mut sm = Sm {
