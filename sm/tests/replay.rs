@@ -30,6 +30,11 @@ const LO: u32 = 0x0000_ffff;
 const HI: u32 = 0xffff_0000;
 
 fn fig54(engine: Engine, sets: &[&str]) -> Vec<(u32, ReplayEventKind)> {
+    let o = fig54_run(engine, sets).unwrap();
+    o.replay_events.iter().map(|e| (e.pc, e.kind)).collect()
+}
+
+fn fig54_run(engine: Engine, sets: &[&str]) -> Result<sm::run::Outcome, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/micro");
     let m = load(&root.join("replay_fig54.cu"), &CompileOptions::default()).unwrap();
     let k = m.only_kernel().unwrap().clone();
@@ -43,9 +48,9 @@ fn fig54(engine: Engine, sets: &[&str]) -> Vec<(u32, ReplayEventKind)> {
     for s in ["core.schedulers=1", "core.max_threads=256", "core.max_warps=8", "l1.mshrs=1", "mode=\"replay\""].iter().chain(sets) {
         cfg = cfg.with_override(s).unwrap();
     }
-    let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, engine, Outputs { log_replay: true, ..Outputs::default() }).unwrap();
+    let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, engine, Outputs { log_replay: true, ..Outputs::default() })?;
     assert!(o.memory == golden.memory);
-    o.replay_events.iter().map(|e| (e.pc, e.kind)).collect()
+    Ok(o)
 }
 
 /// The rules of §5.2–5.3 on the log: first issues in program order with the
@@ -116,4 +121,19 @@ fn figure_5_4_walk_through() {
         let passes = |pc: u32| log.iter().filter(|&&(p, k)| p == pc && matches!(k, Checkpoint { .. })).count();
         assert_eq!((passes(A), passes(C), passes(PARAM), passes(STORE)), (3, 2, 1, 1), "{engine}: {log:?}");
     }
+}
+
+/// A replay storm is no progress: while the only MSHR waits on a slow DRAM,
+/// A and C replay into the full table again and again; with a no-progress
+/// limit shorter than the wait the run stops with the deadlock report, with
+/// a longer one it finishes and reports the storm (the most passes of one
+/// instruction).
+#[test]
+fn replay_storm_is_not_progress() {
+    let slow = ["memory.dram_latency=6000"];
+    let e = fig54_run(Engine::Model, &[slow[0], "limits.deadlock_cycles=2000"]).err().expect("stopped");
+    assert!(e.contains("deadlock: no progress for 2000 cycles") && e.contains("warp 0"), "{e}");
+    let o = fig54_run(Engine::Model, &[slow[0], "limits.deadlock_cycles=20000"]).unwrap();
+    let r = &o.stats.replay;
+    assert!(r.max_passes > 100 && r.replays == r.squashed.iter().sum::<u64>(), "{r:?}");
 }
