@@ -46,6 +46,14 @@ enum IssueKind {
     Preload,
 }
 
+/// What a picked warp issues: its next instruction, or (replay) a retained
+/// one again.
+#[derive(Clone, Copy)]
+enum Candidate {
+    First,
+    Replay(u32),
+}
+
 /// A decoded instruction waiting in a warp's instruction buffer.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IbEntry {
@@ -201,9 +209,6 @@ impl Issuer {
             Issuer::Sb(b) => b,
             Issuer::Pm(_) => unreachable!("the baseline issue path with the P-mode unit"),
         }
-    }
-    fn is_sb(&self) -> bool {
-        matches!(self, Issuer::Sb(_))
     }
     fn name(&self) -> &'static str {
         match self {
@@ -608,13 +613,7 @@ impl Sm {
         progress |= self.writeback();
         self.execute();
         self.collect();
-        progress |= if self.rp.is_some() {
-            self.issue_replay()?
-        } else if matches!(self.sb, Issuer::Pm(_)) {
-            self.issue_pmode()?
-        } else {
-            self.issue()?
-        };
+        progress |= if matches!(self.sb, Issuer::Pm(_)) { self.issue_pmode()? } else { self.issue()? };
         self.fetch();
         progress |= self.launch();
         // Clock gating: a block given no command this cycle keeps its state
@@ -806,8 +805,11 @@ impl Sm {
 
     // ---- issue ----------------------------------------------------------
 
+    /// The issue stage (baseline and replay; P-mode has its own): per
+    /// scheduler, the first warp in policy order that can issue.
     fn issue(&mut self) -> Result<bool, RunError> {
         let mut any = false;
+        let restricted = self.replay_restricted();
         for k in 0..self.scheds.len() {
             if let Some(idle) = self.sched_idle[k] {
                 // Nothing this scheduler's scan depends on has changed since
@@ -820,23 +822,30 @@ impl Sm {
                 }
                 self.sched_idle[k] = None;
             }
+            // Replay: this cycle's offers and whether the tracker lets a load
+            // that needs an MSHR issue.
+            let miss_ok = if self.rp.is_some() { self.replay_scan_begin(k) } else { true };
+            let restricted_before = self.replay_restricted();
             let mut first: Option<Stall> = None;
-            let mut issued = None;
+            let mut picked = None;
             let mut demoted = false;
             let mut until = u64::MAX;
             let mut order = std::mem::take(&mut self.scratch_order);
             order.clear();
             {
-                let warps = &self.warps;
-                order.extend_from_slice(self.scheds[k].order(|w| warps[w as usize].live && !warps[w as usize].exited));
+                let (warps, rp) = (&self.warps, self.rp.as_deref());
+                // An exited warp stays until its retained instructions complete.
+                let schedulable = |w: u16| warps[w as usize].live && (!warps[w as usize].exited || rp.is_some_and(|r| r.retains(w)));
+                order.extend_from_slice(self.scheds[k].order(schedulable));
             }
             for &w in &order {
-                match self.can_issue(k, w) {
-                    Ok(()) => {
-                        issued = Some(w);
+                let c = if self.rp.is_some() { self.replay_candidate(k, w, miss_ok) } else { self.can_issue(k, w).map(|()| Candidate::First).map_err(Some) };
+                match c {
+                    Ok(c) => {
+                        picked = Some((w, c));
                         break;
                     }
-                    Err(s) => {
+                    Err(Some(s)) => {
                         // Two-level: a warp that will wait long leaves the active set.
                         if matches!(s, Stall::LongRaw | Stall::BarrierWait) {
                             demoted |= self.scheds[k].demote(w);
@@ -848,27 +857,41 @@ impl Sm {
                         }
                         first.get_or_insert(s);
                     }
+                    // An exited warp with nothing to replay now.
+                    Err(None) => {}
                 }
             }
             self.scratch_order = order;
+            let issued = match picked {
+                Some((w, Candidate::First)) if self.rp.is_none() => Some((w, self.issue_warp(k, w)?, false)),
+                Some((w, c)) => self.replay_pick(k, w, c)?,
+                None => None,
+            };
             match issued {
-                Some(w) => {
-                    let op = self.issue_warp(k, w)?;
+                Some((w, op, replay)) => {
                     self.scheds[k].issued(w);
                     self.stats.breakdown.add(Stall::Issued);
                     self.view.issue.push((Some((w, op)), Stall::Issued));
-                    any = true;
+                    // A replay is no progress (a storm of them is reported).
+                    any |= !replay;
                 }
                 None => {
                     self.sb.sb().idle(k);
-                    let s = first.unwrap_or(Stall::NoInstLeft);
-                    if !demoted && !self.out.exhaustive {
+                    // A pick the replay unit refused wastes the cycle.
+                    let s = if picked.is_some() { Stall::LsuFull } else { first.unwrap_or(Stall::NoInstLeft) };
+                    // A scan the tracker blocked is not cached: its credits
+                    // change without a wake.
+                    let held = self.replay_restricted() != restricted_before;
+                    if picked.is_none() && !held && !demoted && !self.out.exhaustive {
                         self.sched_idle[k] = Some(Idle { stall: s, until });
                     }
                     self.stats.breakdown.add(s);
                     self.view.issue.push((None, s));
                 }
             }
+        }
+        if self.rp.is_some() {
+            self.replay_issue_end(restricted);
         }
         Ok(any)
     }

@@ -34,7 +34,7 @@
 //! deadlock detector with its report.
 
 use super::op::{gpr_read_mask, Unit};
-use super::{RunError, Sm, Stall};
+use super::{Candidate, RunError, Sm, Stall};
 use crate::blocks::{Engine, ReplayGrant, ReplayUnit};
 use crate::config::{Config, Predictor};
 use crate::core::ldst::ReplayCause;
@@ -101,7 +101,7 @@ impl ReplaySm {
     }
 
     /// Warp `w` still holds issued memory instructions.
-    fn retains(&self, w: u16) -> bool {
+    pub(super) fn retains(&self, w: u16) -> bool {
         self.retained[w as usize].iter().any(|r| r.is_some())
     }
 
@@ -156,13 +156,6 @@ pub enum ReplayEventKind {
     /// The memory-stage checkpoint: threads completed; `miss`: the rest were
     /// squashed for MSHR, COMQ or RSV.
     Checkpoint { completed: u32, miss: bool },
-}
-
-/// What a picked warp issues.
-#[derive(Clone, Copy)]
-enum Candidate {
-    First,
-    Replay(u32),
 }
 
 impl Sm {
@@ -228,98 +221,32 @@ impl Sm {
         self.wake_warp(w);
     }
 
-    /// The issue stage in replay mode: per scheduler, the first warp in
-    /// policy order that can issue its offer.
-    pub(super) fn issue_replay(&mut self) -> Result<bool, RunError> {
-        let mut any = false;
-        let s = self.scheds.len();
-        let restricted = {
-            let st = &self.rp.as_ref().expect("replay mode").stats;
-            st.held + st.refused
-        };
-        for k in 0..s {
-            if let Some(idle) = self.sched_idle[k] {
-                // Nothing this scheduler's scan depends on has changed (as in
-                // `issue`; a scan the tracker blocked is never cached, since
-                // its credits change without a wake).
-                if self.now < idle.until {
-                    self.stats.breakdown.add(idle.stall);
-                    self.view.issue.push((None, idle.stall));
-                    continue;
-                }
-                self.sched_idle[k] = None;
-            }
-            let held_before = self.rp.as_ref().expect("replay mode").stats.held;
-            let mut demoted = false;
-            let mut until = u64::MAX;
-            let unit = &mut self.rp.as_mut().expect("replay mode").units[k];
-            unit.read_offers();
-            let miss_ok = unit.miss_issue_ok();
-            let mut first: Option<Stall> = None;
-            let mut picked = None;
-            let mut order = std::mem::take(&mut self.scratch_order);
-            order.clear();
-            {
-                let (warps, rp) = (&self.warps, self.rp.as_ref().expect("replay mode"));
-                order.extend_from_slice(self.scheds[k].order(|w| warps[w as usize].live && (!warps[w as usize].exited || rp.retains(w))));
-            }
-            for &w in &order {
-                match self.replay_candidate(k, w, miss_ok) {
-                    Ok(c) => {
-                        picked = Some((w, c));
-                        break;
-                    }
-                    Err(Some(st)) => {
-                        if matches!(st, Stall::LongRaw | Stall::BarrierWait) {
-                            demoted |= self.scheds[k].demote(w);
-                        }
-                        if st == Stall::IbufferEmpty {
-                            if let Some(e) = self.warps[w as usize].ibuf.front() {
-                                until = until.min(e.ready);
-                            }
-                        }
-                        first.get_or_insert(st);
-                    }
-                    // An exited warp waiting for its retained instructions.
-                    Err(None) => {}
-                }
-            }
-            self.scratch_order = order;
-            let outcome = match picked {
-                Some((w, c)) => self.replay_pick(k, w, c)?,
-                None => None,
-            };
-            match outcome {
-                Some((w, op, replay)) => {
-                    self.scheds[k].issued(w);
-                    self.stats.breakdown.add(Stall::Issued);
-                    self.view.issue.push((Some((w, op)), Stall::Issued));
-                    any |= !replay;
-                }
-                None => {
-                    let st = if picked.is_some() { Stall::LsuFull } else { first.unwrap_or(Stall::NoInstLeft) };
-                    let held = self.rp.as_ref().expect("replay mode").stats.held != held_before;
-                    if picked.is_none() && !held && !demoted && !self.out.exhaustive {
-                        self.sched_idle[k] = Some(super::Idle { stall: st, until });
-                    }
-                    if self.sb.is_sb() {
-                        self.sb.sb().idle(k);
-                    }
-                    self.stats.breakdown.add(st);
-                    self.view.issue.push((None, st));
-                }
-            }
-        }
+    /// Before scheduler `k` scans: read its unit's offers; whether the
+    /// tracker lets a load that needs an MSHR issue.
+    pub(super) fn replay_scan_begin(&mut self, k: usize) -> bool {
+        let unit = &mut self.rp.as_mut().expect("replay mode").units[k];
+        unit.read_offers();
+        unit.miss_issue_ok()
+    }
+
+    /// Offers held back and picks refused so far (0 outside replay mode).
+    pub(super) fn replay_restricted(&self) -> u64 {
+        self.rp.as_ref().map_or(0, |rp| rp.stats.held + rp.stats.refused)
+    }
+
+    /// After the issue stage: a cycle in which the tracker held a load back
+    /// while an MSHR was free (`restricted`: the count before the stage).
+    pub(super) fn replay_issue_end(&mut self, restricted: u64) {
+        let now = self.replay_restricted();
         let rp = self.rp.as_mut().expect("replay mode");
-        if rp.mshr_avail && rp.stats.held + rp.stats.refused != restricted {
+        if rp.mshr_avail && now != restricted {
             rp.stats.idle_mshr_cycles += 1;
         }
-        Ok(any)
     }
 
     /// Can warp `w` issue its offer on scheduler `k`; `Err(None)`: an exited
     /// warp with nothing to replay now.
-    fn replay_candidate(&mut self, k: usize, w: u16, miss_ok: bool) -> Result<Candidate, Option<Stall>> {
+    pub(super) fn replay_candidate(&mut self, k: usize, w: u16, miss_ok: bool) -> Result<Candidate, Option<Stall>> {
         let rp = self.rp.as_mut().expect("replay mode");
         let (u, local) = rp.unit(w);
         let offer = u.offer(local);
@@ -349,7 +276,7 @@ impl Sm {
     }
 
     /// Present the pick to the unit and issue it if granted: (warp, op, replay).
-    fn replay_pick(&mut self, k: usize, w: u16, c: Candidate) -> Result<Option<(u16, u32, bool)>, RunError> {
+    pub(super) fn replay_pick(&mut self, k: usize, w: u16, c: Candidate) -> Result<Option<(u16, u32, bool)>, RunError> {
         let op = match c {
             Candidate::Replay(idx) => self.pool.get(idx).op,
             Candidate::First => self.warps[w as usize].ibuf.front().expect("a first issue").op,
