@@ -50,9 +50,11 @@ pmode: setup build
 REPLAY_APPS = AES,CP,LIB,LPS,ispass2009/NN,RAY,STO,backprop,bfs,cfd,hotspot,kmeans,lud,rodinia/nn,nw,srad_v1,streamcluster,matrixMul,transpose
 REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.tracker=credit,replay:replay.tracker=credit:replay.predictor=always_miss,replay:replay.tracker=credit:replay.predictor=counter,replay:replay.squash=false:replay.tracker=credit:replay.predictor=always_miss,replay:replay.squash=false:replay.retain=true
 replay: setup build
-	$(WF) sweep --kernels all --configs ubc12_replay --modes baseline,replay --vary replay.tracker=none,naive,credit -o out/replay.csv --stats-dir out/replay
+	$(WF) sweep --kernels all --configs ubc12_replay --modes baseline -o out/replay-stall.csv --stats-dir out/replay/stall
+	$(WF) sweep --kernels all --configs ubc12_replay --modes replay --vary replay.tracker=none,naive,credit -o out/replay-replay.csv --stats-dir out/replay/replay
+	(cat out/replay-stall.csv; tail -n +2 out/replay-replay.csv) > out/replay.csv
 	$(WF) compare out/replay.csv
-	$(WF) plot out/replay/*.json -o out/replay.svg --title "Scheduler-cycle breakdown: stalling vs replay and hazard avoidance"
+	$(WF) plot out/replay/stall/*.json out/replay/replay/*.json -o out/replay.svg --title "Scheduler-cycle breakdown: stalling vs replay and hazard avoidance"
 	$(WF) workloads --apps $(REPLAY_APPS) --modes $(REPLAY_RUNS) --out out/replay-workloads
 
 # The benchmark applications of workloads/ (docs/workloads.md): built by
