@@ -13,9 +13,9 @@
 //!
 //! The seed 000 preset runs in its own mode and with warp pre-execution on
 //! (P-mode: also no reused value may differ from the N-mode value), the
-//! seed 004 preset in its own mode and in replay mode (rotating with the
-//! policy: plain replay, the credit tracker with the counter predictor, the
-//! naive tracker without squashing), and the starved SM rotates over the stalling and the replay
+//! seed 004 preset in its own mode and in replay mode (with the policy:
+//! GTO the naive tracker without squashing, LRR plain replay, two-level the
+//! credit tracker with the counter predictor), and the starved SM rotates over the stalling and the replay
 //! pipeline; `WARPFORGE_RANDOM_MODES=baseline,pmode` runs every preset in
 //! each listed mode instead.
 //!
@@ -122,9 +122,9 @@ fn cases() -> Vec<Case> {
 
 /// Replay-mode trackers and predictors the cases rotate through.
 const REPLAY_VARIANTS: [&[&str]; 3] = [
+    &["replay.squash=false", "replay.tracker=\"naive\"", "replay.predictor=\"always_miss\""],
     &["replay.tracker=\"none\""],
     &["replay.tracker=\"credit\"", "replay.predictor=\"counter\""],
-    &["replay.squash=false", "replay.tracker=\"naive\"", "replay.predictor=\"always_miss\""],
 ];
 
 /// The starved SM with the replay pipeline: two-slot warp buffers (the

@@ -1013,7 +1013,11 @@ impl Sm {
             None => {
                 self.flush(w, 0);
                 self.warps[w as usize].exited = true;
-                self.scheds[k].demote(w);
+                // Replay: a warp still holding instructions to replay stays
+                // in the two-level active set until they complete.
+                if !self.rp.as_ref().is_some_and(|rp| rp.retains(w)) {
+                    self.scheds[k].demote(w);
+                }
                 self.warp_exited(w);
             }
             Some(next) => {
