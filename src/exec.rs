@@ -156,12 +156,11 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
     })
 }
 
-/// The program's totals from the launches' statistics lines.
 /// The program's totals: the summary for the terminal and the closing
 /// statistics line.
 fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
     let text = std::fs::read_to_string(stats).unwrap_or_default();
-    let (mut launches, mut cycles, mut warp_insts, mut timed) = (0u64, 0u64, 0u64, false);
+    let (mut launches, mut cycles, mut warp_insts, mut replays, mut timed) = (0u64, 0u64, 0u64, 0u64, false);
     let mut kernels: Vec<(String, u64, u64)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{} line {}: {e}", stats.display(), i + 1))?;
@@ -174,6 +173,7 @@ fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
         launches += 1;
         cycles += c.unwrap_or(0);
         warp_insts += v["warp_insts"].as_u64().unwrap_or(0);
+        replays += v["replay"]["replays"].as_u64().unwrap_or(0);
         match kernels.iter_mut().find(|k| k.0 == name) {
             Some(k) => {
                 k.1 += 1;
@@ -196,6 +196,7 @@ fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
     let mut totals = serde_json::json!({ "launches": launches, "kernels": kernels.len(), "warp_insts": warp_insts, "wall_seconds": secs });
     if timed {
         totals["cycles"] = cycles.into();
+        totals["replays"] = replays.into();
     }
     Ok((s, totals))
 }

@@ -130,22 +130,6 @@ fn load() -> Res<Manifest> {
     Ok(all)
 }
 
-/// A directory with `libcudart.so` naming NVIDIA's library, for `-L`.
-fn link_dir(nvcc: &Path, out: &Path) -> Res<PathBuf> {
-    let root = nvcc.parent().and_then(Path::parent).ok_or("nvcc has no installation directory")?;
-    let nvidia = ["lib/libcudart.so.13", "lib64/libcudart.so.13"]
-        .iter()
-        .map(|l| root.join(l))
-        .find(|p| p.is_file())
-        .ok_or_else(|| format!("no libcudart.so.13 under {} (the nvidia-cuda-runtime package)", root.display()))?;
-    let dir = out.join("link");
-    crate::output::create_dir(&dir)?;
-    let so = dir.join("libcudart.so");
-    let _ = std::fs::remove_file(&so);
-    std::os::unix::fs::symlink(&nvidia, &so).map_err(|e| format!("cannot create {}: {e}", so.display()))?;
-    Ok(dir)
-}
-
 fn build(app: &App, nvcc: &Path, link: &Path, out: &Path) -> Res<PathBuf> {
     let src = app.src();
     let dir = out.join(&app.name);
@@ -240,14 +224,11 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         crate::output::write(&dir.join("stdout.txt"), &stdout)?;
         crate::output::write(&dir.join("stderr.txt"), &stderr)?;
-        for line in std::fs::read_to_string(&stats).unwrap_or_default().lines() {
+        // exec closes the statistics with the program's totals.
+        if let Some(line) = std::fs::read_to_string(&stats).unwrap_or_default().lines().last() {
             let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", stats.display()))?;
-            if v.get("program").is_some() {
-                continue;
-            }
-            o.launches += 1;
-            o.cycles += v["cycles"].as_u64().unwrap_or(0);
-            o.replays += v["replay"]["replays"].as_u64().unwrap_or(0);
+            let total = |k: &str| v[k].as_u64().unwrap_or(0);
+            (o.launches, o.cycles, o.replays) = (total("launches"), total("cycles"), total("replays"));
         }
         if !out.status.success() {
             let why = stderr.lines().rfind(|l| l.starts_with("warpforge:") || l.starts_with("error:")).unwrap_or("no message");
@@ -334,7 +315,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     }
     let nvcc = kernel::compile::find_nvcc().ok_or("nvcc not found: run `make setup` (or set WARPFORGE_NVCC / CUDA_HOME)")?;
     let out = std::path::absolute(&a.out).map_err(|e| e.to_string())?;
-    let link = link_dir(&nvcc, &out)?;
+    let link = kernel::compile::cudart_link_dir(&nvcc, &out.join("link"))?;
     let mut table = String::from("application,run,result,launches,cycles,replays,wall_seconds\n");
     // Cycles per application and timing run, for the speedup table.
     let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some()).collect();

@@ -23,16 +23,7 @@ fn work() -> PathBuf {
 fn build(name: &str, sources: &[&str], extra: &[&str]) -> PathBuf {
     let nvcc = kernel::compile::find_nvcc().expect("nvcc (make setup installs it)");
     static LINK: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let link = LINK.get_or_init(|| {
-        let root = nvcc.parent().unwrap().parent().unwrap();
-        let nvidia = ["lib/libcudart.so.13", "lib64/libcudart.so.13"].iter().map(|l| root.join(l)).find(|p| p.is_file()).expect("NVIDIA's libcudart.so.13 beside nvcc");
-        let link = work().join("link");
-        std::fs::create_dir_all(&link).unwrap();
-        let so = link.join("libcudart.so");
-        let _ = std::fs::remove_file(&so);
-        std::os::unix::fs::symlink(&nvidia, &so).unwrap();
-        link
-    });
+    let link = LINK.get_or_init(|| kernel::compile::cudart_link_dir(&nvcc, &work().join("link")).unwrap());
     let out = work().join(name);
     let mut cmd = Command::new(&nvcc);
     cmd.args(["-arch=sm_75", "-o"]).arg(&out).args(extra).arg("-L").arg(link);

@@ -99,6 +99,23 @@ impl Default for CompileOptions {
     }
 }
 
+/// `dir` with a `libcudart.so` naming NVIDIA's `libcudart.so.13` beside
+/// `nvcc` (the nvidia-cuda-runtime package): `nvcc -cudart shared -L dir`
+/// links programs against it, and `warpforge exec` swaps in its own.
+pub fn cudart_link_dir(nvcc: &Path, dir: &Path) -> Result<PathBuf, String> {
+    let root = nvcc.parent().and_then(Path::parent).ok_or("nvcc has no installation directory")?;
+    let nvidia = ["lib/libcudart.so.13", "lib64/libcudart.so.13"]
+        .iter()
+        .map(|l| root.join(l))
+        .find(|p| p.is_file())
+        .ok_or_else(|| format!("no libcudart.so.13 under {} (the nvidia-cuda-runtime package)", root.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let so = dir.join("libcudart.so");
+    let _ = std::fs::remove_file(&so);
+    std::os::unix::fs::symlink(&nvidia, &so).map_err(|e| format!("cannot create {}: {e}", so.display()))?;
+    Ok(dir.to_path_buf())
+}
+
 /// nvcc: `$WARPFORGE_NVCC`, `$CUDA_HOME/bin/nvcc`, `nvcc` on the `PATH`, or
 /// the checkout's `.tools/cuda` (installed by `make setup`).
 pub fn find_nvcc() -> Option<PathBuf> {
