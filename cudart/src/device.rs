@@ -408,8 +408,7 @@ impl Device {
     /// leave the same. Appends the launch's statistics line.
     pub fn launch(&mut self, module: &Arc<Module>, k: usize, c: CallConfig, params: Vec<u8>) -> Result<Result<(), CudaError>, Fatal> {
         let kernel: &Kernel = &module.kernels[k];
-        let threads = c.block.iter().map(|&x| x as u64).product::<u64>();
-        let bad_dims = c.grid.contains(&0) || c.block.contains(&0) || threads > 1024 || c.block[2] > 64 || c.grid[1] > 65535 || c.grid[2] > 65535;
+        let bad_dims = c.grid.contains(&0) || c.block.contains(&0) || kernel::launch::shape_limits(c.grid, c.block).is_err();
         if bad_dims || kernel.dynamic_shared_base() as u64 + c.shared > kernel::memory::WINDOW_BYTES {
             return Ok(Err(CudaError::InvalidConfiguration));
         }

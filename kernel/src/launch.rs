@@ -85,6 +85,22 @@ fn dims_default() -> Vec<u32> {
     vec![1]
 }
 
+/// CUDA's limits on a launch's shape (every dimension at least 1): for the
+/// first one broken, the key (`grid` or `block`) and why.
+pub fn shape_limits(grid: [u32; 3], block: [u32; 3]) -> Result<(), (&'static str, String)> {
+    let threads = block.iter().map(|&x| x as u64).product::<u64>();
+    if threads > 1024 {
+        return Err(("block", format!("{threads} threads per CTA; at most 1024")));
+    }
+    if grid[1] > 65535 || grid[2] > 65535 || grid[0] as u64 > (1u64 << 31) - 1 {
+        return Err(("grid", "dimensions beyond CUDA's limits (2^31-1, 65535, 65535)".into()));
+    }
+    if block[2] > 64 {
+        return Err(("block", "block.z is at most 64".into()));
+    }
+    Ok(())
+}
+
 /// The launch file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -239,16 +255,7 @@ impl LaunchFile {
         let s = &self.spec;
         let grid = self.dims("grid", &s.grid)?;
         let block = self.dims("block", &s.block)?;
-        let threads = block.iter().map(|&x| x as u64).product::<u64>();
-        if threads > 1024 {
-            return Err(self.err("block", format!("{threads} threads per CTA; at most 1024")));
-        }
-        if grid[1] > 65535 || grid[2] > 65535 || grid[0] as u64 > (1u64 << 31) - 1 {
-            return Err(self.err("grid", "dimensions beyond CUDA's limits (2^31-1, 65535, 65535)"));
-        }
-        if block[2] > 64 {
-            return Err(self.err("block", "block.z is at most 64"));
-        }
+        shape_limits(grid, block).map_err(|(key, why)| self.err(key, why))?;
         let shared_total = kernel.dynamic_shared_base() as u64 + s.shared_bytes as u64;
         if shared_total > WINDOW_BYTES {
             return Err(self.err("shared_bytes", format!("{shared_total} bytes of shared memory per CTA; at most {WINDOW_BYTES}")));
