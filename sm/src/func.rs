@@ -19,8 +19,9 @@ use std::sync::Arc;
 /// Where the local memory of CTA slot `s` appears to the memory system:
 /// `LOCAL_TIMING_BASE + s * LOCAL_TIMING_STRIDE`, word-interleaved across the
 /// CTA's threads as hardware lays local memory out (word `i` of thread `t` at
-/// `(i * threads + t) * 4`), so that a warp's accesses to the same local
-/// variable coalesce. Only the timing sees these addresses.
+/// `(i * threads + t) * 4`; an 8- or 16-byte access by its element), so that
+/// a warp's accesses to the same local variable coalesce. Only the timing
+/// sees these addresses.
 const LOCAL_TIMING_BASE: u64 = 0xc000_0000;
 const LOCAL_TIMING_STRIDE: u64 = 0x0100_0000;
 
@@ -231,9 +232,13 @@ impl Functional {
             if out.space == Some(Space::Local) {
                 let frame = self.kernel.local_bytes.max(1) as u64;
                 let base = LOCAL_TIMING_BASE + slot as u64 * LOCAL_TIMING_STRIDE;
+                // Interleaved by words, or by the element of a wider
+                // (aligned 8- or 16-byte) access, which thus stays within
+                // one line.
+                let g = (out.bytes as u64).max(4);
                 for a in addrs.iter_mut() {
                     let (t, off) = (*a / frame, *a % frame);
-                    *a = base + ((off / 4) * self.threads as u64 + t) * 4 + off % 4;
+                    *a = base + ((off / g) * self.threads as u64 + t) * g + off % g;
                 }
             }
         }
