@@ -48,7 +48,7 @@ pmode: setup build
 # predictors (Figure 7.8), the credit tracker without replay (Figure 7.13),
 # and stalling with replay's warp-buffer retention (Figure 7.1).
 REPLAY_APPS = AES,CP,LIB,LPS,ispass2009/NN,RAY,STO,backprop,bfs,cfd,hotspot,kmeans,lud,rodinia/nn,nw,srad_v1,streamcluster,matrixMul,transpose
-REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.tracker=credit,replay:replay.tracker=credit:replay.predictor=always_miss,replay:replay.tracker=credit:replay.predictor=counter,replay:replay.squash=false:replay.tracker=credit:replay.predictor=always_miss,replay:replay.squash=false:replay.retain=true
+REPLAY_RUNS = ubc12_replay,replay,replay:replay.tracker=naive,replay:replay.tracker=credit,replay:replay.tracker=credit:replay.predictor=always_miss,replay:replay.tracker=credit:replay.predictor=counter,replay:replay.tracker=credit:replay.predictor=oracle,replay:replay.squash=false:replay.tracker=credit:replay.predictor=always_miss,replay:replay.squash=false:replay.retain=true
 replay: setup build
 	$(WF) sweep --kernels all --configs ubc12_replay --modes baseline -o out/replay-stall.csv --stats-dir out/replay/stall
 	$(WF) sweep --kernels all --configs ubc12_replay --modes replay --vary replay.tracker=none,naive,credit -o out/replay-replay.csv --stats-dir out/replay/replay

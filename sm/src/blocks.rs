@@ -659,7 +659,8 @@ impl ReplayUnit {
             delay: r.delay,
             pred_mode: match r.predictor {
                 Predictor::AlwaysHit => PredictorMode::AlwaysHit,
-                Predictor::AlwaysMiss => PredictorMode::AlwaysMiss,
+                // The oracle's answer comes as `iss_load`.
+                Predictor::AlwaysMiss | Predictor::Oracle => PredictorMode::AlwaysMiss,
                 Predictor::Counter => PredictorMode::Counter,
             },
             pred_entries: r.counter_entries,

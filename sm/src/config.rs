@@ -227,6 +227,9 @@ pub enum Predictor {
     AlwaysMiss,
     /// A per-PC saturating counter trained at the memory stage.
     Counter,
+    /// Simulation only: the loads that would allocate an MSHR now (a line
+    /// neither in L1 nor on its way), looked up at issue.
+    Oracle,
 }
 
 /// Replay mode (`mode = "replay"`): the `replay_unit` block's tracker and
@@ -262,6 +265,7 @@ impl Replay {
             Predictor::AlwaysHit => "always_hit",
             Predictor::AlwaysMiss => "always_miss",
             Predictor::Counter => "counter",
+            Predictor::Oracle => "oracle",
         };
         let mut s = format!("{tracker} {predictor}");
         if !self.squash {

@@ -276,6 +276,16 @@ impl Functional {
         self.warps[w as usize].as_ref().map_or(0, |s| s.lanes)
     }
 
+    /// What warp `w`'s next instruction would do (its lanes, space and
+    /// addresses), executed on a copy without side effects: replay's oracle
+    /// predictor looks at a load's lines before it issues.
+    pub fn preview(&mut self, w: u16, addrs: &mut [u64; 32]) -> Result<ExecOut, String> {
+        self.start_pmode(w);
+        let out = self.p_exec(w, addrs);
+        self.end_pmode(w);
+        out
+    }
+
     /// Warp `w` enters P-mode: its P-mode copy starts as its N-mode state.
     pub fn start_pmode(&mut self, w: u16) {
         self.pwarps[w as usize] = self.warps[w as usize].clone();

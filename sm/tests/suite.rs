@@ -218,6 +218,7 @@ fn suite_replay_every_tracker_and_predictor() {
         &["replay.tracker=\"credit\""],
         &["replay.tracker=\"credit\"", "replay.predictor=\"always_miss\""],
         &["replay.tracker=\"credit\"", "replay.predictor=\"counter\"", "replay.delay=2"],
+        &["replay.tracker=\"credit\"", "replay.predictor=\"oracle\""],
         &["replay.tracker=\"naive\"", "replay.predictor=\"counter\"", "l1.mshrs=2", "l1.merge=1", "memory.icnt_queue=1"],
         &["replay.squash=false", "replay.tracker=\"credit\"", "replay.predictor=\"always_miss\""],
         &["replay.squash=false", "replay.tracker=\"naive\"", "replay.predictor=\"counter\"", "replay.delay=1"],

@@ -38,6 +38,9 @@ use super::{Candidate, RunError, Sm, Stall};
 use crate::blocks::{Engine, ReplayGrant, ReplayUnit};
 use crate::config::{Config, Predictor};
 use crate::core::ldst::ReplayCause;
+use crate::core::op::Space;
+use crate::mem::cache::Probe;
+use crate::mem::coalesce::{coalesce, Lines};
 use crate::stats::ReplayStats;
 use sim::Component;
 
@@ -126,15 +129,22 @@ impl ReplaySm {
         self.flushed |= 1 << w;
     }
 
-    /// The tracker would refuse this offer (so the scheduler passes it by).
-    fn held(&self, known_miss: bool, may_miss: bool, miss_ok: bool) -> bool {
+    /// The tracker would refuse this offer (so the scheduler passes it by);
+    /// `oracle`: the oracle's answer (asked only when `asks_oracle`).
+    fn held(&self, known_miss: bool, may_miss: bool, miss_ok: bool, oracle: bool) -> bool {
         !miss_ok
             && match self.predictor {
                 Predictor::AlwaysHit => known_miss,
                 Predictor::AlwaysMiss => may_miss,
+                Predictor::Oracle => may_miss && oracle,
                 // One lookup port: the scheduler cannot know before it picks.
                 Predictor::Counter => false,
             }
+    }
+
+    /// `held` needs the oracle's answer.
+    fn asks_oracle(&self, may_miss: bool, miss_ok: bool) -> bool {
+        self.predictor == Predictor::Oracle && may_miss && !miss_ok
     }
 }
 
@@ -253,8 +263,10 @@ impl Sm {
         if offer.replay {
             let idx = rp.retained[w as usize][offer.slot as usize].expect("a replay offer names a retained instruction");
             let may_miss = self.ops[self.pool.get(idx).op as usize].may_miss;
-            if rp.held(offer.known_miss, may_miss, miss_ok) {
-                rp.stats.held += 1;
+            let oracle = rp.asks_oracle(may_miss, miss_ok) && self.oracle_needs_mshr(w, Candidate::Replay(idx));
+            let rp = self.rp.as_mut().expect("replay mode");
+            if rp.held(offer.known_miss, may_miss, miss_ok, oracle) {
+                self.rp.as_mut().expect("replay mode").stats.held += 1;
                 return Err(Some(Stall::LsuFull));
             }
             if !self.oc.has_free(Unit::Mem) {
@@ -267,8 +279,10 @@ impl Sm {
         }
         if let Some(head) = self.warps[w as usize].ibuf.front().filter(|e| e.ready <= self.now) {
             let may_miss = self.ops[head.op as usize].may_miss;
-            if rp.held(false, may_miss, miss_ok) {
-                rp.stats.held += 1;
+            let oracle = rp.asks_oracle(may_miss, miss_ok) && self.oracle_needs_mshr(w, Candidate::First);
+            let rp = self.rp.as_mut().expect("replay mode");
+            if rp.held(false, may_miss, miss_ok, oracle) {
+                self.rp.as_mut().expect("replay mode").stats.held += 1;
                 return Err(Some(Stall::LsuFull));
             }
         }
@@ -281,10 +295,13 @@ impl Sm {
             Candidate::Replay(idx) => self.pool.get(idx).op,
             Candidate::First => self.warps[w as usize].ibuf.front().expect("a first issue").op,
         };
-        let may_miss = self.ops[op as usize].may_miss;
+        let mut load = self.ops[op as usize].may_miss;
+        if load && self.rp.as_ref().expect("replay mode").predictor == Predictor::Oracle {
+            load = self.oracle_needs_mshr(w, c);
+        }
         let rp = self.rp.as_mut().expect("replay mode");
         let (u, local) = rp.unit(w);
-        let Some(g) = u.pick(local, may_miss, op * 8) else {
+        let Some(g) = u.pick(local, load, op * 8) else {
             rp.stats.refused += 1;
             return Ok(None);
         };
@@ -320,6 +337,33 @@ impl Sm {
                 Ok(Some((w, op, false)))
             }
         }
+    }
+
+    /// The oracle predictor (simulation only): the access would allocate an
+    /// MSHR now — one of its lines is neither in L1 nor reserved for a fill.
+    /// The first issue's lanes and addresses come from executing it on a
+    /// copy of the warp; if that fails, the real issue reports the error.
+    fn oracle_needs_mshr(&mut self, w: u16, c: Candidate) -> bool {
+        let mut addrs = [0u64; 32];
+        let (lanes, bytes, space) = match c {
+            Candidate::Replay(idx) => {
+                let i = self.pool.get(idx);
+                addrs = i.addrs;
+                (i.pending, i.bytes, Some(i.space))
+            }
+            Candidate::First => {
+                match self.func.preview(w, &mut addrs) {
+                    Ok(o) => (o.lanes, o.bytes, o.space),
+                    Err(_) => return true,
+                }
+            }
+        };
+        if !matches!(space, Some(Space::Global | Space::Local)) {
+            return false;
+        }
+        let mut lines = Lines::default();
+        coalesce(&addrs, lanes, bytes, self.cfg.l1.line, &mut lines);
+        lines.as_slice().iter().any(|&l| self.mem.l1.probe(l) == Probe::Miss)
     }
 
     /// Called by `issue_as` for a granted first issue: a memory instruction
