@@ -43,16 +43,31 @@ impl Lines {
     }
 }
 
+/// The lanes set in `mask`, lowest first.
+fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lane
+        })
+    })
+}
+
+/// The 4-byte words a `bytes`-byte access at `addr` touches (at most 5:
+/// 16 bytes at any alignment).
+fn words(addr: u64, bytes: u32) -> std::ops::RangeInclusive<u64> {
+    (addr >> 2)..=((addr + bytes.clamp(1, 16) as u64 - 1) >> 2)
+}
+
 /// Lines (`line_bytes`, a power of two) touched by `bytes`-byte accesses at
 /// `addrs[lane]` for the lanes set in `mask`. An access that straddles a
 /// line boundary touches both lines.
 pub fn coalesce(addrs: &[u64], mask: u32, bytes: u32, line_bytes: u32, out: &mut Lines) {
     out.n = 0;
     let shift = line_bytes.trailing_zeros();
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
+    for lane in lanes(mask) {
         let a = addrs[lane];
         let first = a >> shift;
         let last = (a + bytes.max(1) as u64 - 1) >> shift;
@@ -68,13 +83,8 @@ pub fn bank_conflicts(addrs: &[u64], mask: u32, bytes: u32, banks: u32) -> u32 {
     // The words requested: 32 lanes x at most 5 words (16 bytes, any alignment).
     let mut words = [0u64; 32 * 5];
     let mut n = 0;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let first = addrs[lane] >> 2;
-        let last = (addrs[lane] + bytes.clamp(1, 16) as u64 - 1) >> 2;
-        for word in first..=last {
+    for lane in lanes(mask) {
+        for word in self::words(addrs[lane], bytes) {
             words[n] = word;
             n += 1;
         }
@@ -101,18 +111,13 @@ pub fn bank_conflicts(addrs: &[u64], mask: u32, bytes: u32, banks: u32) -> u32 {
 pub fn bank_pass(addrs: &[u64], mask: u32, bytes: u32, banks: u32) -> u32 {
     let mut word_of_bank = [u64::MAX; 64];
     let mut served = 0;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let first = addrs[lane] >> 2;
-        let last = (addrs[lane] + bytes.clamp(1, 16) as u64 - 1) >> 2;
-        let fits = (first..=last).all(|w| {
+    for lane in lanes(mask) {
+        let fits = words(addrs[lane], bytes).all(|w| {
             let b = word_of_bank[(w % banks as u64) as usize];
             b == u64::MAX || b == w
         });
         if fits {
-            for w in first..=last {
+            for w in words(addrs[lane], bytes) {
                 word_of_bank[(w % banks as u64) as usize] = w;
             }
             served |= 1 << lane;
@@ -131,15 +136,7 @@ pub fn line_pass(addrs: &[u64], mask: u32, line_bytes: u32) -> (u32, u64) {
     }
     let shift = line_bytes.trailing_zeros();
     let line = addrs[mask.trailing_zeros() as usize] >> shift;
-    let mut served = 0;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        if addrs[lane] >> shift == line {
-            served |= 1 << lane;
-        }
-    }
+    let served = lanes(mask).filter(|&lane| addrs[lane] >> shift == line).fold(0, |s, lane| s | 1 << lane);
     (served, line)
 }
 
