@@ -121,6 +121,15 @@ impl BlockInst {
         }
     }
 
+    /// One clock cycle with `rst` high (the reset every run starts with).
+    pub fn reset(&mut self, rst: PortId) {
+        let c = &mut self.comp;
+        c.set_bool(rst, true);
+        c.eval();
+        c.tick();
+        c.set_bool(rst, false);
+    }
+
     /// The engine actually running the block (`rtl` resolved).
     pub fn engine(&self) -> Engine {
         match &self.comp.engine {
@@ -257,11 +266,7 @@ impl Scoreboard {
 
     /// The reset cycle every run starts with.
     pub fn reset(&mut self) {
-        let c = &mut self.inst.comp;
-        c.set_bool(self.io.rst, true);
-        c.eval();
-        c.tick();
-        c.set_bool(self.io.rst, false);
+        self.inst.reset(self.io.rst);
     }
 }
 
@@ -309,11 +314,7 @@ impl MshrTable {
     }
 
     pub fn reset(&mut self) {
-        let c = &mut self.inst.comp;
-        c.set_bool(self.io.rst, true);
-        c.eval();
-        c.tick();
-        c.set_bool(self.io.rst, false);
+        self.inst.reset(self.io.rst);
     }
 
     /// A line returns for `entry` this cycle.
@@ -470,11 +471,8 @@ impl PmodeBlock {
     /// The reset cycle, then the kernel start: `used` marks the rename
     /// registers the compiler's allocation occupies.
     pub fn reset(&mut self, used: &[u64]) {
+        self.inst.reset(self.io.rst);
         let c = &mut self.inst.comp;
-        c.set_bool(self.io.rst, true);
-        c.eval();
-        c.tick();
-        c.set_bool(self.io.rst, false);
         c.set_bool(self.io.init_en, true);
         c.set(self.io.init_used, used);
         c.eval();
@@ -673,11 +671,7 @@ impl ReplayUnit {
     }
 
     pub fn reset(&mut self) {
-        let c = &mut self.inst.comp;
-        c.set_bool(self.io.rst, true);
-        c.eval();
-        c.tick();
-        c.set_bool(self.io.rst, false);
+        self.inst.reset(self.io.rst);
     }
 
     /// Start of a cycle: no fill, issue, completion or MSHR event; the
