@@ -3,7 +3,7 @@
 //! (the `cudart` crate), which the dynamic linker loads in place of
 //! NVIDIA's `libcudart.so.13`.
 
-use cudart::device::{ENV_CONFIG, ENV_D2H, ENV_ENGINE, ENV_FUNCTIONAL, ENV_SET, ENV_STATS};
+use cudart::device::{ENV_CONFIG, ENV_D2H, ENV_ENGINE, ENV_FUNCTIONAL, ENV_PROFILE, ENV_SET, ENV_STATS, ENV_TRACE_PLACEMENT, ENV_TRACE_REPORT, ENV_TRACE_SCHEDULE};
 use object::{Object, ObjectSymbol};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -33,6 +33,23 @@ pub struct ExecArgs {
     /// each (00001.bin, ...): the results the program reads back [env: WARPFORGE_D2H].
     #[arg(long, value_name = "DIR")]
     pub d2h: Option<PathBuf>,
+    /// Count every branch's outcomes on the functional model into this
+    /// profile (trace scheduling's training run) [env: WARPFORGE_PROFILE].
+    #[arg(long, value_name = "PROFILE.json")]
+    pub profile_branches: Option<PathBuf>,
+    /// Trace-schedule every kernel with this profile before it runs
+    /// (docs/tsched.md) [env: WARPFORGE_TRACE_SCHEDULE].
+    #[arg(long, value_name = "PROFILE.json")]
+    pub trace_schedule: Option<PathBuf>,
+    /// With --trace-schedule: what the pass did per kernel, one JSON line
+    /// each [env: WARPFORGE_TRACE_REPORT].
+    #[arg(long, value_name = "F.jsonl", requires = "trace_schedule")]
+    pub trace_report: Option<PathBuf>,
+    /// With --trace-schedule: where moved statements go, list, earliest or
+    /// bottom; or `blocks`, the ablation that moves nothing and
+    /// list-schedules every block (docs/tsched.md) [env: WARPFORGE_TRACE_PLACEMENT].
+    #[arg(long, requires = "trace_schedule", value_parser = ["list", "earliest", "bottom", "blocks"])]
+    pub trace_placement: Option<String>,
     /// The program and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<String>,
@@ -120,6 +137,23 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
         crate::output::create_dir(d)?;
         cmd.env(ENV_D2H, std::path::absolute(d).map_err(|e| format!("{}: {e}", d.display()))?);
     }
+    if let Some(p) = &a.profile_branches {
+        crate::output::prepare(p)?;
+        cmd.env(ENV_PROFILE, std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
+    if let Some(p) = &a.trace_schedule {
+        // A bad profile is reported now, not by the library inside the program.
+        kernel::tsched::Profile::load(p)?;
+        cmd.env(ENV_TRACE_SCHEDULE, std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
+    if let Some(p) = &a.trace_placement {
+        cmd.env(ENV_TRACE_PLACEMENT, p);
+    }
+    if let Some(p) = &a.trace_report {
+        crate::output::prepare(p)?;
+        std::fs::write(p, "").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        cmd.env(ENV_TRACE_REPORT, std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
     if let Some(e) = &a.engine {
         sm::blocks::parse_engine(e)?;
         cmd.env(ENV_ENGINE, e);
@@ -161,6 +195,7 @@ pub fn exec(a: &ExecArgs) -> Res<ExitCode> {
 fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
     let text = std::fs::read_to_string(stats).unwrap_or_default();
     let (mut launches, mut cycles, mut warp_insts, mut replays, mut timed) = (0u64, 0u64, 0u64, 0u64, false);
+    let (mut thread_insts, mut divergent) = (0u64, 0u64);
     let mut kernels: Vec<(String, u64, u64)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{} line {}: {e}", stats.display(), i + 1))?;
@@ -173,6 +208,8 @@ fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
         launches += 1;
         cycles += c.unwrap_or(0);
         warp_insts += v["warp_insts"].as_u64().unwrap_or(0);
+        thread_insts += v["thread_insts"].as_u64().unwrap_or(0);
+        divergent += v["divergent_warp_insts"].as_u64().unwrap_or(0);
         replays += v["replay"]["replays"].as_u64().unwrap_or(0);
         match kernels.iter_mut().find(|k| k.0 == name) {
             Some(k) => {
@@ -193,7 +230,14 @@ fn summarize(stats: &Path, secs: f64) -> Res<(String, serde_json::Value)> {
             s += &format!(", {c} cycles");
         }
     }
-    let mut totals = serde_json::json!({ "launches": launches, "kernels": kernels.len(), "warp_insts": warp_insts, "wall_seconds": secs });
+    let mut totals = serde_json::json!({
+        "launches": launches,
+        "kernels": kernels.len(),
+        "warp_insts": warp_insts,
+        "thread_insts": thread_insts,
+        "divergent_warp_insts": divergent,
+        "wall_seconds": secs
+    });
     if timed {
         totals["cycles"] = cycles.into();
         totals["replays"] = replays.into();

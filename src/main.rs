@@ -213,6 +213,8 @@ enum Cmd {
         /// Print the PTX the compiler produced (for `.cu` files) instead.
         #[arg(long)]
         ptx: bool,
+        #[command(flatten)]
+        trace: TraceArgs,
         /// The compiler of a `.cu` file.
         #[arg(long, value_enum, default_value = "clang")]
         compiler: CompilerArg,
@@ -230,6 +232,10 @@ enum Cmd {
         /// Run on the functional model only (no timing).
         #[arg(long, conflicts_with = "config")]
         functional: bool,
+        /// Trace-schedule the kernel first (docs/tsched.md), trained on
+        /// this launch file's run on the functional model.
+        #[arg(long, value_name = "TRAIN.toml")]
+        trace_schedule: Option<PathBuf>,
         #[command(flatten)]
         timing: sm_cmd::TimingArgs,
         /// Write every buffer after the run as DIR/NAME.bin (raw little-endian).
@@ -730,7 +736,81 @@ pub(crate) fn load_module(file: &Path, compiler: CompilerArg) -> Res<kernel::Mod
     kernel::load(file, &compiler.options()).map_err(|e| e.to_string())
 }
 
-fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool, compiler: CompilerArg) -> Res<()> {
+/// `kernel --trace-schedule`: where the branch profile comes from and
+/// where the result goes.
+#[derive(clap::Args)]
+struct TraceArgs {
+    /// Print the kernel trace-scheduled (warp-aware trace scheduling,
+    /// docs/tsched.md) as PTX, and what moved where.
+    #[arg(long, requires = "training")]
+    trace_schedule: bool,
+    /// Training run: this launch file on the functional model.
+    #[arg(long, value_name = "TRAIN.toml", group = "training")]
+    launch: Option<PathBuf>,
+    /// Training run: a branch profile `exec --profile-branches` wrote.
+    #[arg(long, value_name = "PROFILE.json", group = "training")]
+    profile: Option<PathBuf>,
+    /// Grow traces along edges more probable than this (the paper's MIN_PROB).
+    #[arg(long, default_value_t = kernel::tsched::MIN_PROB)]
+    min_prob: f64,
+    /// Where a moved statement goes: list (appended, then the blocks that
+    /// received statements list-scheduled by latency, as ptxas would),
+    /// earliest (the first slot its dependences allow) or bottom (the
+    /// paper's pass output as is).
+    #[arg(long, default_value = "list", value_parser = kernel::tsched::Placement::parse)]
+    placement: kernel::tsched::Placement,
+    /// Move nothing: only list-schedule every block (an ablation).
+    #[arg(long)]
+    no_motion: bool,
+    /// Write the PTX here (the listing then goes to standard output).
+    #[arg(long, short = 'o', value_name = "OUT.ptx")]
+    out: Option<PathBuf>,
+}
+
+/// Trace-schedule `ptx`, trained on a launch file of `kernel` (or every
+/// kernel the launch file can bind, when `name` is none).
+fn trace_schedule(ptx: &str, file: &str, name: Option<&str>, train: &Path, opts: &kernel::tsched::Options) -> Res<kernel::tsched::Scheduled> {
+    let m = kernel::Module::from_ptx(ptx, file).map_err(|e| e.to_string())?;
+    let k = match name {
+        Some(n) => m.kernel(n),
+        None => m.only_kernel(),
+    }
+    .map_err(|e| e.to_string())?;
+    let lf = kernel::LaunchFile::load(train).map_err(|e| e.to_string())?;
+    let l = lf.bind(&m, k).map_err(|e| e.to_string())?;
+    let mut profile = kernel::tsched::Profile::default();
+    kernel::tsched::train(k, &l, &kernel::RunOptions::default(), &mut profile).map_err(|e| format!("training run ({}): {e}", train.display()))?;
+    kernel::tsched::schedule(ptx, file, &profile, opts).map_err(|e| e.to_string())
+}
+
+fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool, trace: TraceArgs, compiler: CompilerArg) -> Res<()> {
+    if trace.trace_schedule {
+        if !(0.0..1.0).contains(&trace.min_prob) {
+            return Err(format!("--min-prob {}: a probability in [0, 1)", trace.min_prob));
+        }
+        let (text, label) = kernel::source(&file, &compiler.options()).map_err(|e| e.to_string())?;
+        let opts = kernel::tsched::Options { min_prob: trace.min_prob, placement: trace.placement, hoist: !trace.no_motion };
+        let s = match (&trace.launch, &trace.profile) {
+            (Some(l), _) => trace_schedule(&text, &label, name.as_deref(), l, &opts)?,
+            (None, Some(p)) => {
+                let profile = kernel::tsched::Profile::load(p)?;
+                kernel::tsched::schedule(&text, &label, &profile, &opts).map_err(|e| e.to_string())?
+            }
+            (None, None) => unreachable!("clap requires a training source"),
+        };
+        let listing: String = s.kernels.iter().map(|k| k.listing()).collect();
+        match &trace.out {
+            Some(o) => {
+                output::write(o, &s.ptx)?;
+                print!("{listing}");
+            }
+            None => {
+                print!("{}", s.ptx);
+                eprint!("{listing}");
+            }
+        }
+        return Ok(());
+    }
     if ptx {
         if file.extension().is_some_and(|e| e == "cu") {
             let text = kernel::compile_cuda(&file, &compiler.options()).map_err(|e| e.to_string())?;
@@ -760,6 +840,7 @@ fn cmd_run(
     name: Option<String>,
     launch: PathBuf,
     functional: bool,
+    train: Option<PathBuf>,
     timing: sm_cmd::TimingArgs,
     dump: Option<PathBuf>,
     budget: sm_cmd::Budget,
@@ -776,7 +857,15 @@ fn cmd_run(
     if let Some(d) = &dump {
         create_dir(d)?;
     }
-    let m = load_module(&file, compiler)?;
+    let m = match &train {
+        None => load_module(&file, compiler)?,
+        Some(t) => {
+            let (text, label) = kernel::source(&file, &compiler.options()).map_err(|e| e.to_string())?;
+            let s = trace_schedule(&text, &label, name.as_deref(), t, &Default::default())?;
+            eprint!("{}", s.kernels.iter().map(|k| k.listing()).collect::<String>());
+            kernel::Module::from_ptx(&s.ptx, &format!("{label}, trace-scheduled")).map_err(|e| e.to_string())?
+        }
+    };
     let k = match &name {
         Some(n) => m.kernel(n),
         None => m.only_kernel(),
@@ -844,9 +933,9 @@ fn main() -> ExitCode {
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
-        Cmd::Kernel { file, kernel, ptx, compiler } => cmd_kernel(file, kernel, ptx, compiler),
-        Cmd::Run { file, kernel, launch, functional, timing, dump, budget, compiler } => {
-            cmd_run(file, kernel, launch, functional, timing, dump, budget, compiler)
+        Cmd::Kernel { file, kernel, ptx, trace, compiler } => cmd_kernel(file, kernel, ptx, trace, compiler),
+        Cmd::Run { file, kernel, launch, functional, trace_schedule, timing, dump, budget, compiler } => {
+            cmd_run(file, kernel, launch, functional, trace_schedule, timing, dump, budget, compiler)
         }
         Cmd::Plot { files, out, title } => sm_cmd::plot(&files, &out, &title),
         Cmd::Sweep(a) => sm_cmd::sweep(&a),

@@ -86,6 +86,11 @@ pub struct WorkloadsArgs {
     /// `ubc12_replay:mode=replay`, and may take overrides too.
     #[arg(long, default_value = "functional,hpca16_pmode")]
     pub modes: String,
+    /// The training input of runs marked `:trace` (trace-scheduled,
+    /// docs/tsched.md): its branch profile comes from a functional run of
+    /// this size.
+    #[arg(long, default_value = "small")]
+    pub train_size: String,
     /// Only build.
     #[arg(long)]
     pub build_only: bool,
@@ -171,12 +176,15 @@ struct Outcome {
     cycles: u64,
     /// Replays (replay mode).
     replays: u64,
+    warp_insts: u64,
+    divergent_warp_insts: u64,
     secs: f64,
 }
 
-/// A run's configuration and overrides (`None`: the functional model).
+/// A run's configuration and overrides (`None`: the functional model);
+/// a `:trace` part marks a trace-scheduled run and is not an override.
 fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
-    let mut parts = mode.split(':');
+    let mut parts = mode.split(':').filter(|p| *p != "trace" && !p.starts_with("trace="));
     let (config, mut sets) = match parts.next().unwrap_or_default() {
         "functional" => return None,
         "pmode" => ("hpca16_pmode".to_string(), vec!["mode=pmode".to_string()]),
@@ -187,9 +195,16 @@ fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
     Some((config, sets))
 }
 
-fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
+/// Is the run trace-scheduled (`:trace`, or `:trace=bottom` for the
+/// placement)?
+fn traced(mode: &str) -> bool {
+    mode.split(':').skip(1).any(|p| p == "trace" || p.starts_with("trace="))
+}
+
+/// Run one program: `extra` are more `exec` arguments.
+fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[String]) -> Outcome {
     let t = Instant::now();
-    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, replays: 0, secs: 0.0 };
+    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, replays: 0, warp_insts: 0, divergent_warp_insts: 0, secs: 0.0 };
     o.ok = (|| {
         let _ = std::fs::remove_dir_all(dir);
         crate::output::create_dir(dir)?;
@@ -218,6 +233,7 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
         for s in &app.set {
             cmd.args(["--set", s]);
         }
+        cmd.args(extra);
         cmd.arg("--").arg(exe).args(expand(&size.args, &src, bin, dir)).current_dir(&cwd);
         let out = cmd.output().map_err(|e| format!("cannot run warpforge exec: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -229,6 +245,7 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
             let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", stats.display()))?;
             let total = |k: &str| v[k].as_u64().unwrap_or(0);
             (o.launches, o.cycles, o.replays) = (total("launches"), total("cycles"), total("replays"));
+            (o.warp_insts, o.divergent_warp_insts) = (total("warp_insts"), total("divergent_warp_insts"));
         }
         if !out.status.success() {
             let why = stderr.lines().rfind(|l| l.starts_with("warpforge:") || l.starts_with("error:")).unwrap_or("no message");
@@ -251,6 +268,40 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path) -> Outcome {
     })();
     o.secs = t.elapsed().as_secs_f64();
     o
+}
+
+/// The arguments of an application's input size (`None`, said why, when
+/// it has no such size).
+fn sized<'a>(app: &'a App, size: &str) -> Option<&'a Size> {
+    match (size, &app.small) {
+        ("small", Some(s)) => Some(s),
+        ("small", None) => {
+            println!("{:<34} no small size (its one input takes minutes on the SM): run with --size paper", "");
+            None
+        }
+        _ => Some(&app.paper),
+    }
+}
+
+/// The trace-scheduling report of a run, one CSV row per kernel.
+fn trace_rows(table: &mut String, app: &str, report: &Path) {
+    for line in std::fs::read_to_string(report).unwrap_or_default().lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let n = |k: &str| v[k].as_u64().unwrap_or(0);
+        let why = v["unchanged"].as_str().or(v["unmoved"].as_str()).unwrap_or("").replace(',', ";");
+        let _ = writeln!(
+            table,
+            "{app},{},{},{},{},{},{},{},{},{why}",
+            v["kernel"].as_str().unwrap_or("?"),
+            n("blocks"),
+            n("traces"),
+            n("moved"),
+            n("moved_loads"),
+            n("predicated"),
+            n("regs_before"),
+            n("regs_after")
+        );
+    }
 }
 
 /// Speedup of every timing run over the first (its cycles over theirs),
@@ -304,8 +355,10 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let names: Vec<&str> = m.app.iter().map(|p| p.name.as_str()).collect();
         return Err(format!("--apps {}: no such application (workloads/*/apps.toml list: {})", a.apps, names.join(", ")));
     }
-    if !["small", "paper"].contains(&a.size.as_str()) {
-        return Err(format!("--size {}: small or paper", a.size));
+    for (flag, v) in [("--size", &a.size), ("--train-size", &a.train_size)] {
+        if !["small", "paper"].contains(&v.as_str()) {
+            return Err(format!("{flag} {v}: small or paper"));
+        }
     }
     let modes: Vec<&str> = a.modes.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     for m in &modes {
@@ -316,7 +369,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let nvcc = kernel::compile::find_nvcc().ok_or("nvcc not found: run `make setup` (or set WARPFORGE_NVCC / CUDA_HOME)")?;
     let out = std::path::absolute(&a.out).map_err(|e| e.to_string())?;
     let link = kernel::compile::cudart_link_dir(&nvcc, &out.join("link"))?;
-    let mut table = String::from("application,run,result,launches,cycles,replays,wall_seconds\n");
+    let mut table = String::from("application,run,result,launches,cycles,replays,warp_insts,divergent_warp_insts,wall_seconds\n");
+    let mut trace_table = String::from("application,kernel,blocks,traces,moved,moved_loads,predicated,regs_before,regs_after,unchanged\n");
     // Cycles per application and timing run, for the speedup table.
     let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some()).collect();
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
@@ -336,18 +390,31 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         if a.build_only {
             continue;
         }
-        let size = match (a.size.as_str(), &app.small) {
-            ("small", Some(s)) => s,
-            ("small", None) => {
-                println!("{:<34} no small size (its one input takes minutes on the SM): run with --size paper", "");
-                continue;
-            }
-            _ => &app.paper,
-        };
+        let Some(size) = sized(app, &a.size) else { continue };
+        // The training run of the trace-scheduled runs.
+        let profile = out.join(&app.name).join(format!("train-{}", a.train_size)).join("profile.json");
+        if modes.iter().any(|m| traced(m)) {
+            let Some(train) = sized(app, &a.train_size) else { continue };
+            let dir = profile.parent().expect("in a directory");
+            let o = run(app, train, &exe, "functional", dir, &[format!("--profile-branches={}", profile.display())]);
+            println!("{:<34} {:<14} {}; {} launches, {:.2} s", "", "training", o.ok.as_ref().map_or_else(|e| format!("FAILED: {e}"), |_| "done".into()), o.launches, o.secs);
+        }
         cycles.push((app.name.clone(), vec![None; timing.len()]));
+        let mut reported = false;
         for mode in &modes {
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
-            let o = run(app, size, &exe, mode, &dir);
+            let report = dir.join("trace.jsonl");
+            let extra = if traced(mode) {
+                let mut v = vec![format!("--trace-schedule={}", profile.display()), format!("--trace-report={}", report.display())];
+                v.extend(mode.split(':').filter_map(|p| p.strip_prefix("trace=")).map(|p| format!("--trace-placement={p}")));
+                v
+            } else {
+                Vec::new()
+            };
+            let o = run(app, size, &exe, mode, &dir, &extra);
+            if traced(mode) && !std::mem::replace(&mut reported, true) {
+                trace_rows(&mut trace_table, &app.name, &report);
+            }
             let result = match &o.ok {
                 Ok(()) if app.check.unchecked.is_some() => "ran (output unchecked)".to_string(),
                 Ok(()) => "correct".to_string(),
@@ -359,12 +426,14 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             println!("{:<34} {:<14} {result}; {} launches, {} cycles, {:.2} s", "", mode, o.launches, o.cycles, o.secs);
             let _ = writeln!(
                 table,
-                "{},{mode},{},{},{},{},{:.3}",
+                "{},{mode},{},{},{},{},{},{},{:.3}",
                 app.name,
                 if o.ok.is_ok() { "ok" } else { "failed" },
                 o.launches,
                 o.cycles,
                 o.replays,
+                o.warp_insts,
+                o.divergent_warp_insts,
                 o.secs
             );
             if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
@@ -375,6 +444,12 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let csv = out.join(format!("summary-{}.csv", a.size));
     crate::output::write(&csv, &table)?;
     println!("{}", csv.display());
+    if modes.iter().any(|m| traced(m)) {
+        let path = out.join(format!("trace-{}.csv", a.size));
+        crate::output::write(&path, &trace_table)?;
+        print!("{}", aligned(&trace_table));
+        println!("{}", path.display());
+    }
     if timing.len() > 1 {
         let t = speedups(&timing, &cycles);
         print!("{}", aligned(&t));

@@ -25,6 +25,12 @@ pub struct Options {
     /// Write every copy from the device to the host here, one file each
     /// (`00001.bin`, ...): the results a program reads back, for checks.
     pub d2h: Option<PathBuf>,
+    /// Count branches of every launch on the functional model and keep
+    /// the profile here (trace scheduling's training run).
+    pub profile: Option<PathBuf>,
+    /// Trace-schedule every module on load with this profile, reporting
+    /// what the pass did per kernel, one JSON line each, to the file.
+    pub trace_schedule: Option<(kernel::tsched::Profile, kernel::tsched::Options, Option<PathBuf>)>,
 }
 
 /// The environment variables (documented in docs/exec.md).
@@ -34,6 +40,10 @@ pub const ENV_FUNCTIONAL: &str = "WARPFORGE_FUNCTIONAL";
 pub const ENV_ENGINE: &str = "WARPFORGE_ENGINE";
 pub const ENV_STATS: &str = "WARPFORGE_STATS";
 pub const ENV_D2H: &str = "WARPFORGE_D2H";
+pub const ENV_PROFILE: &str = "WARPFORGE_PROFILE";
+pub const ENV_TRACE_SCHEDULE: &str = "WARPFORGE_TRACE_SCHEDULE";
+pub const ENV_TRACE_REPORT: &str = "WARPFORGE_TRACE_REPORT";
+pub const ENV_TRACE_PLACEMENT: &str = "WARPFORGE_TRACE_PLACEMENT";
 
 impl Options {
     pub fn from_env() -> Result<Options, String> {
@@ -51,7 +61,28 @@ impl Options {
         let engine = var(ENV_ENGINE).unwrap_or_else(|| "model".into());
         let engine = sm::blocks::parse_engine(&engine).map_err(|e| format!("{ENV_ENGINE}: {e}"))?;
         let timing = (!functional).then(|| (config.clone(), engine));
-        Ok(Options { timing, config, stats: var(ENV_STATS).map(PathBuf::from), d2h: var(ENV_D2H).map(PathBuf::from) })
+        let trace_schedule = match var(ENV_TRACE_SCHEDULE) {
+            Some(p) => {
+                let profile = kernel::tsched::Profile::load(std::path::Path::new(&p)).map_err(|e| format!("{ENV_TRACE_SCHEDULE}: {e}"))?;
+                let mut opts = kernel::tsched::Options::default();
+                match var(ENV_TRACE_PLACEMENT).as_deref() {
+                    None => {}
+                    // The ablation: list-schedule every block, move nothing.
+                    Some("blocks") => opts.hoist = false,
+                    Some(p) => opts.placement = kernel::tsched::Placement::parse(p).map_err(|e| format!("{ENV_TRACE_PLACEMENT}: {e}"))?,
+                }
+                Some((profile, opts, var(ENV_TRACE_REPORT).map(PathBuf::from)))
+            }
+            None => None,
+        };
+        Ok(Options {
+            timing,
+            config,
+            stats: var(ENV_STATS).map(PathBuf::from),
+            d2h: var(ENV_D2H).map(PathBuf::from),
+            profile: var(ENV_PROFILE).map(PathBuf::from),
+            trace_schedule,
+        })
     }
 }
 
@@ -183,6 +214,8 @@ pub struct Device {
     events: HashMap<usize, Option<u64>>,
     next_event: usize,
     d2h_copies: u64,
+    /// The branch profile so far (`Options::profile`).
+    profile: kernel::tsched::Profile,
     /// Texture objects; handle `HANDLE_BASE + i` is `textures[i]` (in
     /// every launch).
     textures: Vec<kernel::texture::Texture>,
@@ -210,6 +243,7 @@ impl Device {
             events: HashMap::new(),
             next_event: 1,
             d2h_copies: 0,
+            profile: Default::default(),
             textures: Vec::new(),
             arrays: HashMap::new(),
         }
@@ -238,6 +272,20 @@ impl Device {
         }
         let ptx = slot.ptx.as_ref().map_err(|e| Fatal(format!("{}: {e}", slot.label)))?;
         let file = format!("{} (PTX)", slot.label);
+        let scheduled;
+        let ptx = match &self.opts.trace_schedule {
+            Some((profile, opts, report)) => {
+                let s = kernel::tsched::schedule(ptx, &file, profile, opts).map_err(|e| Fatal(e.to_string()))?;
+                if let Some(r) = report {
+                    let before = Module::from_ptx(ptx, &file).map_err(|e| Fatal(e.to_string()))?;
+                    let after = Module::from_ptx(&s.ptx, &file).map_err(|e| Fatal(e.to_string()))?;
+                    append_line(r, ENV_TRACE_REPORT, &trace_report(&s, &before, &after))?;
+                }
+                scheduled = s.ptx;
+                &scheduled
+            }
+            None => ptx,
+        };
         let module = Module::from_ptx_after(ptx, &file, RegFile::HARDWARE, self.symbols_end).map_err(|e| Fatal(e.to_string()))?;
         for g in &module.globals {
             let mut data = vec![0u8; g.size as usize];
@@ -440,15 +488,26 @@ impl Device {
         let opts = RunOptions { max_warp_insts, unmapped_reads_zero: cfg.memory.unmapped_reads == sm::config::UnmappedReads::Zero };
         let t = Instant::now();
         let before = self.opts.timing.as_ref().map(|_| self.memory.clone());
-        let fstats = kernel::run_on(kernel, &launch, &mut self.memory, &opts).map_err(|e| Fatal(format!("{what}: {e}")))?;
+        let fstats = match &self.opts.profile {
+            None => kernel::run_on(kernel, &launch, &mut self.memory, &opts),
+            Some(p) => {
+                let mut counts = kernel::tsched::InstProfile::new(kernel);
+                let r = kernel::run_profiled(kernel, &launch, &mut self.memory, &opts, &mut counts);
+                self.profile.add(kernel, &counts);
+                self.profile.save(p).map_err(|e| Fatal(format!("{ENV_PROFILE}: {e}")))?;
+                r
+            }
+        }
+        .map_err(|e| Fatal(format!("{what}: {e}")))?;
         let mut line = format!(
-            "{{\"launch\":{n},\"kernel\":{},\"grid\":{:?},\"block\":{:?},\"shared_bytes\":{},\"warp_insts\":{},\"thread_insts\":{}",
+            "{{\"launch\":{n},\"kernel\":{},\"grid\":{:?},\"block\":{:?},\"shared_bytes\":{},\"warp_insts\":{},\"thread_insts\":{},\"divergent_warp_insts\":{}",
             json_str(&kernel.base_name),
             launch.grid,
             launch.block,
             launch.dynamic_shared,
             fstats.warp_insts,
-            fstats.thread_insts
+            fstats.thread_insts,
+            fstats.divergent_warp_insts
         );
         if let (Some((cfg, engine)), Some(before)) = (&self.opts.timing, before) {
             launch.memory = before;
@@ -480,10 +539,42 @@ impl Device {
     }
 
     fn append_stats(&self, line: &str) -> Result<(), Fatal> {
-        let Some(p) = &self.opts.stats else { return Ok(()) };
-        let r = std::fs::OpenOptions::new().create(true).append(true).open(p).and_then(|mut f| writeln!(f, "{line}"));
-        r.map_err(|e| Fatal(format!("cannot append to {} ({ENV_STATS}): {e}", p.display())))
+        match &self.opts.stats {
+            Some(p) => append_line(p, ENV_STATS, line),
+            None => Ok(()),
+        }
     }
+}
+
+fn append_line(p: &std::path::Path, var: &str, line: &str) -> Result<(), Fatal> {
+    let r = std::fs::OpenOptions::new().create(true).append(true).open(p).and_then(|mut f| writeln!(f, "{line}"));
+    r.map_err(|e| Fatal(format!("cannot append to {} ({var}): {e}", p.display())))
+}
+
+/// One JSON line per kernel: what trace scheduling did, and the registers
+/// (this front end's allocation) before and after.
+fn trace_report(s: &kernel::tsched::Scheduled, before: &Module, after: &Module) -> String {
+    let regs = |m: &Module, name: &str| m.kernels.iter().find(|k| k.name == name).map_or(0, |k| k.regs_used);
+    let lines: Vec<String> = s
+        .kernels
+        .iter()
+        .map(|k| {
+            serde_json::json!({
+                "kernel": kernel::ptx::base_name(&k.name),
+                "blocks": k.blocks,
+                "traces": k.traces.iter().filter(|t| t.blocks.len() > 1).count(),
+                "moved": k.moved.len(),
+                "moved_loads": k.moved.iter().filter(|m| m.load).count(),
+                "predicated": k.moved.iter().filter(|m| m.guard.is_some()).count(),
+                "regs_before": regs(before, &k.name),
+                "regs_after": regs(after, &k.name),
+                "unmoved": k.unmoved,
+                "unchanged": k.unchanged,
+            })
+            .to_string()
+        })
+        .collect();
+    lines.join("\n")
 }
 
 fn json_str(s: &str) -> String {

@@ -151,6 +151,9 @@ pub enum KernelError {
     Run(#[from] RunError),
     #[error("{file}: no .entry kernel in the file")]
     NoEntry { file: String },
+    /// A compiler pass produced code the front end rejects (a bug in the pass).
+    #[error("{file}: internal: the {pass} pass produced PTX that does not load: {msg}")]
+    Pass { file: String, pass: &'static str, msg: String },
     #[error("{file} holds several kernels ({available}): choose one with --kernel")]
     Several { file: String, available: String },
     #[error("{file}: no kernel `{name}` (kernels: {available})")]

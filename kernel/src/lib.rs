@@ -72,6 +72,7 @@ pub mod regalloc;
 pub mod round;
 pub mod spill;
 pub mod texture;
+pub mod tsched;
 pub mod run;
 
 pub use cfg::{Block, Cfg, RPC_NONE};
@@ -82,20 +83,27 @@ pub use inst::{ArchReg, Inst, MemInfo, MemKind, Op, Opnd, Space, Ty, Unit, INST_
 pub use kernel::{Kernel, Module, RegFile};
 pub use launch::{BufferInfo, ElemType, Launch, LaunchFile};
 pub use memory::Memory;
-pub use run::{dump, run_functional, run_observed, run_on, FunctionalResult, RunOptions, RunStats};
+pub use run::{dump, run_functional, run_observed, run_on, run_profiled, FunctionalResult, RunOptions, RunStats};
 
 use std::path::Path;
 
 /// Load a kernel file: `.cu` is compiled first (by `opts.compiler`), anything else is
 /// read as PTX.
 pub fn load(path: &Path, opts: &CompileOptions) -> Result<Module, KernelError> {
+    let (ptx, file) = source(path, opts)?;
+    Module::from_ptx(&ptx, &file)
+}
+
+/// The PTX of a `.cu` (compiled) or `.ptx` file, and the name its
+/// messages give it.
+pub fn source(path: &Path, opts: &CompileOptions) -> Result<(String, String), KernelError> {
     let file = path.display().to_string();
     if path.extension().is_some_and(|e| e == "cu") {
         let ptx = compile_cuda(path, opts)?;
-        Module::from_ptx(&ptx, &format!("{file} (PTX from {})", opts.compiler.name()))
+        Ok((ptx, format!("{file} (PTX from {})", opts.compiler.name())))
     } else {
         let src = input::read_text(path).map_err(|e| KernelError::Io { path: path.into(), err: e.into() })?;
-        Module::from_ptx(&src, &file)
+        Ok((src, file))
     }
 }
 

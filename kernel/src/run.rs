@@ -48,6 +48,9 @@ pub struct RunStats {
     pub warp_insts: u64,
     /// Thread instructions: active threads (before guards) summed over warp instructions.
     pub thread_insts: u64,
+    /// Warp instructions executed with some of the warp's live threads
+    /// inactive (divergence time, in warp instructions).
+    pub divergent_warp_insts: u64,
     /// Deepest SIMT stack of any warp.
     pub max_stack_depth: u32,
     /// `bar.sync`s reached with part of a warp's live threads inactive
@@ -103,6 +106,24 @@ enum Held {
 /// [`run_on`], calling `observe` with the counts after every CTA (for a
 /// progress display).
 pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOptions, observe: &mut dyn FnMut(&RunStats)) -> Result<RunStats, RunError> {
+    run_inner(k, launch, memory, opts, observe, None)
+}
+
+/// [`run_on`], counting every instruction's executions, divergent
+/// executions and branch outcomes into `profile` (trace scheduling's
+/// training run, [`crate::tsched`]).
+pub fn run_profiled(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &RunOptions, profile: &mut crate::tsched::InstProfile) -> Result<RunStats, RunError> {
+    run_inner(k, launch, memory, opts, &mut |_| {}, Some(profile))
+}
+
+fn run_inner(
+    k: &Kernel,
+    launch: &Launch,
+    memory: &mut Memory,
+    opts: &RunOptions,
+    observe: &mut dyn FnMut(&RunStats),
+    mut profile: Option<&mut crate::tsched::InstProfile>,
+) -> Result<RunStats, RunError> {
     let threads = launch.threads_per_cta();
     let nwarps = threads.div_ceil(WARP_SIZE as u32);
     let shared_bytes = k.dynamic_shared_base() as usize + launch.dynamic_shared as usize;
@@ -175,9 +196,14 @@ pub fn run_observed(k: &Kernel, launch: &Launch, memory: &mut Memory, opts: &Run
                                 return Err(RunError::Budget { kernel: k.base_name.clone(), budget: opts.max_warp_insts, cta: ctaid });
                             }
                             ctx.clock = stats.warp_insts;
+                            let live = w.lanes & !w.exited;
                             let ex = exec(k, w, &mut ctx)?;
+                            if let Some(p) = profile.as_deref_mut() {
+                                p.record(&ex, live);
+                            }
                             stats.warp_insts += 1;
                             stats.thread_insts += ex.active.count_ones() as u64;
+                            stats.divergent_warp_insts += (ex.active != live) as u64;
                             generation += ex.wrote as u64;
                             stats.unmapped_reads += ex.unmapped_lanes as u64;
                             if ex.partial_barrier {

@@ -1,0 +1,175 @@
+//! Trace selection (section 4.1, Algorithms 1 and 2): seeds that are likely
+//! non-divergent — control-equivalent to the entry, loop heads, blocks with
+//! synchronisation, blocks control-equivalent to those — in breadth-first
+//! order, each grown forward only along its most probable edge while that
+//! edge's probability exceeds `MIN_PROB`, never across a back edge and
+//! never into a loop head or a block already in a trace.
+
+use crate::cfg::Cfg;
+
+/// Dominator sets as bit rows: `dom[b]` has bit `a` when `a` dominates `b`.
+pub struct Dom {
+    rows: Vec<Vec<u64>>,
+}
+
+impl Dom {
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        self.rows[b][a / 64] >> (a % 64) & 1 != 0
+    }
+
+    /// Iterative data-flow over `preds` from the `roots` (blocks with no
+    /// predecessor that are not roots are dominated by nothing but themselves).
+    fn compute(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) -> Dom {
+        let words = n.div_ceil(64).max(1);
+        let full = vec![!0u64; words];
+        let mut rows = vec![full; n];
+        let one = |b: usize| {
+            let mut r = vec![0u64; words];
+            r[b / 64] |= 1 << (b % 64);
+            r
+        };
+        for &r in roots {
+            rows[r] = one(r);
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 0..n {
+                if roots.contains(&b) {
+                    continue;
+                }
+                let ps = preds(b);
+                let mut new = if ps.is_empty() { vec![0u64; words] } else { vec![!0u64; words] };
+                for p in ps {
+                    for (w, x) in new.iter_mut().zip(&rows[p]) {
+                        *w &= x;
+                    }
+                }
+                new[b / 64] |= 1 << (b % 64);
+                if new != rows[b] {
+                    rows[b] = new;
+                    changed = true;
+                }
+            }
+        }
+        Dom { rows }
+    }
+}
+
+/// The CFG facts trace selection and scheduling use.
+pub struct Shape {
+    pub dom: Dom,
+    /// Post-dominators (over the reversed CFG from the blocks that exit).
+    pub pdom: Dom,
+    pub loop_head: Vec<bool>,
+    /// Breadth-first order from the entry (blocks reached from it).
+    pub bfs: Vec<usize>,
+}
+
+impl Shape {
+    pub fn of(cfg: &Cfg) -> Shape {
+        let n = cfg.blocks.len();
+        let dom = Dom::compute(n, &[0], &|b| cfg.blocks[b].preds.iter().map(|&p| p as usize).collect());
+        let exits: Vec<usize> = (0..n).filter(|&b| cfg.blocks[b].exits || cfg.blocks[b].succs.is_empty()).collect();
+        let pdom = Dom::compute(n, &exits, &|b| cfg.blocks[b].succs.iter().map(|&s| s as usize).collect());
+        let mut loop_head = vec![false; n];
+        for (b, blk) in cfg.blocks.iter().enumerate() {
+            for &s in &blk.succs {
+                if dom.dominates(s as usize, b) {
+                    loop_head[s as usize] = true;
+                }
+            }
+        }
+        let mut bfs = vec![0usize];
+        let mut seen = vec![false; n];
+        if n > 0 {
+            seen[0] = true;
+        }
+        let mut i = 0;
+        while i < bfs.len() {
+            for &s in &cfg.blocks[bfs[i]].succs {
+                if !std::mem::replace(&mut seen[s as usize], true) {
+                    bfs.push(s as usize);
+                }
+            }
+            i += 1;
+        }
+        Shape { dom, pdom, loop_head, bfs }
+    }
+
+    /// `a` dominates `b` and `b` post-dominates `a`.
+    pub fn control_equivalent(&self, a: usize, b: usize) -> bool {
+        self.dom.dominates(a, b) && self.pdom.dominates(b, a)
+    }
+
+    /// An edge to a block that dominates its source closes a loop.
+    pub fn back_edge(&self, from: usize, to: usize) -> bool {
+        self.dom.dominates(to, from)
+    }
+}
+
+/// Why a block seeds a trace (lower sorts first), or `Other`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SeedClass {
+    EntryEquivalent,
+    LoopHead,
+    Synchronises,
+    SyncEquivalent,
+    Other,
+}
+
+/// Seeds in order: by class, then breadth-first height; blocks not reached
+/// from the entry last.
+pub fn seeds(cfg: &Cfg, shape: &Shape, syncs: &[bool]) -> Vec<(usize, SeedClass)> {
+    let n = cfg.blocks.len();
+    let sync_blocks: Vec<usize> = (0..n).filter(|&b| syncs[b]).collect();
+    let class = |b: usize| {
+        if shape.control_equivalent(0, b) {
+            SeedClass::EntryEquivalent
+        } else if shape.loop_head[b] {
+            SeedClass::LoopHead
+        } else if syncs[b] {
+            SeedClass::Synchronises
+        } else if sync_blocks.iter().any(|&s| shape.control_equivalent(s, b) || shape.control_equivalent(b, s)) {
+            SeedClass::SyncEquivalent
+        } else {
+            SeedClass::Other
+        }
+    };
+    let mut order: Vec<usize> = shape.bfs.clone();
+    let mut reached = vec![false; n];
+    for &b in &order {
+        reached[b] = true;
+    }
+    order.extend((0..n).filter(|&b| !reached[b]));
+    let mut out: Vec<(usize, SeedClass)> = order.into_iter().map(|b| (b, class(b))).collect();
+    out.sort_by_key(|&(_, c)| c);
+    out
+}
+
+/// Grow traces (Algorithm 1): `prob(from, to)` is the edge's probability
+/// (0 when the training run never left `from` that way).
+pub fn traces(cfg: &Cfg, shape: &Shape, seeds: &[(usize, SeedClass)], prob: &dyn Fn(usize, usize) -> f64, min_prob: f64) -> Vec<Vec<usize>> {
+    let mut visited = vec![false; cfg.blocks.len()];
+    let mut out = Vec::new();
+    for &(seed, _) in seeds {
+        if std::mem::replace(&mut visited[seed], true) {
+            continue;
+        }
+        let mut trace = vec![seed];
+        let mut cur = seed;
+        // Algorithm 2: the most probable edge, if above MIN_PROB, to a
+        // block not yet in a trace, not closing a loop, not a loop head.
+        while let Some(&s) = cfg.blocks[cur].succs.iter().max_by(|&&a, &&b| prob(cur, a as usize).total_cmp(&prob(cur, b as usize))) {
+            let s = s as usize;
+            if prob(cur, s) <= min_prob || visited[s] || shape.back_edge(cur, s) || shape.loop_head[s] {
+                break;
+            }
+            visited[s] = true;
+            trace.push(s);
+            cur = s;
+        }
+        out.push(trace);
+    }
+    out
+}
