@@ -291,7 +291,7 @@ fn trace_rows(table: &mut String, app: &str, report: &Path) {
         let why = v["unchanged"].as_str().or(v["unmoved"].as_str()).unwrap_or("").replace(',', ";");
         let _ = writeln!(
             table,
-            "{app},{},{},{},{},{},{},{},{},{why}",
+            "{app},{},{},{},{},{},{},{},{},{},{},{why}",
             v["kernel"].as_str().unwrap_or("?"),
             n("blocks"),
             n("traces"),
@@ -299,7 +299,9 @@ fn trace_rows(table: &mut String, app: &str, report: &Path) {
             n("moved_loads"),
             n("predicated"),
             n("regs_before"),
-            n("regs_after")
+            n("regs_after"),
+            v["ptxas_regs_before"].as_u64().map_or("-".into(), |r| r.to_string()),
+            v["ptxas_regs_after"].as_u64().map_or("-".into(), |r| r.to_string())
         );
     }
 }
@@ -370,7 +372,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let out = std::path::absolute(&a.out).map_err(|e| e.to_string())?;
     let link = kernel::compile::cudart_link_dir(&nvcc, &out.join("link"))?;
     let mut table = String::from("application,run,result,launches,cycles,replays,warp_insts,divergent_warp_insts,wall_seconds\n");
-    let mut trace_table = String::from("application,kernel,blocks,traces,moved,moved_loads,predicated,regs_before,regs_after,unchanged\n");
+    let mut trace_table =
+        String::from("application,kernel,blocks,traces,moved,moved_loads,predicated,regs_before,regs_after,ptxas_regs_before,ptxas_regs_after,unchanged\n");
     // Cycles per application and timing run, for the speedup table.
     let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some()).collect();
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();

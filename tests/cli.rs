@@ -46,6 +46,34 @@ fn bad_input_is_one_clear_error_line() {
     fails_with(&["sim", "--block", "scoreboard", "--cycles", "10", "--vcd", vcd, "--vcd-from", "5", "--vcd-to", "2"], "--vcd-from 5 is after --vcd-to 2");
     fails_with(&["sim", "--block", "scoreboard", "--cycles", "10", "--vcd", vcd, "--vcd-from", "10"], "past the last cycle of the run (9)");
     fails_with(&["sim", "--block", "pmode_unit", "--param", "warps=2", "--cycles", "10", "--vcd", vcd, "--vcd-scope", "sbx"], "`sbx` matches no signal of `pmode_unit_warps2` (instances: sb, pq, rn, st, mc)");
+    let profile = d.join("profile.json");
+    std::fs::write(&profile, "{\"kernels\": {\"k\": {\"x\": 1}}}").unwrap();
+    fails_with(&["kernel", "kernels/vecadd.cu", "--trace-schedule", "--profile", profile.to_str().unwrap()], "profile.json: not a branch profile");
+    fails_with(&["kernel", "kernels/vecadd.cu", "--trace-schedule", "--launch", "kernels/vecadd.toml", "--min-prob", "1.5"], "--min-prob 1.5: a probability in [0, 1)");
+}
+
+/// `kernel --trace-schedule` writes PTX that loads and runs to the same
+/// memory, and lists what moved; `run --trace-schedule` runs it.
+#[test]
+fn trace_schedule_prints_ptx_and_runs() {
+    let d = tmp("tsched");
+    let out = d.join("pathfinder.ptx");
+    let o = wf(&["kernel", "kernels/pathfinder.cu", "--trace-schedule", "--launch", "kernels/pathfinder.toml", "-o", out.to_str().unwrap()]);
+    let listing = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(listing.contains("statements moved") && listing.contains("predicated @"), "{listing}");
+    let dumps: Vec<PathBuf> = ["orig", "ts"].iter().map(|n| d.join(n)).collect();
+    let a = wf(&["run", "kernels/pathfinder.cu", "--launch", "kernels/pathfinder.toml", "--functional", "--dump", dumps[0].to_str().unwrap()]);
+    let b = wf(&["run", out.to_str().unwrap(), "--launch", "kernels/pathfinder.toml", "--functional", "--dump", dumps[1].to_str().unwrap()]);
+    let c = wf(&["run", "kernels/pathfinder.cu", "--launch", "kernels/pathfinder.toml", "--config", "hpca16_pmode", "--trace-schedule", "kernels/pathfinder.toml"]);
+    for r in [&a, &b, &c] {
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    }
+    assert!(String::from_utf8_lossy(&c.stdout).contains("final memory equals the functional model's"));
+    for f in std::fs::read_dir(&dumps[0]).unwrap() {
+        let name = f.unwrap().file_name();
+        assert_eq!(std::fs::read(dumps[0].join(&name)).unwrap(), std::fs::read(dumps[1].join(&name)).unwrap(), "{name:?}");
+    }
 }
 
 #[test]

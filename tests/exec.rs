@@ -138,14 +138,20 @@ fn workloads_small() {
     let out = work().join("workloads");
     let o = Command::new(env!("CARGO_BIN_EXE_warpforge"))
         .args(["workloads", "--apps", "bfs,gaussian,hotspot,lud,nn,nw,pathfinder,srad_v2,backprop"])
-        .args(["--modes", "functional,hpca16_pmode,pmode,isca17_dac,ubc12_replay,replay:replay.tracker=credit", "--out"])
+        .args(["--modes", "functional,hpca16_pmode,pmode,isca17_dac,ubc12_replay,replay:replay.tracker=credit,hpca16_pmode:trace", "--out"])
         .arg(&out)
         .output()
         .expect("run warpforge workloads");
     let (stdout, stderr) = text(&o);
     assert!(o.status.success(), "{stdout}\n{stderr}");
     let table = std::fs::read_to_string(out.join("summary-small.csv")).unwrap();
-    assert_eq!(table.lines().filter(|l| l.contains(",ok,")).count(), 9 * 6, "{table}");
+    assert_eq!(table.lines().filter(|l| l.contains(",ok,")).count(), 9 * 7, "{table}");
     let speedups = std::fs::read_to_string(out.join("speedup-small.csv")).unwrap();
     assert!(speedups.lines().last().unwrap().starts_with("geomean (9 applications),1.000,"), "{speedups}");
+    // Trace scheduling (trained on the same small inputs): a report row per
+    // kernel, with NVIDIA's assembler's registers before and after.
+    let trace = std::fs::read_to_string(out.join("trace-small.csv")).unwrap();
+    let rows: Vec<&str> = trace.lines().skip(1).collect();
+    assert!(rows.len() >= 12, "{trace}");
+    assert!(rows.iter().any(|r| r.starts_with("rodinia/pathfinder,dynproc_kernel,") && !r.contains(",-,")), "{trace}");
 }

@@ -279,7 +279,11 @@ impl Device {
                 if let Some(r) = report {
                     let before = Module::from_ptx(ptx, &file).map_err(|e| Fatal(e.to_string()))?;
                     let after = Module::from_ptx(&s.ptx, &file).map_err(|e| Fatal(e.to_string()))?;
-                    append_line(r, ENV_TRACE_REPORT, &trace_report(&s, &before, &after))?;
+                    // NVIDIA's assembler's registers too, when it is at hand.
+                    let work = std::env::temp_dir().join(format!("warpforge-ptxas-{}", std::process::id()));
+                    let ptxas = kernel::compile::ptxas(ptx, &work).and_then(|b| Ok((b, kernel::compile::ptxas(&s.ptx, &work)?)));
+                    let _ = std::fs::remove_dir_all(&work);
+                    append_line(r, ENV_TRACE_REPORT, &trace_report(&s, &before, &after, ptxas.ok()))?;
                 }
                 scheduled = s.ptx;
                 &scheduled
@@ -553,8 +557,11 @@ fn append_line(p: &std::path::Path, var: &str, line: &str) -> Result<(), Fatal> 
 
 /// One JSON line per kernel: what trace scheduling did, and the registers
 /// (this front end's allocation) before and after.
-fn trace_report(s: &kernel::tsched::Scheduled, before: &Module, after: &Module) -> String {
+type PtxasRegs = (Vec<(String, u32)>, Vec<(String, u32)>);
+
+fn trace_report(s: &kernel::tsched::Scheduled, before: &Module, after: &Module, ptxas: Option<PtxasRegs>) -> String {
     let regs = |m: &Module, name: &str| m.kernels.iter().find(|k| k.name == name).map_or(0, |k| k.regs_used);
+    let nv = |l: &[(String, u32)], name: &str| l.iter().find(|(n, _)| n == name).map(|r| r.1);
     let lines: Vec<String> = s
         .kernels
         .iter()
@@ -568,6 +575,8 @@ fn trace_report(s: &kernel::tsched::Scheduled, before: &Module, after: &Module) 
                 "predicated": k.moved.iter().filter(|m| m.guard.is_some()).count(),
                 "regs_before": regs(before, &k.name),
                 "regs_after": regs(after, &k.name),
+                "ptxas_regs_before": ptxas.as_ref().and_then(|p| nv(&p.0, &k.name)),
+                "ptxas_regs_after": ptxas.as_ref().and_then(|p| nv(&p.1, &k.name)),
                 "unmoved": k.unmoved,
                 "unchanged": k.unchanged,
             })

@@ -129,6 +129,42 @@ pub fn find_nvcc() -> Option<PathBuf> {
     on_path.or_else(|| Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(LOCAL_NVCC)).filter(|p| p.is_file()))
 }
 
+/// NVIDIA's assembler on PTX text (`ptxas -arch=sm_75 -v`, the nvcc
+/// package's, beside nvcc): the registers it gives each kernel (by PTX
+/// name), or its error. `work` holds the input and output files.
+pub fn ptxas(ptx: &str, work: &Path) -> Result<Vec<(String, u32)>, String> {
+    let nvcc = find_nvcc().ok_or("nvcc not found: run `make setup` (or set WARPFORGE_NVCC / CUDA_HOME)")?;
+    let tool = nvcc.with_file_name("ptxas");
+    std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let src = work.join(format!("ptxas-{:016x}.ptx", fnv1a(&[ptx.as_bytes()])));
+    std::fs::write(&src, ptx).map_err(|e| format!("{}: {e}", src.display()))?;
+    let out = Command::new(&tool)
+        .args(["-arch=sm_75", "-v"])
+        .arg(&src)
+        .arg("-o")
+        .arg(src.with_extension("cubin"))
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        return Err(format!("ptxas rejects {}: {}", src.display(), text.lines().take(3).collect::<Vec<_>>().join(" | ")));
+    }
+    // "Compiling entry function 'NAME' for 'sm_75'" then "Used N registers, ...".
+    let mut regs = Vec::new();
+    let mut current = None;
+    for l in text.lines() {
+        if let Some(rest) = l.split("entry function '").nth(1) {
+            current = rest.split('\'').next().map(str::to_string);
+        } else if let (Some(n), Some(r)) = (current.as_ref(), l.split("Used ").nth(1)) {
+            if let Some(k) = r.split(' ').next().and_then(|k| k.parse().ok()) {
+                regs.push((n.clone(), k));
+                current = None;
+            }
+        }
+    }
+    Ok(regs)
+}
+
 /// FNV-1a, 64 bits: a stable content hash for cache keys.
 pub fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -275,3 +275,36 @@ fn replay_engines_agree() {
         assert_eq!(same(run(name, &c, Engine::Compiled)), m, "{name} on the compiled engine");
     }
 }
+
+/// Every suite kernel trace-scheduled (seed 002's pass, trained on its own
+/// launch) runs on the timing SM — in the baseline, P-mode or replay mode,
+/// rotating over the suite — and leaves the original kernel's final memory.
+#[test]
+fn suite_trace_scheduled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let cases = [("hpca16_pmode", "baseline"), ("hpca16_pmode", "pmode"), ("ubc12_replay", "replay")];
+    let mut faster = 0;
+    for (i, name) in SUITE.iter().enumerate() {
+        let cu = root.join(format!("{name}.cu"));
+        let (ptx, file) = kernel::source(&cu, &CompileOptions::default()).unwrap();
+        let module = kernel::Module::from_ptx(&ptx, &file).unwrap();
+        let k = module.only_kernel().unwrap();
+        let lf = LaunchFile::load(&root.join(format!("{name}.toml"))).unwrap();
+        let launch = lf.bind(&module, k).unwrap();
+        let golden = kernel::run_functional(k, &launch, &RunOptions::default()).unwrap();
+        let mut profile = kernel::tsched::Profile::default();
+        kernel::tsched::train(k, &launch, &RunOptions::default(), &mut profile).unwrap();
+        let s = kernel::tsched::schedule(&ptx, &file, &profile, &Default::default()).unwrap();
+        let m2 = kernel::Module::from_ptx(&s.ptx, &file).unwrap();
+        let k2 = m2.only_kernel().unwrap().clone();
+        let l2 = lf.bind(&m2, &k2).unwrap();
+        for (preset, mode) in [cases[i % cases.len()]] {
+            let cfg = Config::preset(preset).with_override(&format!("mode={mode}")).unwrap();
+            let before = sm::run::simulate(Arc::new(k.clone()), Arc::new(launch.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
+            let after = sm::run::simulate(Arc::new(k2.clone()), Arc::new(l2.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
+            assert!(after.memory == golden.memory, "{name} trace-scheduled, {preset} {mode}: final memory differs");
+            faster += (after.stats.cycles < before.stats.cycles) as usize;
+        }
+    }
+    assert!(faster > 0, "the pass never shortened a run");
+}

@@ -223,7 +223,11 @@ fn body(lines: &[String], first: usize) -> Result<(usize, usize), String> {
             }
         }
         if open.is_some() && before >= 1 && depth > 1 {
-            return Err(format!("line {}: a nested scope (inline assembly)", i + 1));
+            return Err(if l.contains("callseq") {
+                format!("line {}: it calls a function (the pass is intraprocedural, as the paper's)", i + 1)
+            } else {
+                format!("line {}: a nested scope (inline assembly)", i + 1)
+            });
         }
         if let (Some(o), 0) = (open, depth) {
             return Ok((o, i));

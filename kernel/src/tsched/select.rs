@@ -173,3 +173,97 @@ pub fn traces(cfg: &Cfg, shape: &Shape, seeds: &[(usize, SeedClass)], prob: &dyn
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inst::{Guard, Inst, Op};
+
+    /// Seed 002's Figure 1, from its prose: if-statements (A,B,C), (D,E,F)
+    /// — also the loop, F's back edge to D —, (J,K,L) and (G,H,I); A, C, D,
+    /// J, F, G end in conditional branches, B, E, K, H in unconditional
+    /// ones. One block per instruction, laid out A B C D E F G H I J K L.
+    fn figure1() -> Cfg {
+        let (a, b, c, d, e, f, g, h, i, j, k, l) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+        let _ = (a, b, e, h, k);
+        let cond = |t: u32| {
+            let mut x = Inst::new(Op::Bra { target: t, uni: false, reconv: 0 }, "bra", 0, 0);
+            x.guard = Some(Guard { pred: 0, neg: false });
+            x
+        };
+        let jump = |t: u32| Inst::new(Op::Bra { target: t, uni: false, reconv: 0 }, "bra", 0, 0);
+        let insts = vec![
+            cond(c),   // A: -> C, else B
+            jump(c),   // B
+            cond(j),   // C: -> J, else D
+            cond(f),   // D: -> F, else E
+            jump(f),   // E
+            cond(d),   // F: -> D (back edge), else G
+            cond(i),   // G: -> I, else H
+            jump(i),   // H
+            Inst::new(Op::Exit, "ret", 0, 0), // I
+            cond(l),   // J: -> L, else K
+            jump(l),   // K
+            jump(g),   // L
+        ];
+        Cfg::build(&insts)
+    }
+
+    /// Probabilities of the taken edge of each conditional block.
+    fn prob_with(c_to_j: f64) -> impl Fn(usize, usize) -> f64 {
+        move |from, to| {
+            let (taken_target, p) = match from {
+                0 => (2, 0.10),
+                2 => (9, c_to_j),
+                3 => (5, 0.20),
+                5 => (3, 0.90),
+                6 => (8, 0.80),
+                9 => (11, 0.50),
+                _ => return 1.0,
+            };
+            if to == taken_target {
+                p
+            } else {
+                1.0 - p
+            }
+        }
+    }
+
+    fn names(ts: &[Vec<usize>]) -> Vec<String> {
+        ts.iter().map(|t| t.iter().map(|&b| "ABCDEFGHIJKL".as_bytes()[b] as char).collect()).collect()
+    }
+
+    #[test]
+    fn figure1_control_equivalence_and_loop() {
+        let cfg = figure1();
+        let s = Shape::of(&cfg);
+        for x in [2, 6, 8] {
+            assert!(s.control_equivalent(0, x), "A ~ {}", "ABCDEFGHIJKL".as_bytes()[x] as char);
+        }
+        assert!(s.control_equivalent(3, 5), "D ~ F");
+        assert!(s.control_equivalent(9, 11), "J ~ L");
+        assert!(!s.control_equivalent(0, 1) && !s.control_equivalent(0, 3), "B and D depend on branches");
+        assert_eq!((0..12).filter(|&b| s.loop_head[b]).collect::<Vec<_>>(), vec![3], "D is the only loop head");
+        assert!(s.back_edge(5, 3));
+    }
+
+    #[test]
+    fn figure1_traces() {
+        let cfg = figure1();
+        let s = Shape::of(&cfg);
+        let seeds = seeds(&cfg, &s, &[false; 12]);
+        let first: Vec<usize> = seeds.iter().take(5).map(|x| x.0).collect();
+        assert_eq!(first, vec![0, 2, 6, 8, 3], "A, C, G, I (entry-equivalent), then the loop head D");
+        let t = names(&traces(&cfg, &s, &seeds, &prob_with(0.05), MIN));
+        for want in ["ABC", "GI", "DEF", "J"] {
+            assert!(t.contains(&want.to_string()), "trace {want} in {t:?}");
+        }
+        // C's branch reversed: the first trace continues into J.
+        let t = names(&traces(&cfg, &s, &seeds, &prob_with(0.95), MIN));
+        for want in ["ABCJ", "DEF", "GI"] {
+            assert!(t.contains(&want.to_string()), "trace {want} in {t:?}");
+        }
+    }
+
+    const MIN: f64 = crate::tsched::MIN_PROB;
+}
