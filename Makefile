@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo pmode replay verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper
+.PHONY: all setup build demo pmode replay trace verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper
 
 all: build
 
@@ -56,6 +56,17 @@ replay: setup build
 	$(WF) compare out/replay.csv
 	$(WF) plot out/replay/stall/*.json out/replay/replay/*.json -o out/replay.svg --title "Scheduler-cycle breakdown: stalling vs replay and hazard avoidance"
 	$(WF) workloads --apps $(REPLAY_APPS) --modes $(REPLAY_RUNS) --out out/replay-workloads
+
+# Warp-aware trace scheduling (seed 002; docs/tsched.md): Rodinia's
+# applications in workloads/, each trained on its small input (the
+# functional model counts its branches) and measured on TRACE_SIZE:
+# every block list-scheduled as ptxas would (the base), the pass on top,
+# nvcc's order as written; then the same two with warp pre-execution on.
+TRACE_APPS = backprop,bfs,b+tree,cfd,gaussian,hotspot,hotspot3D,kmeans,lavaMD,lud,rodinia/nn,nw,particlefilter_float,particlefilter_naive,pathfinder,srad_v1,srad_v2,streamcluster
+TRACE_RUNS = hpca16_pmode:trace=blocks,hpca16_pmode:trace,hpca16_pmode,pmode:trace=blocks,pmode:trace
+TRACE_SIZE = small
+trace: setup build
+	$(WF) workloads --apps $(TRACE_APPS) --size $(TRACE_SIZE) --train-size small --modes $(TRACE_RUNS) --out out/trace
 
 # The benchmark applications of workloads/ (docs/workloads.md): built by
 # nvcc; run unmodified through `warpforge exec` at the small size on the

@@ -283,6 +283,20 @@ fn sized<'a>(app: &'a App, size: &str) -> Option<&'a Size> {
     }
 }
 
+/// Cycles per kernel (by name, in first-launch order) of a run's statistics.
+fn per_kernel(stats: &Path) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = Vec::new();
+    for line in std::fs::read_to_string(stats).unwrap_or_default().lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let (Some(k), Some(c)) = (v["kernel"].as_str(), v["cycles"].as_u64()) else { continue };
+        match out.iter_mut().find(|r| r.0 == k) {
+            Some(r) => r.1 += c,
+            None => out.push((k.to_string(), c)),
+        }
+    }
+    out
+}
+
 /// The trace-scheduling report of a run, one CSV row per kernel.
 fn trace_rows(table: &mut String, app: &str, report: &Path) {
     for line in std::fs::read_to_string(report).unwrap_or_default().lines() {
@@ -377,6 +391,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     // Cycles per application and timing run, for the speedup table.
     let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some()).collect();
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
+    // The same per kernel (`application:kernel`), summed over its launches.
+    let mut kernel_cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     let mut failures = 0;
     for app in apps {
         let t = Instant::now();
@@ -441,6 +457,14 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             );
             if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
                 cycles.last_mut().expect("this application's row").1[j] = Some(o.cycles);
+                for (k, c) in per_kernel(&dir.join("stats.jsonl")) {
+                    let name = format!("{}:{k}", app.name);
+                    let i = kernel_cycles.iter().position(|r| r.0 == name).unwrap_or_else(|| {
+                        kernel_cycles.push((name, vec![None; timing.len()]));
+                        kernel_cycles.len() - 1
+                    });
+                    kernel_cycles[i].1[j] = Some(c);
+                }
             }
         }
     }
@@ -459,6 +483,9 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let path = out.join(format!("speedup-{}.csv", a.size));
         crate::output::write(&path, &t)?;
         println!("{}", path.display());
+        let path = out.join(format!("speedup-kernels-{}.csv", a.size));
+        crate::output::write(&path, &speedups(&timing, &kernel_cycles))?;
+        println!("{} (per kernel)", path.display());
     }
     if failures > 0 {
         return Err(format!("{failures} build(s) or run(s) failed"));

@@ -60,6 +60,7 @@ const BUDGET: RunOptions = RunOptions { max_warp_insts: 20_000, unmapped_reads_z
 /// Parse, allocate, bind (when the launch fits) and run: must not panic.
 fn exercise(ptx: &str, launch: &str) -> Reached {
     let Ok(m) = Module::from_ptx(ptx, "fuzz.ptx") else { return Reached::Nothing };
+    trace_schedule(ptx, &m);
     let Ok(lf) = LaunchFile::parse(launch, Path::new("fuzz.toml")) else { return Reached::Parsed };
     let mut r = Reached::Parsed;
     for k in &m.kernels {
@@ -73,6 +74,22 @@ fn exercise(ptx: &str, launch: &str) -> Reached {
         }
     }
     r
+}
+
+/// Trace scheduling with a profile that calls every branch 90% taken:
+/// never a panic, and what it prints loads (the pass checks; a
+/// `KernelError::Pass` is its bug).
+fn trace_schedule(ptx: &str, m: &Module) {
+    let mut profile = kernel::tsched::Profile::default();
+    for k in &m.kernels {
+        let lines = profile.kernels.entry(k.name.clone()).or_default();
+        for i in &k.insts {
+            lines.insert(i.line, kernel::tsched::Counts { execs: 10, divergent: 1, taken: 9, not_taken: 1 });
+        }
+    }
+    if let Err(e @ kernel::KernelError::Pass { .. }) = kernel::tsched::schedule(ptx, "fuzz.ptx", &profile, &Default::default()) {
+        panic!("{e}");
+    }
 }
 
 /// The SM's use of the API: a copy of a warp pre-executed without side

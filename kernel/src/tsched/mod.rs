@@ -260,11 +260,17 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
             _ => stmts.push((inst.line, vec![i])),
         }
     }
+    let first = stmts.first().map_or(u32::MAX, |s| s.0);
     for (i, l) in lines.iter().enumerate().take(close).skip(open + 1) {
-        let t = l.trim();
-        let known = t.is_empty() || t.starts_with("//") || t.starts_with('.') || t.ends_with(':') || stmts.binary_search_by_key(&(i as u32 + 1), |s| s.0).is_ok();
+        let (t, ln) = (l.trim(), i as u32 + 1);
+        // A declaration after the first statement: a statement moving above
+        // it could name what it declares before the declaration.
+        if ln > first && t.starts_with('.') && ![".loc", ".pragma", ".file"].iter().any(|d| t.starts_with(d)) {
+            return Err(format!("line {ln}: a declaration among its statements"));
+        }
+        let known = t.is_empty() || t.starts_with("//") || t.starts_with('.') || t.ends_with(':') || stmts.binary_search_by_key(&ln, |s| s.0).is_ok();
         if !known {
-            return Err(format!("line {}: a statement the front end did not turn into an instruction", i + 1));
+            return Err(format!("line {ln}: a statement the front end did not turn into an instruction"));
         }
     }
     let cfg = Cfg::build(&f.insts);
