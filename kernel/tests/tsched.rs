@@ -195,3 +195,34 @@ fn unprofiled_and_bad_profiles_are_reported() {
     let e = Profile::load(&dir.join("missing.json")).unwrap_err();
     assert!(e.contains("missing.json"), "{e}");
 }
+
+/// nvcc writes double-precision `exp` with nested scopes (`{ .reg .b32
+/// %temp; mov.b64 {%r, %temp}, %fd; }`): each stays one fixed statement,
+/// the rest moves around it, the results stay.
+#[test]
+fn nvcc_scopes_stay_whole() {
+    let dir = work().join("scopes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cu = dir.join("scopes.cu");
+    std::fs::write(
+        &cu,
+        "__global__ void scopes(const double *x, const double *y, double *out, int n) {\n\
+         int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+         if (i < n) { double a = exp(x[i]) * y[i]; if (a > 1.5) a = exp(a - y[(i + 3) % n]); out[i] = a; }\n}\n",
+    )
+    .unwrap();
+    let ptx = kernel::compile_cuda(&cu, &CompileOptions { compiler: Compiler::Nvcc, ..common::compile_opts() }).unwrap_or_else(|e| panic!("{e}"));
+    assert!(ptx.contains(".reg .b32 %temp;"), "nvcc's exp has its nested scopes");
+    let launch = "grid = [2]\nblock = [128]\nargs = [\"x\", \"y\", \"out\", 200]\n\
+        [buffers.x]\ntype = \"f64\"\nlen = 256\ninit = { random = { seed = 1, min = -2.0, max = 2.0 } }\n\
+        [buffers.y]\ntype = \"f64\"\nlen = 256\ninit = { random = { seed = 2, min = 0.0, max = 3.0 } }\n\
+        [buffers.out]\ntype = \"f64\"\nlen = 256\n";
+    for o in variants() {
+        let s = check(&ptx, "scopes.ptx", launch, &dir.join("scopes.toml"), &o);
+        assert!(s.changed(), "{o:?}: {}", s.kernels[0].listing());
+        if o == Options::default() {
+            assert!(!s.kernels[0].moved.is_empty(), "{}", s.kernels[0].listing());
+            ptxas_accepts(&s.ptx, "scopes");
+        }
+    }
+}

@@ -203,12 +203,16 @@ pub fn schedule(src: &str, file: &str, profile: &Profile, opts: &Options) -> Res
     Ok(Scheduled { ptx, kernels })
 }
 
-/// The body of a function in the text: the line index of its opening brace
-/// and of its closing brace. Nested scopes (`{ .reg ... }` blocks of inline
-/// assembly) are refused: their registers are not the function's.
-fn body(lines: &[String], first: usize) -> Result<(usize, usize), String> {
+/// The body of a function in the text: the line index of its opening brace,
+/// of its closing brace, and the nested scopes in it as 1-based line ranges
+/// (`{ .reg .b32 %temp; ... }`: nvcc's inline-assembly sequences), each of
+/// which stays one fixed statement. A call sequence (`{ // callseq`) is
+/// refused: the pass is intraprocedural.
+fn body(lines: &[String], first: usize) -> Result<(usize, usize, Vec<(u32, u32)>), String> {
     let mut depth = 0i32;
     let mut open = None;
+    let mut scopes = Vec::new();
+    let mut scope_start = None;
     for (i, l) in lines.iter().enumerate().skip(first) {
         let code = l.split("//").next().unwrap_or("");
         let before = depth;
@@ -222,15 +226,18 @@ fn body(lines: &[String], first: usize) -> Result<(usize, usize), String> {
                 _ => {}
             }
         }
-        if open.is_some() && before >= 1 && depth > 1 {
-            return Err(if l.contains("callseq") {
-                format!("line {}: it calls a function (the pass is intraprocedural, as the paper's)", i + 1)
-            } else {
-                format!("line {}: a nested scope (inline assembly)", i + 1)
-            });
+        if open.is_some() && before == 1 && depth > 1 {
+            if l.contains("callseq") {
+                return Err(format!("line {}: it calls a function (the pass is intraprocedural, as the paper's)", i + 1));
+            }
+            scope_start = Some(i as u32 + 1);
+        }
+        if let (Some(s), true, 1) = (scope_start, before > 1, depth) {
+            scopes.push((s, i as u32 + 1));
+            scope_start = None;
         }
         if let (Some(o), 0) = (open, depth) {
-            return Ok((o, i));
+            return Ok((o, i, scopes));
         }
     }
     Err("its body does not end".into())
@@ -246,29 +253,39 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
     if f.insts.iter().any(|i| matches!(i.op, Op::Call { .. } | Op::Ret)) {
         return Err("it calls a function".into());
     }
-    let (open, close) = body(lines, (f.line as usize).saturating_sub(1))?;
+    let (open, close, scopes) = body(lines, (f.line as usize).saturating_sub(1))?;
     let (lo, hi) = (open as u32 + 1, close as u32 + 1);
-    // Statements: the instructions of each source line.
-    let mut stmts: Vec<(u32, Vec<usize>)> = Vec::new();
+    let scope_of = |l: u32| scopes.iter().find(|s| (s.0..=s.1).contains(&l)).copied();
+    // Statements: the instructions of each source line, or of each nested
+    // scope; (first line, last line, instructions).
+    let mut stmts: Vec<(u32, u32, Vec<usize>)> = Vec::new();
     for (i, inst) in f.insts.iter().enumerate() {
         if inst.line <= lo || inst.line >= hi {
             return Err(format!("line {}: code from outside its body (an inlined function)", inst.line));
         }
+        let (first, last) = scope_of(inst.line).unwrap_or((inst.line, inst.line));
         match stmts.last_mut() {
-            Some((l, v)) if *l == inst.line => v.push(i),
-            Some((l, _)) if *l > inst.line => return Err(format!("line {}: statements out of source order", inst.line)),
-            _ => stmts.push((inst.line, vec![i])),
+            Some((l, _, v)) if *l == first => v.push(i),
+            Some((l, _, _)) if *l > first => return Err(format!("line {}: statements out of source order", inst.line)),
+            _ => stmts.push((first, last, vec![i])),
         }
     }
+    let in_stmt = |ln: u32| stmts.binary_search_by(|s| if s.1 < ln { std::cmp::Ordering::Less } else if s.0 > ln { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_ok();
     let first = stmts.first().map_or(u32::MAX, |s| s.0);
     for (i, l) in lines.iter().enumerate().take(close).skip(open + 1) {
         let (t, ln) = (l.trim(), i as u32 + 1);
+        if scope_of(ln).is_some() {
+            if !in_stmt(ln) {
+                return Err(format!("line {ln}: a nested scope without instructions"));
+            }
+            continue;
+        }
         // A declaration after the first statement: a statement moving above
         // it could name what it declares before the declaration.
         if ln > first && t.starts_with('.') && ![".loc", ".pragma", ".file"].iter().any(|d| t.starts_with(d)) {
             return Err(format!("line {ln}: a declaration among its statements"));
         }
-        let known = t.is_empty() || t.starts_with("//") || t.starts_with('.') || t.ends_with(':') || stmts.binary_search_by_key(&ln, |s| s.0).is_ok();
+        let known = t.is_empty() || t.starts_with("//") || t.starts_with('.') || t.ends_with(':') || in_stmt(ln);
         if !known {
             return Err(format!("line {ln}: a statement the front end did not turn into an instruction"));
         }
@@ -276,13 +293,14 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
     let cfg = Cfg::build(&f.insts);
     let nb = cfg.blocks.len();
     let mut blocks: Vec<Vec<Unit>> = vec![Vec::new(); nb];
-    for (line, idx) in &stmts {
+    for (line, last, idx) in &stmts {
         let b = cfg.block_of[idx[0]] as usize;
         if idx.iter().any(|&i| cfg.block_of[i] as usize != b) {
             return Err(format!("line {line}: one statement spans two blocks"));
         }
         let insts = idx.iter().map(|&i| f.insts[i].clone()).collect();
-        blocks[b].push(Unit::new(*line, insts, &lines[*line as usize - 1]));
+        // A scope's text is its opening line: never a statement, so it stays.
+        blocks[b].push(Unit::new(*line, *last, insts, &lines[*line as usize - 1]));
     }
     let block_name = |b: usize| {
         let start = cfg.blocks[b].start;
@@ -389,7 +407,7 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
     report.reordered = reordered;
     // The new body: every block's statements at the place of its first
     // original statement; labels, directives and comments where they were.
-    let anchor: Vec<u32> = cfg.blocks.iter().map(|b| f.insts[b.start as usize].line).collect();
+    let anchor: Vec<u32> = cfg.blocks.iter().map(|b| scope_of(f.insts[b.start as usize].line).map_or(f.insts[b.start as usize].line, |s| s.0)).collect();
     let mut out = Vec::with_capacity(close - open);
     for (i, l) in lines.iter().enumerate().take(close).skip(open + 1) {
         let ln = i as u32 + 1;
@@ -403,8 +421,9 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
                     }
                     None => text.clone(),
                 });
+                out.extend(lines[u.line as usize..u.last_line as usize].iter().cloned());
             }
-        } else if stmts.binary_search_by_key(&ln, |s| s.0).is_err() {
+        } else if !in_stmt(ln) {
             out.push(l.clone());
         }
     }

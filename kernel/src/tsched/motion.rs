@@ -27,6 +27,8 @@ use crate::regalloc::vreg;
 #[derive(Clone, Debug)]
 pub struct Unit {
     pub line: u32,
+    /// Its last line (a nested scope spans several).
+    pub last_line: u32,
     pub insts: Vec<Inst>,
     /// The predicate the pass added (a load moved above a branch).
     pub added_guard: Option<Guard>,
@@ -45,9 +47,9 @@ pub enum Kind {
 }
 
 impl Unit {
-    pub fn new(line: u32, insts: Vec<Inst>, text: &str) -> Unit {
-        let kind = classify(&insts, text);
-        Unit { line, insts, added_guard: None, kind }
+    pub fn new(line: u32, last_line: u32, insts: Vec<Inst>, text: &str) -> Unit {
+        let kind = if last_line > line { Kind::Fixed } else { classify(&insts, text) };
+        Unit { line, last_line, insts, added_guard: None, kind }
     }
 
     fn uses(&self) -> impl Iterator<Item = usize> + '_ {
