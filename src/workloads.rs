@@ -431,7 +431,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 Vec::new()
             };
             let o = run(app, size, &exe, mode, &dir, &extra);
-            if traced(mode) && !std::mem::replace(&mut reported, true) {
+            // The report of the first run that moves statements (not the ablation).
+            if traced(mode) && !mode.contains("trace=blocks") && !std::mem::replace(&mut reported, true) {
                 trace_rows(&mut trace_table, &app.name, &report);
             }
             let result = match &o.ok {

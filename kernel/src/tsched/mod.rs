@@ -182,10 +182,36 @@ pub fn train(k: &crate::Kernel, launch: &crate::Launch, opts: &crate::RunOptions
 /// Trace-schedule every kernel of a PTX module the profile covers.
 pub fn schedule(src: &str, file: &str, profile: &Profile, opts: &Options) -> Result<Scheduled, KernelError> {
     let m = crate::ptx::parse(src, file)?;
+    let original = crate::Module::from_ptx(src, file)?;
+    let spills = |m: &crate::Module, name: &str| m.kernels.iter().find(|k| k.name == name).map_or(0, |k| k.spills);
     let mut lines: Vec<String> = src.split('\n').map(str::to_string).collect();
     let mut kernels = Vec::new();
     for f in m.funcs.iter().filter(|f| f.is_entry) {
-        match kernel(f, &lines, profile, opts) {
+        // The pressure cap is a bound, not an allocation: should the
+        // scheduled kernel still spill more than the original, schedule it
+        // again with a tighter cap, and at last without motion.
+        let mut result = None;
+        let mut spilled = false;
+        for (margin, hoist) in [(4, true), (8, true), (16, true), (0, false)] {
+            spilled = !hoist;
+            let o = Options { hoist: opts.hoist && hoist, ..*opts };
+            let r = kernel(f, &lines, profile, &o, margin);
+            if let Ok((_, Some((open, body)))) = &r {
+                let mut trial = lines.clone();
+                trial.splice(open + 1..open + 1 + body.len(), body.iter().cloned());
+                let fits = crate::Module::from_ptx(&trial.join("\n"), file).is_ok_and(|t| spills(&t, &f.name) <= spills(&original, &f.name));
+                if !fits && o.hoist {
+                    continue;
+                }
+            }
+            result = Some(r);
+            break;
+        }
+        let mut result = result.expect("the last attempt is taken");
+        if let (Ok((report, _)), true, true) = (&mut result, spilled, opts.hoist) {
+            report.unmoved = Some("with any motion this front end's allocator spills more than before".into());
+        }
+        match result {
             Ok((report, Some((open, body)))) => {
                 // One line out for every line in: later kernels' lines stay put.
                 let n = body.len();
@@ -203,12 +229,15 @@ pub fn schedule(src: &str, file: &str, profile: &Profile, opts: &Options) -> Res
     Ok(Scheduled { ptx, kernels })
 }
 
+/// Opening brace, closing brace (line indices), nested scopes (line ranges).
+type BodyLines = (usize, usize, Vec<(u32, u32)>);
+
 /// The body of a function in the text: the line index of its opening brace,
 /// of its closing brace, and the nested scopes in it as 1-based line ranges
 /// (`{ .reg .b32 %temp; ... }`: nvcc's inline-assembly sequences), each of
 /// which stays one fixed statement. A call sequence (`{ // callseq`) is
 /// refused: the pass is intraprocedural.
-fn body(lines: &[String], first: usize) -> Result<(usize, usize, Vec<(u32, u32)>), String> {
+fn body(lines: &[String], first: usize) -> Result<BodyLines, String> {
     let mut depth = 0i32;
     let mut open = None;
     let mut scopes = Vec::new();
@@ -245,7 +274,7 @@ fn body(lines: &[String], first: usize) -> Result<(usize, usize, Vec<(u32, u32)>
 
 type Body = Option<(usize, Vec<String>)>;
 
-fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -> Result<(KernelReport, Body), String> {
+fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options, margin: u32) -> Result<(KernelReport, Body), String> {
     let name = f.name.as_str();
     let Some(counts) = profile.kernels.get(name) else {
         return Err("not in the profile (the training run never launched it)".into());
@@ -270,7 +299,10 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
             _ => stmts.push((first, last, vec![i])),
         }
     }
-    let in_stmt = |ln: u32| stmts.binary_search_by(|s| if s.1 < ln { std::cmp::Ordering::Less } else if s.0 > ln { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_ok();
+    let in_stmt = |ln: u32| {
+        let k = stmts.partition_point(|s| s.1 < ln);
+        k < stmts.len() && stmts[k].0 <= ln
+    };
     let first = stmts.first().map_or(u32::MAX, |s| s.0);
     for (i, l) in lines.iter().enumerate().take(close).skip(open + 1) {
         let (t, ln) = (l.trim(), i as u32 + 1);
@@ -299,7 +331,6 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
             return Err(format!("line {line}: one statement spans two blocks"));
         }
         let insts = idx.iter().map(|&i| f.insts[i].clone()).collect();
-        // A scope's text is its opening line: never a statement, so it stays.
         blocks[b].push(Unit::new(*line, *last, insts, &lines[*line as usize - 1]));
     }
     let block_name = |b: usize| {
@@ -342,6 +373,12 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
 
     let mut moved = Vec::new();
     let mut live = Liveness::of(&blocks, &cfg, f.vregs.len());
+    // Motion lengthens live ranges. ptxas reallocates (the paper: 4 more
+    // registers on average); this front end's allocator spills past the
+    // register file, so a move that would take the pressure above what the
+    // kernel had and the file's size less `margin` is undone.
+    let before = live.pressure(&blocks, &cfg, &f.vregs);
+    let cap = (before.0.max(crate::inst::MAX_REGS.saturating_sub(margin)), before.1.max(crate::inst::MAX_PREDS));
     for trace in traces.iter().filter(|t| t.len() > 1 && opts.hoist) {
         for i in 1..trace.len() {
             let home = trace[i];
@@ -350,8 +387,16 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options) -
                 let Some(mut idx) = blocks[home].iter().position(|u| u.line == line) else { continue };
                 let (mut j, mut speculative) = (i, false);
                 while j > 0 {
+                    let unit = blocks[trace[j]][idx].clone();
                     let Some((q, spec)) = motion::step(&cfg, &mut blocks, &live, trace[j], idx, trace[j - 1], opts.placement) else { break };
-                    live = Liveness::of(&blocks, &cfg, f.vregs.len());
+                    let after = Liveness::of(&blocks, &cfg, f.vregs.len());
+                    let p = after.pressure(&blocks, &cfg, &f.vregs);
+                    if p.0 > cap.0 || p.1 > cap.1 {
+                        blocks[trace[j - 1]].remove(q);
+                        blocks[trace[j]].insert(idx, unit);
+                        break;
+                    }
+                    live = after;
                     speculative |= spec;
                     idx = q;
                     j -= 1;

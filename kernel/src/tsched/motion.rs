@@ -20,7 +20,8 @@
 //! [`super::Placement`] says.
 
 use crate::cfg::Cfg;
-use crate::inst::{Guard, Inst, Op, Opnd, Space};
+use crate::inst::{Guard, Inst, Op, Opnd, RegWidth, Space};
+use crate::ptx::VRegInfo;
 use crate::regalloc::vreg;
 
 /// One PTX statement (a source line) and the instructions it parsed to.
@@ -162,6 +163,58 @@ impl Liveness {
 
     fn live_in(&self, b: usize, v: usize) -> bool {
         self.live_in[b][v / 64] >> (v % 64) & 1 != 0
+    }
+
+    /// The most 32-bit registers (pairs count two) and predicates live at
+    /// once anywhere in the kernel: what an allocation needs at least.
+    pub fn pressure(&self, blocks: &[Vec<Unit>], cfg: &Cfg, vregs: &[VRegInfo]) -> (u32, u32) {
+        let words = self.live_in.first().map_or(1, Vec::len);
+        let weight = |v: usize| match vregs[v].width {
+            RegWidth::W32 => (1, 0),
+            RegWidth::W64 => (2, 0),
+            RegWidth::Pred => (0, 1),
+        };
+        let count = |live: &[u64]| {
+            let mut c = (0u32, 0u32);
+            for (w, &bits) in live.iter().enumerate() {
+                let mut b = bits;
+                while b != 0 {
+                    let (r, p) = weight(w * 64 + b.trailing_zeros() as usize);
+                    c = (c.0 + r, c.1 + p);
+                    b &= b - 1;
+                }
+            }
+            c
+        };
+        let mut best = (0, 0);
+        for (b, units) in blocks.iter().enumerate() {
+            let mut live = vec![0u64; words];
+            for &s in &cfg.blocks[b].succs {
+                for (o, x) in live.iter_mut().zip(&self.live_in[s as usize]) {
+                    *o |= x;
+                }
+            }
+            for inst in units.iter().rev().flat_map(|u| u.insts.iter().rev()) {
+                // Just after the instruction: what is live and what it writes.
+                let mut after = live.clone();
+                for d in inst.reg_defs().filter_map(vreg) {
+                    after[d / 64] |= 1 << (d % 64);
+                }
+                let c = count(&after);
+                best = (best.0.max(c.0), best.1.max(c.1));
+                if inst.guard.is_none() {
+                    for d in inst.reg_defs().filter_map(vreg) {
+                        live[d / 64] &= !(1 << (d % 64));
+                    }
+                }
+                for x in inst.reg_uses().filter_map(vreg) {
+                    live[x / 64] |= 1 << (x % 64);
+                }
+                let c = count(&live);
+                best = (best.0.max(c.0), best.1.max(c.1));
+            }
+        }
+        best
     }
 }
 
