@@ -323,8 +323,8 @@ fn trace_rows(table: &mut String, app: &str, report: &Path) {
 /// Speedup of every timing run over the first (its cycles over theirs),
 /// per application and as a geometric mean over the applications every run
 /// finished; comma-separated columns.
-fn speedups(timing: &[&str], cycles: &[(String, Vec<Option<u64>>)]) -> String {
-    let mut s = format!("application,{}\n", timing.iter().map(|m| format!("speedup {m}")).collect::<Vec<_>>().join(","));
+fn speedups(timing: &[&str], cycles: &[(String, Vec<Option<u64>>)], rows: &str) -> String {
+    let mut s = format!("{},{}\n", if rows == "kernels" { "application:kernel" } else { "application" }, timing.iter().map(|m| format!("speedup {m}")).collect::<Vec<_>>().join(","));
     let mut logs = vec![0.0f64; timing.len()];
     let mut n = 0;
     for (app, c) in cycles {
@@ -345,7 +345,7 @@ fn speedups(timing: &[&str], cycles: &[(String, Vec<Option<u64>>)]) -> String {
         let _ = writeln!(s, "{app},{}", cells.join(","));
     }
     if n > 0 {
-        let _ = writeln!(s, "geomean ({n} applications),{}", logs.iter().map(|l| format!("{:.3}", (l / n as f64).exp())).collect::<Vec<_>>().join(","));
+        let _ = writeln!(s, "geomean ({n} {rows}),{}", logs.iter().map(|l| format!("{:.3}", (l / n as f64).exp())).collect::<Vec<_>>().join(","));
     }
     s
 }
@@ -479,13 +479,13 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         println!("{}", path.display());
     }
     if timing.len() > 1 {
-        let t = speedups(&timing, &cycles);
+        let t = speedups(&timing, &cycles, "applications");
         print!("{}", aligned(&t));
         let path = out.join(format!("speedup-{}.csv", a.size));
         crate::output::write(&path, &t)?;
         println!("{}", path.display());
         let path = out.join(format!("speedup-kernels-{}.csv", a.size));
-        crate::output::write(&path, &speedups(&timing, &kernel_cycles))?;
+        crate::output::write(&path, &speedups(&timing, &kernel_cycles, "kernels"))?;
         println!("{} (per kernel)", path.display());
     }
     if failures > 0 {
@@ -517,7 +517,7 @@ mod tests {
             ("b".to_string(), vec![Some(90), None, Some(90)]),
             ("c".to_string(), vec![Some(400), Some(100), Some(100)]),
         ];
-        let t = speedups(&["base", "x", "y"], &cycles);
+        let t = speedups(&["base", "x", "y"], &cycles, "applications");
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "application,speedup base,speedup x,speedup y");
         assert_eq!(lines[1], "a,1.000,2.000,0.500");
