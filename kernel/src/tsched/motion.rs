@@ -14,10 +14,9 @@
 //! A block with a side entrance (more than one predecessor) is not crossed:
 //! that would need compensation copies in the other predecessors.
 //! On hardware, ptxas then schedules each block; the warpforge SM issues PTX
-//! as written, so the pass does that step too ([`list_schedule`]: a list
-//! schedule of each block that received statements, by latency-weighted
-//! critical path), or leaves the moved statements where
-//! [`super::Placement`] says.
+//! as written, so the pass does that step too ([`list_schedule`] of every
+//! block, by latency-weighted critical path), or leaves the moved
+//! statements where [`super::Placement`] says.
 
 use crate::cfg::Cfg;
 use crate::inst::{Guard, Inst, Op, Opnd, RegWidth, Space};
@@ -96,23 +95,6 @@ fn classify(insts: &[Inst], text: &str) -> Kind {
         Op::Ld { space: Space::Global, .. } if !["volatile", "relaxed", "acquire", "mmio"].iter().any(|q| inst.opcode.contains(q)) => Kind::Load,
         _ => Kind::Fixed,
     }
-}
-
-/// May `u` (a moving statement) be placed before `a`, which ran before it?
-/// No true, anti or output dependence through registers, no load above a
-/// store, atomic or fence, nothing above a barrier.
-fn conflict(a: &Unit, u: &Unit) -> bool {
-    let a_defs: Vec<usize> = a.defs().collect();
-    if u.uses().any(|x| a_defs.contains(&x)) || u.defs().any(|d| a_defs.contains(&d)) {
-        return true;
-    }
-    if u.defs().any(|d| a.uses().any(|x| x == d)) {
-        return true;
-    }
-    if a.insts.iter().any(syncs) {
-        return true;
-    }
-    u.kind == Kind::Load && a.writes_memory_or_syncs()
 }
 
 /// Per-block liveness of virtual registers (a guarded definition does not
@@ -257,7 +239,7 @@ pub fn step(cfg: &Cfg, blocks: &mut [Vec<Unit>], live: &Liveness, x: usize, idx:
         return None;
     }
     let u = &blocks[x][idx];
-    if u.kind == Kind::Fixed || blocks[x][..idx].iter().any(|a| conflict(a, u)) {
+    if u.kind == Kind::Fixed || blocks[x][..idx].iter().any(|a| ordered(a, u)) {
         return None;
     }
     let mut moved = u.clone();
@@ -282,21 +264,21 @@ pub fn step(cfg: &Cfg, blocks: &mut [Vec<Unit>], live: &Liveness, x: usize, idx:
     }
     let ys = &blocks[y];
     let limit = ys.len() - ys.last().and_then(Unit::terminator).is_some() as usize;
-    if ys[limit..].iter().any(|a| conflict(a, &moved)) {
+    if ys[limit..].iter().any(|a| ordered(a, &moved)) {
         return None;
     }
     let q = match placement {
         super::Placement::Bottom | super::Placement::List => limit,
-        super::Placement::Earliest => ys[..limit].iter().rposition(|a| conflict(a, &moved)).map_or(0, |k| k + 1),
+        super::Placement::Earliest => ys[..limit].iter().rposition(|a| ordered(a, &moved)).map_or(0, |k| k + 1),
     };
     blocks[x].remove(idx);
     blocks[y].insert(q, moved);
     Some((q, spec.is_some()))
 }
 
-/// Must `a`, before `b` in a block, stay before it? Register dependences,
-/// memory order (no load or store passes a store, atomic or call), and
-/// barriers, fences and clock reads as walls.
+/// Must `a`, before `b`, stay before it (in a block, or when `b` moves up
+/// past `a`)? Register dependences, memory order (no load or store passes a
+/// store, atomic or call), and barriers, fences and clock reads as walls.
 fn ordered(a: &Unit, b: &Unit) -> bool {
     let wall = |u: &Unit| u.insts.iter().any(|i| syncs(i) || i.src.iter().any(|o| matches!(o, Opnd::Sreg(s) if s.is_clock())));
     let mem = |u: &Unit| u.insts.iter().any(|i| i.mem.is_some() || matches!(i.op, Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } | Op::Call { .. }));
