@@ -39,6 +39,10 @@ struct App {
     paper: Size,
     #[serde(default)]
     check: Check,
+    /// It seeds its inputs with `time(0)`: run it with `time` fixed
+    /// (`inputs/fixed_time.c`, preloaded), so every run sees one input.
+    #[serde(default)]
+    fixed_time: bool,
 }
 
 #[derive(Deserialize)]
@@ -149,7 +153,16 @@ fn build(app: &App, nvcc: &Path, link: &Path, out: &Path) -> Res<PathBuf> {
         let first: Vec<&str> = err.lines().filter(|l| l.contains("error")).take(3).collect();
         return Err(format!("{}: nvcc failed: {}", app.name, first.join(" | ")));
     }
+    if app.fixed_time {
+        let src = root().join("inputs").join("fixed_time.c");
+        run_cmd(&["gcc".into(), "-shared".into(), "-fPIC".into(), "-O2".into(), "-o".into(), fixed_time(&exe).display().to_string(), src.display().to_string()], &dir, "fixed_time.so")?;
+    }
     Ok(exe)
+}
+
+/// The preloaded `time` of a `fixed_time` application, beside its program.
+fn fixed_time(exe: &Path) -> PathBuf {
+    exe.with_file_name("fixed_time.so")
 }
 
 /// `{src}`, `{bin}`, `{run}`, `{inputs}` in a command's words.
@@ -234,6 +247,9 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
             cmd.args(["--set", s]);
         }
         cmd.args(extra);
+        if app.fixed_time {
+            cmd.env("LD_PRELOAD", fixed_time(exe));
+        }
         cmd.arg("--").arg(exe).args(expand(&size.args, &src, bin, dir)).current_dir(&cwd);
         let out = cmd.output().map_err(|e| format!("cannot run warpforge exec: {e}"))?;
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
