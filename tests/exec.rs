@@ -149,9 +149,11 @@ fn workloads_small() {
     let speedups = std::fs::read_to_string(out.join("speedup-small.csv")).unwrap();
     assert!(speedups.lines().last().unwrap().starts_with("geomean (9 applications),1.000,"), "{speedups}");
     // Trace scheduling (trained on the same small inputs): a report row per
-    // kernel, with NVIDIA's assembler's registers before and after.
+    // kernel, with NVIDIA's assembler's registers before and after (it
+    // accepted every scheduled module: a rejection stops the program).
     let trace = std::fs::read_to_string(out.join("trace-small.csv")).unwrap();
     let rows: Vec<&str> = trace.lines().skip(1).collect();
     assert!(rows.len() >= 12, "{trace}");
-    assert!(rows.iter().any(|r| r.starts_with("rodinia/pathfinder,dynproc_kernel,") && !r.contains(",-,")), "{trace}");
+    assert!(rows.iter().all(|r| !r.contains(",-,")), "{trace}");
+    assert!(rows.iter().any(|r| r.starts_with("rodinia/pathfinder,dynproc_kernel,")), "{trace}");
 }

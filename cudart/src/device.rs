@@ -283,6 +283,12 @@ impl Device {
                     let work = std::env::temp_dir().join(format!("warpforge-ptxas-{}", std::process::id()));
                     let ptxas = kernel::compile::ptxas(ptx, &work).and_then(|b| Ok((b, kernel::compile::ptxas(&s.ptx, &work)?)));
                     let _ = std::fs::remove_dir_all(&work);
+                    // No assembler at hand is no report; a rejection is the pass's bug.
+                    if let Err(e) = ptxas.as_ref() {
+                        if e.starts_with("ptxas rejects") {
+                            return Err(Fatal(format!("{file}, trace-scheduled: {e}")));
+                        }
+                    }
                     append_line(r, ENV_TRACE_REPORT, &trace_report(&s, &before, &after, ptxas.ok()))?;
                 }
                 scheduled = s.ptx;
