@@ -57,16 +57,21 @@ replay: setup build
 	$(WF) plot out/replay/stall/*.json out/replay/replay/*.json -o out/replay.svg --title "Scheduler-cycle breakdown: stalling vs replay and hazard avoidance"
 	$(WF) workloads --apps $(REPLAY_APPS) --modes $(REPLAY_RUNS) --out out/replay-workloads
 
-# Warp-aware trace scheduling (seed 002; docs/tsched.md): Rodinia's
+# Warp-aware trace scheduling (seed 002; docs/tsched.md) on Rodinia's
 # applications in workloads/, each trained on its small input (the
-# functional model counts its branches) and measured on TRACE_SIZE:
-# every block list-scheduled as ptxas would (the base), the pass on top,
-# nvcc's order as written; then the same two with warp pre-execution on.
+# functional model counts its branches): every block list-scheduled as
+# ptxas would (the base), the pass on top, nvcc's order as written — at the
+# small size, and at the papers' sizes (a training input other than the
+# measured one, as the paper's); then warp pre-execution on, small inputs.
+# About an hour and a half, most of it P-mode.
 TRACE_APPS = backprop,bfs,b+tree,cfd,gaussian,hotspot,hotspot3D,kmeans,lavaMD,lud,rodinia/nn,nw,particlefilter_float,particlefilter_naive,pathfinder,srad_v1,srad_v2,streamcluster
-TRACE_RUNS = hpca16_pmode:trace=blocks,hpca16_pmode:trace,hpca16_pmode,pmode:trace=blocks,pmode:trace
-TRACE_SIZE = small
+TRACE_PAPER_APPS = backprop,bfs,b+tree,gaussian,hotspot,lud,rodinia/nn,nw,particlefilter_float,particlefilter_naive,pathfinder,srad_v1,srad_v2
+TRACE_PMODE_APPS = backprop,bfs,b+tree,gaussian,hotspot,lud,rodinia/nn,nw,particlefilter_naive,pathfinder,srad_v1,srad_v2
+TRACE_RUNS = hpca16_pmode:trace=blocks,hpca16_pmode:trace,hpca16_pmode
 trace: setup build
-	$(WF) workloads --apps $(TRACE_APPS) --size $(TRACE_SIZE) --train-size small --modes $(TRACE_RUNS) --out out/trace
+	$(WF) workloads --apps $(TRACE_APPS) --modes $(TRACE_RUNS) --out out/trace
+	$(WF) workloads --apps $(TRACE_PAPER_APPS) --size paper --train-size small --modes $(TRACE_RUNS) --out out/trace
+	$(WF) workloads --apps $(TRACE_PMODE_APPS) --modes pmode:trace=blocks,pmode:trace,pmode --out out/trace-pmode
 
 # The benchmark applications of workloads/ (docs/workloads.md): built by
 # nvcc; run unmodified through `warpforge exec` at the small size on the
