@@ -17,7 +17,9 @@
 //! GTO the naive tracker without squashing, LRR plain replay, two-level the
 //! credit tracker with the counter predictor), and the starved SM rotates over the stalling and the replay
 //! pipeline; `WARPFORGE_RANDOM_MODES=baseline,pmode` runs every preset in
-//! each listed mode instead.
+//! each listed mode instead. Each seed's kernel, its helpers inlined and
+//! trace-scheduled (seed 002's pass, trained on its launch), also runs on one
+//! configuration (rotating) to the unscheduled kernel's memory.
 //!
 //! Seeds: `WARPFORGE_RANDOM_SEEDS=N` (default 30) starting at
 //! `WARPFORGE_RANDOM_FIRST` (default 0), or exactly the comma-separated list
@@ -350,7 +352,40 @@ fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
             r.failures.push(format!("seed {seed}, config {}, engine {engine}: {what}\n  {}", case.label(), repro(&g, Some(case), engine)));
         }
     }
+    let modeless: Vec<&Case> = cases.iter().filter(|c| c.cfg.mode != sm::Mode::Pmode).collect();
+    let case = modeless[seed as usize % modeless.len()];
+    if let Err(e) = trace_scheduled(&g, &b, &case.cfg) {
+        r.failures.push(format!("seed {seed}, trace-scheduled, config {}: {e}\n  {}", case.label(), repro(&g, Some(case), Engine::Model)));
+    }
     r
+}
+
+/// Seed 002's pass in the differential test: the kernel with its helpers
+/// inlined (the pass is intraprocedural), trained on its launch and
+/// scheduled, runs on the SM to the unscheduled kernel's memory.
+fn trace_scheduled(g: &Generated, b: &Built, cfg: &Config) -> Result<(), String> {
+    let cu = b.cu_path.with_file_name(format!("{}_inlined.cu", g.stem()));
+    std::fs::write(&cu, g.cuda.replace("__noinline__", "__forceinline__")).map_err(|e| e.to_string())?;
+    let ptx = kernel::compile_cuda(&cu, &compile_opts()).map_err(|e| e.to_string())?;
+    let file = cu.display().to_string();
+    let load = |ptx: &str| -> Result<(kernel::Kernel, kernel::Launch), String> {
+        let m = kernel::Module::from_ptx(ptx, &file).map_err(|e| e.to_string())?;
+        let k = m.kernel(kernel::gen::KERNEL_NAME).map_err(|e| e.to_string())?.clone();
+        let l = kernel::LaunchFile::parse(&g.launch, &b.launch_path).and_then(|f| f.bind(&m, &k)).map_err(|e| e.to_string())?;
+        Ok((k, l))
+    };
+    let (k, l) = load(&ptx)?;
+    let opts = RunOptions { max_warp_insts: 50_000_000, ..Default::default() };
+    let golden = kernel::run_functional(&k, &l, &opts).map_err(|e| e.to_string())?;
+    let mut profile = kernel::tsched::Profile::default();
+    kernel::tsched::train(&k, &l, &opts, &mut profile).map_err(|e| e.to_string())?;
+    let s = kernel::tsched::schedule(&ptx, &file, &profile, &Default::default()).map_err(|e| e.to_string())?;
+    let (k2, l2) = load(&s.ptx)?;
+    let o = simulate(&(Arc::new(k2), Arc::new(l2)), cfg, Engine::Model, Outputs::default())?;
+    if o.memory != golden.memory {
+        return Err(format!("final memory differs: {}", first_difference(b, &o.memory, &golden.memory)));
+    }
+    Ok(())
 }
 
 #[test]
