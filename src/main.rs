@@ -753,8 +753,8 @@ struct TraceArgs {
     /// Grow traces along edges more probable than this (the paper's MIN_PROB).
     #[arg(long, default_value_t = kernel::tsched::MIN_PROB)]
     min_prob: f64,
-    /// Where a moved statement goes: list (appended, then the blocks that
-    /// received statements list-scheduled by latency, as ptxas would),
+    /// Where a moved statement goes: list (appended, then every block
+    /// list-scheduled by latency, as ptxas would),
     /// earliest (the first slot its dependences allow) or bottom (the
     /// paper's pass output as is).
     #[arg(long, default_value = "list", value_parser = kernel::tsched::Placement::parse)]
@@ -767,8 +767,8 @@ struct TraceArgs {
     out: Option<PathBuf>,
 }
 
-/// Trace-schedule `ptx`, trained on a launch file of `kernel` (or every
-/// kernel the launch file can bind, when `name` is none).
+/// Trace-schedule `ptx`, trained on a launch file of kernel `name` (the
+/// module's only kernel when none is named).
 fn trace_schedule(ptx: &str, file: &str, name: Option<&str>, train: &Path, opts: &kernel::tsched::Options) -> Res<kernel::tsched::Scheduled> {
     let m = kernel::Module::from_ptx(ptx, file).map_err(|e| e.to_string())?;
     let k = match name {
