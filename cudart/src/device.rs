@@ -561,10 +561,11 @@ fn append_line(p: &std::path::Path, var: &str, line: &str) -> Result<(), Fatal> 
     r.map_err(|e| Fatal(format!("cannot append to {} ({var}): {e}", p.display())))
 }
 
-/// One JSON line per kernel: what trace scheduling did, and the registers
-/// (this front end's allocation) before and after.
+/// ptxas's registers per kernel: before and after the pass.
 type PtxasRegs = (Vec<(String, u32)>, Vec<(String, u32)>);
 
+/// One JSON line per kernel: what trace scheduling did, and the registers
+/// before and after (this front end's allocation, and ptxas's when at hand).
 fn trace_report(s: &kernel::tsched::Scheduled, before: &Module, after: &Module, ptxas: Option<PtxasRegs>) -> String {
     let regs = |m: &Module, name: &str| m.kernels.iter().find(|k| k.name == name).map_or(0, |k| k.regs_used);
     let nv = |l: &[(String, u32)], name: &str| l.iter().find(|(n, _)| n == name).map(|r| r.1);
