@@ -191,6 +191,12 @@ impl Cfg {
         }
     }
 
+    /// The block control falls through to from block `b` (the next one in
+    /// the code; `None` after the last).
+    pub fn fallthrough(&self, b: usize) -> Option<usize> {
+        self.block_of.get(self.blocks[b].end as usize).map(|&f| f as usize)
+    }
+
     /// The reconvergence PC of a branch at instruction `i`.
     pub fn reconv_pc(&self, i: usize) -> u32 {
         let b = self.block_of[i] as usize;

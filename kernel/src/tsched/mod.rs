@@ -20,7 +20,7 @@ use select::SeedClass;
 
 use crate::cfg::Cfg;
 use crate::error::KernelError;
-use crate::inst::Op;
+use crate::inst::{Guard, Op};
 use crate::ptx::ParsedFunc;
 use motion::{Kind, Liveness, Unit};
 
@@ -84,8 +84,6 @@ pub struct Moved {
     /// The predicate the pass added (a load above a branch), as written.
     pub guard: Option<String>,
     pub load: bool,
-    /// Index of the block it moved into.
-    pub to_block: usize,
 }
 
 /// One trace: block names, root first, and why the root seeds a trace.
@@ -182,7 +180,8 @@ pub fn train(k: &crate::Kernel, launch: &crate::Launch, opts: &crate::RunOptions
 /// Trace-schedule every kernel of a PTX module the profile covers.
 pub fn schedule(src: &str, file: &str, profile: &Profile, opts: &Options) -> Result<Scheduled, KernelError> {
     let m = crate::ptx::parse(src, file)?;
-    let original = crate::Module::from_ptx(src, file)?;
+    // The original's allocation, needed once some kernel changes.
+    let mut original: Option<crate::Module> = None;
     let spills = |m: &crate::Module, name: &str| m.kernels.iter().find(|k| k.name == name).map_or(0, |k| k.spills);
     let mut lines: Vec<String> = src.split('\n').map(str::to_string).collect();
     let mut kernels = Vec::new();
@@ -199,7 +198,12 @@ pub fn schedule(src: &str, file: &str, profile: &Profile, opts: &Options) -> Res
             if let Ok((_, Some((open, body)))) = &r {
                 let mut trial = lines.clone();
                 trial.splice(open + 1..open + 1 + body.len(), body.iter().cloned());
-                let fits = crate::Module::from_ptx(&trial.join("\n"), file).is_ok_and(|t| spills(&t, &f.name) <= spills(&original, &f.name));
+                let original = match &mut original {
+                    Some(m) => m,
+                    none => none.insert(crate::Module::from_ptx(src, file)?),
+                };
+                let before = spills(original, &f.name);
+                let fits = crate::Module::from_ptx(&trial.join("\n"), file).is_ok_and(|t| spills(&t, &f.name) <= before);
                 if !fits && o.hoist {
                     continue;
                 }
@@ -351,10 +355,9 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options, m
                 let c = line_counts(from, true);
                 let total = c.taken + c.not_taken;
                 let tb = cfg.block_of[target as usize] as usize;
-                let fall = cfg.blocks.iter().position(|b| b.start == cfg.blocks[from].end);
                 if total == 0 {
                     0.0
-                } else if fall == Some(tb) {
+                } else if cfg.fallthrough(from) == Some(tb) {
                     1.0
                 } else if to == tb {
                     c.taken as f64 / total as f64
@@ -370,6 +373,7 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options, m
     let seeds = select::seeds(&cfg, &shape, &syncs);
     let traces = select::traces(&cfg, &shape, &seeds, &prob, opts.min_prob);
     let seed_class = |b: usize| seeds.iter().find(|s| s.0 == b).map_or(SeedClass::Other, |s| s.1);
+    let guard_text = |g: Guard| format!("@{}{}", if g.neg { "!" } else { "" }, f.vregs[g.pred as usize].name);
 
     let mut moved = Vec::new();
     let mut live = Liveness::of(&blocks, &cfg, f.vregs.len());
@@ -403,7 +407,7 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options, m
                 }
                 if j < i {
                     let u = &blocks[trace[j]][idx];
-                    let guard = u.added_guard.map(|g| format!("@{}{}", if g.neg { "!" } else { "" }, f.vregs[g.pred as usize].name));
+                    let guard = u.added_guard.map(guard_text);
                     moved.push(Moved {
                         line,
                         text: lines[line as usize - 1].split_whitespace().collect::<Vec<_>>().join(" "),
@@ -412,7 +416,6 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options, m
                         speculative,
                         guard,
                         load: u.kind == Kind::Load,
-                        to_block: trace[j],
                     });
                 }
             }
@@ -462,7 +465,7 @@ fn kernel(f: &ParsedFunc, lines: &[String], profile: &Profile, opts: &Options, m
                 out.push(match u.added_guard {
                     Some(g) => {
                         let ws = text.len() - text.trim_start().len();
-                        format!("{}@{}{} {}", &text[..ws], if g.neg { "!" } else { "" }, f.vregs[g.pred as usize].name, &text[ws..])
+                        format!("{}{} {}", &text[..ws], guard_text(g), &text[ws..])
                     }
                     None => text.clone(),
                 });

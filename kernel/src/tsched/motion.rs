@@ -215,8 +215,7 @@ pub struct Step {
 fn edge(cfg: &Cfg, blocks: &[Vec<Unit>], y: usize, x: usize) -> Option<(Guard, Option<usize>)> {
     let t = blocks[y].last()?.terminator()?;
     let g = t.guard?;
-    let fall = cfg.blocks[y].end as usize;
-    let fb = cfg.blocks.iter().position(|b| b.start as usize == fall);
+    let fb = cfg.fallthrough(y);
     match t.op {
         Op::Bra { target, .. } => {
             let tb = cfg.block_of[target as usize] as usize;

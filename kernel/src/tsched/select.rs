@@ -17,31 +17,24 @@ impl Dom {
         self.rows[b][a / 64] >> (a % 64) & 1 != 0
     }
 
-    /// Iterative data-flow over `preds` from the `roots` (blocks with no
-    /// predecessor that are not roots are dominated by nothing but themselves).
-    fn compute(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) -> Dom {
+    /// Iterative data-flow from the entry block 0 (a block not reached
+    /// from it is dominated by nothing but itself).
+    fn of(cfg: &Cfg) -> Dom {
+        let n = cfg.blocks.len();
         let words = n.div_ceil(64).max(1);
-        let full = vec![!0u64; words];
-        let mut rows = vec![full; n];
-        let one = |b: usize| {
-            let mut r = vec![0u64; words];
-            r[b / 64] |= 1 << (b % 64);
-            r
-        };
-        for &r in roots {
-            rows[r] = one(r);
+        let mut rows = vec![vec![!0u64; words]; n];
+        if n > 0 {
+            rows[0] = vec![0u64; words];
+            rows[0][0] = 1;
         }
         let mut changed = true;
         while changed {
             changed = false;
-            for b in 0..n {
-                if roots.contains(&b) {
-                    continue;
-                }
-                let ps = preds(b);
+            for b in 1..n {
+                let ps = &cfg.blocks[b].preds;
                 let mut new = if ps.is_empty() { vec![0u64; words] } else { vec![!0u64; words] };
-                for p in ps {
-                    for (w, x) in new.iter_mut().zip(&rows[p]) {
+                for &p in ps {
+                    for (w, x) in new.iter_mut().zip(&rows[p as usize]) {
                         *w &= x;
                     }
                 }
@@ -59,8 +52,9 @@ impl Dom {
 /// The CFG facts trace selection and scheduling use.
 pub struct Shape {
     pub dom: Dom,
-    /// Post-dominators (over the reversed CFG from the blocks that exit).
-    pub pdom: Dom,
+    /// Each block's immediate post-dominator, as the CFG computed it for
+    /// reconvergence (`None`: the virtual exit, or no exit reachable).
+    ipdom: Vec<Option<u32>>,
     pub loop_head: Vec<bool>,
     /// Breadth-first order from the entry (blocks reached from it).
     pub bfs: Vec<usize>,
@@ -69,9 +63,7 @@ pub struct Shape {
 impl Shape {
     pub fn of(cfg: &Cfg) -> Shape {
         let n = cfg.blocks.len();
-        let dom = Dom::compute(n, &[0], &|b| cfg.blocks[b].preds.iter().map(|&p| p as usize).collect());
-        let exits: Vec<usize> = (0..n).filter(|&b| cfg.blocks[b].exits || cfg.blocks[b].succs.is_empty()).collect();
-        let pdom = Dom::compute(n, &exits, &|b| cfg.blocks[b].succs.iter().map(|&s| s as usize).collect());
+        let dom = Dom::of(cfg);
         let mut loop_head = vec![false; n];
         for (b, blk) in cfg.blocks.iter().enumerate() {
             for &s in &blk.succs {
@@ -94,12 +86,25 @@ impl Shape {
             }
             i += 1;
         }
-        Shape { dom, pdom, loop_head, bfs }
+        Shape { dom, ipdom: cfg.blocks.iter().map(|b| b.ipdom).collect(), loop_head, bfs }
     }
 
     /// `a` dominates `b` and `b` post-dominates `a`.
     pub fn control_equivalent(&self, a: usize, b: usize) -> bool {
-        self.dom.dominates(a, b) && self.pdom.dominates(b, a)
+        self.dom.dominates(a, b) && self.post_dominates(b, a)
+    }
+
+    /// `a` is `b` or on `b`'s chain of immediate post-dominators.
+    fn post_dominates(&self, a: usize, mut b: usize) -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            match self.ipdom[b] {
+                Some(p) => b = p as usize,
+                None => return false,
+            }
+        }
     }
 
     /// An edge to a block that dominates its source closes a loop.
