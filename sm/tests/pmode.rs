@@ -121,3 +121,71 @@ fn figure_5_walk_through() {
         assert!(p.n_l1_hit_or_merge >= 1);
     }
 }
+
+/// Entering P-mode costs no other warp its issue slot (a TRIGGER is
+/// deferred behind every N-mode warp that can issue): one scheduler, loose
+/// round-robin, CTA 0's warp loads and needs the load at once, CTAs 1-3 have
+/// 32 independent multiply-adds each. From the load's issue on, the
+/// multiply-add warps issue in every cycle of their run; the load warp
+/// enters P-mode when they stall, not in its round-robin turn.
+#[test]
+fn trigger_takes_no_issue_slot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/micro");
+    let m = load(&root.join("trigger_slot.cu"), &CompileOptions::default()).unwrap();
+    let k = m.only_kernel().unwrap().clone();
+    let launch = "grid = [4]\nblock = [32]\nargs = [\"a\", \"out\", 3]\n\
+        [buffers.a]\ntype = \"i32\"\nlen = 32\ninit = { random = { seed = 5, min = 1, max = 9 } }\n\
+        [buffers.out]\ntype = \"i32\"\nlen = 128\n";
+    let l = LaunchFile::parse(launch, &root.join("trigger_slot.toml")).unwrap().bind(&m, &k).unwrap();
+    let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
+    let mut cfg = Config::preset("hpca16_pmode");
+    for o in ["mode=\"pmode\"", "core.schedulers=1", "core.policy=\"lrr\""] {
+        cfg = cfg.with_override(o).unwrap();
+    }
+    let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, Engine::Model, Outputs { log_actions: true, ..Outputs::default() }).unwrap();
+    assert!(o.memory == golden.memory);
+    let trigger = o.actions.iter().find(|a| a.action == Trigger).expect("the load warp enters P-mode");
+    assert_eq!(trigger.warp, 0);
+    let load = o.actions.iter().filter(|a| a.warp == 0 && a.action == Issue && a.cycle < trigger.cycle).last().unwrap().cycle;
+    for c in load + 1..=load + 20 {
+        assert!(
+            o.actions.iter().any(|a| a.cycle == c && a.warp != 0 && a.action == Issue),
+            "cycle {c}: no multiply-add warp issued (TRIGGER at {}): {:?}",
+            trigger.cycle,
+            o.actions.iter().filter(|a| (load..=load + 20).contains(&a.cycle)).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// The P-mode statistics count what the paper's figures count: Figure 11's
+/// long-latency row is the N-mode global loads (shared, param and const
+/// loads are short-latency), every N-mode instruction is in one row, and a
+/// scheduler-cycle counts as issued when an instruction entered the
+/// pipeline or was reused — a TRIGGER, SKIP or HALT issues nothing.
+#[test]
+fn pmode_accounting() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    for name in ["transpose_tiled", "reduction", "pmode_loop", "spmv"] {
+        let m = load(&root.join(format!("{name}.cu")), &CompileOptions::default()).unwrap();
+        let k = m.only_kernel().unwrap().clone();
+        let l = LaunchFile::load(&root.join(format!("{name}.toml"))).unwrap().bind(&m, &k).unwrap();
+        let mut prof = kernel::tsched::InstProfile::new(&k);
+        kernel::run_profiled(&k, &l, &mut l.memory.clone(), &kernel::RunOptions::default(), &mut prof).unwrap();
+        let global_loads: u64 = k
+            .insts
+            .iter()
+            .zip(&prof.counts)
+            .filter(|(i, _)| i.mem.is_some_and(|m| m.kind == kernel::MemKind::Load && matches!(m.space, kernel::Space::Global | kernel::Space::Generic)))
+            .map(|(_, c)| c.execs)
+            .sum();
+        let cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+        let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, Engine::Model, Outputs::default()).unwrap();
+        let (s, p) = (&o.stats, &o.stats.pmode);
+        assert!(p.switches > 0 && p.skipped > 0, "{name}: P-mode ran ({p:?})");
+        assert_eq!(p.reuse_mismatches, 0, "{name}");
+        assert_eq!(p.cover_long.iter().sum::<u64>(), global_loads, "{name}: Figure 11's long row is the global loads");
+        assert_eq!(p.cover_short.iter().sum::<u64>() + global_loads, s.warp_insts, "{name}: every N-mode instruction in a row");
+        let issued = s.breakdown.get(sm::stats::Stall::Issued);
+        assert_eq!(issued, s.warp_insts + p.pre_executed + p.pre_loads, "{name}: issued scheduler-cycles");
+    }
+}

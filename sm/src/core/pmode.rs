@@ -73,6 +73,27 @@ enum Pre {
     Skipped,
 }
 
+/// What an offer came to (`Sm::pm_try`).
+#[derive(Clone, Copy, Debug)]
+enum Tried {
+    Done(Done),
+    Stalled(Stall),
+    /// The unit would TRIGGER; not committed (deferred).
+    Trigger,
+}
+
+/// A committed action.
+#[derive(Clone, Copy, Debug)]
+struct Done {
+    warp: u16,
+    op: u32,
+    /// The warp was in P-mode.
+    pmode: bool,
+    /// An instruction entered the pipeline or was reused (not a TRIGGER,
+    /// SKIP or HALT).
+    issued: bool,
+}
+
 /// P-mode state of one warp slot, beside the unit's.
 #[derive(Clone, Debug, Default)]
 pub struct PWarp {
@@ -281,17 +302,24 @@ impl Sm {
     /// The issue stage with the P-mode unit: per scheduler, N-mode warps in
     /// policy order, then P-mode warps round-robin; the first offer the unit
     /// does not stall (and that finds a collector unit when it needs one)
-    /// happens.
+    /// happens. A TRIGGER is deferred behind the N-mode warps: it takes the
+    /// port only when no N-mode warp issues, so entering P-mode costs no
+    /// other warp its issue (it goes before the P-mode warps, which would
+    /// get the slot only in such a cycle too). Only N-mode issues move the
+    /// policy's pointer (GTO's greedy warp, LRR's start): P-mode runs in the
+    /// baseline's idle slots and leaves its order alone.
     pub(super) fn issue_pmode(&mut self) -> Result<bool, RunError> {
         let mut any = false;
         for k in 0..self.scheds.len() {
             let mut order = std::mem::take(&mut self.pm_extra.order);
             order.clear();
+            let n_mode;
             {
                 let (warps, pm) = (&self.warps, &self.pm);
                 let live = |w: u16| warps[w as usize].live && !warps[w as usize].exited;
                 let all = self.scheds[k].order(live);
                 order.extend(all.iter().copied().filter(|&w| !pm[w as usize].active));
+                n_mode = order.len();
                 let p: Vec<u16> = all.iter().copied().filter(|&w| pm[w as usize].active).collect();
                 if !p.is_empty() {
                     let start = self.pm_extra.p_rr[k] % p.len();
@@ -300,27 +328,46 @@ impl Sm {
             }
             let mut first: Option<Stall> = None;
             let mut done = None;
+            let mut trigger = None;
             self.pm_extra.exhausted_counted = false;
-            for &w in &order {
-                match self.pm_try(k, w)? {
-                    Ok(s) => {
-                        done = Some((w, s));
+            for (i, &w) in order.iter().enumerate() {
+                if i == n_mode && trigger.is_some() {
+                    break;
+                }
+                match self.pm_try(k, w, false)? {
+                    Tried::Done(d) => {
+                        done = Some(d);
                         break;
                     }
-                    Err(s) => {
+                    Tried::Stalled(s) => {
                         first.get_or_insert(s);
                     }
+                    Tried::Trigger => {
+                        first.get_or_insert(Stall::LongRaw);
+                        trigger.get_or_insert(w);
+                    }
+                }
+            }
+            if let (None, Some(w)) = (done, trigger) {
+                match self.pm_try(k, w, true)? {
+                    Tried::Done(d) => done = Some(d),
+                    t => unreachable!("a deferred TRIGGER offered again: {t:?}"),
                 }
             }
             self.pm_extra.order = order;
             match done {
-                Some((w, (stall, op))) => {
-                    self.scheds[k].issued(w);
-                    if self.pm[w as usize].active {
+                Some(d) => {
+                    if d.pmode {
                         self.pm_extra.p_rr[k] += 1;
+                    } else if d.issued {
+                        self.scheds[k].issued(d.warp);
                     }
-                    self.stats.breakdown.add(stall);
-                    self.view.issue.push((Some((w, op)), stall));
+                    // A slot spent on a TRIGGER, SKIP or HALT issued nothing:
+                    // it counts as the stall the scan met first (the one the
+                    // baseline would report).
+                    let s = if d.issued { Stall::Issued } else { first.unwrap_or(Stall::LongRaw) };
+                    self.stats.breakdown.add(s);
+                    self.view.issue.push((Some((d.warp, d.op)), s));
                     any = true;
                 }
                 None => {
@@ -334,31 +381,30 @@ impl Sm {
         Ok(any)
     }
 
-    /// Offer warp `w`'s next instruction on port `k`. `Ok(Ok((category, op)))`
-    /// if something happened (committed), `Ok(Err(category))` if not.
-    #[allow(clippy::type_complexity)]
-    fn pm_try(&mut self, k: usize, w: u16) -> Result<Result<(Stall, u32), Stall>, RunError> {
+    /// Offer warp `w`'s next instruction on port `k`; commit what the unit
+    /// decides unless it stalls, or it is a TRIGGER and `trigger` is false.
+    fn pm_try(&mut self, k: usize, w: u16, trigger: bool) -> Result<Tried, RunError> {
         let p = &self.pm[w as usize];
         if !p.ready {
-            return Ok(Err(Stall::IbufferEmpty));
+            return Ok(Tried::Stalled(Stall::IbufferEmpty));
         }
         if p.halted {
-            return Ok(Err(Stall::LongRaw));
+            return Ok(Tried::Stalled(Stall::LongRaw));
         }
         let pmode = p.active;
         let warp = &self.warps[w as usize];
         if warp.at_barrier {
-            return Ok(Err(Stall::BarrierWait));
+            return Ok(Tried::Stalled(Stall::BarrierWait));
         }
         let Some(head) = warp.ibuf.front().copied().filter(|e| e.ready <= self.now) else {
-            return Ok(Err(Stall::IbufferEmpty));
+            return Ok(Tried::Stalled(Stall::IbufferEmpty));
         };
         if !pmode && !self.out.exhaustive {
             // An N-mode STALL stays a STALL until something of this warp
             // changes (a writeback, a new head, a mode switch: each clears
             // the cache); see `pm_cacheable`.
             if let Some(a) = warp.sb {
-                return Ok(Err(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
+                return Ok(Tried::Stalled(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
             }
         }
         let ops = std::sync::Arc::clone(&self.ops);
@@ -383,17 +429,19 @@ impl Sm {
                     self.stats.pmode.rename_exhausted += 1;
                 }
             }
-            return Ok(Err(if long { Stall::LongRaw } else { Stall::ShortRaw }));
+            return Ok(Tried::Stalled(if long { Stall::LongRaw } else { Stall::ShortRaw }));
+        }
+        if action == Action::Trigger && !trigger {
+            return Ok(Tried::Trigger);
         }
         if needs_unit && !self.oc.has_free(op.unit) {
-            return Ok(Err(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
+            return Ok(Tried::Stalled(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
         }
         self.pm_block().commit();
         if self.out.log_actions {
             self.actions.push(ActionEvent { cycle: self.now, warp: w, pc: head.op * kernel::INST_BYTES, pmode, action });
         }
         let pq = (action == Action::Preexec && op.control == Control::None).then(|| self.pm_block().pq_idx(k));
-        let mut category = Stall::Issued;
         match action {
             Action::Stall => unreachable!(),
             Action::Issue => {
@@ -406,8 +454,6 @@ impl Sm {
                 self.pm_reuse(k, w, op)?;
             }
             Action::Trigger => {
-                // No instruction issues: the cycle is the warp's long wait.
-                category = Stall::LongRaw;
                 self.pm_extra.triggered_now = true;
                 self.stats.pmode.switches += 1;
                 let p = &mut self.pm[w as usize];
@@ -450,7 +496,12 @@ impl Sm {
                 }
             }
         }
-        Ok(Ok((category, head.op)))
+        Ok(Tried::Done(Done {
+            warp: w,
+            op: head.op,
+            pmode,
+            issued: matches!(action, Action::Issue | Action::Reuse) || needs_unit,
+        }))
     }
 
     /// An instruction leaves the buffer without entering the pipeline.
@@ -488,7 +539,10 @@ impl Sm {
     /// Figure 11): reused, executed in P-mode but not reused (pre-loads
     /// included), skipped, or not reached by P-mode.
     fn pm_covered(&mut self, w: u16, op: u32, reused: bool) {
-        let long = matches!(self.ops[op as usize].access, Some(Access::Load | Access::Atomic)) && self.ops[op as usize].unit == Unit::Mem;
+        // Figure 11's long-latency row: global memory loads (generic ones
+        // included, as the unit classes them), not atomics.
+        let o = &self.ops[op as usize];
+        let long = o.access == Some(Access::Load) && class_of(o, &self.func.kernel().insts[op as usize]) == class::GLOAD;
         let c = &mut self.stats.pmode;
         let p = &mut self.pm[w as usize];
         let pre = match p.episode.front() {
@@ -515,4 +569,53 @@ impl Sm {
 
 fn reg_mask(regs: &[u8]) -> u128 {
     regs.iter().fold(0u128, |m, &r| m | 1u128 << r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blocks::Action;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    /// P-mode leaves the baseline policy's order alone: GTO's greedy warp is
+    /// always the warp of the scheduler's last N-mode issue (or reuse),
+    /// whatever P-mode warps issued or triggered since.
+    #[test]
+    fn pmode_does_not_move_the_greedy_warp() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+        let m = kernel::load(&root.join("pmode_loop.cu"), &kernel::CompileOptions::default()).unwrap();
+        let k = Arc::new(m.only_kernel().unwrap().clone());
+        let l = Arc::new(kernel::LaunchFile::load(&root.join("pmode_loop.toml")).unwrap().bind(&m, &k).unwrap());
+        let cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+        let func = Functional::new(k, l, cfg.core.max_warps, cfg.core.max_ctas).unwrap();
+        let out = super::super::Outputs { log_actions: true, ..Default::default() };
+        let mut sm = Sm::new(cfg, func, crate::Engine::Model, out).unwrap();
+        let ks = sm.scheds.len();
+        let mut greedy = vec![None; ks];
+        let (mut seen, mut p_between) = (0, 0u64);
+        let mut p_since = vec![false; ks];
+        while !sm.finished() {
+            sm.cycle().unwrap();
+            for a in &sm.actions[seen..] {
+                let k = a.warp as usize % ks;
+                if matches!(a.action, Action::Issue | Action::Reuse) {
+                    if p_since[k] {
+                        p_between += 1;
+                    }
+                    greedy[k] = Some(a.warp);
+                    p_since[k] = false;
+                } else if a.pmode || a.action == Action::Trigger {
+                    p_since[k] = true;
+                }
+            }
+            seen = sm.actions.len();
+            for (k, s) in sm.scheds.iter().enumerate() {
+                if let Some(last) = s.last() {
+                    assert_eq!(Some(last), greedy[k], "cycle {}: scheduler {k}", sm.now);
+                }
+            }
+        }
+        assert!(p_between > 100, "P-mode actions between N-mode issues: {p_between}");
+    }
 }

@@ -122,6 +122,11 @@ impl Scheduler {
         &self.order
     }
 
+    /// The last warp the policy saw issue (GTO's greedy warp).
+    pub fn last(&self) -> Option<u16> {
+        self.last
+    }
+
     /// The scheduler issued from `w`.
     pub fn issued(&mut self, w: u16) {
         self.last = Some(w);
