@@ -154,6 +154,10 @@ pub struct PmodeStats {
     /// Instructions P-mode would have pre-executed but could not record
     /// (P-queue full or PC offset out of range): skipped instead.
     pub pqueue_full: u64,
+    /// P-queue entries a new episode dropped unreused (the warp triggered
+    /// again before reaching them).
+    #[serde(default)]
+    pub pqueue_dropped: u64,
     /// Scheduler-cycles in which a P-mode warp was held back because every
     /// rename register was in use.
     pub rename_exhausted: u64,
@@ -310,13 +314,14 @@ impl Stats {
             let per = |x: u64| if p.switches == 0 { 0.0 } else { x as f64 / p.switches as f64 };
             let _ = writeln!(
                 s,
-                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches); not recorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
+                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches), {} dropped by a new episode; not recorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
                 p.switches,
                 per(p.pre_executed),
                 per(p.skipped),
                 per(p.pre_loads),
                 p.reused,
                 p.reuse_mismatches,
+                p.pqueue_dropped,
                 p.pqueue_full,
                 p.rename_exhausted,
                 p.halted_on_branch

@@ -23,6 +23,11 @@ use std::sync::Arc;
 /// | 0x88 | setp.ne P0, R1, R9 | 0xA0 set.lt $r4, $r1, $r2 |
 /// | 0x90 | @P0 bra 0x58 | 0xA8 $r4 br 0x80 |
 fn fig5(engine: Engine) -> sm::run::Outcome {
+    fig5_with(engine, &[]).0
+}
+
+/// fig5 under the P-mode preset with `overrides`; also the kernel.
+fn fig5_with(engine: Engine, overrides: &[&str]) -> (sm::run::Outcome, kernel::Kernel) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/micro");
     let m = load(&root.join("fig5.cu"), &CompileOptions::default()).unwrap();
     let k = m.only_kernel().unwrap().clone();
@@ -31,10 +36,13 @@ fn fig5(engine: Engine) -> sm::run::Outcome {
         [buffers.out]\ntype = \"i32\"\nlen = 32\n";
     let l = LaunchFile::parse(launch, &root.join("fig5.toml")).unwrap().bind(&m, &k).unwrap();
     let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
-    let cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
-    let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, engine, Outputs { log_actions: true, ..Outputs::default() }).unwrap();
+    let mut cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+    for o in overrides {
+        cfg = cfg.with_override(o).unwrap();
+    }
+    let o = sm::run::simulate(Arc::new(k.clone()), Arc::new(l), &cfg, engine, Outputs { log_actions: true, ..Outputs::default() }).unwrap();
     assert!(o.memory == golden.memory);
-    o
+    (o, k)
 }
 
 #[test]
@@ -95,6 +103,17 @@ fn figure_5_walk_through() {
             (N, 0x60, Reuse),
             (N, 0x68, Issue),
             (N, 0x70, Reuse),
+            // The second consumer waits on the pre-loaded load (an L1 hit, but
+            // a global load: long-latency on the scoreboard) and triggers
+            // again. The new episode drops the three entries left (their
+            // offsets are from the old base) and pre-executes them anew until
+            // the load returns.
+            (N, 0x78, Trigger),
+            (P, 0x78, Skip),
+            (P, 0x80, Preexec),
+            (P, 0x88, Preexec),
+            (P, 0x90, Preexec),
+            (P, 0x58, Preexec),
             (N, 0x78, Issue),
             (N, 0x80, Reuse),
             (N, 0x88, Reuse),
@@ -187,5 +206,33 @@ fn pmode_accounting() {
         assert_eq!(p.cover_short.iter().sum::<u64>() + global_loads, s.warp_insts, "{name}: every N-mode instruction in a row");
         let issued = s.breakdown.get(sm::stats::Stall::Issued);
         assert_eq!(issued, s.warp_insts + p.pre_executed + p.pre_loads, "{name}: issued scheduler-cycles");
+    }
+}
+
+/// A warp enters P-mode again while its P-queue still holds entries of the
+/// last episode (Figure 5's second consumer above; with 16 entries the queue
+/// records further past it): the new episode drops them, and the SM's count
+/// of dropped entries is what the decisions imply.
+#[test]
+fn trigger_drops_entries_left() {
+    for entries in ["pmode.pqueue_entries=8", "pmode.pqueue_entries=16"] {
+        let (o, k) = fig5_with(Engine::Model, &[entries]);
+        let recorded = |a: &sm::core::pmode::ActionEvent| a.action == Preexec && !k.insts[(a.pc / kernel::INST_BYTES) as usize].is_branch();
+        let (mut left, mut dropped, mut triggers) = (0u64, 0u64, 0);
+        for a in &o.actions {
+            match a.action {
+                Trigger => {
+                    triggers += (left > 0) as u32;
+                    dropped += left;
+                    left = 0;
+                }
+                Reuse => left -= 1,
+                _ if recorded(a) => left += 1,
+                _ => {}
+            }
+        }
+        assert!(triggers >= 1, "{entries}: no trigger with entries left");
+        assert_eq!(o.stats.pmode.pqueue_dropped, dropped, "{entries}");
+        assert_eq!(o.stats.pmode.reuse_mismatches, 0);
     }
 }

@@ -31,7 +31,7 @@ struct In {
     /// Bit d: destination d is pending (the scoreboard's report).
     dst_pending: u64,
     src_long: [bool; 8],
-    pq_empty: bool,
+    pq_settled: bool,
     pq_ok: bool,
     pq_hit: bool,
     pq_rdy: bool,
@@ -109,7 +109,7 @@ impl ModeCtrlModel {
                 op: g(d.op),
                 src_pending: b(d.src_pending),
                 dst_pending: g(d.dst_pending),
-                pq_empty: b(d.pq_empty),
+                pq_settled: b(d.pq_settled),
                 pq_ok: b(d.pq_ok),
                 pq_hit: b(d.pq_hit),
                 pq_rdy: b(d.pq_rdy),
@@ -136,7 +136,7 @@ impl ModeCtrlModel {
         let mut d = Dec::default();
         if !s.mode {
             d.action = if long_dep {
-                if i.pq_empty && !lower_trigger {
+                if i.pq_settled && !lower_trigger {
                     act::TRIGGER
                 } else {
                     act::STALL

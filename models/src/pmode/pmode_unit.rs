@@ -158,7 +158,7 @@ impl PmodeUnitModel {
             for (&from, &to) in sbk.src_long.iter().zip(&mck.src_long) {
                 s2.push(w(Src::Sub(SB, from), MC, to));
             }
-            for (from, to) in [(pqk.empty, mck.pq_empty), (pqk.ok, mck.pq_ok), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
+            for (from, to) in [(pqk.settled, mck.pq_settled), (pqk.ok, mck.pq_ok), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
                 s2.push(w(Src::Sub(PQ, from), MC, to));
             }
             s2.push(w(Src::Sub(RN, rnk.free), MC, mck.rn_free));

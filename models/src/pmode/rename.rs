@@ -25,6 +25,10 @@ pub struct RenameModel {
     t: Vec<WarpTables>,
     /// Availability vector, set = in use (little-endian words).
     used: Vec<u64>,
+    /// Owner tags per rename register: the allocating warp, and whether its
+    /// P-queue entry still owns the register.
+    owner: Vec<u64>,
+    queued: Vec<bool>,
     /// Per port and destination: the candidate register (start-of-cycle
     /// state).
     cand: Vec<Vec<Option<u64>>>,
@@ -42,6 +46,8 @@ impl RenameModel {
             io: p.ids(),
             t: vec![empty; p.warps as usize],
             used: vec![0; words_for(p.rename_regs)],
+            owner: vec![0; p.rename_regs as usize],
+            queued: vec![false; p.rename_regs as usize],
             bank_masks: (0..p.banks as u64)
                 .map(|b| {
                     let mut m = vec![0u64; words_for(p.rename_regs)];
@@ -156,6 +162,8 @@ impl Component for RenameModel {
         let regs = self.p.regs as usize;
         if self.frame.get_bool(self.io.rst) {
             self.used.fill(0);
+            self.owner.fill(0);
+            self.queued.fill(false);
             for t in &mut self.t {
                 t.n.fill(Map::default());
                 t.p.fill(Map::default());
@@ -168,12 +176,14 @@ impl Component for RenameModel {
             for i in 0..self.used.len() {
                 self.used[i] = self.frame.get(self.io.init_used)[i];
             }
+            self.queued.fill(false);
             return;
         }
         self.candidates();
         // Frees of this cycle are applied before its allocations (they are
         // disjoint under the protocol; off it, an allocation wins).
-        let mut allocs: Vec<u64> = Vec::new();
+        let mut allocs: Vec<(u64, u64)> = Vec::new();
+        let mut handed: Vec<u64> = Vec::new();
         let warps = self.t.len() as u64;
         let (start, sw) = (self.frame.get_bool(self.io.start_en), self.frame.get_u64(self.io.start_warp));
         for k in 0..self.io.iss.len() {
@@ -194,11 +204,12 @@ impl Component for RenameModel {
                 if self.frame.get_bool(ids.pmode) {
                     if self.frame.get_bool(ids.alloc) && self.free[k] && !(start && sw == w) {
                         let c = self.cand[k][d].expect("free implies a candidate per written destination");
-                        allocs.push(c);
+                        allocs.push((c, w));
                         self.t[wi].p[dst] = Map { id: c, renamed: true };
                     }
                 } else if self.frame.get_bool(ids.reuse) {
                     let rp = self.frame.get_u64(ids.reuse_phys[d]);
+                    handed.push(rp);
                     let old = self.t[wi].n[dst];
                     if old.renamed && old.id != rp {
                         self.free(old.id);
@@ -213,9 +224,22 @@ impl Component for RenameModel {
                 }
             }
         }
+        // An episode start frees what the warp's P-queue entries still own
+        // (tags as of the start of the cycle).
+        let dropped: Vec<u64> =
+            if start { (0..self.queued.len() as u64).filter(|&i| self.queued[i as usize] && self.owner[i as usize] == sw).collect() } else { Vec::new() };
         if start && sw < warps {
             for m in &mut self.t[sw as usize].p {
                 m.renamed = false;
+            }
+        }
+        for &i in &dropped {
+            self.free(i);
+            self.queued[i as usize] = false;
+        }
+        for i in handed {
+            if let Some(q) = self.queued.get_mut(i as usize) {
+                *q = false;
             }
         }
         let (rw, rr) = (self.frame.get_u64(self.io.rel_warp), self.frame.get_u64(self.io.rel_reg) as usize);
@@ -226,8 +250,10 @@ impl Component for RenameModel {
                 self.t[rw as usize].n[rr].renamed = false;
             }
         }
-        for c in allocs {
+        for (c, w) in allocs {
             self.set_used(c, true);
+            self.owner[c as usize] = w;
+            self.queued[c as usize] = true;
         }
     }
 }

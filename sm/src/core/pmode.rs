@@ -459,6 +459,9 @@ impl Sm {
                 let p = &mut self.pm[w as usize];
                 p.active = true;
                 p.episode.clear();
+                // The start drops the entries the last episode left.
+                self.stats.pmode.pqueue_dropped += p.recorded.len() as u64;
+                p.recorded.clear();
                 p.held = self.warps[w as usize].ibuf.pop_front();
                 self.func.start_pmode(w);
                 self.flush(w, head.op);

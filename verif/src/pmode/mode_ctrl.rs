@@ -36,8 +36,8 @@ const BR: usize = 9;
 
 /// Constrained-random stimulus for `mode_ctrl`. The status inputs normally
 /// come from the scoreboard, P-queue and rename blocks; here they are drawn
-/// with biases that make every rule fire (long sources, pending operands, an
-/// empty or full queue, a hit that is or is not ready, no free register),
+/// with biases that make every rule fire (long sources, pending operands, a
+/// queue with results in flight or full, a hit that is or is not ready, no free register),
 /// per mode. A private shadow copy of the model tells the driver each warp's
 /// mode and triggering register so that exits (writeback of the triggering
 /// load) happen at realistic rates; it never looks at the component under
@@ -128,7 +128,7 @@ impl Driver for ModeCtrlDriver {
                 (d.pc, self.rng.random::<u64>()),
                 (d.op, opc),
                 (d.src_pending, self.rng.random_bool(0.2) as u64),
-                (d.pq_empty, self.rng.random_bool(0.8) as u64),
+                (d.pq_settled, self.rng.random_bool(0.8) as u64),
                 (d.pq_ok, self.rng.random_bool(0.8) as u64),
                 (d.pq_hit, self.rng.random_bool(0.3) as u64),
                 (d.pq_rdy, self.rng.random_bool(0.7) as u64),
@@ -204,7 +204,7 @@ impl ModeCtrlDriver {
 /// bookkeeping:
 /// - the `mode` / `halted` vectors and `iss{k}_pmode` follow exactly the
 ///   transitions of the specification: N → P only by TRIGGER (a long-latency
-///   dependence in N-mode, empty P-queue, one per cycle), P → N only by the
+///   dependence in N-mode, a settled P-queue, one per cycle), P → N only by the
 ///   N-mode writeback of the triggering register, `launch` resets;
 /// - an N-mode warp only stalls, issues, reuses or triggers; a P-mode warp only
 ///   stalls, pre-executes, pre-loads, skips or halts;
@@ -269,7 +269,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
         for (k, d) in io.iss.iter().enumerate() {
             let (valid, w, opc) = (iv.b(d.valid), iv.u(d.warp) as usize, iv.u(d.op));
             let (src_pending, dst_pending) = (iv.b(d.src_pending), iv.u(d.dst_pending));
-            let (pq_empty, pq_ok, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_empty), iv.b(d.pq_ok), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
+            let (pq_settled, pq_ok, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_settled), iv.b(d.pq_ok), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
             let partial_redef = iv.b(d.dst_long) && iv.b(d.diverged);
             // The first valid long source, and whether there is one.
             let first_long = d.src.iter().zip(&d.src_long).find(|(o, &l)| iv.b(o.vld) && iv.b(l)).map(|(o, _)| iv.u(o.reg));
@@ -281,7 +281,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 vec![(true, act::STALL)]
             } else if !pmode {
                 vec![
-                    (long_dep && pq_empty && trig_port.is_none(), act::TRIGGER),
+                    (long_dep && pq_settled && trig_port.is_none(), act::TRIGGER),
                     (long_dep, act::STALL),
                     (src_pending || dst_pending != 0, act::STALL),
                     (pq_hit && pq_rdy, act::REUSE),
@@ -416,7 +416,7 @@ pub mod golden {
 
     impl<'a> T<'a> {
         /// Offer an instruction on port k with healthy status (nothing
-        /// pending, queue empty and accepting, a free register).
+        /// pending, queue settled and accepting, a free register).
         fn offer(&mut self, k: usize, warp: u64, opc: u64, srcs: &[(u64, bool)], dst: Option<u64>) {
             let n = self.1.iss[k].clone();
             self.set(n.valid, 1);
@@ -432,7 +432,7 @@ pub mod golden {
                 self.set(n.dst[0].reg, d);
                 self.set(n.dst[0].vld, 1);
             }
-            self.set(n.pq_empty, 1);
+            self.set(n.pq_settled, 1);
             self.set(n.pq_ok, 1);
             self.set(n.rn_free, 1);
         }
@@ -568,9 +568,9 @@ pub mod golden {
         assert_eq!((t.action(0), t.action(1)), ("trigger", "stall"));
         t.step();
         t.offer(1, 2, op::ALU, &[(4, true)], Some(3));
-        t.set(io.iss[1].pq_empty, 0);
-        assert_eq!(t.action(1), "stall"); // leftover entries: no new episode
-        t.set(io.iss[1].pq_empty, 1);
+        t.set(io.iss[1].pq_settled, 0);
+        assert_eq!(t.action(1), "stall"); // a P-mode result still in flight: no new episode
+        t.set(io.iss[1].pq_settled, 1);
         assert_eq!(t.action(1), "trigger");
         t.step();
         assert_eq!(t.get(io.mode), 0b110);

@@ -470,7 +470,10 @@ impl Driver for PmodeUnitDriver {
 /// - **entries leave in push order and a reused entry was reuse-ready**: a
 ///   REUSE consumes the oldest PREEXEC of the warp, whose P-mode writeback
 ///   has arrived, and renames to its register;
-/// - an episode starts only with no entries left; mode changes only by
+/// - **an episode start drops the entries left and frees their registers**:
+///   a trigger waits until every entry's result is written back, and the
+///   registers of the entries it drops are free in `used` after the edge;
+/// - mode changes only by
 ///   TRIGGER, the N-mode writeback of a source the trigger waited on, or
 ///   launch; actions match the mode; a halted warp only stalls.
 pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
@@ -492,6 +495,8 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
     }
     let mut b: Vec<Books> = vec![Books::default(); nw];
     let mut prev_mode = 0u64;
+    // Registers of the entries the last cycle's triggers dropped.
+    let mut dropped: Vec<u64> = Vec::new();
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
         dut.set_inputs(st.cycle(c));
@@ -503,6 +508,10 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
         if mode != prev_mode {
             return err(format!("mode changed to {mode:#x} from {prev_mode:#x} outside a trigger, exit or launch"));
         }
+        if let Some(r) = dropped.iter().find(|&&r| bit(&used, r as usize)) {
+            return err(format!("rename register {r} of a dropped P-queue entry is still in use"));
+        }
+        dropped.clear();
         // Writebacks this cycle (they bypass into this cycle's checks).
         let wb_now: Vec<(usize, u64, bool, u64)> =
             io.wb.iter().filter(|s| iv.b(s.en)).map(|s| (iv.u(s.warp) as usize, iv.u(s.reg), iv.b(s.pmode), iv.u(s.idx))).collect();
@@ -562,8 +571,8 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                     if !srcs.iter().any(n_long) {
                         return err(format!("port {k} warp {w} pc {pc:#x}: trigger without a source waiting on a global load"));
                     }
-                    if !bk.queue.is_empty() {
-                        return err(format!("port {k} warp {w}: trigger with {} P-queue entries left", bk.queue.len()));
+                    if let Some(e) = bk.queue.iter().find(|e| !e.3) {
+                        return err(format!("port {k} warp {w}: trigger while the result of P-queue entry (pc {:#x}) is in flight", e.0));
                     }
                 }
                 act::PREEXEC | act::PRELOAD => {
@@ -641,6 +650,7 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                         x.queue.pop_front();
                     }
                     act::TRIGGER => {
+                        dropped.extend(x.queue.drain(..).flat_map(|e| e.2));
                         x.pmode = true;
                         x.p_pend = x.n_pend.clone();
                         x.p_long = x.n_long.clone();

@@ -117,12 +117,15 @@ impl Driver for RenameDriver {
             self.shadow.tick();
             return;
         }
-        // Episode start for one warp in N-mode with nothing left to reuse.
+        // Episode start for one warp in N-mode, now and then with entries
+        // left to reuse (the start drops them and frees their registers).
         let mut started = u64::MAX;
         if self.rng.random_range(0..6) == 0 {
             let w = self.rng.random_range(0..nw.min(8));
+            let drop_left = self.rng.random_range(0..3) == 0;
             let d = &mut self.warps[w as usize];
-            if !d.pmode && d.fifo.is_empty() && d.releasing.is_none() {
+            if !d.pmode && (d.fifo.is_empty() || drop_left) && d.releasing.is_none() {
+                d.fifo.clear();
                 d.pmode = true;
                 d.allocs_left = self.rng.random_range(1..12);
                 started = w;
@@ -312,8 +315,9 @@ fn written_slots(s: &RenameIssue<PortId>, f: &Frame, regs: u32) -> Vec<bool> {
 ///   destinations reserve; each destination's register is the lowest free
 ///   one of its bank, else the lowest free one;
 /// - **return to the vector**: `used` equals the checker's set every cycle
-///   (frees on reuse over a mapping, normal write, release; none on P-table
-///   overwrite or episode start).
+///   (frees on reuse over a mapping, normal write, release, and at an episode
+///   start the registers the warp allocated that no reuse took over; none on
+///   P-table overwrite).
 pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
     crate::run::check_inputs(dut, st.layout())?;
     let io = p.bind(dut).map_err(|e| e.to_string())?;
@@ -325,6 +329,8 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
     let mut used: BTreeSet<u64> = BTreeSet::new();
     let mut n_map: BTreeMap<(u64, u64), u64> = BTreeMap::new();
     let mut p_map: BTreeMap<(u64, u64), u64> = BTreeMap::new();
+    // Registers still owned by a P-queue entry: register -> warp.
+    let mut queued: BTreeMap<u64, u64> = BTreeMap::new();
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
         dut.set_inputs(st.cycle(c));
@@ -382,13 +388,16 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             used.clear();
             n_map.clear();
             p_map.clear();
+            queued.clear();
         } else if iv.b(init_en) {
             // Kernel start loads the vector; the tables are kept.
             used = (0..nr).filter(|&i| bit(iv.slot(init_used), i as usize)).collect();
+            queued.clear();
         } else {
             let start = iv.b(sen).then(|| iv.u(sw));
             let mut busy = Vec::new();
-            let mut new_regs = Vec::new();
+            let mut new_regs: Vec<(u64, u64)> = Vec::new();
+            let mut handed = Vec::new();
             for (k, d) in io.iss.iter().enumerate() {
                 let (w, pm) = (iv.u(d.warp), iv.b(d.pmode));
                 let (alloc, reuse, write) = (iv.b(d.alloc), iv.b(d.reuse), iv.b(d.write));
@@ -408,14 +417,15 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
                     }
                     if pm {
                         if let (true, true, true, Some(r)) = (alloc, start != Some(w), offers[k].1, offers[k].0[x]) {
-                            if used.contains(&r) || n_map.values().any(|&v| v == r) || new_regs.contains(&r) {
+                            if used.contains(&r) || n_map.values().any(|&v| v == r) || new_regs.iter().any(|x| x.0 == r) {
                                 return err(format!("port {k}: register {r} handed out while live"));
                             }
-                            new_regs.push(r);
+                            new_regs.push((r, w));
                             p_map.insert((w, dst), r);
                         }
                     } else if reuse {
                         let rp = iv.u(d.reuse_phys[x]);
+                        handed.push(rp);
                         if let Some(old) = n_map.insert((w, dst), rp) {
                             if old != rp {
                                 used.remove(&old);
@@ -430,13 +440,24 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             }
             if let Some(w) = start {
                 p_map.retain(|&(pw, _), _| pw != w);
+                let dropped: Vec<u64> = queued.iter().filter(|&(_, &qw)| qw == w).map(|(&r, _)| r).collect();
+                for r in dropped {
+                    queued.remove(&r);
+                    used.remove(&r);
+                }
+            }
+            for r in handed {
+                queued.remove(&r);
             }
             if iv.b(rel[0]) && iv.u(rel[1]) < p.warps as u64 && iv.u(rel[2]) < regs {
                 if let Some(old) = n_map.remove(&(iv.u(rel[1]), iv.u(rel[2]))) {
                     used.remove(&old);
                 }
             }
-            used.extend(new_regs);
+            for (r, w) in new_regs {
+                used.insert(r);
+                queued.insert(r, w);
+            }
         }
         dut.tick();
     }
@@ -506,7 +527,8 @@ pub mod golden {
     /// The life of a rename register: allocated in P-mode, kept across the
     /// episode end and a P-table overwrite, reused into the N table, freed
     /// when the N mapping is overwritten or the register is written
-    /// normally, or at warp release.
+    /// normally, at warp release, or by an episode start while its P-queue
+    /// entry is unreused.
     pub fn when_a_register_returns_to_the_vector(p: &RenameParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m);
@@ -546,21 +568,24 @@ pub mod golden {
         t.set(io.iss[0].src[0], 1);
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 4));
         t.clear();
-        // A new episode: P-mode falls back to the N table for $r1.
-        t.set(io.start_en, 1);
-        t.set(io.start_warp, 3);
-        t.step();
-        t.set(io.iss[0].warp, 3);
-        t.set(io.iss[0].pmode, 1);
-        t.set(io.iss[0].src[0], 1);
-        assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 4));
-        t.clear();
-        // Reuse p2 into $r2, then a normal write of $r1 frees p1.
+        // Reuse p2 into $r2.
         t.set(io.iss[0].warp, 3);
         t.set(io.iss[0].dst[0].reg, 2);
         t.set(io.iss[0].reuse, 1);
         t.set(io.iss[0].reuse_phys[0], 8);
         t.step();
+        // A new episode: P-mode falls back to the N table for $r1; the start
+        // frees nothing (every entry was reused).
+        t.set(io.start_en, 1);
+        t.set(io.start_warp, 3);
+        t.step();
+        assert_eq!(t.used(io.used), vec![4, 8]);
+        t.set(io.iss[0].warp, 3);
+        t.set(io.iss[0].pmode, 1);
+        t.set(io.iss[0].src[0], 1);
+        assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 4));
+        t.clear();
+        // A normal write of $r1 frees p1.
         t.set(io.iss[1].warp, 3);
         t.set(io.iss[1].dst[0].reg, 1);
         t.set(io.iss[1].write, 1);
@@ -572,6 +597,22 @@ pub mod golden {
         t.set(io.rel_reg, 2);
         t.step();
         assert_eq!(t.used(io.used), Vec::<u64>::new());
+        // Entries left unreused: warp 3 renames $r5 -> p0 and warp 4 $r5 ->
+        // p4; warp 3 reuses nothing and starts again: p0 returns, warp 4's
+        // p4 stays.
+        for w in [3, 4] {
+            t.set(io.iss[0].warp, w);
+            t.set(io.iss[0].pmode, 1);
+            t.set(io.iss[0].dst[0].reg, 5);
+            t.set(io.iss[0].dst[0].bank, 0);
+            t.set(io.iss[0].alloc, 1);
+            t.step();
+        }
+        assert_eq!(t.used(io.used), vec![0, 4]);
+        t.set(io.start_en, 1);
+        t.set(io.start_warp, 3);
+        t.step();
+        assert_eq!(t.used(io.used), vec![4]);
     }
 
     /// Same-cycle corners: a reuse of the register the mapping already holds

@@ -55,7 +55,7 @@
 //! | `iss{k}_src_pending` | in | 1 | scoreboard: a valid source is pending (selected board) |
 //! | `iss{k}_dst_pending` | in | 1 | scoreboard: the valid destination is pending |
 //! | `iss{k}_src{0,1}_long` | in | 1 | scoreboard: `long` bit of source j (gated with `_vld` here) |
-//! | `iss{k}_pq_empty` | in | 1 | P-queue: the warp's queue is empty |
+//! | `iss{k}_pq_settled` | in | 1 | P-queue: every entry of the warp's queue has its result (none in flight) |
 //! | `iss{k}_pq_ok` | in | 1 | P-queue: a push would be recorded |
 //! | `iss{k}_pq_hit`, `iss{k}_pq_rdy` | in | 1 | P-queue: head matches the PC / head is reuse-ready |
 //! | `iss{k}_rn_free` | in | 1 | rename: a rename register is available to port k |
@@ -80,13 +80,13 @@
 //! port).
 //!
 //! **N-mode** (`mode[w] = 0`):
-//! 1. `long_dep`: TRIGGER if `pq_empty` and no lower port triggers this cycle
+//! 1. `long_dep`: TRIGGER if `pq_settled` and no lower port triggers this cycle
 //!    (one episode start per cycle: the scoreboard has one copy port);
-//!    otherwise STALL. An episode starts only on an empty P-queue: leftover
-//!    entries own rename registers and their writebacks could still be in
-//!    flight, so instead of discarding them the warp waits as the baseline
-//!    would (the paper is silent; in Figure 5's loop the queue is drained
-//!    before the next trigger).
+//!    otherwise STALL. Entries left from the last episode do not hold the
+//!    trigger back: the start drops them (their offsets are relative to the
+//!    old base, §5.1) and `rename` frees their registers. Only a result still
+//!    in flight (`!pq_settled`, rare: P-mode results are short-latency) makes
+//!    the warp wait, since its writeback would land in a freed register.
 //! 2. `src_pending | dst_pending` → STALL.
 //! 3. `pq_hit`: REUSE if `pq_rdy`, else STALL until the P-mode result is
 //!    written back (the reused entry must be ready; matching happens at issue,
@@ -295,7 +295,7 @@ pub struct ModeCtrlIssue<H> {
     pub dst_pending: H,
     /// `iss{k}_src{s}_long`.
     pub src_long: Vec<H>,
-    pub pq_empty: H,
+    pub pq_settled: H,
     pub pq_ok: H,
     pub pq_hit: H,
     pub pq_rdy: H,
@@ -353,7 +353,7 @@ impl Interface for ModeCtrlParams {
                             b.input(n("dst_pending_bits"), self.dsts)
                         },
                         src_long: (0..self.srcs).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
-                        pq_empty: b.input(n("pq_empty"), 1),
+                        pq_settled: b.input(n("pq_settled"), 1),
                         pq_ok: b.input(n("pq_ok"), 1),
                         pq_hit: b.input(n("pq_hit"), 1),
                         pq_rdy: b.input(n("pq_rdy"), 1),
@@ -446,7 +446,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         /// One bit per destination (pending, as the scoreboard reports it).
         dst_pending: Sig,
         src_long: Vec<Sig>,
-        pq_empty: Sig,
+        pq_settled: Sig,
         pq_ok: Sig,
         pq_hit: Sig,
         pq_rdy: Sig,
@@ -477,7 +477,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                 src_pending,
                 dst_pending,
                 src_long,
-                pq_empty: m.port(&d.pq_empty),
+                pq_settled: m.port(&d.pq_settled),
                 pq_ok: m.port(&d.pq_ok),
                 pq_hit: m.port(&d.pq_hit),
                 pq_rdy: m.port(&d.pq_rdy),
@@ -528,7 +528,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         // N-mode.
         let act_n = mux(
             long_dep,
-            mux(pt.pq_empty & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
+            mux(pt.pq_settled & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
             mux(
                 pt.src_pending | dst_pending,
                 a(action::STALL),

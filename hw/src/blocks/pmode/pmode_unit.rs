@@ -115,17 +115,19 @@
 //! | P-queue (`pq.*`) | 16 032 | 16 032 | 13 440 RAM + 2 592 flip-flops |
 //! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 (ids) + 6 048 (renamed bits), flip-flop rows |
 //! | availability vector (`rn.avail_vec`) | 128 | 128 | |
+//! | rename owner tags (`rn.owner`, `rn.queued`) | — | 896 | allocating warp + entry-owned bit per rename register: an episode start frees the registers of the entries it drops (the paper is silent) |
 //! | mode control (`mc.*`) | 48 (mode vector) | 528 | + halted, two skip flags, re-definition flag, 6-bit triggering register per warp (11 bits per warp) |
 //! | stack overflow flag (`st.overflow_flag`) | — | 1 | error flag the paper does not need |
-//! | **P-mode overhead** | **107 456 (13.1 KB)** | **108 129 (13.2 KB)** | 2250 bits per warp + 129 per SM |
+//! | **P-mode overhead** | **107 456 (13.1 KB)** | **109 025 (13.3 KB)** | 2250 bits per warp + 1025 per SM |
 //! | baseline N stacks (`st.n_stack`, `st.n_top`) | 36 864 | 36 864 + 144 | exist without P-mode; top pointer as above |
 //! | baseline N board (`sb.n_pending`, `sb.n_long`) | 6 048 | 6 048 | exists without P-mode |
-//! | **all storage** | | **151 185** | 137 745 flip-flops + 13 440 RAM bits |
+//! | **all storage** | | **152 081** | 138 641 flip-flops + 13 440 RAM bits |
 //!
 //! The registry's paper figures list the paper's rows (the P-mode table, the
 //! mode vector and the baseline N stack and board of the same sizes): 150 416
-//! bits; the emitted 151 185 exceed them by 769 = 2 × 144 top pointers + 480
-//! mode-control bits beyond the mode vector + 1 overflow flag.
+//! bits; the emitted 152 081 exceed them by 1665 = 2 × 144 top pointers + 480
+//! mode-control bits beyond the mode vector + 1 overflow flag + 896 owner-tag
+//! bits.
 
 use super::mode_ctrl::ModeCtrlParams;
 use super::pqueue::PqueueParams;
@@ -438,6 +440,10 @@ impl Block for PmodeUnitParams {
             "mode_ctrl: halted, two skip flags, the re-definition flag and the triggering register per warp",
         )
         .differs(1, "simt_stack: the sticky overflow flag")
+        .differs(
+            (self.rename_regs * (self.rename().warp_bits() + 1)) as i64,
+            "rename: owner tags (allocating warp, entry-owned bit) per rename register, to free a dropped P-queue entry's register",
+        )
     }
 }
 
@@ -588,7 +594,7 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         for (d, l) in mck.src_long.iter().zip(&sbk.src_long) {
             d.set(*l);
         }
-        mck.pq_empty.set(pqk.empty);
+        mck.pq_settled.set(pqk.settled);
         mck.pq_ok.set(pqk.ok);
         mck.pq_hit.set(pqk.hit);
         mck.pq_rdy.set(pqk.rdy);

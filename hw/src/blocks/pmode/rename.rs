@@ -94,7 +94,7 @@
 //!    renames instructions it records, see `mode_ctrl`). Overwriting `P[dst]`
 //!    later frees nothing: the entry still owns the old register.
 //! 2. `reuse` (N-mode, the entry is popped): `N[dst] = (reuse_phys, renamed)`;
-//!    ownership passes to the N mapping. If `N[dst]` was renamed to another
+//!    ownership passes to the N mapping (`queued` cleared). If `N[dst]` was renamed to another
 //!    register, that register is **freed** (mapping overwritten).
 //! 3. `write` (N-mode, normal execution of an instruction with a destination):
 //!    if `N[dst].renamed`, `N[dst].id` is **freed** and the bit cleared — the new
@@ -114,11 +114,17 @@
 //!    mapping is a protocol error of the SM: that register may be handed out
 //!    again.) Reset clears the renamed bits.
 //!
-//! An episode start clears only the P table's renamed bits (its registers are
-//! owned by P-queue entries). Entries are never dropped unreused while they
-//! own a register: the `pmode_unit` starts an episode only on an empty P-queue
-//! and records nothing it cannot rename — so "entry dropped unreused" does not
-//! occur in the composed unit.
+//! 6. `start_en` (episode start): every register still owned by a P-queue
+//!    entry of `start_warp` is **freed** — the P-queue drops those entries
+//!    (their offsets are relative to the old episode's base, §5.1). The block
+//!    knows them by an owner tag per rename register: `owner` (the warp that
+//!    allocated it) and `queued` (still owned by its P-queue entry: set by
+//!    `alloc`, cleared when a `reuse` hands it to the N mapping, by the
+//!    start that frees it, and at `init_en`). The `pmode_unit` starts an
+//!    episode only when every entry's result has been written back (the
+//!    P-queue's `settled`), so no late write reaches a freed register.
+//!
+//! An episode start also clears the P table's renamed bits.
 //!
 //! Safety of a free (no late write into a reallocated register): a freed
 //! register was last written by a P-mode instruction whose result was reused,
@@ -138,7 +144,8 @@
 //!      are ignored.
 //!    - `pmode = 0`: `reuse` acts if `dst < regs` (and `write` on the same port is
 //!      then ignored), else `write` acts if `dst < regs`; `alloc` is ignored.
-//! 4. `start_en`: clear the P renamed bits of `start_warp`.
+//! 4. `start_en`: clear the P renamed bits of `start_warp`; free its queued
+//!    registers (`queued & owner == start_warp`).
 //! 5. `rel_en` (after the ports, so it wins): release `rel_warp.rel_reg`.
 //!
 //! The vector is updated as `used' = (used & !frees) | allocations`. Under the
@@ -152,8 +159,10 @@
 //! Per warp 2 tables × 63 × (7 + 1) = **1008 bits** (paper §5.3: 1008), plus the
 //! **128-bit** vector per SM (paper: 128). The ids and the renamed bits are
 //! flip-flop rows, one per warp and table (63 × 7 id bits, 63 renamed bits),
-//! so an episode start clears a warp's P table in one write. Equal to the
-//! paper.
+//! so an episode start clears a warp's P table in one write. Beyond the
+//! paper: the owner tags, 128 × (6 + 1) = **896 bits** per SM (the paper
+//! does not say how an episode start returns the registers of entries left
+//! unreused; the tags find them in one cycle with 128 warp-id comparators).
 //!
 //! Hardware per issue port: the N and P rows (ids and renamed bits) of its
 //! warp, read once; every source lookup and the N-id lookup of the
@@ -341,6 +350,15 @@ impl Block for RenameParams {
             ],
             differences: Vec::new(),
         }
+        .differs(
+            (self.rename_regs * (self.warp_bits() + 1)) as i64,
+            format!(
+                "owner tags, {} x ({} + 1) bits: the warp and whether its P-queue entry still owns the register, \
+                 so that an episode start frees the registers of entries left unreused (the paper is silent)",
+                self.rename_regs,
+                self.warp_bits()
+            ),
+        )
     }
 }
 
@@ -407,6 +425,10 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let p_ren = m.reg_array("p_renamed", p.warps, p.regs, 0);
     let used = m.reg("avail_vec", nr, 0);
     m.port(&io.used).set(used);
+    // Owner tags: the warp that allocated each register, and whether its
+    // P-queue entry still owns it.
+    let owner = m.reg_array("owner", nr, p.warp_bits(), 0);
+    let queued = m.reg("queued", nr, 0);
     // Outputs in port order: per port, the lookups, then the search.
     struct Outs {
         lookup: Vec<(Sig, Sig)>,
@@ -528,6 +550,8 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let zero_a = lit(0, p.regs);
     let mut frees = zero_r;
     let mut allocs = zero_r;
+    // Registers a reuse hands from their P-queue entry to the N table.
+    let mut handed = zero_r;
     /// One destination's effects.
     struct Act {
         reuse: Sig,
@@ -558,6 +582,8 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
             let freed = (reuse & old_ren & old_id.ne(pt.reuse_phys[d])) | (write & old_ren);
             frees = frees | masked(freed, onehot(old_id, nr));
             allocs = allocs | masked(alloc, hots[k][d]);
+            handed = handed | masked(reuse, onehot(pt.reuse_phys[d], nr));
+            owner.write(cands[k][d], pt.warp, alloc);
             p_ids = set_id(p_ids, x.reg, cands[k][d], alloc, p.regs);
             if pt.dst.len() == 1 {
                 p_ren.write(pt.warp, p_ren.read(pt.warp) | onehot(x.reg, p.regs), alloc);
@@ -616,9 +642,14 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     for (x, en) in touches {
         n_ren.write(x, n_next(x), en);
     }
-    // An episode start clears the warp's P table (declared last: it wins).
-    p_ren.write(start_warp, zero_a, start_en & !init_en);
-    used.set(mux(init_en, init_used, (used & !frees.named("frees")) | allocs.named("allocs")));
+    // An episode start clears the warp's P table (declared last: it wins)
+    // and frees the registers its P-queue entries still own.
+    let start = (start_en & !init_en).named("do_start");
+    p_ren.write(start_warp, zero_a, start);
+    let mine = cat(&(0..nr).rev().map(|i| owner.read(lit(i as u64, rw)).eq(start_warp)).collect::<Vec<_>>());
+    let dropped = gate(start, queued & mine).named("dropped");
+    queued.set(mux(init_en, zero_r, (queued & !(dropped | handed.named("handed"))) | allocs));
+    used.set(mux(init_en, init_used, (used & !(frees | dropped).named("frees")) | allocs.named("allocs")));
     m.finish_io(p)
 }
 
