@@ -433,6 +433,8 @@ pub struct PmodeBlock {
     wb_used: usize,
     pub commanded: bool,
     warps: u32,
+    /// Rename registers the compiler's allocation occupies (kernel start).
+    compiler_regs: u32,
 }
 
 impl PmodeBlock {
@@ -447,10 +449,11 @@ impl PmodeBlock {
             wb_ports: c.units.writeback_width * MAX_WRITES as u32,
             srcs: MAX_READS as u32,
             dsts: MAX_WRITES as u32,
+            release: (c.pmode.release == crate::config::Release::Move) as u32,
             ..Default::default()
         };
         let (inst, io) = instantiate(&p, engine)?;
-        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps })
+        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0 })
     }
 
     pub fn begin_cycle(&mut self) {
@@ -471,6 +474,7 @@ impl PmodeBlock {
     /// The reset cycle, then the kernel start: `used` marks the rename
     /// registers the compiler's allocation occupies.
     pub fn reset(&mut self, used: &[u64]) {
+        self.compiler_regs = used.iter().map(|w| w.count_ones()).sum();
         self.inst.reset(self.io.rst);
         let c = &mut self.inst.comp;
         c.set_bool(self.io.init_en, true);
@@ -529,9 +533,11 @@ impl PmodeBlock {
         self.commanded = true;
     }
 
-    /// P-queue index of the instruction pre-executed on port `k`.
-    pub fn pq_idx(&self, k: usize) -> u32 {
-        self.inst.comp.get_u64(self.io.iss[k].pq_idx) as u32
+    /// P-queue index of the instruction pre-executed on port `k`, if the
+    /// queue recorded it (not when it was full).
+    pub fn pq_idx(&self, k: usize) -> Option<u32> {
+        let c = &self.inst.comp;
+        c.get_bool(self.io.iss[k].recorded).then(|| c.get_u64(self.io.iss[k].pq_idx) as u32)
     }
 
     pub fn wb_free(&self) -> usize {
@@ -539,8 +545,8 @@ impl PmodeBlock {
     }
 
     /// A register is written back: by an N-mode instruction, or by a P-mode
-    /// one with its P-queue index.
-    pub fn writeback(&mut self, warp: u16, reg: u8, pmode: Option<u32>) {
+    /// one (with its P-queue index if it was recorded).
+    pub fn writeback(&mut self, warp: u16, reg: u8, pmode: bool, pq: Option<u32>) {
         let j = self.wb_used;
         self.wb_used += 1;
         self.commanded = true;
@@ -549,8 +555,9 @@ impl PmodeBlock {
         c.set_bool(p.en, true);
         c.set_u64(p.warp, warp as u64);
         c.set_u64(p.reg, reg as u64);
-        c.set_bool(p.pmode, pmode.is_some());
-        c.set_u64(p.idx, pmode.unwrap_or(0) as u64);
+        c.set_bool(p.pmode, pmode);
+        c.set_bool(p.rec, pq.is_some());
+        c.set_u64(p.idx, pq.unwrap_or(0) as u64);
     }
 
     /// A warp starts (N-mode, SIMT stack base entry at PC 0 with `mask`).
@@ -586,6 +593,13 @@ impl PmodeBlock {
         c.eval();
         let v = c.get(self.io.used);
         (v.iter().map(|w| w.count_ones()).sum(), c.ports()[self.io.used.0 as usize].width)
+    }
+
+    /// Rename registers P-mode holds (in use beyond the compiler's), as of
+    /// the last `eval`.
+    pub fn rename_held(&self) -> u32 {
+        let used: u32 = self.inst.comp.get(self.io.used).iter().map(|w| w.count_ones()).sum();
+        used - self.compiler_regs
     }
 
     /// The unit's SIMT stack overflowed (sticky).

@@ -203,6 +203,24 @@ pub struct Pmode {
     pub rename_regs: u32,
     /// SIMT stack entries per warp and mode (the unit's stacks).
     pub stack_depth: u32,
+    /// What happens to a reused result's rename register (seed 000 §5.2).
+    #[serde(default)]
+    pub release: Release,
+}
+
+/// A reused P-mode result (seed 000 §5.2; the `pmode_unit`'s `release`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Release {
+    /// The N table points the architected register at the rename register,
+    /// which is held until N-mode rewrites the architected register (the
+    /// paper's renaming).
+    #[default]
+    Rename,
+    /// The value is moved into the architected register (a register-file
+    /// write in the reuse cycle) and the rename register freed at once (the
+    /// register-to-register move the paper names and rejects for energy).
+    Move,
 }
 
 /// MSHR tracker of replay mode (seed 004 chapter 6).

@@ -151,13 +151,17 @@ pub struct PmodeStats {
     pub pre_loads: u64,
     /// N-mode instructions whose result came from the P-queue.
     pub reused: u64,
-    /// Instructions P-mode would have pre-executed but could not record
-    /// (P-queue full or PC offset out of range): skipped instead.
+    /// Instructions pre-executed without being recorded (the P-queue was
+    /// full): executed for the pre-loads that depend on them, never reused.
     pub pqueue_full: u64,
     /// P-queue entries a new episode dropped unreused (the warp triggered
     /// again before reaching them).
     #[serde(default)]
     pub pqueue_dropped: u64,
+    /// Sum over cycles of the rename registers P-mode held (beyond the
+    /// compiler's): the register file's extra utilisation (seed 001).
+    #[serde(default)]
+    pub rename_held_sum: u64,
     /// Scheduler-cycles in which a P-mode warp was held back because every
     /// rename register was in use.
     pub rename_exhausted: u64,
@@ -227,6 +231,14 @@ pub struct Stats {
     pub l2_hits: u64,
     pub l2_misses: u64,
     pub pmode: PmodeStats,
+    /// Sum over cycles of the warp registers (32 lanes x 32 bits) that
+    /// resident CTAs allocate: the register file's utilisation (seed 000
+    /// Figure 7) is this / (cycles x registers / 32).
+    #[serde(default)]
+    pub warp_regs_sum: u64,
+    /// Warp registers in the register file (`core.registers / 32`).
+    #[serde(default)]
+    pub warp_regs: u64,
     #[serde(default)]
     pub replay: ReplayStats,
     /// Warp instructions issued to the load/store unit.
@@ -314,7 +326,7 @@ impl Stats {
             let per = |x: u64| if p.switches == 0 { 0.0 } else { x as f64 / p.switches as f64 };
             let _ = writeln!(
                 s,
-                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches), {} dropped by a new episode; not recorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
+                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches), {} dropped by a new episode; pre-executed unrecorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
                 p.switches,
                 per(p.pre_executed),
                 per(p.skipped),
@@ -342,6 +354,8 @@ impl Stats {
             }
             let hm = if p.n_l1_accesses == 0 { 0.0 } else { 100.0 * p.n_l1_hit_or_merge as f64 / p.n_l1_accesses as f64 };
             let _ = writeln!(s, "  N-mode L1 hit-or-merge rate {hm:.1}% of {} load line requests", p.n_l1_accesses);
+            let (base, held) = self.register_utilisation();
+            let _ = writeln!(s, "  register file used: {:.1}% by resident warps, {:.1}% with P-mode's rename registers", 100.0 * base, 100.0 * (base + held));
         }
         if self.mode == "replay" {
             let r = &self.replay;
@@ -396,6 +410,16 @@ impl Stats {
             .map(|s| s.to_string()),
         );
         cols.join(",")
+    }
+
+    /// Mean share of the register file (warp registers) the resident CTAs
+    /// allocate, and the mean share P-mode's rename registers add.
+    pub fn register_utilisation(&self) -> (f64, f64) {
+        let file = (self.cycles * self.warp_regs) as f64;
+        if file == 0.0 {
+            return (0.0, 0.0);
+        }
+        (self.warp_regs_sum as f64 / file, self.pmode.rename_held_sum as f64 / file)
     }
 
     /// One CSV line (no newline), for sweeps.

@@ -75,26 +75,34 @@ fn figure_5_walk_through() {
             (P, 0x68, Preload),
             (P, 0x70, Preexec),
             (P, 0x78, Skip),
-            // Pre-execution goes on until the 8-entry P-queue is full (8
-            // recorded instructions): what cannot be recorded is skipped,
-            // its dependents with it, and P-mode halts at the branch whose
-            // predicate depends on a skipped instruction.
+            // The 8-entry P-queue fills (8 recorded instructions; branches are
+            // not recorded); pre-execution goes on unrecorded (§5.1: with a
+            // full queue P-mode is "only useful for pre-loading"): the third
+            // and fourth iterations' loads are pre-loaded too, up to the
+            // loop's last branch.
             (P, 0x80, Preexec),
             (P, 0x88, Preexec),
             (P, 0x90, Preexec),
             (P, 0x58, Preexec),
-            (P, 0x60, Skip),
-            (P, 0x68, Skip),
-            (P, 0x70, Skip),
+            (P, 0x60, Preexec),
+            (P, 0x68, Preload),
+            (P, 0x70, Preexec),
             (P, 0x78, Skip),
-            (P, 0x80, Skip),
-            (P, 0x88, Skip),
-            (P, 0x90, Halt),
+            (P, 0x80, Preexec),
+            (P, 0x88, Preexec),
+            (P, 0x90, Preexec),
+            (P, 0x58, Preexec),
+            (P, 0x60, Preexec),
+            (P, 0x68, Preload),
+            (P, 0x70, Preexec),
+            (P, 0x78, Skip),
+            (P, 0x80, Preexec),
+            (P, 0x88, Preexec),
+            (P, 0x90, Preexec),
             // The first load returns: back in N-mode at the blocked
-            // instruction. The two following instructions were pre-executed
-            // and are reused; the branch executes (branches are not recorded);
-            // the address instructions are reused; the pre-loaded load issues
-            // again (and hits or merges), its add is reused.
+            // instruction. The recorded instructions are reused in order; the
+            // branch executes (branches are not recorded); the pre-loaded load
+            // issues again (and hits or merges).
             (N, 0x78, Issue),
             (N, 0x80, Reuse),
             (N, 0x88, Reuse),
@@ -105,9 +113,10 @@ fn figure_5_walk_through() {
             (N, 0x70, Reuse),
             // The second consumer waits on the pre-loaded load (an L1 hit, but
             // a global load: long-latency on the scoreboard) and triggers
-            // again. The new episode drops the three entries left (their
-            // offsets are from the old base) and pre-executes them anew until
-            // the load returns.
+            // again once the first episode's results are all written back.
+            // The new episode drops the three entries left (their offsets are
+            // from the old base) and pre-executes them anew until the load
+            // returns.
             (N, 0x78, Trigger),
             (P, 0x78, Skip),
             (P, 0x80, Preexec),
@@ -120,7 +129,8 @@ fn figure_5_walk_through() {
             (N, 0x90, Issue),
             (N, 0x58, Reuse),
             // The P-queue is empty again: the third iteration runs as the
-            // baseline would until its consumer triggers a new episode.
+            // baseline would, its load pre-loaded, until its consumer
+            // triggers a new episode.
             (N, 0x60, Issue),
             (N, 0x68, Issue),
             (N, 0x70, Issue),
@@ -130,10 +140,12 @@ fn figure_5_walk_through() {
         for (i, (got, want)) in loop_events.iter().zip(want).enumerate() {
             assert_eq!(got, want, "{engine}: event {i} of the loop: {loop_events:?}");
         }
-        // The pre-loaded second load: its consumer issues an L1 hit's time
-        // after it (not a DRAM round trip).
+        // The pre-loaded second and third loads: their consumers issue an L1
+        // hit's time after them (not a DRAM round trip).
         let t = |pc: u32, n: usize| o.actions.iter().filter(|a| !a.pmode && a.pc == pc && a.action == Issue).nth(n).unwrap().cycle;
-        assert!(t(0x78, 1) - t(0x68, 1) < 40, "{engine}: second consumer waited {} cycles", t(0x78, 1) - t(0x68, 1));
+        for n in [1, 2] {
+            assert!(t(0x78, n) - t(0x68, n) < 40, "{engine}: consumer {n} waited {} cycles", t(0x78, n) - t(0x68, n));
+        }
         assert!(t(0x78, 0) - t(0x68, 0) > 400, "{engine}: the first load missed to DRAM");
         let p = &o.stats.pmode;
         assert_eq!(p.reuse_mismatches, 0);
@@ -216,8 +228,7 @@ fn pmode_accounting() {
 #[test]
 fn trigger_drops_entries_left() {
     for entries in ["pmode.pqueue_entries=8", "pmode.pqueue_entries=16"] {
-        let (o, k) = fig5_with(Engine::Model, &[entries]);
-        let recorded = |a: &sm::core::pmode::ActionEvent| a.action == Preexec && !k.insts[(a.pc / kernel::INST_BYTES) as usize].is_branch();
+        let (o, _) = fig5_with(Engine::Model, &[entries]);
         let (mut left, mut dropped, mut triggers) = (0u64, 0u64, 0);
         for a in &o.actions {
             match a.action {
@@ -227,12 +238,32 @@ fn trigger_drops_entries_left() {
                     left = 0;
                 }
                 Reuse => left -= 1,
-                _ if recorded(a) => left += 1,
+                Preexec if a.recorded => left += 1,
                 _ => {}
             }
         }
         assert!(triggers >= 1, "{entries}: no trigger with entries left");
         assert_eq!(o.stats.pmode.pqueue_dropped, dropped, "{entries}");
         assert_eq!(o.stats.pmode.reuse_mismatches, 0);
+    }
+}
+
+/// Without a P-queue (`pmode.pqueue_entries = 0`, the paper's NoPQ) P-mode
+/// still pre-executes — renamed, never recorded or reused — so that the
+/// loads whose addresses it computes are pre-loaded (§5.1: "P-mode is only
+/// useful for pre-loading cache lines"). In Figure 5's loop every later
+/// iteration's load is pre-loaded and its consumer waits an L1 hit's time.
+#[test]
+fn no_pqueue_pre_executes_for_pre_loads() {
+    for engine in [Engine::Model, Engine::Compiled] {
+        let (o, k) = fig5_with(engine, &["pmode.pqueue_entries=0"]);
+        let p = &o.stats.pmode;
+        let count = |f: &dyn Fn(&sm::core::pmode::ActionEvent) -> bool| o.actions.iter().filter(|a| f(a)).count() as u64;
+        let unrecorded = count(&|a| a.action == Preexec && !a.recorded && !k.insts[(a.pc / kernel::INST_BYTES) as usize].is_branch());
+        assert!(unrecorded > 0 && p.pqueue_full == unrecorded, "{engine}: {p:?}");
+        assert_eq!((p.reused, count(&|a| a.action == Reuse)), (0, 0), "{engine}");
+        assert!(count(&|a| a.action == Preload) >= 3, "{engine}: {:?}", o.actions);
+        let t = |pc: u32, n: usize| o.actions.iter().filter(|a| !a.pmode && a.pc == pc && a.action == Issue).nth(n).unwrap().cycle;
+        assert!(t(0x78, 1) - t(0x68, 1) < 40, "{engine}: second consumer waited {} cycles", t(0x78, 1) - t(0x68, 1));
     }
 }

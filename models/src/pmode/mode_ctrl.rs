@@ -11,9 +11,11 @@ struct WarpState {
     halted: bool,
     sst: bool,
     bar: bool,
-    /// A recorded PREEXEC re-defined `trig` in this episode.
+    /// A PREEXEC re-defined `trig` in this episode.
     tredef: bool,
     trig: u64,
+    /// P-mode results not yet written back (outlives the episode).
+    flight: u64,
 }
 
 /// Inputs of one issue port for one cycle (up to 8 sources, 4 destinations).
@@ -31,8 +33,8 @@ struct In {
     /// Bit d: destination d is pending (the scoreboard's report).
     dst_pending: u64,
     src_long: [bool; 8],
-    pq_settled: bool,
     pq_ok: bool,
+    pq_full: bool,
     pq_hit: bool,
     pq_rdy: bool,
     rn_free: bool,
@@ -40,11 +42,11 @@ struct In {
     diverged: bool,
 }
 
-/// One port's decision with its strobes (`sb_fire` .. `st_br`, in port order).
+/// One port's decision with its strobes (`sb_fire` .. `st_br`, `rn_moved`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Dec {
     action: u64,
-    strobes: [bool; 10],
+    strobes: [bool; 11],
 }
 
 const FIRE: usize = 0;
@@ -57,6 +59,7 @@ const REUSE: usize = 6;
 const WRITE: usize = 7;
 const ADV: usize = 8;
 const BR: usize = 9;
+const MOVED: usize = 10;
 
 /// Cycle-accurate reference model of `mode_ctrl`.
 pub struct ModeCtrlModel {
@@ -86,6 +89,11 @@ impl ModeCtrlModel {
         &self.p
     }
 
+    /// Warp `w`'s P-mode results in flight (for drivers' shadows).
+    pub fn flight(&self, w: usize) -> u64 {
+        self.st.get(w).map_or(0, |s| s.flight)
+    }
+
     /// The triggering register of warp `w` (for drivers' shadows).
     pub fn trig_reg(&self, w: usize) -> Option<u64> {
         self.st.get(w).filter(|s| s.mode).map(|s| s.trig)
@@ -109,8 +117,8 @@ impl ModeCtrlModel {
                 op: g(d.op),
                 src_pending: b(d.src_pending),
                 dst_pending: g(d.dst_pending),
-                pq_settled: b(d.pq_settled),
                 pq_ok: b(d.pq_ok),
+                pq_full: b(d.pq_full),
                 pq_hit: b(d.pq_hit),
                 pq_rdy: b(d.pq_rdy),
                 rn_free: b(d.rn_free),
@@ -136,7 +144,7 @@ impl ModeCtrlModel {
         let mut d = Dec::default();
         if !s.mode {
             d.action = if long_dep {
-                if i.pq_settled && !lower_trigger {
+                if s.flight == 0 && !lower_trigger {
                     act::TRIGGER
                 } else {
                     act::STALL
@@ -170,7 +178,8 @@ impl ModeCtrlModel {
             } else {
                 match i.op {
                     // A partial re-definition of a skipped value is skipped.
-                    op::ALU | op::SLOAD if dst_vld && i.pq_ok && !(i.dst_long && i.diverged) => act::PREEXEC,
+                    // Recorded with room in the queue, unrecorded when it is full.
+                    op::ALU | op::SLOAD if dst_vld && (i.pq_ok || i.pq_full) && !(i.dst_long && i.diverged) => act::PREEXEC,
                     op::GLOAD => act::PRELOAD,
                     op::BRANCH => act::PREEXEC,
                     _ => act::SKIP,
@@ -188,13 +197,17 @@ impl ModeCtrlModel {
             }
             act::REUSE => {
                 sb[POP] = true;
-                sb[REUSE] = dst_vld;
+                if self.p.release == 0 {
+                    sb[REUSE] = dst_vld;
+                } else {
+                    (sb[WRITE], sb[MOVED]) = (dst_vld, dst_vld);
+                }
                 sb[ADV] = true;
             }
             act::PREEXEC if i.op == op::BRANCH => sb[BR] = true,
             act::PREEXEC => {
                 sb[ALLOC] = true;
-                sb[PUSH] = true;
+                sb[PUSH] = i.pq_ok;
                 sb[FIRE] = true;
                 sb[ADV] = true;
             }
@@ -250,7 +263,7 @@ impl Component for ModeCtrlModel {
             let pm = self.st.get(i.warp as usize).is_some_and(|s| s.mode);
             let o = &self.io.iss[k];
             let strobes =
-                [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br];
+                [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
             self.frame.set_bool(o.pmode, pm);
             self.frame.set_u64(o.action, d.action);
             for (id, &b) in strobes.into_iter().zip(&d.strobes) {
@@ -286,13 +299,33 @@ impl Component for ModeCtrlModel {
                     let ns = self.p.srcs as usize;
                     let first = (0..ns).find(|&j| i.src_vld[j] && i.src_long[j]).unwrap_or(ns - 1);
                     let trig = i.src[first];
-                    *s = WarpState { mode: true, trig, ..WarpState::default() };
+                    *s = WarpState { mode: true, trig, flight: s.flight, ..WarpState::default() };
                 }
                 act::HALT => s.halted = true,
                 act::SKIP if i.op == op::SSTORE => s.sst = true,
                 act::SKIP if i.op == op::BARRIER => s.bar = true,
                 act::PREEXEC if i.op != op::BRANCH && (0..4).any(|x| i.dst_vld[x] && i.dst[x] == s.trig) => s.tredef = true,
                 _ => {}
+            }
+        }
+        // P-mode results in flight: each PREEXEC adds its distinct valid
+        // destinations, each P-mode writeback takes one (modulo the counter).
+        let fmask = (1u64 << self.p.flight_bits) - 1;
+        let nd = self.p.dsts as usize;
+        for k in 0..self.ins.len() {
+            let (i, d) = (self.ins[k], self.decs[k]);
+            if d.action == act::PREEXEC && i.op != op::BRANCH && (i.warp as usize) < self.st.len() {
+                let n = (0..nd).filter(|&x| i.dst_vld[x] && !(0..x).any(|e| i.dst_vld[e] && i.dst[e] == i.dst[x])).count() as u64;
+                let f = &mut self.st[i.warp as usize].flight;
+                *f = (*f + n) & fmask;
+            }
+        }
+        for j in 0..self.io.wb.len() {
+            let d = &self.io.wb[j];
+            let (en, w, pm) = (self.frame.get_bool(d.en), self.frame.get_u64(d.warp), self.frame.get_bool(d.pmode));
+            if en && pm && w < nw {
+                let f = &mut self.st[w as usize].flight;
+                *f = f.wrapping_sub(1) & fmask;
             }
         }
         for w in 0..self.st.len() {

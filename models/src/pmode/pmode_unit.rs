@@ -158,7 +158,7 @@ impl PmodeUnitModel {
             for (&from, &to) in sbk.src_long.iter().zip(&mck.src_long) {
                 s2.push(w(Src::Sub(SB, from), MC, to));
             }
-            for (from, to) in [(pqk.settled, mck.pq_settled), (pqk.ok, mck.pq_ok), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
+            for (from, to) in [(pqk.ok, mck.pq_ok), (pqk.full, mck.pq_full), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
                 s2.push(w(Src::Sub(PQ, from), MC, to));
             }
             s2.push(w(Src::Sub(RN, rnk.free), MC, mck.rn_free));
@@ -174,6 +174,7 @@ impl PmodeUnitModel {
                 (mck.rn_alloc, RN, rnk.alloc),
                 (mck.rn_reuse, RN, rnk.reuse),
                 (mck.rn_write, RN, rnk.write),
+                (mck.rn_moved, RN, rnk.moved),
                 (mck.st_adv, ST, stk.adv),
                 (mck.st_br, ST, stk.br),
             ] {
@@ -185,6 +186,7 @@ impl PmodeUnitModel {
                 outs.push((Src::Sub(RN, l.renamed), o.renamed));
                 outs.push((Src::Sub(RN, l.phys), o.phys));
             }
+            outs.push((Src::Sub(MC, mck.pq_push), ui.recorded));
             outs.push((Src::Sub(PQ, pqk.idx), ui.pq_idx));
             outs.push((Src::Sub(ST, stk.pc), ui.stack_pc));
             outs.push((Src::Sub(ST, stk.mask), ui.stack_mask));
@@ -272,10 +274,10 @@ impl PmodeUnitModel {
             }
         }
         for (j, uw) in self.io.wb.iter().enumerate() {
-            let (en, pm) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode));
+            let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
             self.subs[SB].set(self.sb.wb[j].n, &[1 - pm]);
             self.subs[SB].set(self.sb.wb[j].p, &[1]);
-            self.subs[PQ].set(self.pq.wb[j].en, &[en & pm]);
+            self.subs[PQ].set(self.pq.wb[j].en, &[en & pm & rec]);
         }
         self.subs[RN].eval();
         self.subs[PQ].eval();

@@ -40,7 +40,6 @@ impl WarpQ {
 #[derive(Clone, Copy, Debug, Default)]
 struct View {
     empty: bool,
-    settled: bool,
     full: bool,
     ok: bool,
     idx: u64,
@@ -100,14 +99,13 @@ impl PqueueModel {
         let q = self.warp(w);
         if q.e.is_empty() {
             // No P-queue: empty and full at once, nothing recorded or matched.
-            return View { empty: true, settled: true, full: true, ..View::default() };
+            return View { empty: true, full: true, ..View::default() };
         }
         let head = q.e[q.head];
         let full = q.e[q.tail].valid;
         let off = self.offset(pc, q.base);
         View {
             empty: !head.valid,
-            settled: q.e.iter().all(|e| !e.valid || e.reuse_rdy),
             full,
             ok: !full && off.is_some(),
             idx: q.tail as u64,
@@ -131,7 +129,6 @@ impl Component for PqueueModel {
             self.views[k] = v;
             let ids = &self.io.iss[k];
             self.frame.set_bool(ids.empty, v.empty);
-            self.frame.set_bool(ids.settled, v.settled);
             self.frame.set_bool(ids.full, v.full);
             self.frame.set_bool(ids.ok, v.ok);
             self.frame.set_u64(ids.idx, v.idx);

@@ -190,7 +190,9 @@ impl Component for RenameModel {
             let ids = self.io.iss[k].clone();
             let ids = &ids;
             let w = self.frame.get_u64(ids.warp);
-            let cmd = |ids: &RenameIssue<PortId>| self.frame.get_bool(ids.alloc) || self.frame.get_bool(ids.reuse) || self.frame.get_bool(ids.write);
+            let cmd = |ids: &RenameIssue<PortId>| {
+                [ids.alloc, ids.reuse, ids.write, ids.moved].into_iter().any(|id| self.frame.get_bool(id))
+            };
             let blocked = (0..k).any(|j| self.frame.get_u64(self.io.iss[j].warp) == w && cmd(&self.io.iss[j]));
             if w >= warps || blocked {
                 continue;
@@ -222,12 +224,23 @@ impl Component for RenameModel {
                         self.t[wi].n[dst].renamed = false;
                     }
                 }
+                if !self.frame.get_bool(ids.pmode) && self.frame.get_bool(ids.moved) {
+                    // The reused value went home: its register returns.
+                    let rp = self.frame.get_u64(ids.reuse_phys[d]);
+                    self.free(rp);
+                    handed.push(rp);
+                }
             }
         }
-        // An episode start frees what the warp's P-queue entries still own
-        // (tags as of the start of the cycle).
-        let dropped: Vec<u64> =
-            if start { (0..self.queued.len() as u64).filter(|&i| self.queued[i as usize] && self.owner[i as usize] == sw).collect() } else { Vec::new() };
+        // An episode start or a warp's release walk frees what the warp's
+        // episodes still own (tags as of the start of the cycle).
+        let (rel_en, rel_w) = (self.frame.get_bool(self.io.rel_en), self.frame.get_u64(self.io.rel_warp));
+        let dropped: Vec<u64> = (0..self.queued.len() as u64)
+            .filter(|&i| {
+                let (q, o) = (self.queued[i as usize], self.owner[i as usize]);
+                q && ((start && o == sw) || (rel_en && o == rel_w))
+            })
+            .collect();
         if start && sw < warps {
             for m in &mut self.t[sw as usize].p {
                 m.renamed = false;

@@ -195,12 +195,12 @@ impl Issuer {
             Issuer::Pm(b) => b.wb_free(),
         }
     }
-    /// Register `reg` of warp `w` written back; `pq` = the P-queue index of a
-    /// P-mode result.
-    fn writeback(&mut self, w: u16, reg: u8, pq: Option<u32>) {
+    /// Register `reg` of warp `w` written back; a P-mode result with its
+    /// P-queue index if it was recorded.
+    fn writeback(&mut self, w: u16, reg: u8, pmode: bool, pq: Option<u32>) {
         match self {
             Issuer::Sb(b) => b.writeback(w, reg),
-            Issuer::Pm(b) => b.writeback(w, reg, pq),
+            Issuer::Pm(b) => b.writeback(w, reg, pmode, pq),
         }
     }
     /// The plain scoreboard (the baseline issue path only).
@@ -522,6 +522,7 @@ impl Sm {
         self.stats.cycles = self.now;
         self.stats.ipc = if self.now == 0 { 0.0 } else { self.stats.thread_insts as f64 / self.now as f64 };
         self.stats.scheduler_cycles = self.now * self.cfg.core.schedulers as u64;
+        self.stats.warp_regs = (self.cfg.core.registers / 32) as u64;
         self.stats.l1 = self.mem.l1_stats;
         self.stats.hazards = self.mem.hazards;
         self.stats.shared_accesses = self.mem.shared_accesses;
@@ -610,6 +611,7 @@ impl Sm {
             self.completed(inst);
         }
         self.scratch_insts = done;
+        self.stats.warp_regs_sum += (self.used_regs / 32) as u64;
         progress |= self.writeback();
         self.execute();
         self.collect();
@@ -1192,22 +1194,22 @@ impl Sm {
         let mut n = 0;
         while n < self.cfg.units.writeback_width {
             let Some(&i) = self.wbq.front() else { break };
-            let (w, op, pq) = (self.pool.get(i).warp, self.pool.get(i).op, self.pool.get(i).pq);
+            let (w, op, pq, pmode) = (self.pool.get(i).warp, self.pool.get(i).op, self.pool.get(i).pq, self.pool.get(i).pmode);
             let op = &self.ops[op as usize];
             if op.n_writes as usize > self.sb.wb_free() {
                 break;
             }
             self.wbq.pop_front();
             for &r in op.writes() {
-                self.sb.writeback(w, r, pq);
+                self.sb.writeback(w, r, pmode, pq);
                 if r < op::SB_PRED_BASE {
                     let b = self.oc.bank(w, r);
                     self.oc.write_bank(b);
                 }
             }
             self.warps[w as usize].sb = None;
-            if pq.is_some() {
-                self.pm_extra.wrote_back.push(w);
+            if pmode {
+                self.pm_writeback(w, op.n_writes as u32);
             }
             self.wake_warp(w);
             self.view.wb.push((w, self.pool.get(i).op));

@@ -51,7 +51,7 @@ use super::{IssueKind, RunError, Sm, Stall};
 use crate::blocks::{Action, Offer};
 use crate::config::Config;
 use crate::func::Functional;
-use hw::blocks::pmode::mode_ctrl::op as class;
+use hw::blocks::pmode::mode_ctrl::{op as class, ModeCtrlParams};
 use std::collections::VecDeque;
 
 /// One decision of the P-mode unit that happened (`Outputs::log_actions`).
@@ -63,6 +63,8 @@ pub struct ActionEvent {
     /// The warp was in P-mode.
     pub pmode: bool,
     pub action: Action,
+    /// A PREEXEC the P-queue recorded (reusable).
+    pub recorded: bool,
 }
 
 /// Which P-mode action an instruction instance got (coverage accounting).
@@ -116,6 +118,8 @@ pub struct PWarp {
     /// The blocked N-mode instruction, decoded, kept aside during the
     /// episode and released at its end (§5.2) without a re-fetch.
     held: Option<super::IbEntry>,
+    /// P-mode results (registers) not yet written back.
+    flight: u32,
 }
 
 /// SM-wide P-mode bookkeeping.
@@ -213,7 +217,10 @@ impl Sm {
         let p = &mut self.pm[w as usize];
         p.active = false;
         p.halted = false;
-        let mut m = p.nmapped;
+        // The first release also returns what the warp's episodes still own
+        // (unrecorded results, entries never reached): one even without an
+        // N mapping.
+        let mut m = p.nmapped.max(1);
         p.nmapped = 0;
         while m != 0 {
             let r = m.trailing_zeros() as u8;
@@ -259,6 +266,7 @@ impl Sm {
             self.warps[w as usize].sb = None;
         }
         let (mode, halted) = self.pm_block().modes();
+        self.stats.pmode.rename_held_sum += self.pm_block().rename_held() as u64;
         for w in 0..self.pm.len() {
             let on = mode >> w & 1 == 1;
             let p = &mut self.pm[w];
@@ -438,10 +446,15 @@ impl Sm {
             return Ok(Tried::Stalled(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
         }
         self.pm_block().commit();
+        let pre_dst = action == Action::Preexec && op.control == Control::None;
+        let pq = if pre_dst { self.pm_block().pq_idx(k) } else { None };
         if self.out.log_actions {
-            self.actions.push(ActionEvent { cycle: self.now, warp: w, pc: head.op * kernel::INST_BYTES, pmode, action });
+            let pc = head.op * kernel::INST_BYTES;
+            self.actions.push(ActionEvent { cycle: self.now, warp: w, pc, pmode, action, recorded: pq.is_some() });
         }
-        let pq = (action == Action::Preexec && op.control == Control::None).then(|| self.pm_block().pq_idx(k));
+        if pre_dst {
+            self.pm_in_flight(w, op.n_writes as u32)?;
+        }
         match action {
             Action::Stall => unreachable!(),
             Action::Issue => {
@@ -468,6 +481,7 @@ impl Sm {
             }
             Action::Preexec => {
                 self.stats.pmode.pre_executed += 1;
+                self.stats.pmode.pqueue_full += (op.control == Control::None && pq.is_none()) as u64;
                 self.pm[w as usize].episode.push_back((head.op, Pre::Executed));
                 let (_, mask) = self.issue_as(k, w, IssueKind::Preexec(pq))?;
                 if pq.is_some() {
@@ -482,12 +496,6 @@ impl Sm {
             }
             Action::Skip => {
                 self.stats.pmode.skipped += 1;
-                if cls == class::ALU || cls == class::SLOAD {
-                    let (_, long) = self.pm_block().stall_reason(k);
-                    if !long && op.n_writes > 0 && cls == class::ALU {
-                        self.stats.pmode.pqueue_full += 1;
-                    }
-                }
                 self.pm[w as usize].episode.push_back((head.op, Pre::Skipped));
                 self.pm_consume(w, head.uid);
                 self.func.p_skip(w).map_err(RunError::Exec)?;
@@ -505,6 +513,31 @@ impl Sm {
             pmode,
             issued: matches!(action, Action::Issue | Action::Reuse) || needs_unit,
         }))
+    }
+
+    /// A PREEXEC's results enter the pipeline. The unit counts a warp's
+    /// P-mode results in flight (a new episode waits for them) in
+    /// `flight_bits`; more would wrap its count.
+    fn pm_in_flight(&mut self, w: u16, n: u32) -> Result<(), RunError> {
+        let p = &mut self.pm[w as usize];
+        p.flight += n;
+        let max = (1u32 << ModeCtrlParams::default().flight_bits) - 1;
+        if p.flight > max {
+            return Err(RunError::Exec(format!(
+                "kernel `{}`: warp {w} has {} P-mode results in flight, more than the P-mode unit counts ({max})",
+                self.func.kernel_name(),
+                p.flight
+            )));
+        }
+        Ok(())
+    }
+
+    /// A P-mode result of warp `w` (`n` registers) was written back: its
+    /// P-queue entry becomes reusable and the warp's count of results in
+    /// flight falls, both visible from the next cycle.
+    pub(super) fn pm_writeback(&mut self, w: u16, n: u32) {
+        self.pm[w as usize].flight -= n;
+        self.pm_extra.wrote_back.push(w);
     }
 
     /// An instruction leaves the buffer without entering the pipeline.
@@ -533,7 +566,16 @@ impl Sm {
             Some((o, mask, pre)) if o == head.op && mask == out.lanes && pre == vals => {}
             _ => self.stats.pmode.reuse_mismatches += 1,
         }
-        self.pm[w as usize].nmapped |= reg_mask(op.writes());
+        if self.cfg.pmode.release == crate::config::Release::Move {
+            // The value moves home: a write into the destinations' banks
+            // this cycle; nothing stays mapped.
+            for &r in op.writes().iter().filter(|&&r| r < super::op::SB_PRED_BASE) {
+                let b = self.oc.bank(w, r);
+                self.oc.write_bank(b);
+            }
+        } else {
+            self.pm[w as usize].nmapped |= reg_mask(op.writes());
+        }
         self.follow(k, w, false);
         Ok(())
     }

@@ -30,6 +30,7 @@ const REUSE: usize = 6;
 const WRITE: usize = 7;
 const ADV: usize = 8;
 const BR: usize = 9;
+const MOVED: usize = 10;
 
 // ---------------------------------------------------------------------------
 // Driver
@@ -128,8 +129,8 @@ impl Driver for ModeCtrlDriver {
                 (d.pc, self.rng.random::<u64>()),
                 (d.op, opc),
                 (d.src_pending, self.rng.random_bool(0.2) as u64),
-                (d.pq_settled, self.rng.random_bool(0.8) as u64),
                 (d.pq_ok, self.rng.random_bool(0.8) as u64),
+                (d.pq_full, self.rng.random_bool(0.3) as u64),
                 (d.pq_hit, self.rng.random_bool(0.3) as u64),
                 (d.pq_rdy, self.rng.random_bool(0.7) as u64),
                 (d.rn_free, self.rng.random_bool(0.9) as u64),
@@ -161,16 +162,20 @@ impl Driver for ModeCtrlDriver {
             f.set(d.dst_pending, pend);
         }
         // Writebacks: the triggering load of a P-mode warp now and then, plus
-        // other N- and P-mode results.
+        // other N-mode results and P-mode results of warps that have some in
+        // flight (a new episode waits for them).
+        let mut taken = vec![0u64; hot as usize];
         for j in 0..p.wb_ports {
             if !self.rng.random_bool(0.3) {
                 continue;
             }
             let w = self.rng.random_range(0..hot);
+            let p_left = self.shadow.flight(w as usize) > taken[w as usize];
             let (reg, pm) = match self.shadow.trig_reg(w as usize) {
-                Some(t) if self.rng.random_range(0..6) == 0 => (t, self.rng.random_range(0..10) == 0),
-                _ => (self.reg(regs), self.rng.random_bool(0.5)),
+                Some(t) if self.rng.random_range(0..6) == 0 => (t, false),
+                _ => (self.reg(regs), p_left && self.rng.random_bool(0.6)),
             };
+            taken[w as usize] += pm as u64;
             let d = &self.io.wb[j as usize];
             f.set_bool(d.en, true);
             f.set(d.warp, w);
@@ -204,7 +209,8 @@ impl ModeCtrlDriver {
 /// bookkeeping:
 /// - the `mode` / `halted` vectors and `iss{k}_pmode` follow exactly the
 ///   transitions of the specification: N → P only by TRIGGER (a long-latency
-///   dependence in N-mode, a settled P-queue, one per cycle), P → N only by the
+///   dependence in N-mode, no P-mode result of the warp in flight, one per
+///   cycle), P → N only by the
 ///   N-mode writeback of the triggering register, `launch` resets;
 /// - an N-mode warp only stalls, issues, reuses or triggers; a P-mode warp only
 ///   stalls, pre-executes, pre-loads, skips or halts;
@@ -215,7 +221,8 @@ impl ModeCtrlDriver {
 ///   global load becomes a pre-load; a shared load after a skipped shared
 ///   store or a barrier in the same episode is skipped;
 /// - every action and strobe equals a flat priority table of the rules;
-///   strobes follow the action.
+///   strobes follow the action; a PREEXEC is recorded (`pq_push`) only when
+///   the queue takes it, and executes unrecorded when the queue is full.
 pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Result<(), String> {
     crate::run::check_inputs(dut, st.layout())?;
     let io = p.bind(dut).map_err(|e| e.to_string())?;
@@ -228,7 +235,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
         .map(|d| {
             vec![
                 d.pmode, d.action, d.sb_fire, d.sb_long, d.sb_skip, d.pq_push, d.pq_pop, d.rn_alloc, d.rn_reuse, d.rn_write,
-                d.st_adv, d.st_br,
+                d.st_adv, d.st_br, d.rn_moved,
             ]
         })
         .collect();
@@ -242,6 +249,9 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
     let mut sst = vec![false; nw];
     let mut bar = vec![false; nw];
     let mut tredef = vec![false; nw];
+    // P-mode results in flight per warp (modulo the counter's width).
+    let mut flight = vec![0u64; nw];
+    let fmask = (1u64 << p.flight_bits) - 1;
     for c in 0..st.cycles() {
         let iv = InView::new(st, c);
         dut.set_inputs(st.cycle(c));
@@ -265,11 +275,12 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             }
         }
         let mut actions = Vec::new();
+        let mut results = Vec::new();
         let mut trig_port = None;
         for (k, d) in io.iss.iter().enumerate() {
             let (valid, w, opc) = (iv.b(d.valid), iv.u(d.warp) as usize, iv.u(d.op));
             let (src_pending, dst_pending) = (iv.b(d.src_pending), iv.u(d.dst_pending));
-            let (pq_settled, pq_ok, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_settled), iv.b(d.pq_ok), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
+            let (pq_ok, pq_full, pq_hit, pq_rdy, rn_free) = (iv.b(d.pq_ok), iv.b(d.pq_full), iv.b(d.pq_hit), iv.b(d.pq_rdy), iv.b(d.rn_free));
             let partial_redef = iv.b(d.dst_long) && iv.b(d.diverged);
             // The first valid long source, and whether there is one.
             let first_long = d.src.iter().zip(&d.src_long).find(|(o, &l)| iv.b(o.vld) && iv.b(l)).map(|(o, _)| iv.u(o.reg));
@@ -281,7 +292,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 vec![(true, act::STALL)]
             } else if !pmode {
                 vec![
-                    (long_dep && pq_settled && trig_port.is_none(), act::TRIGGER),
+                    (long_dep && flight[w] == 0 && trig_port.is_none(), act::TRIGGER),
                     (long_dep, act::STALL),
                     (src_pending || dst_pending != 0, act::STALL),
                     (pq_hit && pq_rdy, act::REUSE),
@@ -307,7 +318,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                     (src_pending || waw, act::STALL),
                     (opc == op::GLOAD, act::PRELOAD),
                     (opc == op::BRANCH, act::PREEXEC),
-                    ((opc == op::ALU || opc == op::SLOAD) && dv && pq_ok && !partial_redef, act::PREEXEC),
+                    ((opc == op::ALU || opc == op::SLOAD) && dv && (pq_ok || pq_full) && !partial_redef, act::PREEXEC),
                     (true, act::SKIP),
                 ]
             };
@@ -338,7 +349,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 return err(format!("port {k}: pmode output disagrees with the mode of warp {w}"));
             }
             // Strobes follow the action.
-            let mut s = [false; 10];
+            let mut s = [false; 11];
             match got {
                 act::ISSUE => {
                     s[FIRE] = dv;
@@ -347,13 +358,14 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                     s[BR] = opc == op::BRANCH;
                     s[ADV] = opc != op::BRANCH;
                 }
-                act::REUSE => (s[POP], s[REUSE], s[ADV]) = (true, dv, true),
+                act::REUSE if p.release == 0 => (s[POP], s[REUSE], s[ADV]) = (true, dv, true),
+                act::REUSE => (s[POP], s[WRITE], s[MOVED], s[ADV]) = (true, dv, dv, true),
                 act::PREEXEC if opc == op::BRANCH => s[BR] = true,
-                act::PREEXEC => (s[ALLOC], s[PUSH], s[FIRE], s[ADV]) = (true, true, true, true),
+                act::PREEXEC => (s[ALLOC], s[PUSH], s[FIRE], s[ADV]) = (true, pq_ok, true, true),
                 act::PRELOAD | act::SKIP => (s[SKIPS], s[ADV]) = (dv, true),
                 _ => {}
             }
-            let gs: Vec<bool> = (0..10).map(|n| dut.get(ko[k][2 + n])[0] == 1).collect();
+            let gs: Vec<bool> = (0..11).map(|n| dut.get(ko[k][2 + n])[0] == 1).collect();
             if gs != s {
                 return err(format!("port {k}: strobes {gs:?} for action {}, expected {s:?}", name(got)));
             }
@@ -363,6 +375,15 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
             // The register a trigger waits on: the first valid long source.
             let t = first_long.unwrap_or(0);
             let redef = pmode && d.dst.iter().any(|o| iv.b(o.vld) && Some(iv.u(o.reg)) == trig[w]);
+            let mut dsts: Vec<u64> = Vec::new();
+            for o in d.dst.iter().filter(|o| iv.b(o.vld)) {
+                if !dsts.contains(&iv.u(o.reg)) {
+                    dsts.push(iv.u(o.reg));
+                }
+            }
+            if got == act::PREEXEC && opc != op::BRANCH && w < nw {
+                results.push((w, dsts.len() as u64));
+            }
             actions.push((w, got, opc, t, redef));
         }
         let want_start = trig_port.map_or([0, 0, 0], |k| [1, iv.u(io.iss[k].warp), iv.u(io.iss[k].pc)]);
@@ -374,7 +395,17 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
         if iv.b(rst) {
             trig.fill(None);
             halted.fill(false);
+            flight.fill(0);
         } else {
+            for &(w, n) in &results {
+                flight[w] = (flight[w] + n) & fmask;
+            }
+            for s in &wbs {
+                let w = iv.u(s[1]) as usize;
+                if iv.b(s[0]) && iv.b(s[3]) && w < nw {
+                    flight[w] = flight[w].wrapping_sub(1) & fmask;
+                }
+            }
             let launched = iv.b(len).then(|| iv.u(lw) as usize);
             for &(w, a, opc, t, redef) in &actions {
                 if w >= nw || exited[w] || launched == Some(w) {
@@ -398,7 +429,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 }
             }
             if let Some(w) = launched.filter(|&w| w < nw) {
-                (trig[w], halted[w], sst[w], bar[w], tredef[w]) = (None, false, false, false, false);
+                (trig[w], halted[w], sst[w], bar[w], tredef[w], flight[w]) = (None, false, false, false, false, 0);
             }
         }
         dut.tick();
@@ -432,7 +463,6 @@ pub mod golden {
                 self.set(n.dst[0].reg, d);
                 self.set(n.dst[0].vld, 1);
             }
-            self.set(n.pq_settled, 1);
             self.set(n.pq_ok, 1);
             self.set(n.rn_free, 1);
         }
@@ -474,11 +504,13 @@ pub mod golden {
             t.step();
         }
         assert_eq!(t.get(io.halted), 1 << 5);
-        // A P-mode writeback of $r0 does not end the episode; the N-mode one does.
-        for pm in [1, 0] {
+        // The three pre-executed results come back in P-mode ($r4, $r4, $r7):
+        // the episode goes on; the N-mode writeback of $r0 ends it.
+        for (reg, pm) in [(4, 1), (4, 1), (7, 1), (0, 0)] {
+            assert_eq!(t.get(io.mode), 1 << 5);
             t.set(io.wb[1].en, 1);
             t.set(io.wb[1].warp, 5);
-            t.set(io.wb[1].reg, 0);
+            t.set(io.wb[1].reg, reg);
             t.set(io.wb[1].pmode, pm);
             t.step();
         }
@@ -497,9 +529,13 @@ pub mod golden {
         // No free rename register: every P-mode instruction stalls.
         t.set(io.iss[0].rn_free, 0);
         assert_eq!(t.action(0), "stall");
-        // Out of P-queue room: not recorded, so skipped.
+        // The P-queue full: executed without being recorded (no push); an
+        // offset out of range with room left: skipped.
         t.set(io.iss[0].rn_free, 1);
         t.set(io.iss[0].pq_ok, 0);
+        t.set(io.iss[0].pq_full, 1);
+        assert_eq!((t.action(0), t.get(io.iss[0].pq_push), t.get(io.iss[0].rn_alloc)), ("preexec", 0, 1));
+        t.set(io.iss[0].pq_full, 0);
         assert_eq!(t.action(0), "skip");
         // A re-definition of a skipped (long) register: pre-executed on the
         // warp's whole path, skipped on one side of a divergent branch.
@@ -552,6 +588,19 @@ pub mod golden {
         assert_eq!(t.action(0), "stall");
         t.step();
         assert_eq!(t.get(io.mode), 0);
+        // Two P-mode results ($r0 and $r6) are still in flight: no new
+        // episode until they are written back (their rename registers are
+        // freed by the next start).
+        t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
+        assert_eq!(t.action(0), "stall");
+        for (j, reg) in [(0, 0), (1, 6)] {
+            t.set(io.wb[j].en, 1);
+            t.set(io.wb[j].warp, 2);
+            t.set(io.wb[j].reg, reg);
+            t.set(io.wb[j].pmode, 1);
+        }
+        assert_eq!(t.action(0), "stall"); // counted at the edge
+        t.step();
         t.offer(0, 2, op::ALU, &[(0, true)], Some(3));
         assert_eq!(t.action(0), "trigger");
         t.step();
@@ -568,9 +617,6 @@ pub mod golden {
         assert_eq!((t.action(0), t.action(1)), ("trigger", "stall"));
         t.step();
         t.offer(1, 2, op::ALU, &[(4, true)], Some(3));
-        t.set(io.iss[1].pq_settled, 0);
-        assert_eq!(t.action(1), "stall"); // a P-mode result still in flight: no new episode
-        t.set(io.iss[1].pq_settled, 1);
         assert_eq!(t.action(1), "trigger");
         t.step();
         assert_eq!(t.get(io.mode), 0b110);

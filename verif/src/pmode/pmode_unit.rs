@@ -51,9 +51,16 @@ impl Inst {
     pub fn srcs(&self) -> Vec<u64> {
         self.src.iter().flatten().copied().collect()
     }
-    /// Valid destinations, in order.
+    /// Valid destinations, in order, each register once (as the SM writes
+    /// them back).
     pub fn dsts(&self) -> Vec<u64> {
-        self.dst.iter().flatten().copied().collect()
+        let mut v: Vec<u64> = Vec::new();
+        for &r in self.dst.iter().flatten() {
+            if !v.contains(&r) {
+                v.push(r);
+            }
+        }
+        v
     }
 }
 
@@ -182,6 +189,8 @@ struct Wb {
     warp: u64,
     regs: Vec<u64>,
     pmode: bool,
+    /// Recorded in the P-queue (entry `idx`).
+    rec: bool,
     idx: u64,
 }
 
@@ -349,8 +358,9 @@ impl Driver for PmodeUnitDriver {
                 self.warps[w].done = true; // not schedulable in its launch cycle
             }
         }
-        // Release walk of one exited warp.
-        if let Some(w) = (0..nw).find(|&w| self.warps[w].releasing.is_some()) {
+        // Release walk of one exited warp, once none of its results (P-mode
+        // ones included) is in flight.
+        if let Some(w) = (0..nw).find(|&w| self.warps[w].releasing.is_some() && !self.wbq.iter().any(|x| x.warp == w as u64)) {
             let r = self.warps[w].releasing.unwrap_or(0);
             f.set_bool(self.io.rel_en, true);
             f.set(self.io.rel_warp, w as u64);
@@ -369,6 +379,7 @@ impl Driver for PmodeUnitDriver {
                 f.set(n.warp, x.warp);
                 f.set(n.reg, reg);
                 f.set_bool(n.pmode, x.pmode);
+                f.set_bool(n.rec, x.rec);
                 f.set(n.idx, x.idx);
                 j += 1;
             }
@@ -410,7 +421,7 @@ impl Driver for PmodeUnitDriver {
         for k in 0..kp {
             let Some(w) = chosen[k] else { continue };
             let a = self.sh(self.io.iss[k].action);
-            let idx = self.sh(self.io.iss[k].pq_idx);
+            let (idx, rec) = (self.sh(self.io.iss[k].pq_idx), self.sh(self.io.iss[k].recorded) == 1);
             let d = &self.warps[w];
             let Some(kern) = d.kernel.as_ref() else { continue };
             let (_, inst, _) = kern.step(if d.pmode { d.p_pos } else { d.n_pos });
@@ -419,7 +430,7 @@ impl Driver for PmodeUnitDriver {
             match a {
                 act::ISSUE => {
                     if !inst.dsts().is_empty() {
-                        self.wbq.push(Wb { due: c + lat, warp: w as u64, regs: inst.dsts(), pmode: false, idx: 0 });
+                        self.wbq.push(Wb { due: c + lat, warp: w as u64, regs: inst.dsts(), pmode: false, rec: false, idx: 0 });
                     }
                     if inst.op == op::EXIT {
                         d.kernel = None;
@@ -435,7 +446,7 @@ impl Driver for PmodeUnitDriver {
                 }
                 act::PREEXEC => {
                     if !inst.dsts().is_empty() {
-                        self.wbq.push(Wb { due: c + lat, warp: w as u64, regs: inst.dsts(), pmode: true, idx });
+                        self.wbq.push(Wb { due: c + lat, warp: w as u64, regs: inst.dsts(), pmode: true, rec, idx });
                     }
                     d.p_pos += 1;
                 }
@@ -490,6 +501,10 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
         p_pend: HashSet<u64>,
         p_long: HashSet<u64>,
         queue: VecDeque<(u64, u64, Vec<u64>, bool)>, // (pc, idx, pdst per destination, ready)
+        /// Registers of results pre-executed without being recorded.
+        unrecorded: Vec<u64>,
+        /// P-mode results (registers) not yet written back.
+        flight: usize,
         pmode: bool,
         waits_on: Vec<u64>,
     }
@@ -513,8 +528,12 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
         }
         dropped.clear();
         // Writebacks this cycle (they bypass into this cycle's checks).
-        let wb_now: Vec<(usize, u64, bool, u64)> =
-            io.wb.iter().filter(|s| iv.b(s.en)).map(|s| (iv.u(s.warp) as usize, iv.u(s.reg), iv.b(s.pmode), iv.u(s.idx))).collect();
+        let wb_now: Vec<(usize, u64, bool, bool, u64)> = io
+            .wb
+            .iter()
+            .filter(|s| iv.b(s.en))
+            .map(|s| (iv.u(s.warp) as usize, iv.u(s.reg), iv.b(s.pmode), iv.b(s.rec), iv.u(s.idx)))
+            .collect();
         let cleared = |w: usize, r: u64, pside: bool| wb_now.iter().any(|x| x.0 == w && x.1 == r && (pside || !x.2));
         let free = (0..p.rename_regs as usize).filter(|&i| !bit(&used, i)).count();
         // Registers the rename search reserves for lower ports: one per
@@ -571,8 +590,8 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                     if !srcs.iter().any(n_long) {
                         return err(format!("port {k} warp {w} pc {pc:#x}: trigger without a source waiting on a global load"));
                     }
-                    if let Some(e) = bk.queue.iter().find(|e| !e.3) {
-                        return err(format!("port {k} warp {w}: trigger while the result of P-queue entry (pc {:#x}) is in flight", e.0));
+                    if bk.flight > 0 {
+                        return err(format!("port {k} warp {w}: trigger with {} P-mode results in flight", bk.flight));
                     }
                 }
                 act::PREEXEC | act::PRELOAD => {
@@ -614,7 +633,7 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
             next_mode = 0;
         } else {
             let mut exits = Vec::new();
-            for &(w, r, pside, idx) in &wb_now {
+            for &(w, r, pside, rec, idx) in &wb_now {
                 if w >= nw {
                     continue;
                 }
@@ -622,7 +641,8 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                 x.p_pend.remove(&r);
                 x.p_long.remove(&r);
                 if pside {
-                    if let Some(e) = x.queue.iter_mut().find(|e| e.1 == idx) {
+                    x.flight -= 1;
+                    if let Some(e) = x.queue.iter_mut().find(|e| rec && e.1 == idx) {
                         e.3 = true;
                     }
                 } else {
@@ -651,6 +671,7 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                     }
                     act::TRIGGER => {
                         dropped.extend(x.queue.drain(..).flat_map(|e| e.2));
+                        dropped.append(&mut x.unrecorded);
                         x.pmode = true;
                         x.p_pend = x.n_pend.clone();
                         x.p_long = x.n_long.clone();
@@ -663,8 +684,13 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                             x.p_pend.insert(r);
                             x.p_long.remove(&r);
                         }
-                        let idx = dut.get(io.iss[k].pq_idx)[0];
-                        x.queue.push_back((pc, idx, pdsts, false));
+                        x.flight += dsts.len();
+                        if dut.get(io.iss[k].recorded)[0] == 1 {
+                            let idx = dut.get(io.iss[k].pq_idx)[0];
+                            x.queue.push_back((pc, idx, pdsts, false));
+                        } else {
+                            x.unrecorded.extend(pdsts);
+                        }
                     }
                     act::PRELOAD | act::SKIP => {
                         for r in dsts {
@@ -673,6 +699,12 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                     }
                     _ => {}
                 }
+            }
+            // A warp's release walk returns what its episodes still own.
+            if iv.b(io.rel_en) && (iv.u(io.rel_warp) as usize) < nw {
+                let x = &mut b[iv.u(io.rel_warp) as usize];
+                dropped.extend(x.queue.drain(..).flat_map(|e| e.2));
+                dropped.append(&mut x.unrecorded);
             }
             for w in exits {
                 b[w].pmode = false;
@@ -719,6 +751,7 @@ pub mod golden {
             self.set(n.en, 1);
             self.set(n.reg, reg);
             self.set(n.pmode, pmode as u64);
+            self.set(n.rec, pmode as u64);
             self.set(n.idx, idx);
         }
         /// Warp 0's kernel start at `pc` with `mask`, the compiler's rename
@@ -887,6 +920,7 @@ pub mod golden {
                 self.set(n.en, 1);
                 self.set(n.reg, r);
                 self.set(n.pmode, pmode as u64);
+                self.set(n.rec, pmode as u64);
                 self.set(n.idx, idx);
             }
         }

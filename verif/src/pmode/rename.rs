@@ -240,7 +240,7 @@ impl Driver for RenameDriver {
             let w = pw[k];
             let cmd = |j: usize| {
                 let d = &self.io.iss[j];
-                [d.alloc, d.reuse, d.write].iter().any(|&id| f.get(id)[0] == 1)
+                [d.alloc, d.reuse, d.write, d.moved].iter().any(|&id| f.get(id)[0] == 1)
             };
             let blocked = (0..k).any(|j| pw[j] == w && cmd(j));
             let s = self.io.iss[k].clone();
@@ -265,18 +265,26 @@ impl Driver for RenameDriver {
                     if self.shadow.get_bool(s.free) && !blocked {
                         let entry: Vec<Option<(u64, u64)>> =
                             (0..nd).map(|x| writes[x].then(|| (f.get(s.dst[x].reg)[0], self.shadow.get_u64(s.alloc_phys[x])))).collect();
-                        if entry.iter().any(Option::is_some) {
+                        // Now and then unrecorded (a full P-queue): never
+                        // reused, freed by the next start or the exit walk.
+                        if entry.iter().any(Option::is_some) && self.rng.random_range(0..5) != 0 {
                             d.fifo.push_back(entry);
                         }
                     }
                     d.allocs_left = d.allocs_left.saturating_sub(1);
                 }
                 Plan::Reuse => {
-                    f.set_bool(s.reuse, true);
+                    // Renamed into the N table, or (now and then) moved home.
+                    if self.rng.random_range(0..3) == 0 {
+                        f.set_bool(s.moved, true);
+                        f.set_bool(s.write, true);
+                    } else {
+                        f.set_bool(s.reuse, true);
+                        f.set_bool(s.write, self.rng.random_range(0..10) == 0);
+                    }
                     for (x, e) in reused[k].iter().enumerate() {
                         f.set(s.reuse_phys[x], e.map_or(0, |e| e.1));
                     }
-                    f.set_bool(s.write, self.rng.random_range(0..10) == 0);
                     if !blocked && d.fifo.front() == Some(&reused[k]) {
                         d.fifo.pop_front();
                     }
@@ -400,9 +408,9 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             let mut handed = Vec::new();
             for (k, d) in io.iss.iter().enumerate() {
                 let (w, pm) = (iv.u(d.warp), iv.b(d.pmode));
-                let (alloc, reuse, write) = (iv.b(d.alloc), iv.b(d.reuse), iv.b(d.write));
+                let (alloc, reuse, write, moved) = (iv.b(d.alloc), iv.b(d.reuse), iv.b(d.write), iv.b(d.moved));
                 let blocked = busy.contains(&w);
-                if alloc || reuse || write {
+                if alloc || reuse || write || moved {
                     busy.push(w);
                 }
                 if w >= p.warps as u64 || blocked {
@@ -436,6 +444,11 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
                             used.remove(&old);
                         }
                     }
+                    if !pm && moved {
+                        let rp = iv.u(d.reuse_phys[x]);
+                        used.remove(&rp);
+                        handed.push(rp);
+                    }
                 }
             }
             if let Some(w) = start {
@@ -448,6 +461,14 @@ pub fn check(p: &RenameParams, dut: &mut dyn Component, st: &Stimulus) -> Result
             }
             for r in handed {
                 queued.remove(&r);
+            }
+            if iv.b(rel[0]) {
+                let w = iv.u(rel[1]);
+                let dropped: Vec<u64> = queued.iter().filter(|&(_, &qw)| qw == w).map(|(&r, _)| r).collect();
+                for r in dropped {
+                    queued.remove(&r);
+                    used.remove(&r);
+                }
             }
             if iv.b(rel[0]) && iv.u(rel[1]) < p.warps as u64 && iv.u(rel[2]) < regs {
                 if let Some(old) = n_map.remove(&(iv.u(rel[1]), iv.u(rel[2]))) {
@@ -527,8 +548,9 @@ pub mod golden {
     /// The life of a rename register: allocated in P-mode, kept across the
     /// episode end and a P-table overwrite, reused into the N table, freed
     /// when the N mapping is overwritten or the register is written
-    /// normally, at warp release, or by an episode start while its P-queue
-    /// entry is unreused.
+    /// normally, at warp release, or — while its episode still owns it (an
+    /// entry never reused, a result never recorded) — by the warp's next
+    /// episode start or its exit.
     pub fn when_a_register_returns_to_the_vector(p: &RenameParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m);
@@ -613,6 +635,32 @@ pub mod golden {
         t.set(io.start_warp, 3);
         t.step();
         assert_eq!(t.used(io.used), vec![4]);
+        // Warp 4 exits: the first release of its walk frees p4 (an
+        // unrecorded result, or an entry never reached).
+        t.set(io.rel_en, 1);
+        t.set(io.rel_warp, 4);
+        t.set(io.rel_reg, 0);
+        t.step();
+        assert_eq!(t.used(io.used), Vec::<u64>::new());
+        // A reuse that moves the value home (the unit at `release = 1`):
+        // $r9 -> p0 is freed at once and $r9 reads its architected location.
+        t.set(io.iss[0].warp, 5);
+        t.set(io.iss[0].pmode, 1);
+        t.set(io.iss[0].dst[0].reg, 9);
+        t.set(io.iss[0].dst[0].bank, 0);
+        t.set(io.iss[0].alloc, 1);
+        t.step();
+        assert_eq!(t.used(io.used), vec![0]);
+        t.set(io.iss[0].warp, 5);
+        t.set(io.iss[0].dst[0].reg, 9);
+        t.set(io.iss[0].moved, 1);
+        t.set(io.iss[0].write, 1);
+        t.set(io.iss[0].reuse_phys[0], 0);
+        t.step();
+        assert_eq!(t.used(io.used), Vec::<u64>::new());
+        t.set(io.iss[0].warp, 5);
+        t.set(io.iss[0].src[0], 9);
+        assert_eq!(t.get(io.iss[0].lookup[0].renamed), 0);
     }
 
     /// Same-cycle corners: a reuse of the register the mapping already holds

@@ -93,19 +93,44 @@ fn driver_exercises_every_action() {
     let st = Stimulus::record(&mut PmodeUnitDriver::new(&p, 11), 30_000);
     let mut m = PmodeUnitModel::new(&p);
     verif::run::check_inputs(&m, st.layout()).unwrap();
-    let a: Vec<PortId> = p.bind(&m).unwrap().iss.iter().map(|i| i.action).collect();
+    let io = p.bind(&m).unwrap();
     let mut n = [0u32; 8];
+    // Per warp, entries recorded and not reused; triggers that drop some;
+    // pre-executions the full queue did not record.
+    let mut queued = [0i64; 8];
+    let (mut drops, mut unrecorded) = (0u32, 0u32);
     for c in 0..st.cycles() {
         m.set_inputs(st.cycle(c));
         m.eval();
-        for id in &a {
-            n[m.get_u64(*id) as usize] += 1;
+        for i in &io.iss {
+            let a = m.get_u64(i.action);
+            n[a as usize] += 1;
+            let w = st.u64(c, i.warp) as usize;
+            match a {
+                action::PREEXEC if st.u64(c, i.op) != hw::blocks::pmode::mode_ctrl::op::BRANCH => {
+                    if m.get_bool(i.recorded) {
+                        queued[w] += 1;
+                    } else {
+                        unrecorded += 1;
+                    }
+                }
+                action::REUSE => queued[w] -= 1,
+                action::TRIGGER => {
+                    drops += (queued[w] > 0) as u32;
+                    queued[w] = 0;
+                }
+                _ => {}
+            }
+        }
+        if st.bit(c, io.launch_en) {
+            queued[st.u64(c, io.launch_warp) as usize] = 0;
         }
         m.tick();
     }
     let named = n.iter().zip(action::NAMES).collect::<Vec<_>>();
-    println!("{named:?}");
+    println!("{named:?}, {drops} triggers dropping entries, {unrecorded} unrecorded pre-executions");
     assert!(n.iter().all(|&x| x > 20), "{named:?}");
+    assert!(drops > 20 && unrecorded > 20, "{drops} triggers dropping entries, {unrecorded} unrecorded pre-executions");
 }
 
 #[test]

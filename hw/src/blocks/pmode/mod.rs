@@ -123,6 +123,20 @@ pub const DEPTH: ParamSpec =
 pub const LANES: ParamSpec =
     ParamSpec { name: "lanes", default: 32, min: 1, max: 64, doc: "threads per warp = active-mask width", source: "Table 1" };
 
+/// What happens to a reused result's rename register (§5.2): 0 = the N
+/// table points the architected register at it until N-mode rewrites that
+/// register (the paper's renaming); 1 = the value is moved into the
+/// architected register and the rename register freed at once (the
+/// register-to-register move §5.2 names and rejects for its energy).
+pub const RELEASE: ParamSpec = ParamSpec {
+    name: "release",
+    default: 0,
+    min: 0,
+    max: 1,
+    doc: "reused result: 0 = renamed in the N table until rewritten, 1 = moved home and its register freed",
+    source: "section 5.2",
+};
+
 /// Bytes per instruction (the PCs of Figure 5 step by 8).
 pub const INST_BYTES: ParamSpec = ParamSpec {
     name: "inst_bytes",

@@ -24,6 +24,8 @@
 //! | `pc_bits` | 32 | PC width P (passed through to `start_pc`) |
 //! | `issue_ports` | 2 | K |
 //! | `wb_ports` | 2 | J |
+//! | `flight_bits` | 6 | width of the per-warp count of P-mode results in flight |
+//! | `release` | 0 | a reused result: 0 renamed in the N table (`rn_reuse`), 1 moved home (`rn_write` + `rn_moved`), see `rename` |
 //!
 //! # Encodings
 //!
@@ -55,8 +57,8 @@
 //! | `iss{k}_src_pending` | in | 1 | scoreboard: a valid source is pending (selected board) |
 //! | `iss{k}_dst_pending` | in | 1 | scoreboard: the valid destination is pending |
 //! | `iss{k}_src{0,1}_long` | in | 1 | scoreboard: `long` bit of source j (gated with `_vld` here) |
-//! | `iss{k}_pq_settled` | in | 1 | P-queue: every entry of the warp's queue has its result (none in flight) |
 //! | `iss{k}_pq_ok` | in | 1 | P-queue: a push would be recorded |
+//! | `iss{k}_pq_full` | in | 1 | P-queue: the warp's queue is full (always, without a P-queue) |
 //! | `iss{k}_pq_hit`, `iss{k}_pq_rdy` | in | 1 | P-queue: head matches the PC / head is reuse-ready |
 //! | `iss{k}_rn_free` | in | 1 | rename: a rename register is available to port k |
 //! | `iss{k}_dst_long` | in | 1 | scoreboard: a valid destination has `long` set |
@@ -69,7 +71,7 @@
 //! | `iss{k}_action` | out | 3 | decision, see above |
 //! | `iss{k}_sb_fire`, `iss{k}_sb_long`, `iss{k}_sb_skip` | out | 1 | scoreboard update: set `pending[dst]` (`long[dst]` = `sb_long`) / set `long[dst]` only |
 //! | `iss{k}_pq_push`, `iss{k}_pq_pop` | out | 1 | P-queue commands |
-//! | `iss{k}_rn_alloc`, `iss{k}_rn_reuse`, `iss{k}_rn_write` | out | 1 | rename commands |
+//! | `iss{k}_rn_alloc`, `iss{k}_rn_reuse`, `iss{k}_rn_write`, `iss{k}_rn_moved` | out | 1 | rename commands |
 //! | `iss{k}_st_adv`, `iss{k}_st_br` | out | 1 | SIMT stack commands |
 //! | `start_en`, `start_warp`, `start_pc` | out | 1, W, P | episode start: scoreboard copy, P-queue start, P-table clear, stack copy |
 //!
@@ -80,13 +82,15 @@
 //! port).
 //!
 //! **N-mode** (`mode[w] = 0`):
-//! 1. `long_dep`: TRIGGER if `pq_settled` and no lower port triggers this cycle
-//!    (one episode start per cycle: the scoreboard has one copy port);
-//!    otherwise STALL. Entries left from the last episode do not hold the
-//!    trigger back: the start drops them (their offsets are relative to the
-//!    old base, §5.1) and `rename` frees their registers. Only a result still
-//!    in flight (`!pq_settled`, rare: P-mode results are short-latency) makes
-//!    the warp wait, since its writeback would land in a freed register.
+//! 1. `long_dep`: TRIGGER if none of the warp's P-mode results is in flight
+//!    (`flight[w] = 0`) and no lower port triggers this cycle (one episode
+//!    start per cycle: the scoreboard has one copy port); otherwise STALL.
+//!    Entries left from the last episode do not hold the trigger back: the
+//!    start drops them (their offsets are relative to the old base, §5.1) and
+//!    `rename` frees their registers and those of unrecorded results. A
+//!    result still in flight (rare: P-mode results are short-latency) makes
+//!    the warp wait: its writeback would land in a freed register, or mark a
+//!    new entry in its old slot ready.
 //! 2. `src_pending | dst_pending` → STALL.
 //! 3. `pq_hit`: REUSE if `pq_rdy`, else STALL until the P-mode result is
 //!    written back (the reused entry must be ready; matching happens at issue,
@@ -109,14 +113,15 @@
 //!    a skipped SSTORE sets `sst`; a BARRIER is skipped and sets `bar`; SLOAD
 //!    after either is skipped (§5.1 "Stores and Loads", "Barriers").
 //! 6. `src_pending | waw` → STALL.
-//! 7. ALU or SLOAD: PREEXEC if `dst_vld & pq_ok`, else SKIP. An instruction that
-//!    cannot be recorded (queue full, offset out of range) is *skipped*, not
-//!    executed unrecorded: §5.1 says out-of-range instructions are "simply
-//!    skipped", and with a full queue "P-mode is only useful for pre-loading".
-//!    This keeps every rename register owned by a P-queue entry (see
-//!    `rename`). An ALU without a destination has no effect and is SKIP. So
-//!    is a *partial re-definition* of a skipped value, `dst_long & diverged`
-//!    (below).
+//! 7. ALU or SLOAD with `dst_vld`: PREEXEC, *recorded* (`pq_push`) if `pq_ok`;
+//!    with a full queue PREEXEC *unrecorded* — renamed and executed, not
+//!    recorded, so nothing of it is reused: §5.1, "if P-queue is full ... P-mode
+//!    is only useful for pre-loading cache lines", which needs the address
+//!    arithmetic executed; without a P-queue (`entries = 0`, always full) every
+//!    instruction is unrecorded, the paper's NoPQ. An instruction whose offset
+//!    does not fit (queue not full) is SKIP (§5.1: "simply skipped"). An ALU
+//!    without a destination has no effect and is SKIP. So is a *partial
+//!    re-definition* of a skipped value, `dst_long & diverged` (below).
 //! 8. GLOAD → PRELOAD (§5.1: "changed into a pre-load ... brings the data only
 //!    into the L1 cache"; marks `long[dst]`, Figure 5 / slides).
 //! 9. BRANCH → PREEXEC (updates the P stack only).
@@ -146,16 +151,20 @@
 //!
 //! Strobes by action (all others 0): ISSUE: `sb_fire = dst_vld`, `sb_long =
 //! dst_vld & op == GLOAD`, `rn_write = dst_vld`, `st_br = op == BRANCH`,
-//! `st_adv = op != BRANCH`. REUSE: `pq_pop`, `rn_reuse = dst_vld`, `st_adv`.
-//! PREEXEC non-branch: `rn_alloc`, `pq_push`, `sb_fire`, `st_adv`. PREEXEC
+//! `st_adv = op != BRANCH`. REUSE: `pq_pop`, `st_adv`, and `rn_reuse = dst_vld`
+//! (`release = 0`) or `rn_write = rn_moved = dst_vld` (`release = 1`).
+//! PREEXEC non-branch: `rn_alloc`, `pq_push` (recorded only), `sb_fire`,
+//! `st_adv`. PREEXEC
 //! branch: `st_br`. PRELOAD, SKIP: `sb_skip = dst_vld`, `st_adv`. TRIGGER:
 //! `start_en`, `start_warp = warp`, `start_pc = pc` (zero when no trigger).
 //!
 //! # State and edge
 //!
 //! Per warp: `mode`, `halted`, `sst` (a shared store was skipped this
-//! episode), `bar` (a barrier was passed this episode), `tredef` (a recorded
-//! PREEXEC wrote `trig_reg` this episode), `trig_reg` (A bits: the
+//! episode), `bar` (a barrier was passed this episode), `tredef` (a PREEXEC
+//! wrote `trig_reg` this episode), `flight` (`flight_bits`: P-mode results
+//! not yet written back — each PREEXEC adds its written destinations, each
+//! `wb{j}` with `wb{j}_pmode` takes one; it outlives the episode), `trig_reg` (A bits: the
 //! destination of the load that triggered the episode = the first valid long
 //! source of the triggering instruction, src0 before src1).
 //!
@@ -171,8 +180,9 @@
 //!    one arrives and may trigger again for the other.
 //! 4. port effects: TRIGGER → `mode = 1`, `halted = sst = bar = 0`, `trig_reg`
 //!    set, `tredef = 0`; HALT → `halted = 1`; SKIP of SSTORE → `sst = 1`; SKIP
-//!    of BARRIER → `bar = 1`; PREEXEC (recorded) with a valid destination equal
-//!    to `trig_reg` → `tredef = 1`.
+//!    of BARRIER → `bar = 1`; PREEXEC with a valid destination equal to
+//!    `trig_reg` → `tredef = 1`. `flight` of every warp counts this cycle's
+//!    PREEXECs and P-mode writebacks (launch clears it).
 //!
 //! In the cycle of its exit the warp's P-mode instruction stalls: the
 //! scoreboard lets that writeback clear the register on the P board in the
@@ -182,17 +192,18 @@
 //!
 //! # Storage (default parameters)
 //!
-//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + tredef 1 + trig_reg 6 = **11
-//! bits** (528 per SM). The paper names only the 48-bit mode vector (§5) and does not
+//! Per warp: mode 1 + halted 1 + sst 1 + bar 1 + tredef 1 + trig_reg 6 +
+//! flight 6 = **17 bits** (816 per SM). The paper names only the 48-bit mode vector (§5) and does not
 //! include it in its 2236 bits per warp; the halt flag, the two
 //! shared-load-skip flags and the triggering register are state its text
 //! implies (halt on a dependent branch, skip after a skipped store / barrier,
 //! exit on the triggering load's writeback) but does not count; `tredef` is
 //! ours (the paper is silent on a P-mode re-definition of the register the
-//! episode waits for).
+//! episode waits for), and so is `flight` (the paper does not say when a new
+//! episode may reuse the registers and entries of the last one).
 //! Emitted: `mode_bits`, `halted_bits`, `sst`, `bar` (one `warps`-bit
-//! register each) + `tredef` + `trig_reg` (48 × 6 register array) = 528 bits; the
-//! registry's paper figure is the 48-bit mode vector.
+//! register each) + `tredef` + `trig_reg` (48 × 6 register array) + `flight`
+//! (48 × 6) = 816 bits; the registry's paper figure is the 48-bit mode vector.
 //!
 //! # Hardware
 //!
@@ -247,6 +258,8 @@ crate::block_params! {
         wb_ports: u32 = shared(super::WB_PORTS),
         srcs: u32 = shared(super::SRCS),
         dsts: u32 = shared(super::DSTS),
+        flight_bits: u32 = spec { 6, 1..=16, "width of the per-warp count of P-mode results in flight", "ours: the paper is silent" },
+        release: u32 = shared(super::RELEASE),
     }
 }
 
@@ -295,8 +308,8 @@ pub struct ModeCtrlIssue<H> {
     pub dst_pending: H,
     /// `iss{k}_src{s}_long`.
     pub src_long: Vec<H>,
-    pub pq_settled: H,
     pub pq_ok: H,
+    pub pq_full: H,
     pub pq_hit: H,
     pub pq_rdy: H,
     pub rn_free: H,
@@ -312,6 +325,7 @@ pub struct ModeCtrlIssue<H> {
     pub rn_alloc: H,
     pub rn_reuse: H,
     pub rn_write: H,
+    pub rn_moved: H,
     pub st_adv: H,
     pub st_br: H,
 }
@@ -353,8 +367,8 @@ impl Interface for ModeCtrlParams {
                             b.input(n("dst_pending_bits"), self.dsts)
                         },
                         src_long: (0..self.srcs).map(|s| b.input(n(&format!("src{s}_long")), 1)).collect(),
-                        pq_settled: b.input(n("pq_settled"), 1),
                         pq_ok: b.input(n("pq_ok"), 1),
+                        pq_full: b.input(n("pq_full"), 1),
                         pq_hit: b.input(n("pq_hit"), 1),
                         pq_rdy: b.input(n("pq_rdy"), 1),
                         rn_free: b.input(n("rn_free"), 1),
@@ -370,6 +384,7 @@ impl Interface for ModeCtrlParams {
                         rn_alloc: b.output(n("rn_alloc"), 1),
                         rn_reuse: b.output(n("rn_reuse"), 1),
                         rn_write: b.output(n("rn_write"), 1),
+                        rn_moved: b.output(n("rn_moved"), 1),
                         st_adv: b.output(n("st_adv"), 1),
                         st_br: b.output(n("st_br"), 1),
                     }
@@ -416,6 +431,10 @@ impl Block for ModeCtrlParams {
             (w * self.reg_bits() as u64) as i64,
             "the triggering register per warp (the episode ends at its N-mode writeback)",
         )
+        .differs(
+            (w * self.flight_bits as u64) as i64,
+            "the count of P-mode results in flight per warp (a new episode waits for them)",
+        )
     }
 }
 
@@ -446,8 +465,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         /// One bit per destination (pending, as the scoreboard reports it).
         dst_pending: Sig,
         src_long: Vec<Sig>,
-        pq_settled: Sig,
         pq_ok: Sig,
+        pq_full: Sig,
         pq_hit: Sig,
         pq_rdy: Sig,
         rn_free: Sig,
@@ -477,8 +496,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                 src_pending,
                 dst_pending,
                 src_long,
-                pq_settled: m.port(&d.pq_settled),
                 pq_ok: m.port(&d.pq_ok),
+                pq_full: m.port(&d.pq_full),
                 pq_hit: m.port(&d.pq_hit),
                 pq_rdy: m.port(&d.pq_rdy),
                 rn_free: m.port(&d.rn_free),
@@ -495,6 +514,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     let bar = m.reg("bar", nw, 0);
     let tredef = m.reg("tredef", nw, 0);
     let trig_reg = m.reg_array("trig_reg", nw, aw, 0);
+    let fw = p.flight_bits;
+    let flight = m.reg_array("flight", nw, fw, 0);
     m.port(&io.mode).set(mode);
     m.port(&io.halted).set(mode & halted);
 
@@ -511,6 +532,8 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     let mut lower_trigger = lit(0, 1);
     let mut start = (lit(0, 1), lit(0, ww), lit(0, pcw));
     let mut triggers = Vec::new();
+    // Per issue port: (warp, P-mode results it adds to the warp's count).
+    let mut adds: Vec<(Sig, Sig)> = Vec::new();
     for (k, pt) in ports.iter().enumerate() {
         let n = |s: &str| format!("iss{k}_{s}");
         let pm = mode.bit_at(pt.warp).named(&n("mode"));
@@ -528,7 +551,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         // N-mode.
         let act_n = mux(
             long_dep,
-            mux(pt.pq_settled & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
+            mux(!flight.read(pt.warp).any() & !lower_trigger, a(action::TRIGGER), a(action::STALL)),
             mux(
                 pt.src_pending | dst_pending,
                 a(action::STALL),
@@ -553,7 +576,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
             | is(pt.op, op::GSTORE)
             | is(pt.op, op::BARRIER)
             | (is(pt.op, op::SLOAD) & (sst.bit_at(pt.warp) | bar.bit_at(pt.warp)));
-        let recordable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & pt.pq_ok & !(pt.dst_long & pt.diverged);
+        let executable = (is(pt.op, op::ALU) | is(pt.op, op::SLOAD)) & dst_vld & (pt.pq_ok | pt.pq_full) & !(pt.dst_long & pt.diverged);
         let act_p = mux(
             halted.bit_at(pt.warp) | exit.bit_at(pt.warp) | !pt.rn_free,
             a(action::STALL),
@@ -569,7 +592,7 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
                         mux(
                             is(pt.op, op::GLOAD),
                             a(action::PRELOAD),
-                            mux(is(pt.op, op::BRANCH) | recordable, a(action::PREEXEC), a(action::SKIP)),
+                            mux(is(pt.op, op::BRANCH) | executable, a(action::PREEXEC), a(action::SKIP)),
                         ),
                     ),
                 ),
@@ -581,16 +604,20 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         let (issue, reuse, preexec, skipish) =
             (is(act, action::ISSUE), is(act, action::REUSE), is(act, action::PREEXEC), is(act, action::PRELOAD) | is(act, action::SKIP));
         let branch = is(pt.op, op::BRANCH);
-        let pre_rec = preexec & !branch;
-        m.port(&o.sb_fire).set((issue & dst_vld) | pre_rec);
+        let pre_dst = preexec & !branch;
+        m.port(&o.sb_fire).set((issue & dst_vld) | pre_dst);
         m.port(&o.sb_long).set(issue & dst_vld & is(pt.op, op::GLOAD));
         m.port(&o.sb_skip).set(skipish & dst_vld);
-        m.port(&o.pq_push).set(pre_rec);
+        m.port(&o.pq_push).set(pre_dst & pt.pq_ok);
         m.port(&o.pq_pop).set(reuse);
-        m.port(&o.rn_alloc).set(pre_rec);
-        m.port(&o.rn_reuse).set(reuse & dst_vld);
-        m.port(&o.rn_write).set(issue & dst_vld);
-        m.port(&o.st_adv).set((issue & !branch) | reuse | pre_rec | skipish);
+        m.port(&o.rn_alloc).set(pre_dst);
+        // A reused result is renamed in the N table, or moved home (its
+        // architected register written, its rename register freed).
+        let (renames, moves) = if p.release == 0 { (reuse, lit(0, 1)) } else { (lit(0, 1), reuse) };
+        m.port(&o.rn_reuse).set(renames & dst_vld);
+        m.port(&o.rn_write).set((issue | moves) & dst_vld);
+        m.port(&o.rn_moved).set(moves & dst_vld);
+        m.port(&o.st_adv).set((issue & !branch) | reuse | pre_dst | skipish);
         m.port(&o.st_br).set((issue | preexec) & branch);
         let trigger = is(act, action::TRIGGER);
         lower_trigger = lower_trigger | trigger;
@@ -602,7 +629,13 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         let skip = is(act, action::SKIP);
         sst_set = sst_set | on(skip & is(pt.op, op::SSTORE));
         bar_set = bar_set | on(skip & is(pt.op, op::BARRIER));
-        redef_set = redef_set | on(pre_rec & writes_trig);
+        redef_set = redef_set | on(pre_dst & writes_trig);
+        // Results this PREEXEC will write back: its distinct valid destinations.
+        let distinct: Vec<Sig> = (0..pt.dst.len())
+            .map(|d| (0..d).fold(pt.dst[d].1, |acc, e| acc & !(pt.dst[e].1 & pt.dst[e].0.eq(pt.dst[d].0))))
+            .collect();
+        let n_dst = distinct.iter().fold(lit(0, fw), |acc, &v| acc + v.zext(fw));
+        adds.push((pt.warp, mux(pre_dst, n_dst, lit(0, fw))));
         // The register the episode waits for: the first long source.
         let last = pt.src[pt.src.len() - 1].0;
         let first_long = (0..pt.src.len() - 1).rev().fold(last, |acc, s| mux(longs[s], pt.src[s].0, acc));
@@ -625,6 +658,20 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
         trig_reg.write(w, reg, trigger & keep.bit_at(w));
     }
     trig_reg.write(launch_warp, lit(0, aw), launch_en);
+    // P-mode results in flight: a warp's next count merges every issue port's
+    // PREEXEC and every writeback port's P-mode result of that warp; each
+    // port touching the warp writes the same merged value.
+    let next_flight = |x: Sig| {
+        let plus = adds.iter().fold(lit(0, fw), |acc, &(w, n)| acc + mux(w.eq(x), n, lit(0, fw)));
+        let minus = wbs.iter().fold(lit(0, fw), |acc, &[en, w, _, pmode]| acc + (en & pmode & w.eq(x)).zext(fw));
+        flight.read(x) + plus - minus
+    };
+    let mut touches: Vec<(Sig, Sig)> = adds.iter().map(|&(w, n)| (w, n.any())).collect();
+    touches.extend(wbs.iter().map(|&[en, w, _, pmode]| (w, en & pmode)));
+    for (x, en) in touches {
+        flight.write(x, next_flight(x), en & below(x, nw));
+    }
+    flight.write(launch_warp, lit(0, fw), launch_en);
     m.finish_io(p)
 }
 
@@ -638,6 +685,6 @@ mod tests {
     fn defaults_are_the_paper() {
         let d = ModeCtrlParams::default();
         assert_eq!(d.storage().paper_bits(), 48);
-        assert_eq!(d.storage().expected_bits(), 528);
+        assert_eq!(d.storage().expected_bits(), 816);
     }
 }

@@ -28,6 +28,7 @@
 //! | `inst_bytes` | 8 | simt_stack |
 //! | `issue_ports` | 2 | all (K) |
 //! | `wb_ports` | 2 | scoreboard, pqueue, mode_ctrl (J) |
+//! | `release` | 0 | mode_ctrl: a reused result renamed in the N table (0) or moved home (1) |
 //!
 //! # Ports
 //!
@@ -45,14 +46,15 @@
 //! | `iss{k}_dst`, `iss{k}_dst_vld` | in | A, 1 | destination |
 //! | `iss{k}_taken`, `iss{k}_target`, `iss{k}_reconv` | in | L, P, P | branch outcome (threads taking it), target, reconvergence PC |
 //! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, W, A | a result is written back |
-//! | `wb{j}_pmode`, `wb{j}_idx` | in | 1, I | issued in P-mode, and its P-queue index (`iss{k}_pq_idx` at issue) |
+//! | `wb{j}_pmode`, `wb{j}_rec`, `wb{j}_idx` | in | 1, 1, I | issued in P-mode; recorded in the P-queue (`iss{k}_recorded` at issue), and its P-queue index (`iss{k}_pq_idx` at issue) |
 //! | `mode`, `halted` | out | warps | per-warp P-mode / halted bits (for the scheduler) |
 //! | `used` | out | rename_regs | availability vector |
 //! | `overflow` | out | 1 | sticky SIMT stack overflow |
 //! | `iss{k}_action` | out | 3 | decision (`mode_ctrl::action`) |
 //! | `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys` | out | 1, R | operand j reads rename register `phys` |
 //! | `iss{k}_pdst` | out | R | rename destination: the allocated register on PREEXEC, the reused one on REUSE |
-//! | `iss{k}_pq_idx` | out | I | P-queue index of a PREEXEC, returned on `wb{j}_idx` |
+//! | `iss{k}_recorded` | out | 1 | the PREEXEC is recorded in the P-queue (returned on `wb{j}_rec`) |
+//! | `iss{k}_pq_idx` | out | I | P-queue index of a recorded PREEXEC, returned on `wb{j}_idx` |
 //! | `iss{k}_stack_pc`, `iss{k}_stack_mask` | out | P, L | top of the warp's SIMT stack in its current mode |
 //! | `iss{k}_stall`, `iss{k}_long_dep` | out | 1, 1 | the scoreboard's answer for the offered instruction (why a STALL stalls; the SM's cycle breakdown) |
 //!
@@ -68,7 +70,7 @@
 //!   `copy_en/copy_warp` = `start_en/start_warp`.
 //! - pqueue: warp, pc, sources, destination from the port; `pdst` = rename
 //!   `iss{k}_alloc_phys`; push/pop from `mode_ctrl`; `wb{j}_en = wb{j}_en &
-//!   wb{j}_pmode`; start = `start_*`.
+//!   wb{j}_pmode & wb{j}_rec`; start = `start_*`.
 //! - rename: warp, pmode, sources, destination; `bank = (warp + dst) mod banks`
 //!   (GPGPU-Sim's register-to-bank mapping with warp shift); `reuse_phys` =
 //!   pqueue `iss{k}_head_pdst`; alloc/reuse/write from `mode_ctrl`; start =
@@ -116,16 +118,16 @@
 //! | rename tables (`rn.n_*`, `rn.p_*`) | 48 384 | 48 384 | 42 336 (ids) + 6 048 (renamed bits), flip-flop rows |
 //! | availability vector (`rn.avail_vec`) | 128 | 128 | |
 //! | rename owner tags (`rn.owner`, `rn.queued`) | — | 896 | allocating warp + entry-owned bit per rename register: an episode start frees the registers of the entries it drops (the paper is silent) |
-//! | mode control (`mc.*`) | 48 (mode vector) | 528 | + halted, two skip flags, re-definition flag, 6-bit triggering register per warp (11 bits per warp) |
+//! | mode control (`mc.*`) | 48 (mode vector) | 816 | + halted, two skip flags, re-definition flag, 6-bit triggering register, 6-bit count of P-mode results in flight per warp (17 bits per warp) |
 //! | stack overflow flag (`st.overflow_flag`) | — | 1 | error flag the paper does not need |
-//! | **P-mode overhead** | **107 456 (13.1 KB)** | **109 025 (13.3 KB)** | 2250 bits per warp + 1025 per SM |
+//! | **P-mode overhead** | **107 456 (13.1 KB)** | **109 313 (13.3 KB)** | 2256 bits per warp + 1025 per SM |
 //! | baseline N stacks (`st.n_stack`, `st.n_top`) | 36 864 | 36 864 + 144 | exist without P-mode; top pointer as above |
 //! | baseline N board (`sb.n_pending`, `sb.n_long`) | 6 048 | 6 048 | exists without P-mode |
-//! | **all storage** | | **152 081** | 138 641 flip-flops + 13 440 RAM bits |
+//! | **all storage** | | **152 369** | 138 929 flip-flops + 13 440 RAM bits |
 //!
 //! The registry's paper figures list the paper's rows (the P-mode table, the
 //! mode vector and the baseline N stack and board of the same sizes): 150 416
-//! bits; the emitted 152 081 exceed them by 1665 = 2 × 144 top pointers + 480
+//! bits; the emitted 152 369 exceed them by 1953 = 2 × 144 top pointers + 768
 //! mode-control bits beyond the mode vector + 1 overflow flag + 896 owner-tag
 //! bits.
 
@@ -159,6 +161,7 @@ crate::block_params! {
         wb_ports: u32 = shared(super::WB_PORTS),
         srcs: u32 = shared(super::SRCS),
         dsts: u32 = shared(super::DSTS),
+        release: u32 = shared(super::RELEASE),
     }
     check = |u: &PmodeUnitParams| {
         super::banks_divide(u.banks, u.rename_regs)?;
@@ -239,6 +242,8 @@ impl PmodeUnitParams {
             wb_ports: self.wb_ports,
             srcs: self.srcs,
             dsts: self.dsts,
+            release: self.release,
+            ..ModeCtrlParams::default()
         }
     }
 
@@ -306,6 +311,7 @@ pub struct PmodeUnitIssue<H> {
     pub lookup: Vec<RenameLookup<H>>,
     /// Destination `d`'s rename register: `iss{k}_pdst`, `iss{k}_pdst{d}`.
     pub pdst: Vec<H>,
+    pub recorded: H,
     pub pq_idx: H,
     pub stack_pc: H,
     pub stack_mask: H,
@@ -322,6 +328,7 @@ pub struct PmodeUnitWb<H> {
     pub warp: H,
     pub reg: H,
     pub pmode: H,
+    pub rec: H,
     pub idx: H,
 }
 
@@ -367,6 +374,7 @@ impl Interface for PmodeUnitParams {
                             })
                             .collect(),
                         pdst: (0..self.dsts).map(|d| b.output(n(&per_dst("pdst", d)), rw)).collect(),
+                        recorded: b.output(n("recorded"), 1),
                         pq_idx: b.output(n("pq_idx"), iw),
                         stack_pc: b.output(n("stack_pc"), pcw),
                         stack_mask: b.output(n("stack_mask"), lanes),
@@ -383,6 +391,7 @@ impl Interface for PmodeUnitParams {
                         warp: b.input(n("warp"), ww),
                         reg: b.input(n("reg"), aw),
                         pmode: b.input(n("pmode"), 1),
+                        rec: b.input(n("rec"), 1),
                         idx: b.input(n("idx"), iw),
                     }
                 })
@@ -436,8 +445,8 @@ impl Block for PmodeUnitParams {
         }
         .differs(2 * (w * st.top_bits() as u64) as i64, "simt_stack: a top-of-stack pointer per stack and warp")
         .differs(
-            (w * (4 + self.reg_bits() as u64)) as i64,
-            "mode_ctrl: halted, two skip flags, the re-definition flag and the triggering register per warp",
+            (w * (4 + self.reg_bits() as u64 + self.mode_ctrl().flight_bits as u64)) as i64,
+            "mode_ctrl: halted, two skip flags, the re-definition flag, the triggering register and the count of P-mode results in flight per warp",
         )
         .differs(1, "simt_stack: the sticky overflow flag")
         .differs(
@@ -500,8 +509,11 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             reconv: m.port(&d.reconv),
         })
         .collect();
-    let wbs: Vec<[Sig; 5]> =
-        io.wb.iter().map(|d| [m.port(&d.en), m.port(&d.warp), m.port(&d.reg), m.port(&d.pmode), m.port(&d.idx)]).collect();
+    let wbs: Vec<[Sig; 6]> = io
+        .wb
+        .iter()
+        .map(|d| [m.port(&d.en), m.port(&d.warp), m.port(&d.reg), m.port(&d.pmode), m.port(&d.rec), m.port(&d.idx)])
+        .collect();
 
     let sb = m.instance("sb", &sb_mod).io(&sb_p);
     let pq = m.instance("pq", &pq_mod).io(&pq_p);
@@ -594,8 +606,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         for (d, l) in mck.src_long.iter().zip(&sbk.src_long) {
             d.set(*l);
         }
-        mck.pq_settled.set(pqk.settled);
         mck.pq_ok.set(pqk.ok);
+        mck.pq_full.set(pqk.full);
         mck.pq_hit.set(pqk.hit);
         mck.pq_rdy.set(pqk.rdy);
         mck.rn_free.set(rnk.free);
@@ -617,10 +629,11 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         rnk.alloc.set(mck.rn_alloc);
         rnk.reuse.set(mck.rn_reuse);
         rnk.write.set(mck.rn_write);
+        rnk.moved.set(mck.rn_moved);
         stk.adv.set(mck.st_adv);
         stk.br.set(mck.st_br);
     }
-    for (j, &[en, warp, reg, pmode, idx]) in wbs.iter().enumerate() {
+    for (j, &[en, warp, reg, pmode, rec, idx]) in wbs.iter().enumerate() {
         let (sbj, mcj, pqj) = (&sb.wb[j], &mc.wb[j], &pq.wb[j]);
         // An N-mode result clears both boards (P-mode readers of the
         // architected register need it), a P-mode result only the P board.
@@ -633,7 +646,7 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         mcj.warp.set(warp);
         mcj.reg.set(reg);
         mcj.pmode.set(pmode);
-        pqj.en.set(en & pmode);
+        pqj.en.set(en & pmode & rec);
         pqj.warp.set(warp);
         pqj.idx.set(idx);
     }
@@ -653,6 +666,7 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         for ((o, h), a) in o.pdst.iter().zip(&pq.iss[k].head).zip(&rn.iss[k].alloc_phys) {
             m.port(o).set(mux(reuse, h.pdst, *a));
         }
+        m.port(&o.recorded).set(mc.iss[k].pq_push);
         m.port(&o.pq_idx).set(pq.iss[k].idx);
         m.port(&o.stack_pc).set(st.iss[k].pc);
         m.port(&o.stack_mask).set(st.iss[k].mask);
@@ -702,12 +716,12 @@ mod tests {
         assert_eq!(st.bits_under("st.p_"), 48 * per_warp_stack);
         assert_eq!(st.bits_under("sb.p_"), 48 * 126);
         assert_eq!(st.bits_under("pq."), 48 * 334);
-        assert_eq!(st.bits_under("rn."), 48 * 1008 + 128);
-        assert_eq!(st.bits_under("mc."), 48 * 11);
-        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (137_745, 13_440, 151_185));
+        assert_eq!(st.bits_under("rn."), 48 * 1008 + 128 + 128 * 7);
+        assert_eq!(st.bits_under("mc."), 48 * 17);
+        assert_eq!((st.ff_bits(), st.mem_bits(), st.total_bits()), (138_929, 13_440, 152_369));
         let acc = d.storage();
         assert_eq!(acc.paper_bits(), 150_416);
-        assert_eq!(acc.expected_bits(), 151_185);
-        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 480 + 1);
+        assert_eq!(acc.expected_bits(), 152_369);
+        assert_eq!(st.total_bits() - 150_416, 2 * 144 + 768 + 1 + 896);
     }
 }

@@ -64,7 +64,6 @@
 //! | `wb{j}_warp` | in | W | |
 //! | `wb{j}_idx` | in | I | entry index returned by `iss{k}_idx` at push |
 //! | `iss{k}_empty` | out | 1 | the warp's queue holds no entry |
-//! | `iss{k}_settled` | out | 1 | every entry of the warp's queue is reuse-ready (no P-mode result still to come; set when empty) |
 //! | `iss{k}_full` | out | 1 | the warp's queue holds E entries |
 //! | `iss{k}_ok` | out | 1 | a push now would be recorded: `!full` and the offset fits |
 //! | `iss{k}_idx` | out | I | the tail: index a push now would use |
@@ -74,10 +73,6 @@
 //! | `iss{k}_head_pdst` | out | R | head entry physical destination |
 //!
 //! # Cycle semantics
-//!
-//! `settled` tells the controller that a new episode may start: the start
-//! drops the entries, and a result still in flight would otherwise be written
-//! into a rename register the drop frees.
 //!
 //! Every output is combinational from the state at the start of the cycle and
 //! the port's own `warp`/`pc`; no output depends on a command input (`push`,
@@ -229,7 +224,6 @@ pub struct PqueueIssue<H> {
     pub dst: Vec<PqueueDst<H>>,
     pub pop: H,
     pub empty: H,
-    pub settled: H,
     pub full: H,
     pub ok: H,
     pub idx: H,
@@ -281,7 +275,6 @@ impl Interface for PqueueParams {
                             .collect(),
                         pop: b.input(n("pop"), 1),
                         empty: b.output(n("empty"), 1),
-                        settled: b.output(n("settled"), 1),
                         full: b.output(n("full"), 1),
                         ok: b.output(n("ok"), 1),
                         idx: b.output(n("idx"), iw),
@@ -451,7 +444,6 @@ pub fn pqueue(p: &PqueueParams, name: &str) -> Result<Arc<Module>, HwError> {
         let ready = head_valid & rdy.read(pt.warp).bit_at(h);
         let o = &io.iss[k];
         m.port(&o.empty).set(!head_valid);
-        m.port(&o.settled).set(!(vrow & !rdy.read(pt.warp)).any());
         m.port(&o.full).set(full);
         m.port(&o.ok).set(ok);
         m.port(&o.idx).set(t);
@@ -554,7 +546,6 @@ fn no_queue(p: &PqueueParams, m: ModuleBuilder, io: &PqueueIo<PortSpec>) -> Resu
     for d in &io.iss {
         let zero = |x: &PortSpec| m.port(x).set(lit(0, x.width));
         m.port(&d.empty).set(lit(1, 1));
-        m.port(&d.settled).set(lit(1, 1));
         m.port(&d.full).set(lit(1, 1));
         for x in [&d.ok, &d.idx, &d.hit, &d.rdy, &d.head_src0, &d.head_src1] {
             zero(x);

@@ -56,6 +56,7 @@
 //! | `iss{k}_reuse` | in | 1 | N-mode: point `dst` at `iss{k}_reuse_phys` (P-queue reuse) |
 //! | `iss{k}_reuse_phys` | in | R | the reused entry's physical destination |
 //! | `iss{k}_write` | in | 1 | N-mode: `dst` is written normally (to its architected home) |
+//! | `iss{k}_moved` | in | 1 | N-mode: the reused value in `reuse_phys` was moved to its architected home: free `reuse_phys` |
 //! | `used` | out | rename_regs | the availability vector (set = in use) |
 //! | `iss{k}_src{j}_renamed` | out | 1 | source j reads a rename register |
 //! | `iss{k}_src{j}_phys` | out | R | that rename register (0 when not renamed) |
@@ -96,10 +97,15 @@
 //! 2. `reuse` (N-mode, the entry is popped): `N[dst] = (reuse_phys, renamed)`;
 //!    ownership passes to the N mapping (`queued` cleared). If `N[dst]` was renamed to another
 //!    register, that register is **freed** (mapping overwritten).
+//! 3a. `moved` (N-mode, `pmode_unit` with `release = 1`): the popped entry's
+//!    value is moved into the architected register (which the same port's
+//!    `write` records); `reuse_phys` is **freed** — it never enters the N
+//!    table.
 //! 3. `write` (N-mode, normal execution of an instruction with a destination):
 //!    if `N[dst].renamed`, `N[dst].id` is **freed** and the bit cleared — the new
 //!    value goes to the architected register, the reused one is dead.
-//! 4. `rel` (warp exit): same as `write` for `rel_reg` of `rel_warp`. The SM's
+//! 4. `rel` (warp exit): same as `write` for `rel_reg` of `rel_warp` (and 7.
+//!    below). The SM's
 //!    warp-exit sequence releases every architected register of the warp before
 //!    the slot is reused (the N table outlives episodes, so without this a
 //!    finished warp's reused registers would leak).
@@ -114,15 +120,18 @@
 //!    mapping is a protocol error of the SM: that register may be handed out
 //!    again.) Reset clears the renamed bits.
 //!
-//! 6. `start_en` (episode start): every register still owned by a P-queue
-//!    entry of `start_warp` is **freed** — the P-queue drops those entries
-//!    (their offsets are relative to the old episode's base, §5.1). The block
-//!    knows them by an owner tag per rename register: `owner` (the warp that
-//!    allocated it) and `queued` (still owned by its P-queue entry: set by
-//!    `alloc`, cleared when a `reuse` hands it to the N mapping, by the
-//!    start that frees it, and at `init_en`). The `pmode_unit` starts an
-//!    episode only when every entry's result has been written back (the
-//!    P-queue's `settled`), so no late write reaches a freed register.
+//! 6. `start_en` (episode start): every register the warp's episodes still
+//!    own is **freed** — those of the P-queue entries the start drops (their
+//!    offsets are relative to the old episode's base, §5.1) and those of
+//!    results that were never recorded (pre-executed with a full queue). The
+//!    block knows them by an owner tag per rename register: `owner` (the warp
+//!    that allocated it) and `queued` (still owned by the episode: set by
+//!    `alloc`, cleared when a `reuse` hands it to the N mapping, when it is
+//!    freed, and at `init_en`). The `pmode_unit` starts an episode only when
+//!    none of the warp's P-mode results is in flight (`mode_ctrl`), so no late
+//!    write reaches a freed register.
+//! 7. `rel_en` (warp exit): the same for `rel_warp` — what its episodes still
+//!    own returns with the first release of its walk.
 //!
 //! An episode start also clears the P table's renamed bits.
 //!
@@ -146,7 +155,8 @@
 //!      then ignored), else `write` acts if `dst < regs`; `alloc` is ignored.
 //! 4. `start_en`: clear the P renamed bits of `start_warp`; free its queued
 //!    registers (`queued & owner == start_warp`).
-//! 5. `rel_en` (after the ports, so it wins): release `rel_warp.rel_reg`.
+//! 5. `rel_en` (after the ports, so it wins): release `rel_warp.rel_reg`, and
+//!    free `rel_warp`'s queued registers.
 //!
 //! The vector is updated as `used' = (used & !frees) | allocations`. Under the
 //! protocol frees and allocations are disjoint (a register freed this cycle
@@ -246,6 +256,7 @@ pub struct RenameIssue<H> {
     /// Destination `d`'s reused register: `iss{k}_reuse_phys`, `iss{k}_reuse_phys{d}`.
     pub reuse_phys: Vec<H>,
     pub write: H,
+    pub moved: H,
     /// Source `j`'s lookup: `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys`.
     pub lookup: Vec<RenameLookup<H>>,
     pub free: H,
@@ -307,6 +318,7 @@ impl Interface for RenameParams {
                         reuse: b.input(n("reuse"), 1),
                         reuse_phys: (0..self.dsts).map(|d| b.input(n(&per_dst("reuse_phys", d)), rw)).collect(),
                         write: b.input(n("write"), 1),
+                        moved: b.input(n("moved"), 1),
                         lookup: (0..self.srcs)
                             .map(|j| RenameLookup {
                                 renamed: b.output(n(&format!("src{j}_renamed")), 1),
@@ -400,6 +412,7 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
         reuse: Sig,
         reuse_phys: Vec<Sig>,
         write: Sig,
+        moved: Sig,
     }
     let ports: Vec<Port> = io
         .iss
@@ -413,6 +426,7 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
             reuse: m.port(&d.reuse),
             reuse_phys: d.reuse_phys.iter().map(|x| m.port(x)).collect(),
             write: m.port(&d.write),
+            moved: m.port(&d.moved),
         })
         .collect();
 
@@ -560,7 +574,7 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     let mut acts: Vec<Vec<Act>> = Vec::new();
     for (k, pt) in ports.iter().enumerate() {
         let n = |s: &str, d: usize| format!("iss{k}_{}", per_dst(s, d as u32));
-        let cmd = |q: &Port| q.alloc | q.reuse | q.write;
+        let cmd = |q: &Port| q.alloc | q.reuse | q.write | q.moved;
         let blocked = ports[..k].iter().fold(lit(0, 1), |acc, q| acc | (q.warp.eq(pt.warp) & cmd(q)));
         let mut port_acts = Vec::new();
         let mut p_set = zero_a;
@@ -576,13 +590,14 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
             let alloc = (live & pt.pmode & pt.alloc & frees_k[k] & !(start_en & start_warp.eq(pt.warp))).named(&n("do_alloc", d));
             let reuse = (live & !pt.pmode & pt.reuse).named(&n("do_reuse", d));
             let write = (live & !pt.pmode & !pt.reuse & pt.write).named(&n("do_write", d));
+            let moved = (live & !pt.pmode & pt.moved).named(&n("do_moved", d));
             // The N mapping the destination had (a reuse or write replaces it).
             let old_ren = n_ren.read(pt.warp).bit_at(x.reg);
             let old_id = id(n_id.read(pt.warp), x.reg);
             let freed = (reuse & old_ren & old_id.ne(pt.reuse_phys[d])) | (write & old_ren);
-            frees = frees | masked(freed, onehot(old_id, nr));
+            frees = frees | masked(freed, onehot(old_id, nr)) | masked(moved, onehot(pt.reuse_phys[d], nr));
             allocs = allocs | masked(alloc, hots[k][d]);
-            handed = handed | masked(reuse, onehot(pt.reuse_phys[d], nr));
+            handed = handed | masked(reuse | moved, onehot(pt.reuse_phys[d], nr));
             owner.write(cands[k][d], pt.warp, alloc);
             p_ids = set_id(p_ids, x.reg, cands[k][d], alloc, p.regs);
             if pt.dst.len() == 1 {
@@ -646,8 +661,11 @@ pub fn rename(p: &RenameParams, name: &str) -> Result<Arc<Module>, HwError> {
     // and frees the registers its P-queue entries still own.
     let start = (start_en & !init_en).named("do_start");
     p_ren.write(start_warp, zero_a, start);
-    let mine = cat(&(0..nr).rev().map(|i| owner.read(lit(i as u64, rw)).eq(start_warp)).collect::<Vec<_>>());
-    let dropped = gate(start, queued & mine).named("dropped");
+    // Registers a warp's episode still owns: dropped at its next start and
+    // at its exit (the release walk).
+    let owned_by = |w: Sig| queued & cat(&(0..nr).rev().map(|i| owner.read(lit(i as u64, rw)).eq(w)).collect::<Vec<_>>());
+    let exiting = rel_en & !init_en;
+    let dropped = (gate(start, owned_by(start_warp)) | gate(exiting, owned_by(rel_warp))).named("dropped");
     queued.set(mux(init_en, zero_r, (queued & !(dropped | handed.named("handed"))) | allocs));
     used.set(mux(init_en, init_used, (used & !(frees | dropped).named("frees")) | allocs.named("allocs")));
     m.finish_io(p)
