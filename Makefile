@@ -32,7 +32,7 @@ demo: setup build
 # Warp pre-execution (seed 000) on the kernel suite: baseline vs P-mode under
 # the paper's Table 1 preset (speedups, long-latency RAW share before/after,
 # the breakdown side by side in one SVG), then the sensitivity to P-queue
-# entries and rename registers.
+# entries and rename registers, and the reused results renamed or moved home.
 pmode: setup build
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode -o out/pmode.csv --stats-dir out/pmode
 	$(WF) compare out/pmode.csv
@@ -40,6 +40,8 @@ pmode: setup build
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode \
 	    --vary pmode.pqueue_entries=0,4,8,16 --vary pmode.rename_regs=64,128,256 -o out/pmode_sensitivity.csv
 	$(WF) compare out/pmode_sensitivity.csv
+	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode --vary pmode.release=rename,move -o out/pmode_release.csv
+	$(WF) compare out/pmode_release.csv
 
 # Replay with hazard avoidance (seed 004; docs/sm.md): the suite stalling
 # and replaying under every MSHR tracker, then the thesis's Table 4.1

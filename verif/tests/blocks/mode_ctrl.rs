@@ -19,8 +19,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
 
     #[test]
-    fn matches_reference_over_parameters(seed in 0u64..1_000_000, warps in 1u64..20, regs in 2u64..70, ports in 1u64..5, wbp in 1u64..5) {
-        let ov = [("warps", warps), ("regs", regs), ("issue_ports", ports), ("wb_ports", wbp)];
+    fn matches_reference_over_parameters(seed in 0u64..1_000_000, warps in 1u64..20, regs in 2u64..70, ports in 1u64..5, wbp in 1u64..5,
+                                         fb in 1u64..8, release in 0u64..2) {
+        let ov = [("warps", warps), ("regs", regs), ("issue_ports", ports), ("wb_ports", wbp), ("flight_bits", fb), ("release", release)];
         prop_assert_eq!(matches_model("mode_ctrl", &ov, &driven("mode_ctrl", &ov, seed, 1500)), Ok(()));
     }
 }
@@ -29,8 +30,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, ..Default::default() })]
 
     #[test]
-    fn model_properties_over_parameters(seed in 0u64..1_000_000, warps in 1u32..20, regs in 2u32..70, ports in 1u32..5, wbp in 1u32..5) {
-        let p = ModeCtrlParams { warps, regs, issue_ports: ports, wb_ports: wbp, ..ModeCtrlParams::default() };
+    fn model_properties_over_parameters(seed in 0u64..1_000_000, warps in 1u32..20, regs in 2u32..70, ports in 1u32..5, wbp in 1u32..5,
+                                        release in 0u32..2) {
+        let p = ModeCtrlParams { warps, regs, issue_ports: ports, wb_ports: wbp, release, ..ModeCtrlParams::default() };
         let st = Stimulus::record(&mut ModeCtrlDriver::new(&p, seed), 3_000);
         prop_assert_eq!(check(&p, &mut ModeCtrlModel::new(&p), &st), Ok(()));
     }
@@ -38,7 +40,7 @@ proptest! {
 
 #[test]
 fn properties_hold_on_the_hardware() {
-    for (ov, seed, n) in [(&[][..], 7, 20_000), (SMALL, 1, 10_000), (SMALL, 2, 10_000)] {
+    for (ov, seed, n) in [(&[][..], 7, 20_000), (SMALL, 1, 10_000), (SMALL, 2, 10_000), (&[("release", 1)][..], 3, 10_000)] {
         let p: ModeCtrlParams = typed("mode_ctrl", ov);
         assert_eq!(check(&p, &mut NetlistSim::new(&build("mode_ctrl", ov)), &driven("mode_ctrl", ov, seed, n)), Ok(()), "{ov:?} seed {seed}");
     }

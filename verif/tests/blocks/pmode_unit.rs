@@ -43,8 +43,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 10, .. ProptestConfig::default() })]
 
     #[test]
-    fn matches_reference_over_parameters(seed in 0u64..1_000_000, warps in 2u64..10, rr in 1u64..5, entries in 1u64..6, ports in 1u64..4) {
-        let ov = [("warps", warps), ("rename_regs", 8 * rr), ("entries", entries), ("issue_ports", ports), ("wb_ports", ports)];
+    fn matches_reference_over_parameters(seed in 0u64..1_000_000, warps in 2u64..10, rr in 1u64..5, entries in 0u64..6, ports in 1u64..4,
+                                         release in 0u64..2) {
+        let ov = [("warps", warps), ("rename_regs", 8 * rr), ("entries", entries), ("issue_ports", ports), ("wb_ports", ports), ("release", release)];
         prop_assert_eq!(matches_model("pmode_unit", &ov, &driven("pmode_unit", &ov, seed, 1500)), Ok(()));
     }
 }
@@ -69,7 +70,10 @@ proptest! {
 
 #[test]
 fn properties_hold_on_the_hardware() {
-    for (ov, seed, n) in [(&[][..], 7, 30_000), (SMALL, 1, 10_000), (SMALL, 2, 10_000)] {
+    // Also a reused result moved home, and no P-queue at all (NoPQ).
+    for (ov, seed, n) in
+        [(&[][..], 7, 30_000), (SMALL, 1, 10_000), (SMALL, 2, 10_000), (&[("release", 1)][..], 3, 20_000), (&[("entries", 0)][..], 4, 10_000)]
+    {
         assert_eq!(properties_on_netlist(ov, seed, n), Ok(()), "{ov:?} seed {seed}");
     }
 }

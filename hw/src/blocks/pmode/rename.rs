@@ -91,56 +91,56 @@
 //!
 //! A rename register always has exactly one owner, and only the owner frees it:
 //! 1. `alloc` (P-mode): `used[c] = 1`, `P[dst] = (c, renamed)`. The owner is the
-//!    P-queue entry the instruction is recorded in (the `pmode_unit` only
-//!    renames instructions it records, see `mode_ctrl`). Overwriting `P[dst]`
-//!    later frees nothing: the entry still owns the old register.
+//!    warp's episode (`owner = warp`, `queued`): the P-queue entry the
+//!    instruction is recorded in, or none when the queue was full (an
+//!    unrecorded pre-execution, see `mode_ctrl`). Overwriting `P[dst]` later
+//!    frees nothing: the episode still owns the old register.
 //! 2. `reuse` (N-mode, the entry is popped): `N[dst] = (reuse_phys, renamed)`;
-//!    ownership passes to the N mapping (`queued` cleared). If `N[dst]` was renamed to another
-//!    register, that register is **freed** (mapping overwritten).
-//! 3a. `moved` (N-mode, `pmode_unit` with `release = 1`): the popped entry's
+//!    ownership passes to the N mapping (`queued` cleared). If `N[dst]` was
+//!    renamed to another register, that register is **freed** (mapping
+//!    overwritten).
+//! 3. `moved` (N-mode, the `pmode_unit` at `release = 1`): the popped entry's
 //!    value is moved into the architected register (which the same port's
 //!    `write` records); `reuse_phys` is **freed** — it never enters the N
 //!    table.
-//! 3. `write` (N-mode, normal execution of an instruction with a destination):
+//! 4. `write` (N-mode, normal execution of an instruction with a destination):
 //!    if `N[dst].renamed`, `N[dst].id` is **freed** and the bit cleared — the new
 //!    value goes to the architected register, the reused one is dead.
-//! 4. `rel` (warp exit): same as `write` for `rel_reg` of `rel_warp` (and 7.
-//!    below). The SM's
+//! 5. `rel` (warp exit): same as `write` for `rel_reg` of `rel_warp`, and
+//!    what the warp's episodes still own is **freed** (7.). The SM's
 //!    warp-exit sequence releases every architected register of the warp before
 //!    the slot is reused (the N table outlives episodes, so without this a
 //!    finished warp's reused registers would leak).
-//! 5. `init_en` (kernel start): `used = init_used`. The tables are not
-//!    cleared: at a kernel start they hold no live mapping — every warp of the
-//!    previous kernel released its N mappings on exit (4.), and a P table is
-//!    cleared at every episode start and read only in P-mode. (The phase-1
-//!    specification also cleared every table here; a flash clear of all
-//!    `2 x warps` rows is not a register-array operation, it would need one
-//!    register per row with its own next-state logic, and the exit protocol
-//!    makes it redundant. Starting a kernel while a warp still holds an N
-//!    mapping is a protocol error of the SM: that register may be handed out
-//!    again.) Reset clears the renamed bits.
-//!
-//! 6. `start_en` (episode start): every register the warp's episodes still
+//! 6. `init_en` (kernel start): `used = init_used`, `queued` cleared. The
+//!    tables are not cleared: at a kernel start they hold no live mapping —
+//!    every warp of the previous kernel released its N mappings on exit (5.),
+//!    and a P table is cleared at every episode start and read only in
+//!    P-mode. (The phase-1 specification also cleared every table here; a
+//!    flash clear of all `2 x warps` rows is not a register-array operation,
+//!    it would need one register per row with its own next-state logic, and
+//!    the exit protocol makes it redundant. Starting a kernel while a warp
+//!    still holds an N mapping is a protocol error of the SM: that register
+//!    may be handed out again.) Reset clears the renamed bits.
+//! 7. `start_en` (episode start): every register the warp's episodes still
 //!    own is **freed** — those of the P-queue entries the start drops (their
 //!    offsets are relative to the old episode's base, §5.1) and those of
-//!    results that were never recorded (pre-executed with a full queue). The
-//!    block knows them by an owner tag per rename register: `owner` (the warp
-//!    that allocated it) and `queued` (still owned by the episode: set by
-//!    `alloc`, cleared when a `reuse` hands it to the N mapping, when it is
-//!    freed, and at `init_en`). The `pmode_unit` starts an episode only when
-//!    none of the warp's P-mode results is in flight (`mode_ctrl`), so no late
-//!    write reaches a freed register.
-//! 7. `rel_en` (warp exit): the same for `rel_warp` — what its episodes still
-//!    own returns with the first release of its walk.
+//!    unrecorded results. The block finds them by the owner tags in one
+//!    cycle (`queued & owner == start_warp`, one warp-id comparator per
+//!    rename register); the first release of a warp's exit walk does the
+//!    same for `rel_warp`. The `pmode_unit` starts an episode only when none
+//!    of the warp's P-mode results is in flight (`mode_ctrl`), and the SM
+//!    releases a warp only when none of its instructions is, so no late write
+//!    reaches a freed register.
 //!
 //! An episode start also clears the P table's renamed bits.
 //!
 //! Safety of a free (no late write into a reallocated register): a freed
-//! register was last written by a P-mode instruction whose result was reused,
-//! i.e. whose writeback already happened (`reuse_rdy`). Readers of the old
-//! value read it in the operand collector before a younger instruction's
-//! result can be written — the same assumption the baseline scoreboard makes
-//! for architected registers (it tracks RAW/WAW only).
+//! register was last written by a P-mode instruction whose writeback
+//! already happened (a reused result's `reuse_rdy`, or no result in flight at
+//! a start or exit). Readers of the old value read it in the operand
+//! collector before a younger instruction's result can be written — the same
+//! assumption the baseline scoreboard makes for architected registers (it
+//! tracks RAW/WAW only).
 //!
 //! # Edge order
 //!
