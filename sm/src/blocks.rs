@@ -435,6 +435,18 @@ pub struct PmodeBlock {
     warps: u32,
     /// Rename registers the compiler's allocation occupies (kernel start).
     compiler_regs: u32,
+    /// The last `status`.
+    status: Option<UnitStatus>,
+}
+
+/// What the SM reads of the P-mode unit after a clock edge.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitStatus {
+    pub mode: u64,
+    pub halted: u64,
+    /// Rename registers in use beyond the compiler's.
+    pub rename_held: u32,
+    pub overflow: bool,
 }
 
 impl PmodeBlock {
@@ -453,7 +465,7 @@ impl PmodeBlock {
             ..Default::default()
         };
         let (inst, io) = instantiate(&p, engine)?;
-        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0 })
+        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0, status: None })
     }
 
     pub fn begin_cycle(&mut self) {
@@ -579,33 +591,32 @@ impl PmodeBlock {
         c.set_u64(self.io.rel_reg, reg as u64);
     }
 
-    /// Per-warp mode and halted bits (after `eval`).
-    pub fn modes(&mut self) -> (u64, u64) {
-        let c = &mut self.inst.comp;
-        c.eval();
-        let mask = if self.warps >= 64 { u64::MAX } else { (1u64 << self.warps) - 1 };
-        (c.get_u64(self.io.mode) & mask, c.get_u64(self.io.halted) & mask)
+    /// The unit's state after this cycle's edge: per-warp mode and halted
+    /// bits, rename registers P-mode holds, the stack overflow flag. Read
+    /// again only when the unit was clocked with a command (otherwise its
+    /// state, and so all of these, is last cycle's).
+    pub fn status(&mut self, clocked: bool) -> UnitStatus {
+        if clocked || self.status.is_none() {
+            let c = &mut self.inst.comp;
+            c.eval();
+            let mask = if self.warps >= 64 { u64::MAX } else { (1u64 << self.warps) - 1 };
+            let used: u32 = c.get(self.io.used).iter().map(|w| w.count_ones()).sum();
+            self.status = Some(UnitStatus {
+                mode: c.get_u64(self.io.mode) & mask,
+                halted: c.get_u64(self.io.halted) & mask,
+                rename_held: used - self.compiler_regs,
+                overflow: c.get_bool(self.io.overflow),
+            });
+        }
+        self.status.expect("read above")
     }
 
-    /// Rename registers in use (the availability vector), and its size.
-    pub fn rename_used(&mut self) -> (u32, u32) {
-        let c = &mut self.inst.comp;
-        c.eval();
+    /// Rename registers in use (the availability vector), and its size. The
+    /// vector depends on the unit's state only: read after an offer's `eval`.
+    pub fn rename_used(&self) -> (u32, u32) {
+        let c = &self.inst.comp;
         let v = c.get(self.io.used);
         (v.iter().map(|w| w.count_ones()).sum(), c.ports()[self.io.used.0 as usize].width)
-    }
-
-    /// Rename registers P-mode holds (in use beyond the compiler's), as of
-    /// the last `eval`.
-    pub fn rename_held(&self) -> u32 {
-        let used: u32 = self.inst.comp.get(self.io.used).iter().map(|w| w.count_ones()).sum();
-        used - self.compiler_regs
-    }
-
-    /// The unit's SIMT stack overflowed (sticky).
-    pub fn overflow(&mut self) -> bool {
-        self.inst.comp.eval();
-        self.inst.comp.get_bool(self.io.overflow)
     }
 }
 

@@ -265,8 +265,10 @@ impl Sm {
         for w in std::mem::take(&mut self.pm_extra.wrote_back) {
             self.warps[w as usize].sb = None;
         }
-        let (mode, halted) = self.pm_block().modes();
-        self.stats.pmode.rename_held_sum += self.pm_block().rename_held() as u64;
+        let clocked = self.pm_block().commanded;
+        let st = self.pm_block().status(clocked);
+        let (mode, halted) = (st.mode, st.halted);
+        self.stats.pmode.rename_held_sum += st.rename_held as u64;
         for w in 0..self.pm.len() {
             let on = mode >> w & 1 == 1;
             let p = &mut self.pm[w];
@@ -297,7 +299,7 @@ impl Sm {
                 }
             }
         }
-        if self.pm_block().overflow() {
+        if st.overflow {
             return Err(RunError::Exec(format!(
                 "kernel `{}`: the P-mode unit's SIMT stack overflowed (depth {}); raise pmode.stack_depth",
                 self.func.kernel_name(),
