@@ -6,11 +6,13 @@
 //!   warp's P-mode copy starts as its N-mode state (the functional model
 //!   clones the warp), its instruction buffer is flushed and fetch follows
 //!   the copy from the blocked instruction, which is offered again in P-mode;
-//!   the decoded N-mode instruction is kept aside.
+//!   the decoded N-mode instruction is kept aside. Entries the last episode
+//!   left in the P-queue are dropped.
 //! - **PREEXEC**: executed on the copy without memory side effects, through
 //!   the pipeline (operand collector, units, shared memory), written back to
-//!   its rename register (`wb pmode = 1` with its P-queue index). A branch
-//!   updates only the P stack and the copy's path.
+//!   its rename register (`wb pmode = 1`, with its P-queue index when the
+//!   queue recorded it; unrecorded with a full queue). A branch updates only
+//!   the P stack and the copy's path.
 //! - **PRELOAD** (a global load in P-mode): its lines go to L1 / the MSHR
 //!   table like a load; nothing is written back.
 //! - **SKIP** / **HALT**: the copy moves past the instruction / P-mode stops
@@ -19,13 +21,17 @@
 //!   executed on the N-mode state by the functional model (it stays the
 //!   golden result) but takes no pipeline slot; the SM checks that the value
 //!   pre-executed in P-mode equals the N-mode value (`reuse_mismatches`).
+//!   With `pmode.release = move` the value's move home writes the
+//!   destinations' register banks in that cycle.
 //! - The episode ends when the triggering load writes back (the unit's
 //!   `mode` bit falls): the copy is dropped, the buffer flushed, the blocked
 //!   instruction kept aside is released into it (§5.2, no re-fetch) and
 //!   fetch resumes after it.
 //!
 //! Scheduling (§5.1): each scheduler considers its N-mode warps in its
-//! policy's order first, then its P-mode warps round-robin.
+//! policy's order first, then its P-mode warps round-robin. A TRIGGER waits
+//! behind the N-mode warps (`issue_pmode`); only N-mode issues move the
+//! policy's pointer.
 //!
 //! The unit has one port per scheduler; a scheduler offers its candidates
 //! one after another in a cycle (each offer is an `eval`; only the last one

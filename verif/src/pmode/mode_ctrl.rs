@@ -447,7 +447,7 @@ pub mod golden {
 
     impl<'a> T<'a> {
         /// Offer an instruction on port k with healthy status (nothing
-        /// pending, queue settled and accepting, a free register).
+        /// pending, queue accepting, a free register).
         fn offer(&mut self, k: usize, warp: u64, opc: u64, srcs: &[(u64, bool)], dst: Option<u64>) {
             let n = self.1.iss[k].clone();
             self.set(n.valid, 1);
