@@ -350,6 +350,13 @@ impl Sm {
                 if i == n_mode && trigger.is_some() {
                     break;
                 }
+                // No rename register free (counted by the P-mode offer that
+                // found it): every further P-mode offer stalls (the unit's
+                // first P-mode rule) and changes nothing; `exhaustive` still
+                // makes them, and a test compares.
+                if self.pm_extra.exhausted_counted && !self.out.exhaustive {
+                    break;
+                }
                 match self.pm_try(k, w, false)? {
                     Tried::Done(d) => {
                         done = Some(d);
