@@ -499,6 +499,16 @@ pub mod golden {
             let n = self.m.ports()[id.0 as usize].width as u64;
             (0..n).filter(|&i| bit(self.m.get(id), i as usize)).collect()
         }
+        /// P-mode allocation on port 0: `warp` renames `dst` (destination
+        /// bank `bank`); one cycle.
+        fn alloc(&mut self, io: &RenameIo<PortId>, warp: u64, dst: u64, bank: u64) {
+            self.set(io.iss[0].warp, warp);
+            self.set(io.iss[0].pmode, 1);
+            self.set(io.iss[0].dst[0].reg, dst);
+            self.set(io.iss[0].dst[0].bank, bank);
+            self.set(io.iss[0].alloc, 1);
+            self.step();
+        }
     }
 
     /// Same-bank-first search with the compiler's registers pre-marked.
@@ -559,12 +569,7 @@ pub mod golden {
         t.set(io.start_warp, 3);
         t.step();
         for dst in [1, 1, 2] {
-            t.set(io.iss[0].warp, 3);
-            t.set(io.iss[0].pmode, 1);
-            t.set(io.iss[0].dst[0].reg, dst);
-            t.set(io.iss[0].dst[0].bank, 0);
-            t.set(io.iss[0].alloc, 1);
-            t.step();
+            t.alloc(&io, 3, dst, 0);
         }
         assert_eq!(t.used(io.used), vec![0, 4, 8]);
         // P-mode reads $r1 from p1 (latest), $r3 not renamed.
@@ -623,12 +628,7 @@ pub mod golden {
         // p4; warp 3 reuses nothing and starts again: p0 returns, warp 4's
         // p4 stays.
         for w in [3, 4] {
-            t.set(io.iss[0].warp, w);
-            t.set(io.iss[0].pmode, 1);
-            t.set(io.iss[0].dst[0].reg, 5);
-            t.set(io.iss[0].dst[0].bank, 0);
-            t.set(io.iss[0].alloc, 1);
-            t.step();
+            t.alloc(&io, w, 5, 0);
         }
         assert_eq!(t.used(io.used), vec![0, 4]);
         t.set(io.start_en, 1);
@@ -644,12 +644,7 @@ pub mod golden {
         assert_eq!(t.used(io.used), Vec::<u64>::new());
         // A reuse that moves the value home (the unit at `release = 1`):
         // $r9 -> p0 is freed at once and $r9 reads its architected location.
-        t.set(io.iss[0].warp, 5);
-        t.set(io.iss[0].pmode, 1);
-        t.set(io.iss[0].dst[0].reg, 9);
-        t.set(io.iss[0].dst[0].bank, 0);
-        t.set(io.iss[0].alloc, 1);
-        t.step();
+        t.alloc(&io, 5, 9, 0);
         assert_eq!(t.used(io.used), vec![0]);
         t.set(io.iss[0].warp, 5);
         t.set(io.iss[0].dst[0].reg, 9);
@@ -670,14 +665,6 @@ pub mod golden {
     pub fn same_cycle_corners(p: &RenameParams, m: &mut dyn Component) {
         let io = p.bind(m).unwrap();
         let mut t = T::new(m);
-        let alloc = |t: &mut T, io: &RenameIo<PortId>, warp: u64, dst: u64, bank: u64| {
-            t.set(io.iss[0].warp, warp);
-            t.set(io.iss[0].pmode, 1);
-            t.set(io.iss[0].dst[0].reg, dst);
-            t.set(io.iss[0].dst[0].bank, bank);
-            t.set(io.iss[0].alloc, 1);
-            t.step();
-        };
         let reuse = |t: &mut T, io: &RenameIo<PortId>, k: u32, warp: u64, dst: u64, phys: u64| {
             t.set(io.iss[k as usize].warp, warp);
             t.set(io.iss[k as usize].dst[0].reg, dst);
@@ -692,8 +679,8 @@ pub mod golden {
         t.set(io.start_en, 1);
         t.set(io.start_warp, 1);
         t.step();
-        alloc(&mut t, &io, 1, 2, 0);
-        alloc(&mut t, &io, 1, 3, 1);
+        t.alloc(&io, 1, 2, 0);
+        t.alloc(&io, 1, 3, 1);
         assert_eq!(t.used(io.used), vec![0, 1]);
         for _ in 0..2 {
             reuse(&mut t, &io, 0, 1, 2, 0);
