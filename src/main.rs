@@ -479,7 +479,7 @@ fn sim_loop<C: Component + ?Sized>(
 }
 
 fn reference_model(info: &BlockInfo, p: &Params) -> Res<Box<dyn Component>> {
-    models::model(info.name, p).map_err(|e| e.to_string())
+    models::model(info.name, p).map(|m| m as Box<dyn Component>).map_err(|e| e.to_string())
 }
 
 /// Build the RTL engine for `m`; also returns how the compiled engine got its

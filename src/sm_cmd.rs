@@ -43,6 +43,10 @@ pub struct TimingArgs {
     /// Kanata pipeline log for the Konata viewer.
     #[arg(long, value_name = "F.log")]
     pub pipeview: Option<PathBuf>,
+    /// Threads stepping a whole GPU's SMs (`gpu.sms` > 1); the results are
+    /// the same at any count.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// The configuration of a timing run, overrides applied.
@@ -117,7 +121,7 @@ pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: 
         cfg.memory.unmapped_reads = sm::config::UnmappedReads::Zero;
     }
     let engine = sm::blocks::parse_engine(&a.engine)?;
-    let mut out = Outputs::default();
+    let mut out = Outputs { threads: a.threads, ..Outputs::default() };
     if let Some(p) = &a.pipeview {
         let f = waves::PathWriter::create(p).map_err(|e| e.to_string())?;
         out.pipeview = Some(sm::pipeview::Kanata::new(Box::new(f)));

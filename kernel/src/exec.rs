@@ -39,7 +39,7 @@ use crate::cfg::RPC_NONE;
 use crate::error::{ExecError, Fault};
 use crate::inst::*;
 use crate::kernel::Kernel;
-use crate::memory::{read_le, write_le, Memory, CONST_WINDOW, LOCAL_WINDOW, NEXT_FRAME, SHARED_WINDOW, WINDOW_BYTES};
+use crate::memory::{read_le, write_le, Global, StagedAtomic, CONST_WINDOW, LOCAL_WINDOW, NEXT_FRAME, SHARED_WINDOW, WINDOW_BYTES};
 
 /// One value per lane.
 pub type Lanes = [u64; WARP_SIZE];
@@ -251,7 +251,7 @@ impl WarpState {
 /// Everything outside the warp an instruction may touch.
 pub struct ExecCtx<'a> {
     /// Global memory and the constant bank.
-    pub global: &'a mut Memory,
+    pub global: Global<'a>,
     /// The CTA's shared memory (static then dynamic).
     pub shared: &'a mut [u8],
     /// The CTA's local memory: `kernel.local_bytes` per thread, thread-major.
@@ -1053,7 +1053,7 @@ fn load(ctx: &ExecCtx, loc: Loc, bytes: u32) -> Option<u64> {
         Space::Global | Space::Generic => ctx.global.read(loc.addr, bytes),
         Space::Shared => slice(ctx.shared),
         Space::Local => slice(ctx.local),
-        Space::Const => slice(&ctx.global.konst),
+        Space::Const => slice(&ctx.global.memory().konst),
         Space::Param => slice(ctx.params),
     }
 }
@@ -1089,7 +1089,7 @@ fn lanes(mut m: u32) -> impl Iterator<Item = u32> {
 /// A fault in a lane (`None`: not lane-specific).
 type LaneFault = (Option<u32>, Fault);
 
-fn atom1(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
+pub(crate) fn atom1(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
     let bits = ty.bits();
     let t = |x: u64| zext(x, bits);
     match op {
@@ -1138,6 +1138,13 @@ fn atom1(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
     }
 }
 
+/// A staged atomic's lane given another old value when its GPU cycle was
+/// committed (`memory::Stage::commit`): that value into the destination.
+pub fn write_atomic_result(k: &Kernel, w: &mut WarpState, inst: usize, lane: u32, value: u64) {
+    let Some(i) = k.insts.get(inst) else { return };
+    wr(w, i.dst[0], &[value; WARP_SIZE], 1 << lane);
+}
+
 /// Execute a memory instruction for the lanes in `mask`.
 /// A completed `bar.red`'s result into its destination (instruction
 /// `inst`), for the lanes that executed it (`mask`).
@@ -1161,7 +1168,7 @@ fn texture(inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u32, dims: u
     }
     let mut acc = MemAccess { space: Space::Global, kind: MemKind::Load, bytes: 4, addrs: [0; WARP_SIZE], shared_lanes: 0 };
     let mut out = [[0u64; WARP_SIZE]; 4];
-    let global = &*ctx.global;
+    let global = &ctx.global;
     let read = |a: u64, b: u32| global.read(a, b).unwrap_or(0);
     for l in lanes(mask) {
         let l = l as usize;
@@ -1289,6 +1296,10 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
                     let n = atom1(op, ty, o, b[l as usize], c[l as usize]);
                     store(ctx, loc, esize, n).map_err(|f| (Some(l), f))?;
                     ex.wrote |= zext(n, esize * 8) != o;
+                    if matches!(loc.space, Space::Global | Space::Generic) {
+                        let a = StagedAtomic { op, ty, b: b[l as usize], c: c[l as usize], old: o, lane: l as u8, inst: ex.inst, warp: 0 };
+                        ctx.global.mark_atomic(a);
+                    }
                 }
                 old[l as usize] = o;
             }

@@ -197,6 +197,147 @@ impl Memory {
     }
 }
 
+/// Global memory as one instruction sees it: the memory itself (the
+/// functional model, a single SM), or — inside a whole-GPU cycle, where SMs
+/// step in parallel — the memory as the previous cycle left it under this
+/// SM's own writes of this cycle (`Stage`), which the GPU commits in SM
+/// order after every SM has stepped. That order, not the thread schedule,
+/// decides what one SM sees of another's writes, so runs are identical at
+/// any thread count.
+pub enum Global<'a> {
+    Direct(&'a mut Memory),
+    Staged(&'a Memory, &'a mut Stage),
+}
+
+impl Global<'_> {
+    pub fn memory(&self) -> &Memory {
+        match self {
+            Global::Direct(m) => m,
+            Global::Staged(m, _) => m,
+        }
+    }
+
+    #[inline]
+    pub fn read(&self, addr: u64, bytes: u32) -> Option<u64> {
+        match self {
+            Global::Direct(m) => m.read(addr, bytes),
+            Global::Staged(m, s) => {
+                let v = m.read(addr, bytes)?;
+                Some(if s.writes.is_empty() { v } else { s.overlay(addr, bytes, v) })
+            }
+        }
+    }
+
+    #[inline]
+    pub fn write(&mut self, addr: u64, bytes: u32, v: u64) -> Option<()> {
+        match self {
+            Global::Direct(m) => m.write(addr, bytes, v),
+            Global::Staged(m, s) => {
+                m.find(addr, bytes as u64)?;
+                s.writes.push(StagedWrite { addr, bytes, value: v, atomic: None });
+                Some(())
+            }
+        }
+    }
+
+    /// The write just made was an atomic's: commit re-performs it on the
+    /// memory of that moment and reports a different old value.
+    pub(crate) fn mark_atomic(&mut self, a: StagedAtomic) {
+        if let Global::Staged(_, s) = self {
+            if let Some(w) = s.writes.last_mut() {
+                w.atomic = Some(a);
+            }
+        }
+    }
+}
+
+/// One SM's global-memory writes of one GPU cycle, in program order.
+#[derive(Clone, Debug, Default)]
+pub struct Stage {
+    writes: Vec<StagedWrite>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct StagedWrite {
+    addr: u64,
+    bytes: u32,
+    value: u64,
+    atomic: Option<StagedAtomic>,
+}
+
+/// An atomic's operation and the old value its lane was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StagedAtomic {
+    pub op: crate::inst::AtomOp,
+    pub ty: crate::inst::Ty,
+    pub b: u64,
+    pub c: u64,
+    pub old: u64,
+    pub lane: u8,
+    /// Instruction index, and the warp slot the caller tags it with.
+    pub inst: u32,
+    pub warp: u32,
+}
+
+impl Stage {
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty()
+    }
+
+    /// Tag the atomics staged since `from` writes with the warp that made them.
+    pub fn tag_warp(&mut self, from: usize, warp: u32) {
+        for a in self.writes[from..].iter_mut().filter_map(|w| w.atomic.as_mut()) {
+            a.warp = warp;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.writes.len()
+    }
+
+    /// `v` (read from the memory at `addr`) under the staged writes.
+    fn overlay(&self, addr: u64, bytes: u32, v: u64) -> u64 {
+        let mut b = v.to_le_bytes();
+        let end = addr + bytes as u64;
+        for w in self.writes.iter().filter(|w| w.addr < end && addr < w.addr + w.bytes as u64) {
+            let wb = w.value.to_le_bytes();
+            for a in w.addr.max(addr)..(w.addr + w.bytes as u64).min(end) {
+                b[(a - addr) as usize] = wb[(a - w.addr) as usize];
+            }
+        }
+        read_le(&b[..bytes as usize])
+    }
+
+    /// Perform the staged writes on `mem` in order, and empty the stage.
+    /// An atomic is performed again on the value it finds now; when that
+    /// differs from the old value its lane was given, `patch` gets the
+    /// atomic and the value the lane must see instead (another SM's atomic
+    /// on the same word came first).
+    pub fn commit(&mut self, mem: &mut Memory, mut patch: impl FnMut(&StagedAtomic, u64)) {
+        for w in self.writes.drain(..) {
+            let Some(a) = w.atomic else {
+                mem.write(w.addr, w.bytes, w.value);
+                continue;
+            };
+            // Mapped when staged; the map does not change during a launch.
+            let old = mem.read(w.addr, w.bytes).unwrap_or(a.old);
+            let new = crate::exec::atom1(a.op, a.ty, old, a.b, a.c);
+            mem.write(w.addr, w.bytes, zext_bytes(new, w.bytes));
+            if old != a.old {
+                patch(&a, old);
+            }
+        }
+    }
+}
+
+fn zext_bytes(v: u64, bytes: u32) -> u64 {
+    if bytes >= 8 {
+        v
+    } else {
+        v & ((1u64 << (bytes * 8)) - 1)
+    }
+}
+
 /// Little-endian value of up to 8 bytes.
 #[inline]
 pub fn read_le(b: &[u8]) -> u64 {

@@ -163,7 +163,7 @@ fn run_inner(
                 let mut reduced: Vec<Option<(usize, u32)>> = vec![None; nwarps as usize];
                 let mut results: Vec<Option<u32>> = vec![None; nwarps as usize];
                 let mut ctx = ExecCtx {
-                    global: memory,
+                    global: crate::memory::Global::Direct(memory),
                     shared: &mut shared,
                     local: &mut local,
                     params: &launch.params,

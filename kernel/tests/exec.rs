@@ -56,7 +56,7 @@ impl Setup {
 macro_rules! ctx {
     ($s:ident, $fx:expr) => {
         ExecCtx {
-            global: &mut $s.mem,
+            global: kernel::memory::Global::Direct(&mut $s.mem),
             shared: &mut $s.shared,
             local: &mut $s.local,
             params: &$s.params,

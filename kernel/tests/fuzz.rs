@@ -101,7 +101,7 @@ fn pre_execute(k: &kernel::Kernel, l: &kernel::Launch) {
     let mut local = vec![0u8; (l.threads_per_cta() as usize * k.local_bytes as usize).min(1 << 24)];
     let mut w = kernel::WarpState::new(k, 0, l.block);
     let mut ctx = kernel::ExecCtx {
-        global: &mut mem,
+        global: kernel::memory::Global::Direct(&mut mem),
         shared: &mut shared,
         local: &mut local,
         params: &l.params,

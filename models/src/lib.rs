@@ -24,7 +24,7 @@ use sim::Component;
 /// A block with a reference model (implemented on the block's parameter
 /// type).
 pub trait Reference: Block {
-    type Model: Component + 'static;
+    type Model: Component + Send + 'static;
     /// The reference model of this parameter set, reset state.
     fn model(&self) -> Self::Model;
 }
@@ -32,10 +32,10 @@ pub trait Reference: Block {
 /// A model in the registry: build it from a resolved parameter set.
 pub struct ModelEntry {
     pub name: &'static str,
-    pub new: fn(&Params) -> Result<Box<dyn Component>, ParamError>,
+    pub new: fn(&Params) -> Result<Box<dyn Component + Send>, ParamError>,
 }
 
-fn new_of<P: Reference>(p: &Params) -> Result<Box<dyn Component>, ParamError> {
+fn new_of<P: Reference>(p: &Params) -> Result<Box<dyn Component + Send>, ParamError> {
     Ok(Box::new(P::from_params(p)?.model()))
 }
 
@@ -61,7 +61,7 @@ pub fn find(name: &str) -> Option<&'static ModelEntry> {
 
 /// The reference model of block `name` for a resolved parameter set (see
 /// `hw::registry::BlockInfo::params`).
-pub fn model(name: &str, p: &Params) -> Result<Box<dyn Component>, ModelError> {
+pub fn model(name: &str, p: &Params) -> Result<Box<dyn Component + Send>, ModelError> {
     let e = find(name).ok_or_else(|| ModelError::Unknown(name.to_string()))?;
     Ok((e.new)(p)?)
 }

@@ -29,7 +29,7 @@ pub fn parse_engine(s: &str) -> Result<Engine, String> {
 /// A block on its engine.
 pub enum EngineComp {
     Rtl(Box<dyn sim::RtlSim>),
-    Model(Box<dyn Component>),
+    Model(Box<dyn Component + Send>),
 }
 
 /// A block on its engine, with a shadow of its narrow inputs: the SM sets

@@ -299,6 +299,92 @@ impl Default for Replay {
     }
 }
 
+/// The whole GPU (SM.md §0): `sms` SMs share a crossbar, memory partitions
+/// with L2 slices, and DRAM channels with banks, rows and FR-FCFS. With
+/// `sms = 1` the SM runs alone on its share of an unloaded memory system
+/// (`[memory]`); with more, `[memory]` gives only the SM's request-queue
+/// size (`icnt_queue`) and this table the rest. Defaults are GPGPU-Sim's
+/// GTX 480 configuration (`configs/deprecated-cfgs/GTX480`), whose option
+/// each key names.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gpu {
+    /// SMs (`-gpgpu_n_clusters` x `-gpgpu_n_cores_per_cluster`).
+    pub sms: u32,
+    /// Memory channels (`-gpgpu_n_mem`), each with its DRAM.
+    pub channels: u32,
+    /// L2 slices per channel (`-gpgpu_n_sub_partition_per_mchannel`).
+    pub sub_partitions: u32,
+    /// `-gpgpu_mem_addr_mapping`.
+    pub address_mapping: String,
+    /// Clocks of the interconnect, the L2 and the DRAM command bus
+    /// (`-gpgpu_clock_domains`; the core's is `core.clock_mhz`).
+    pub icnt_mhz: u32,
+    pub l2_mhz: u32,
+    pub dram_mhz: u32,
+    /// Crossbar flit (`flit_size`), packets each input buffers
+    /// (`vc_buf_size`), and its pipeline latency in interconnect cycles.
+    pub flit_bytes: u32,
+    pub icnt_buffer: u32,
+    pub icnt_latency: u32,
+    /// L2 slice (`-gpgpu_cache:dl2 64:128:8,L:B:m:W:L,A:32:4,4:0,32`):
+    /// sets, ways, line, MSHRs, merges per MSHR, miss-queue entries.
+    pub l2_sets: u32,
+    pub l2_ways: u32,
+    pub l2_line: u32,
+    pub l2_mshrs: u32,
+    pub l2_merge: u32,
+    pub l2_miss_queue: u32,
+    /// Cycles from the crossbar to the L2 (`-rop_latency`), and the fixed
+    /// part of the DRAM path (`-dram_latency`), in L2 cycles.
+    pub rop_latency: u32,
+    pub dram_latency: u32,
+    /// `-gpgpu_dram_timing_opt`.
+    pub dram_timing: String,
+    /// FR-FCFS queue (`-gpgpu_frfcfs_dram_sched_queue_size`) and return
+    /// queue (`-gpgpu_dram_return_queue_size`) entries.
+    pub dram_queue: u32,
+    pub dram_return_queue: u32,
+    /// `-gpgpu_dram_burst_length`, `-gpgpu_dram_buswidth` (bytes per chip),
+    /// `-gpgpu_n_mem_per_ctrlr` and `-dram_data_command_freq_ratio`.
+    pub dram_burst_length: u32,
+    pub dram_bus_bytes: u32,
+    pub dram_chips: u32,
+    pub dram_data_command_ratio: u32,
+}
+
+impl Default for Gpu {
+    fn default() -> Gpu {
+        Gpu {
+            sms: 1,
+            channels: 6,
+            sub_partitions: 2,
+            address_mapping: "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS".into(),
+            icnt_mhz: 700,
+            l2_mhz: 700,
+            dram_mhz: 924,
+            flit_bytes: 32,
+            icnt_buffer: 8,
+            icnt_latency: 4,
+            l2_sets: 64,
+            l2_ways: 8,
+            l2_line: 128,
+            l2_mshrs: 32,
+            l2_merge: 4,
+            l2_miss_queue: 4,
+            rop_latency: 120,
+            dram_latency: 100,
+            dram_timing: "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2".into(),
+            dram_queue: 16,
+            dram_return_queue: 116,
+            dram_burst_length: 8,
+            dram_bus_bytes: 4,
+            dram_chips: 2,
+            dram_data_command_ratio: 4,
+        }
+    }
+}
+
 /// Run control.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -332,6 +418,8 @@ pub struct Config {
     pub pmode: Pmode,
     #[serde(default)]
     pub replay: Replay,
+    #[serde(default)]
+    pub gpu: Gpu,
     pub limits: Limits,
 }
 
@@ -500,6 +588,40 @@ impl Config {
             if self.l1.mshrs < c.schedulers {
                 return bad("l1.mshrs", &self.l1.mshrs, "replay mode splits the MSHR credits over the schedulers: at least one each");
             }
+        }
+        let g = &self.gpu;
+        range("gpu.sms", g.sms as u64, 1, 256)?;
+        range("gpu.channels", g.channels as u64, 1, 64)?;
+        pow2("gpu.sub_partitions", g.sub_partitions)?;
+        range("gpu.sub_partitions", g.sub_partitions as u64, 1, 8)?;
+        for (key, v) in [("gpu.icnt_mhz", g.icnt_mhz), ("gpu.l2_mhz", g.l2_mhz), ("gpu.dram_mhz", g.dram_mhz)] {
+            range(key, v as u64, 1, 100_000)?;
+        }
+        pow2("gpu.flit_bytes", g.flit_bytes)?;
+        range("gpu.flit_bytes", g.flit_bytes as u64, 4, 1024)?;
+        range("gpu.icnt_buffer", g.icnt_buffer as u64, 1, 4096)?;
+        range("gpu.icnt_latency", g.icnt_latency as u64, 1, 4096)?;
+        range("gpu.l2_sets", g.l2_sets as u64, 1, 1 << 20)?;
+        range("gpu.l2_ways", g.l2_ways as u64, 1, 64)?;
+        if g.sms > 1 && g.l2_line != l.line {
+            return bad("gpu.l2_line", &g.l2_line, &format!("must equal l1.line = {} (an L1 miss is one L2 line)", l.line));
+        }
+        range("gpu.l2_mshrs", g.l2_mshrs as u64, 1, 4096)?;
+        range("gpu.l2_merge", g.l2_merge as u64, 1, 64)?;
+        range("gpu.l2_miss_queue", g.l2_miss_queue as u64, 1, 4096)?;
+        range("gpu.rop_latency", g.rop_latency as u64, 1, 1 << 16)?;
+        range("gpu.dram_latency", g.dram_latency as u64, 0, 1 << 16)?;
+        range("gpu.dram_queue", g.dram_queue as u64, 1, 4096)?;
+        range("gpu.dram_return_queue", g.dram_return_queue as u64, 1, 4096)?;
+        range("gpu.dram_burst_length", g.dram_burst_length as u64, 1, 64)?;
+        range("gpu.dram_bus_bytes", g.dram_bus_bytes as u64, 1, 64)?;
+        range("gpu.dram_chips", g.dram_chips as u64, 1, 16)?;
+        range("gpu.dram_data_command_ratio", g.dram_data_command_ratio as u64, 1, 16)?;
+        if let Err(e) = crate::gpu::dram::DramTiming::parse(&g.dram_timing) {
+            return bad("gpu.dram_timing", &format!("{:?}", g.dram_timing), &e);
+        }
+        if let Err(e) = crate::gpu::addr::AddressMap::parse(&g.address_mapping, g.channels, g.sub_partitions) {
+            return bad("gpu.address_mapping", &format!("{:?}", g.address_mapping), &e);
         }
         if self.mode == Mode::Dac {
             return bad("mode", &self.mode, "not modelled in the SM yet (baseline, pmode and replay are)");

@@ -14,7 +14,8 @@ use kernel::exec::{ExecCtx, WarpState};
 use kernel::progress::SpinDetector;
 use kernel::inst::{AluOp, Ty};
 use kernel::{ArchReg, Inst, Kernel, Launch, Memory, MemKind};
-use std::sync::Arc;
+use kernel::memory::{Global, Stage};
+use std::sync::{Arc, RwLock};
 
 /// Where the local memory of CTA slot `s` appears to the memory system:
 /// `LOCAL_TIMING_BASE + s * LOCAL_TIMING_STRIDE`, word-interleaved across the
@@ -49,10 +50,18 @@ struct CtaMem {
     local: Vec<u8>,
 }
 
+/// Global memory: this SM's own (a single SM), or the GPU's, shared by
+/// every SM, with this SM's writes of the current cycle staged until the GPU
+/// commits them (`kernel::memory::Global`).
+enum GlobalMem {
+    Own(Memory),
+    Shared { memory: Arc<RwLock<Memory>>, stage: Stage },
+}
+
 pub struct Functional {
     kernel: Arc<Kernel>,
     launch: Arc<Launch>,
-    memory: Memory,
+    memory: GlobalMem,
     warps: Vec<Option<WarpState>>,
     /// P-mode copies of the warps that are pre-executing.
     pwarps: Vec<Option<WarpState>>,
@@ -98,7 +107,7 @@ impl Functional {
         }
         let fresh = (0..nwarps).map(|w| WarpState::new(&kernel, w, launch.block)).collect();
         Ok(Functional {
-            memory: launch.memory.clone(),
+            memory: GlobalMem::Own(launch.memory.clone()),
             warps: vec![None; warp_slots as usize],
             pwarps: vec![None; warp_slots as usize],
             warp_cta: vec![0; warp_slots as usize],
@@ -126,13 +135,30 @@ impl Functional {
         &self.kernel.base_name
     }
 
-    /// Global memory (the final image after a run).
-    pub fn memory(&self) -> &Memory {
-        &self.memory
+    /// This SM's global memory after a run (`None`: it shares the GPU's).
+    pub fn into_memory(self) -> Option<Memory> {
+        match self.memory {
+            GlobalMem::Own(m) => Some(m),
+            GlobalMem::Shared { .. } => None,
+        }
     }
 
-    pub fn into_memory(self) -> Memory {
-        self.memory
+    /// Use the GPU's global memory instead of an own copy.
+    pub fn share_memory(&mut self, memory: Arc<RwLock<Memory>>) {
+        self.memory = GlobalMem::Shared { memory, stage: Stage::default() };
+    }
+
+    /// Perform this cycle's staged writes on the GPU's memory (`mem`, the
+    /// shared memory's write guard); atomics that found another value
+    /// than their lane was given put that value in the lane's register.
+    pub fn commit(&mut self, mem: &mut Memory) {
+        let GlobalMem::Shared { stage, .. } = &mut self.memory else { return };
+        let (kernel, warps) = (&self.kernel, &mut self.warps);
+        stage.commit(mem, |a, old| {
+            if let Some(ws) = warps[a.warp as usize].as_mut() {
+                kernel::exec::write_atomic_result(kernel, ws, a.inst as usize, a.lane as u32, old);
+            }
+        });
     }
 
     pub fn num_ctas(&self) -> u32 {
@@ -195,8 +221,17 @@ impl Functional {
         let slot = self.warp_cta[w as usize] as usize;
         let cta = self.ctas[slot].as_mut().expect("warp of a running CTA");
         let warp = if pmode { self.pwarps[w as usize].as_mut().expect("a warp in P-mode") } else { self.warps[w as usize].as_mut().expect("a live warp") };
+        let guard;
+        let (global, staged) = match &mut self.memory {
+            GlobalMem::Own(m) => (Global::Direct(m), None),
+            GlobalMem::Shared { memory, stage } => {
+                guard = memory.read().map_err(|_| "the GPU's memory lock was poisoned".to_string())?;
+                let n = stage.len();
+                (Global::Staged(&guard, stage), Some(n))
+            }
+        };
         let mut ctx = ExecCtx {
-            global: &mut self.memory,
+            global,
             shared: &mut cta.shared,
             local: &mut cta.local,
             params: &self.launch.params,
@@ -210,6 +245,9 @@ impl Functional {
             textures: &self.launch.textures,
         };
         let ex = kernel::exec(&self.kernel, warp, &mut ctx).map_err(|e| if pmode { format!("in P-mode: {e}") } else { e.to_string() })?;
+        if let (Some(n), Global::Staged(_, stage)) = (staged, ctx.global) {
+            stage.tag_warp(n, w as u32);
+        }
         if !pmode {
             self.generation += ex.wrote as u64;
             self.partial_barriers += ex.partial_barrier as u64;

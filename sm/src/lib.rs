@@ -12,6 +12,7 @@ pub mod blocks;
 pub mod config;
 pub mod core;
 pub mod func;
+pub mod gpu;
 pub mod mem;
 pub mod pipeview;
 pub mod plot;

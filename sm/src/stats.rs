@@ -257,6 +257,10 @@ pub struct Stats {
     /// `bar.sync`s reached by only part of a warp's live threads.
     #[serde(default)]
     pub partial_barriers: u64,
+    /// A whole-GPU run: its memory system (the counts above are summed
+    /// over the SMs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<crate::gpu::GpuStats>,
 }
 
 impl Stats {

@@ -43,7 +43,7 @@ pub struct PmodeUnitModel {
     p: PmodeUnitParams,
     frame: PortFrame,
     io: PmodeUnitIo<PortId>,
-    subs: [Box<dyn Component>; 5],
+    subs: [Box<dyn Component + Send>; 5],
     sb: ScoreboardIo<PortId>,
     pq: PqueueIo<PortId>,
     rn: RenameIo<PortId>,
@@ -73,11 +73,11 @@ impl PmodeUnitModel {
 
     /// The unit with another scoreboard component of the same ports (e.g. a
     /// deliberately broken one, or the netlist simulation of the generator).
-    pub fn with_scoreboard(p: &PmodeUnitParams, sb: Box<dyn Component>) -> Result<Self, BindError> {
+    pub fn with_scoreboard(p: &PmodeUnitParams, sb: Box<dyn Component + Send>) -> Result<Self, BindError> {
         let frame = p.frame();
         let io = p.ids();
         let sb_io = p.scoreboard().bind(sb.as_ref())?;
-        let subs: [Box<dyn Component>; 5] = [
+        let subs: [Box<dyn Component + Send>; 5] = [
             sb,
             Box::new(PqueueModel::new(&p.pqueue())),
             Box::new(RenameModel::new(&p.rename())),

@@ -27,7 +27,7 @@ use crate::blocks::{MshrReply, MshrTable};
 use crate::config::Config;
 use crate::mem::cache::{Probe, TagArray};
 use crate::mem::coalesce::{bank_conflicts, bank_pass, coalesce, line_pass, Lines};
-use crate::mem::lower::{Kind, LowerMemory, Request};
+use crate::mem::lower::{Kind, Lower, Request};
 use crate::stats::{Hazards, L1Stats};
 use std::collections::VecDeque;
 
@@ -90,7 +90,7 @@ pub struct MemStage {
     hits: VecDeque<(u64, u32)>,
     /// Shared / const accesses returning: (ready cycle, instruction).
     timed: VecDeque<(u64, u32)>,
-    pub lower: LowerMemory,
+    pub lower: Lower,
     woken: Vec<u32>,
     /// Instructions finished this cycle (the caller drains it).
     pub done: Vec<u32>,
@@ -143,7 +143,7 @@ impl MemStage {
             free_ids: (0..n as u32).rev().collect(),
             hits: VecDeque::new(),
             timed: VecDeque::new(),
-            lower: LowerMemory::new(c),
+            lower: Lower::new(c),
             woken: Vec::with_capacity(64),
             done: Vec::with_capacity(8),
             l1_stats: L1Stats::default(),
@@ -375,7 +375,6 @@ impl MemStage {
             Hazard::Mshr => self.hazards.mshr += 1,
             Hazard::Comq => {
                 self.hazards.comq += 1;
-                self.lower.stats.queue_full_cycles += 1;
             }
             Hazard::Rsv => self.hazards.rsv += 1,
         }

@@ -120,7 +120,7 @@ pub enum RunError {
 /// Optional outputs of a run.
 #[derive(Default)]
 pub struct Outputs {
-    pub pipeview: Option<Kanata<Box<dyn Write>>>,
+    pub pipeview: Option<Kanata<Box<dyn Write + Send>>>,
     /// VCD of cycles `from..=to` (and its GTKWave save file).
     pub vcd: Option<VcdRequest>,
     /// Record every P-mode unit decision that happens (`Sm::actions`).
@@ -132,10 +132,13 @@ pub struct Outputs {
     pub exhaustive: bool,
     /// Called every [`PROGRESS_CYCLES`] cycles (a progress display).
     pub progress: Option<ProgressFn>,
+    /// A whole GPU: threads stepping its SMs (0 or 1: one). The results
+    /// do not depend on it.
+    pub threads: usize,
 }
 
 /// A progress callback.
-pub type ProgressFn = Box<dyn FnMut(&Progress)>;
+pub type ProgressFn = Box<dyn FnMut(&Progress) + Send>;
 
 /// Cycles between two [`Outputs::progress`] calls.
 pub const PROGRESS_CYCLES: u64 = 1 << 14;
@@ -259,7 +262,11 @@ pub struct Sm {
     next_uid: u64,
     warps: Vec<Warp>,
     ctas: Vec<Option<Cta>>,
+    /// CTAs launched here.
     next_cta: u32,
+    /// In a GPU: the CTAs its CTA scheduler gave this SM, not yet launched
+    /// (`None`: a single SM runs the whole grid in order).
+    given: Option<VecDeque<u32>>,
     ctas_finished: u64,
     last_launch: Option<u64>,
     used_warps: u32,
@@ -333,6 +340,7 @@ impl Sm {
             warps: vec![Warp { ibuf: VecDeque::with_capacity(c.ibuffer_entries as usize), ..Warp::default() }; c.max_warps as usize],
             ctas: vec![None; c.max_ctas as usize],
             next_cta: 0,
+            given: None,
             ctas_finished: 0,
             last_launch: None,
             used_warps: 0,
@@ -466,8 +474,9 @@ impl Sm {
         &self.func
     }
 
-    /// The final global memory and the P-mode decisions logged.
-    pub fn finish(self) -> (kernel::Memory, Vec<pmode::ActionEvent>) {
+    /// The final global memory (`None` in a GPU: the GPU has it) and the
+    /// P-mode decisions logged.
+    pub fn finish(self) -> (Option<kernel::Memory>, Vec<pmode::ActionEvent>) {
         (self.func.into_memory(), self.actions)
     }
 
@@ -519,6 +528,11 @@ impl Sm {
                 }
             }
         }
+        self.finish_stats()
+    }
+
+    /// The statistics at the end of a run, and the trace files closed.
+    pub fn finish_stats(&mut self) -> Result<(), RunError> {
         self.stats.cycles = self.now;
         self.stats.ipc = if self.now == 0 { 0.0 } else { self.stats.thread_insts as f64 / self.now as f64 };
         self.stats.scheduler_cycles = self.now * self.cfg.core.schedulers as u64;
@@ -530,8 +544,9 @@ impl Sm {
         self.stats.partial_barriers = self.func.partial_barriers;
         self.stats.pmode.n_l1_accesses = self.mem.n_accesses;
         self.stats.pmode.n_l1_hit_or_merge = self.mem.n_hit_or_merge;
-        self.stats.l2_hits = self.mem.lower.stats.l2_hits;
-        self.stats.l2_misses = self.mem.lower.stats.l2_misses;
+        let lower = self.mem.lower.stats();
+        self.stats.l2_hits = lower.l2_hits;
+        self.stats.l2_misses = lower.l2_misses;
         let stalling = self.cfg.mode != crate::config::Mode::Replay || !self.cfg.replay.squash;
         if stalling {
             self.stats.predicted_max_speedup = self.stats.predicted_max_speedup(self.cfg.units.sp + self.cfg.units.sfu);
@@ -552,8 +567,23 @@ impl Sm {
         Ok(())
     }
 
+    pub fn ctas_finished(&self) -> u64 {
+        self.ctas_finished
+    }
+
+    /// The last cycle anything moved (issue, writeback, a response).
+    pub fn last_progress(&self) -> u64 {
+        self.last_progress
+    }
+
+    /// In a GPU: perform this cycle's global-memory writes on the GPU's
+    /// memory (after every SM has stepped, in SM order).
+    pub fn commit(&mut self, memory: &mut kernel::Memory) {
+        self.func.commit(memory);
+    }
+
     /// A CTA of this kernel must fit an empty SM, or nothing ever runs.
-    fn check_fits(&self) -> Result<(), RunError> {
+    pub fn check_fits(&self) -> Result<(), RunError> {
         let c = &self.cfg.core;
         let (threads, warps, regs, shared) = self.func.cta_resources();
         let checks = [
@@ -575,7 +605,63 @@ impl Sm {
     }
 
     fn finished(&self) -> bool {
-        self.next_cta == self.func.num_ctas() && self.ctas.iter().all(|c| c.is_none()) && !self.mem.lower.busy()
+        self.next_cta == self.func.num_ctas() && self.idle()
+    }
+
+    /// No CTA running or waiting to launch, nothing in flight below the SM.
+    pub fn idle(&self) -> bool {
+        self.given.as_ref().is_none_or(|q| q.is_empty()) && self.ctas.iter().all(|c| c.is_none()) && !self.mem.lower.busy()
+    }
+
+    /// The next CTA to launch here.
+    fn next_cta_index(&self) -> Option<u32> {
+        match &self.given {
+            None => (self.next_cta < self.func.num_ctas()).then_some(self.next_cta),
+            Some(q) => q.front().copied(),
+        }
+    }
+
+    /// Become an SM of a GPU: CTAs come from its CTA scheduler
+    /// (`give_cta`), global memory is the GPU's, requests below L1 go to
+    /// its interconnect.
+    pub fn join_gpu(&mut self, memory: Arc<std::sync::RwLock<kernel::Memory>>) {
+        self.given = Some(VecDeque::new());
+        self.func.share_memory(memory);
+        self.mem.lower.to_port(&self.cfg);
+    }
+
+    /// The GPU's CTA scheduler may give this SM a CTA: none is waiting and
+    /// one more would fit now (GPGPU-Sim's `can_issue_1block`).
+    pub fn can_take_cta(&self) -> bool {
+        self.given.as_ref().is_some_and(|q| q.is_empty()) && self.cta_room().is_some()
+    }
+
+    pub fn give_cta(&mut self, cta: u32) {
+        self.given.as_mut().expect("an SM in a GPU").push_back(cta);
+    }
+
+    /// A free CTA slot, if one more CTA's warps, threads, registers and
+    /// shared memory fit, and enough warp slots are free.
+    fn cta_room(&self) -> Option<usize> {
+        let c = &self.cfg.core;
+        let (threads, nwarps, regs, shared) = self.func.cta_resources();
+        let slot = self.ctas.iter().position(|s| s.is_none())?;
+        if self.used_warps + nwarps > c.max_warps
+            || self.used_threads + threads > c.max_threads
+            || self.used_regs + regs > c.registers
+            || self.used_shared + shared > c.shared_memory
+        {
+            return None;
+        }
+        let free = (0..c.max_warps as u16).filter(|&w| self.warp_slot_free(w)).take(nwarps as usize).count();
+        (free == nwarps as usize).then_some(slot)
+    }
+
+    /// A finished warp's slot stays its CTA's until the whole CTA is done
+    /// (the CTA's barrier releases walk its warp list). In P-mode a slot is
+    /// also busy until the unit has released its warp's rename mappings.
+    fn warp_slot_free(&self, w: u16) -> bool {
+        !self.warps[w as usize].live && !self.ctas.iter().flatten().any(|c| c.warps.contains(&w)) && self.pm[w as usize].releasing == 0
     }
 
     /// One clock cycle.
@@ -674,35 +760,18 @@ impl Sm {
     // ---- CTA launch -----------------------------------------------------
 
     fn launch(&mut self) -> bool {
-        if self.next_cta == self.func.num_ctas() {
-            return false;
-        }
+        let Some(cta) = self.next_cta_index() else { return false };
         if let Some(t) = self.last_launch {
             if self.now < t + self.cfg.core.cta_launch_interval as u64 {
                 return false;
             }
         }
-        let c = &self.cfg.core;
+        let Some(slot) = self.cta_room() else { return false };
         let (threads, nwarps, regs, shared) = self.func.cta_resources();
-        let Some(slot) = self.ctas.iter().position(|s| s.is_none()) else { return false };
-        if self.used_warps + nwarps > c.max_warps
-            || self.used_threads + threads > c.max_threads
-            || self.used_regs + regs > c.registers
-            || self.used_shared + shared > c.shared_memory
-        {
-            return false;
+        let free: Vec<u16> = (0..self.cfg.core.max_warps as u16).filter(|&w| self.warp_slot_free(w)).take(nwarps as usize).collect();
+        if let Some(q) = self.given.as_mut() {
+            q.pop_front();
         }
-        // A finished warp's slot stays its CTA's until the whole CTA is done
-        // (the CTA's barrier releases walk its warp list).
-        // In P-mode a slot is also busy until the unit has released its
-        // warp's rename mappings.
-        let held = |w: u16| self.ctas.iter().flatten().any(|c| c.warps.contains(&w)) || self.pm[w as usize].releasing > 0;
-        let free: Vec<u16> =
-            (0..c.max_warps as u16).filter(|&w| !self.warps[w as usize].live && !held(w)).take(nwarps as usize).collect();
-        if free.len() < nwarps as usize {
-            return false;
-        }
-        let cta = self.next_cta;
         self.next_cta += 1;
         self.last_launch = Some(self.now);
         self.used_warps += nwarps;
@@ -726,7 +795,9 @@ impl Sm {
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, bars: CtaBarriers::default(), unfinished: nwarps });
         self.stats.ctas += 1;
         self.stats.warps += nwarps as u64;
-        self.stats.cta_done.push(0);
+        if self.stats.cta_done.len() <= cta as usize {
+            self.stats.cta_done.resize(cta as usize + 1, 0);
+        }
         true
     }
 

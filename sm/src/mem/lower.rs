@@ -51,8 +51,6 @@ pub struct LowerStats {
     pub atomics: u64,
     pub l2_hits: u64,
     pub l2_misses: u64,
-    /// Cycles the COMQ was full when the SM wanted to push.
-    pub queue_full_cycles: u64,
 }
 
 /// (ready cycle, sequence, line, kind, missed in L2).
@@ -176,6 +174,109 @@ impl LowerMemory {
     pub fn unpop(&mut self, r: Response, now: u64) {
         self.next_response = now + 1;
         self.in_flight.push(Reverse((now, 0, r.line, r.kind, r.dram)));
+    }
+}
+
+/// In a GPU: an SM's port onto the interconnect. The SM pushes requests
+/// into its queue (COMQ), the GPU's crossbar drains it and delivers
+/// responses (`inbound`), at most one of which enters the SM per cycle.
+pub struct Port {
+    pub out: VecDeque<Request>,
+    capacity: usize,
+    pub inbound: VecDeque<Response>,
+    /// Reads and atomics sent whose response has not entered the SM.
+    outstanding: u32,
+}
+
+/// What lies below an SM's L1.
+pub enum Lower {
+    /// A single SM: its share of an unloaded memory system.
+    Private(Box<LowerMemory>),
+    /// An SM of a GPU.
+    Port(Port),
+}
+
+impl Lower {
+    pub fn new(c: &Config) -> Lower {
+        Lower::Private(Box::new(LowerMemory::new(c)))
+    }
+
+    /// Become a GPU's SM: requests go to the GPU's interconnect.
+    pub fn to_port(&mut self, c: &Config) {
+        *self = Lower::Port(Port { out: VecDeque::new(), capacity: c.memory.icnt_queue as usize, inbound: VecDeque::new(), outstanding: 0 });
+    }
+
+    pub fn port_mut(&mut self) -> Option<&mut Port> {
+        match self {
+            Lower::Port(p) => Some(p),
+            Lower::Private(_) => None,
+        }
+    }
+
+    pub fn stats(&self) -> LowerStats {
+        match self {
+            Lower::Private(m) => m.stats.clone(),
+            Lower::Port(_) => LowerStats::default(),
+        }
+    }
+
+    pub fn queue_space(&self) -> usize {
+        match self {
+            Lower::Private(m) => m.queue_space(),
+            Lower::Port(p) => p.capacity - p.out.len(),
+        }
+    }
+
+    pub fn queue_len(&self) -> usize {
+        match self {
+            Lower::Private(m) => m.queue_len(),
+            Lower::Port(p) => p.out.len(),
+        }
+    }
+
+    pub fn push(&mut self, r: Request) {
+        match self {
+            Lower::Private(m) => m.push(r),
+            Lower::Port(p) => {
+                debug_assert!(p.out.len() < p.capacity);
+                p.outstanding += (r.kind != Kind::Write) as u32;
+                p.out.push_back(r);
+            }
+        }
+    }
+
+    pub fn busy(&self) -> bool {
+        match self {
+            Lower::Private(m) => m.busy(),
+            Lower::Port(p) => !p.out.is_empty() || p.outstanding > 0,
+        }
+    }
+
+    pub fn cycle(&mut self, now: u64) {
+        if let Lower::Private(m) = self {
+            m.cycle(now);
+        }
+    }
+
+    pub fn pop_response(&mut self, now: u64) -> Option<Response> {
+        match self {
+            Lower::Private(m) => m.pop_response(now),
+            Lower::Port(p) => {
+                let r = p.inbound.pop_front()?;
+                p.outstanding -= 1;
+                Some(r)
+            }
+        }
+    }
+
+    pub fn unpop(&mut self, r: Response, now: u64) {
+        match self {
+            Lower::Private(m) => m.unpop(r, now),
+            Lower::Port(p) => {
+                p.outstanding += 1;
+                p.inbound.push_front(r);
+            }
+        }
     }
 }
 

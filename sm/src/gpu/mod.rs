@@ -1,0 +1,427 @@
+//! The whole GPU (SM.md §0, GPGPU-Sim's `gpu-sim.cc`): `gpu.sms` SMs, a CTA
+//! scheduler, a request and a reply crossbar, L2 slices (memory
+//! sub-partitions) and DRAM channels, each part on its clock domain.
+//!
+//! Each core cycle the SMs step in parallel (rayon), each seeing global
+//! memory as the previous cycle left it plus its own writes; then, in SM
+//! order, their writes are committed, their requests enter the crossbar and
+//! the CTA scheduler hands out CTAs. Nothing an SM does in its step depends
+//! on another SM's step of the same cycle, so statistics and final memory
+//! are the same at any thread count.
+
+pub mod addr;
+pub mod dram;
+pub mod icnt;
+pub mod l2;
+
+use crate::blocks::Engine;
+use crate::config::Config;
+use crate::core::{Outputs, Progress, ProgressFn, RunError, Sm, PROGRESS_CYCLES};
+use crate::func::Functional;
+use crate::mem::lower::{Kind, Response};
+use crate::stats::Stats;
+use addr::AddressMap;
+use dram::{Dram, DramRequest, DramStats, DramTiming};
+use icnt::Crossbar;
+use kernel::{Kernel, Launch, Memory};
+use l2::{L2Request, L2Slice, L2Stats};
+use rayon::prelude::*;
+use std::sync::{Arc, RwLock};
+
+/// Bytes of a packet's header (GPGPU-Sim's `READ_PACKET_SIZE`).
+const HEADER_BYTES: u32 = 8;
+
+/// What the memory system of a GPU run did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GpuStats {
+    pub sms: u32,
+    /// Cycles of each clock domain: interconnect, L2, DRAM.
+    pub icnt_cycles: u64,
+    pub l2_cycles: u64,
+    pub dram_cycles: u64,
+    pub request_flits: u64,
+    pub reply_flits: u64,
+    pub l2: L2Stats,
+    pub dram_reads: u64,
+    pub dram_writes: u64,
+    pub dram_activates: u64,
+    pub dram_row_hits: u64,
+    /// DRAM command cycles the data buses carried data, over all channels.
+    pub dram_bus_busy: u64,
+    /// Core cycles each SM had a CTA or requests in flight.
+    pub sm_busy_cycles: Vec<u64>,
+}
+
+/// A clock domain: its period and next edge, in femtoseconds.
+struct Clock {
+    period: u64,
+    next: u64,
+}
+
+impl Clock {
+    fn new(mhz: u32) -> Clock {
+        Clock { period: 1_000_000_000 / mhz as u64, next: 0 }
+    }
+}
+
+pub struct Gpu {
+    cfg: Config,
+    sms: Vec<Sm>,
+    memory: Arc<RwLock<Memory>>,
+    requests: Crossbar<L2Request>,
+    replies: Crossbar<L2Request>,
+    slices: Vec<L2Slice>,
+    drams: Vec<Dram>,
+    /// Per channel: the slice its DRAM takes from next (round-robin).
+    dram_rr: Vec<usize>,
+    map: AddressMap,
+    /// Address bits below the channel bits, and whether the channel count
+    /// is a power of two (for the partition address).
+    chip_start: u32,
+    line: u64,
+    line_flits: u32,
+    ctas: u32,
+    next_cta: u32,
+    last_sm: usize,
+    now: u64,
+    clocks: [Clock; 4],
+    pool: Option<rayon::ThreadPool>,
+    busy_cycles: Vec<u64>,
+    stats: GpuStats,
+}
+
+impl Gpu {
+    /// `threads`: worker threads stepping the SMs (1: on this thread).
+    pub fn new(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, threads: usize) -> Result<Gpu, String> {
+        let g = &cfg.gpu;
+        let memory = Arc::new(RwLock::new(launch.memory.clone()));
+        let mut sms = Vec::with_capacity(g.sms as usize);
+        for _ in 0..g.sms {
+            let mut func = Functional::new(kernel.clone(), launch.clone(), cfg.core.max_warps, cfg.core.max_ctas)?;
+            func.read_unmapped_as_zero(cfg.memory.unmapped_reads == crate::config::UnmappedReads::Zero);
+            func.set_clock_hz(cfg.core.clock_mhz as u64 * 1_000_000);
+            let mut sm = Sm::new(cfg.clone(), func, engine, Outputs::default())?;
+            sm.join_gpu(memory.clone());
+            sms.push(sm);
+        }
+        sms[0].check_fits().map_err(|e| e.to_string())?;
+        let map = AddressMap::parse(&g.address_mapping, g.channels, g.sub_partitions)?;
+        let timing = DramTiming::parse(&g.dram_timing)?;
+        let nslices = (g.channels * g.sub_partitions) as usize;
+        let buffer = g.icnt_buffer as usize;
+        let chip_start = g.address_mapping.strip_prefix("dramid@").and_then(|r| r.split(';').next()).and_then(|n| n.parse().ok()).unwrap_or(10);
+        let pool = if threads > 1 {
+            Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| format!("cannot start {threads} threads: {e}"))?)
+        } else {
+            None
+        };
+        Ok(Gpu {
+            requests: Crossbar::new(sms.len(), nslices, buffer, g.icnt_latency as u64),
+            replies: Crossbar::new(nslices, sms.len(), buffer, g.icnt_latency as u64),
+            slices: (0..nslices).map(|_| L2Slice::new(g)).collect(),
+            drams: (0..g.channels)
+                .map(|_| Dram::new(timing, g.dram_queue as usize, g.dram_return_queue as usize, g.dram_burst_length, g.dram_bus_bytes * g.dram_chips, g.dram_data_command_ratio))
+                .collect(),
+            dram_rr: vec![0; g.channels as usize],
+            map,
+            chip_start,
+            line: g.l2_line as u64,
+            line_flits: (HEADER_BYTES + g.l2_line).div_ceil(g.flit_bytes),
+            ctas: launch.ctas() as u32,
+            next_cta: 0,
+            last_sm: g.sms as usize - 1,
+            now: 0,
+            clocks: [Clock::new(cfg.core.clock_mhz), Clock::new(g.icnt_mhz), Clock::new(g.l2_mhz), Clock::new(g.dram_mhz)],
+            pool,
+            busy_cycles: vec![0; sms.len()],
+            stats: GpuStats { sms: g.sms, ..GpuStats::default() },
+            sms,
+            memory,
+            cfg: cfg.clone(),
+        })
+    }
+
+    /// Run the grid to completion: the GPU's statistics (SMs summed) and
+    /// the final memory.
+    pub fn run(mut self, mut progress: Option<ProgressFn>) -> Result<(Stats, Memory), RunError> {
+        let limits = self.cfg.limits.clone();
+        let mut shown = 0;
+        while !self.finished() {
+            self.step()?;
+            if let Some(f) = progress.as_mut().filter(|_| self.now >= shown + PROGRESS_CYCLES) {
+                shown = self.now;
+                let warp_insts = self.sms.iter().map(|s| s.stats.warp_insts).sum();
+                let ctas_done = self.sms.iter().map(|s| s.ctas_finished()).sum();
+                f(&Progress { cycles: self.now, warp_insts, ctas_done, ctas: self.ctas as u64 });
+            }
+            let progress = self.sms.iter().map(|s| s.last_progress()).max().unwrap_or(0);
+            if self.now - progress > limits.deadlock_cycles {
+                let report = self.sms.iter_mut().enumerate().map(|(i, s)| format!("SM {i}:\n{}", s.report())).collect::<Vec<_>>().join("\n");
+                return Err(RunError::Deadlock { cycles: limits.deadlock_cycles, at: self.now, report });
+            }
+            if limits.max_cycles != 0 && self.now >= limits.max_cycles {
+                return Err(RunError::MaxCycles(limits.max_cycles, self.how_far()));
+            }
+        }
+        let mut sms = Vec::with_capacity(self.sms.len());
+        for sm in &mut self.sms {
+            sm.finish_stats()?;
+            sms.push(sm.stats.clone());
+        }
+        let mut stats = merge(&sms, self.now);
+        self.stats.request_flits = self.requests.stats.flits;
+        self.stats.reply_flits = self.replies.stats.flits;
+        for s in &self.slices {
+            add_l2(&mut self.stats.l2, &s.stats);
+        }
+        for d in &self.drams {
+            let d: &DramStats = d.stats();
+            self.stats.dram_reads += d.reads;
+            self.stats.dram_writes += d.writes;
+            self.stats.dram_activates += d.activates;
+            self.stats.dram_row_hits += d.row_hits;
+            self.stats.dram_bus_busy += d.data_bus_busy;
+        }
+        self.stats.sm_busy_cycles = self.busy_cycles.clone();
+        stats.l2_hits = self.stats.l2.hits;
+        stats.l2_misses = self.stats.l2.misses;
+        stats.gpu = Some(self.stats.clone());
+        self.sms.clear();
+        let memory = Arc::try_unwrap(self.memory).map_err(|_| RunError::Exec("the GPU's memory is still shared".into()))?;
+        let memory = memory.into_inner().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
+        Ok((stats, memory))
+    }
+
+    fn how_far(&self) -> String {
+        format!("{} of {} CTAs handed out", self.next_cta, self.ctas)
+    }
+
+    fn finished(&self) -> bool {
+        self.next_cta == self.ctas
+            && self.sms.iter().all(|s| s.idle())
+            && !self.requests.busy()
+            && !self.replies.busy()
+            && self.slices.iter().all(|s| !s.busy())
+            && self.drams.iter().all(|d| !d.busy())
+    }
+
+    /// Advance to the next clock edge(s) of any domain.
+    fn step(&mut self) -> Result<(), RunError> {
+        let t = self.clocks.iter().map(|c| c.next).min().expect("four clocks");
+        let ticks: [bool; 4] = std::array::from_fn(|i| self.clocks[i].next == t);
+        for (c, &tick) in self.clocks.iter_mut().zip(&ticks) {
+            if tick {
+                c.next += c.period;
+            }
+        }
+        // GPGPU-Sim's order: responses into the cores, DRAM, L2, the
+        // interconnect, then the cores.
+        if ticks[0] {
+            self.to_and_from_sms();
+        }
+        if ticks[3] {
+            self.dram_cycle();
+        }
+        if ticks[2] {
+            self.l2_cycle();
+        }
+        if ticks[1] {
+            self.requests.cycle();
+            self.replies.cycle();
+            self.stats.icnt_cycles += 1;
+        }
+        if ticks[0] {
+            self.core_cycle()?;
+        }
+        Ok(())
+    }
+
+    /// Replies into the SMs' ports, the SMs' requests into the crossbar
+    /// (one of each per SM per cycle).
+    fn to_and_from_sms(&mut self) {
+        for (i, sm) in self.sms.iter_mut().enumerate() {
+            let port = sm.mem.lower.port_mut().expect("an SM of a GPU");
+            if port.inbound.len() < 2 {
+                if let Some(r) = self.replies.pop(i) {
+                    port.inbound.push_back(Response { line: r.line, kind: r.kind, dram: false });
+                }
+            }
+            if self.requests.can_push(i) {
+                if let Some(r) = port.out.pop_front() {
+                    let addr = r.line * self.line;
+                    let slice = self.map.decode(addr).sub_partition as usize;
+                    let set = ((partition_addr(addr, self.chip_start, self.cfg.gpu.channels as u64) / self.line) % self.cfg.gpu.l2_sets as u64) as u32;
+                    let flits = if r.kind == Kind::Write || matches!(r.kind, Kind::Atomic { .. }) { self.line_flits } else { 1 };
+                    self.requests.push(i, slice, flits, L2Request { sm: i as u16, line: r.line, set, kind: r.kind });
+                }
+            }
+        }
+    }
+
+    fn dram_cycle(&mut self) {
+        self.stats.dram_cycles += 1;
+        let subs = self.cfg.gpu.sub_partitions as usize;
+        for (c, dram) in self.drams.iter_mut().enumerate() {
+            // The channel takes one request a cycle from its slices in turn.
+            for k in 0..subs {
+                let s = c * subs + (self.dram_rr[c] + k) % subs;
+                let slice = &mut self.slices[s];
+                let ready = slice.miss_queue.front().is_some_and(|&(t, _)| t <= slice.now());
+                if !ready {
+                    continue;
+                }
+                if !dram.can_accept() {
+                    dram.note_full();
+                    break;
+                }
+                let (_, op) = slice.miss_queue.pop_front().expect("a ready request");
+                let a = self.map.decode(op.line * self.line);
+                let tag = ((s as u64) << 32) | op.mshr as u64;
+                dram.push(DramRequest { tag, bank: a.bank, row: a.row, col: a.col, write: op.write, bytes: self.line as u32 });
+                self.dram_rr[c] = (s - c * subs + 1) % subs;
+                break;
+            }
+            dram.cycle();
+            if let Some(tag) = dram.peek_return() {
+                let slice = &mut self.slices[(tag >> 32) as usize];
+                if slice.fills.len() < l2::PARTITION_QUEUE {
+                    slice.fills.push_back(tag as u32);
+                    dram.pop_return();
+                }
+            }
+        }
+    }
+
+    fn l2_cycle(&mut self) {
+        self.stats.l2_cycles += 1;
+        for (s, slice) in self.slices.iter_mut().enumerate() {
+            if slice.can_accept() {
+                if let Some(r) = self.requests.pop(s) {
+                    slice.accept(r);
+                }
+            }
+            slice.cycle();
+            if self.replies.can_push(s) {
+                if let Some(r) = slice.replies.pop_front() {
+                    self.replies.push(s, r.sm as usize, self.line_flits, r);
+                }
+            }
+        }
+    }
+
+    fn core_cycle(&mut self) -> Result<(), RunError> {
+        let results: Vec<Result<(), RunError>> = match &self.pool {
+            Some(pool) => pool.install(|| self.sms.par_iter_mut().map(|sm| sm.cycle()).collect()),
+            None => self.sms.iter_mut().map(|sm| sm.cycle()).collect(),
+        };
+        // The lowest-numbered SM's error, whatever the thread schedule.
+        for (i, r) in results.into_iter().enumerate() {
+            r.map_err(|e| match e {
+                RunError::Exec(m) => RunError::Exec(format!("SM {i}: {m}")),
+                e => e,
+            })?;
+        }
+        {
+            let mut m = self.memory.write().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
+            for sm in &mut self.sms {
+                sm.commit(&mut m);
+            }
+        }
+        for (i, sm) in self.sms.iter().enumerate() {
+            self.busy_cycles[i] += !sm.idle() as u64;
+        }
+        // GPGPU-Sim's issue_block2core: SMs in turn from the one after the
+        // last given a CTA, one CTA each while they have room.
+        let n = self.sms.len();
+        let first = self.last_sm + 1;
+        for k in 0..n {
+            if self.next_cta == self.ctas {
+                break;
+            }
+            let i = (first + k) % n;
+            if self.sms[i].can_take_cta() {
+                self.sms[i].give_cta(self.next_cta);
+                self.next_cta += 1;
+                self.last_sm = i;
+            }
+        }
+        self.now += 1;
+        Ok(())
+    }
+}
+
+/// The address with the channel bits (at `chip_start`) taken out:
+/// GPGPU-Sim's `partition_address`, which indexes the L2 slice's sets.
+fn partition_addr(addr: u64, chip_start: u32, channels: u64) -> u64 {
+    let low = addr & ((1u64 << chip_start) - 1);
+    if channels.is_power_of_two() {
+        ((addr >> (chip_start + channels.trailing_zeros())) << chip_start) | low
+    } else {
+        (((addr >> chip_start) / channels) << chip_start) | low
+    }
+}
+
+fn add_l2(a: &mut L2Stats, b: &L2Stats) {
+    a.reads += b.reads;
+    a.writes += b.writes;
+    a.atomics += b.atomics;
+    a.hits += b.hits;
+    a.misses += b.misses;
+    a.merges += b.merges;
+    a.writebacks += b.writebacks;
+    a.stalls += b.stalls;
+}
+
+/// The GPU's statistics from its SMs': counts summed (CTA completion
+/// cycles by CTA), peaks the largest, rates recomputed over `cycles`.
+fn merge(sms: &[Stats], cycles: u64) -> Stats {
+    fn add(a: &mut serde_json::Value, b: &serde_json::Value) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
+                    *x = (p + q).into();
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() < y.len() {
+                    x.resize(y.len(), 0u64.into());
+                }
+                for (p, q) in x.iter_mut().zip(y) {
+                    add(p, q);
+                }
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                for (k, q) in y {
+                    if let Some(p) = x.get_mut(k) {
+                        add(p, q);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut total = serde_json::to_value(&sms[0]).expect("stats serialize");
+    for s in &sms[1..] {
+        add(&mut total, &serde_json::to_value(s).expect("stats serialize"));
+    }
+    let mut out: Stats = serde_json::from_value(total).expect("stats deserialize");
+    out.cycles = cycles;
+    out.ipc = if cycles == 0 { 0.0 } else { out.thread_insts as f64 / cycles as f64 };
+    out.l1.mshr_peak = sms.iter().map(|s| s.l1.mshr_peak).max().unwrap_or(0);
+    out.replay.max_passes = sms.iter().map(|s| s.replay.max_passes).max().unwrap_or(0);
+    out.predicted_max_speedup = 0.0;
+    out
+}
+
+/// Run `kernel` with `launch` on the GPU of `cfg` (`gpu.sms` SMs).
+pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, threads: usize, progress: Option<ProgressFn>) -> Result<(Stats, Memory), String> {
+    let gpu = Gpu::new(kernel, launch, cfg, engine, threads)?;
+    gpu.run(progress).map_err(|e| e.to_string())
+}
+
+#[allow(dead_code)]
+fn sms_are_send() {
+    fn send<T: Send>() {}
+    send::<Sm>();
+}
