@@ -160,7 +160,7 @@ pub fn run_timing(k: &kernel::Kernel, l: &kernel::Launch, a: &TimingArgs, dump: 
             k.base_name
         ));
     }
-    println!("final memory equals the functional model's; {:.3} s, {:.0} SM-cycles/s", secs, o.stats.cycles as f64 / secs.max(1e-9));
+    println!("final memory equals the functional model's; {:.3} s, {:.0} SM-cycles/s", secs, (o.stats.cycles * o.stats.sms()) as f64 / secs.max(1e-9));
     if let Some(p) = &a.vcd {
         println!("{} (and {})", p.display(), p.with_extension("gtkw").display());
     }

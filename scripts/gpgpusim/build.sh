@@ -23,7 +23,8 @@
 #             textureReference & co., which GPGPU-Sim's runtime implements)
 #   src/      patched GPGPU-Sim checkout, built in place
 #   lib/      -> the built library directory (libcudart.so, .so.13, ...)
-#   BUILT     commit + patch hash of the finished build (idempotence stamp)
+#   BUILT     "<commit> patches-<hash> nvcc-<path>" of the finished build: the
+#             GPGPU-Sim commit built, and the idempotence stamp
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -63,6 +64,22 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y "${need_pkgs[@]}"
 fi
 
+# --- source commit; skip everything if already built --------------------------
+if git ls-remote --exit-code "$SRC_URL" "refs/heads/$REF" >/dev/null 2>&1; then
+    commit="$(git ls-remote "$SRC_URL" "refs/heads/$REF" | awk 'NR==1{print $1}')"
+else
+    commit="$REF"   # a commit id (or tag) given in GPGPUSIM_REF
+fi
+patch_hash="$(cat "$here/patch.sh" "$here/patches/"* | sha256sum | cut -c1-16)"
+stamp="$commit patches-$patch_hash nvcc-$nvcc"
+if [ -z "${GPGPUSIM_FORCE:-}" ] && [ -f "$H/BUILT" ] && [ "$(cat "$H/BUILT")" = "$stamp" ] \
+    && [ -f "$H/lib/libcudart.so.13" ] && [ -x "$H/cuda/bin/ptxas" ] && [ -x "$H/cuda/bin/cuobjdump" ] \
+    && [ -f "$H/cuda/include/cuda_runtime_api.h" ]; then
+    log "already built: $stamp ($H/lib)"
+    exit 0
+fi
+rm -f "$H/BUILT"
+
 # --- Python wheels: CUDA 11.8 headers, cuobjdump 13.5 ----------------------------
 pip_target() { # dir pkg...
     local dir="$1"; shift
@@ -80,6 +97,7 @@ if [ ! -f "$H/cuda11/nvidia/cuda_runtime/include/cuda_runtime_api.h" ] \
     pip_target "$H/cuda11" "nvidia-cuda-runtime-cu11==$CUDA11_VERSION" "nvidia-cuda-nvcc-cu11==$CUDA11_VERSION" \
         "nvidia-cuda-profiler-api-cu11==$CUDA11_PROFILER_VERSION"
 fi
+# GPGPU-Sim runs `cuobjdump -lptx` / `-xptx` on the program to get its PTX.
 if [ ! -x "$H/cuobjdump/nvidia/cu13/bin/cuobjdump" ]; then
     log "installing cuobjdump $CUOBJDUMP_VERSION into $H/cuobjdump"
     rm -rf "$H/cuobjdump"
@@ -99,25 +117,12 @@ cp -r "$H/cuda11/nvidia/cuda_profiler_api/include/." "$H/cuda/include/"
 rm -f "$H/cuda/include/__init__.py"
 
 # --- source -------------------------------------------------------------------
-if git ls-remote --exit-code "$SRC_URL" "refs/heads/$REF" >/dev/null 2>&1; then
-    commit="$(git ls-remote "$SRC_URL" "refs/heads/$REF" | awk 'NR==1{print $1}')"
-else
-    commit="$REF"   # a commit id (or tag) given in GPGPUSIM_REF
-fi
-patch_hash="$(cat "$here/patch.sh" "$here/patches/"* | sha256sum | cut -c1-16)"
-stamp="$commit patches-$patch_hash"
-if [ -z "${GPGPUSIM_FORCE:-}" ] && [ -f "$H/BUILT" ] && [ "$(cat "$H/BUILT")" = "$stamp" ] \
-    && [ -f "$H/lib/libcudart.so.13" ]; then
-    log "already built: $stamp ($H/lib)"
-    exit 0
-fi
-rm -f "$H/BUILT"
 log "fetching $SRC_URL $REF ($commit)"
 rm -rf "$H/src"
 git clone --quiet --no-checkout "$SRC_URL" "$H/src"
 git -C "$H/src" checkout --quiet "$commit"
 commit="$(git -C "$H/src" rev-parse HEAD)"
-stamp="$commit patches-$patch_hash"
+stamp="$commit patches-$patch_hash nvcc-$nvcc"
 bash "$here/patch.sh" "$H/src"
 
 # --- build --------------------------------------------------------------------

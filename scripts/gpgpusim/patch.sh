@@ -26,13 +26,17 @@ if ! grep -q 'CUDA_VERSION_NUMBER -gt 13900' setup_environment; then
     sed -i 's/\$CUDA_VERSION_NUMBER -gt 11100/$CUDA_VERSION_NUMBER -gt 13900/' setup_environment
 fi
 
-# 2. Programs linked by nvcc 13 against libcudart.so.13 need a library with
-#    that file name, that soname, and a "libcudart.so.13" symbol-version node
-#    (their undefined symbols are versioned cudaMalloc@libcudart.so.13 etc.;
-#    ld.so refuses a library that does not define the version, and accepts
-#    the unversioned-in-an-empty-node definitions GPGPU-Sim exports, as it
-#    already does for .so.11.0). Add 12 and 13 nodes to the version script,
-#    soname libcudart.so.13, and the libcudart.so.12/.13 symlinks.
+# 2. Programs linked by nvcc 13 against NVIDIA's libcudart.so.13 need a
+#    library with that file name that defines the symbol version
+#    "libcudart.so.13": their references are versioned (cudaMalloc@
+#    libcudart.so.13), and ld.so refuses the library otherwise ("version
+#    `libcudart.so.13' not found"). Either the soname (the BASE version
+#    definition carries it) or a libcudart.so.13 node in the version script
+#    suffices (checked: with neither it fails, with either it loads); do both,
+#    plus 12, plus the libcudart.so.12/.13 symlinks. GPGPU-Sim's symbols stay
+#    unversioned, which ld.so accepts for versioned references (as it already
+#    does for .so.11.0 programs). Programs linked against GPGPU-Sim's own
+#    libcudart.so get DT_NEEDED libcudart.so.13 from the soname.
 if ! grep -q 'libcudart.so.13' linux-so-version.txt; then
     need linux-so-version.txt 'libcudart.so.11.0{'
     sed -i 's/^libcudart.so.11.0{$/libcudart.so.11.0{\n};\nlibcudart.so.12{\n};\nlibcudart.so.13{/' linux-so-version.txt

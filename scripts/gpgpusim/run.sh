@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run one CUDA program under GPGPU-Sim (built by scripts/gpgpusim/build.sh)
-# with the GTX 480 configuration (configs/tested-cfgs/SM2_GTX480), then print, per kernel launch, the kernel
-# name and the simulated cycles and instructions: gpu_sim_cycle/gpu_sim_insn
+# with the GTX 480 configuration (configs/tested-cfgs/SM2_GTX480), then print,
+# per kernel launch, the kernel name and the simulated cycles and
+# instructions: gpu_sim_cycle/gpu_sim_insn
 # (that launch) and gpu_tot_sim_cycle/gpu_tot_sim_insn (running totals, as
 # GPGPU-Sim prints them after each launch).
 #
@@ -9,8 +10,13 @@
 #
 # PROGRAM must be compiled by nvcc 13 with -cudart shared (so that it loads
 # libcudart.so.13 dynamically, which is GPGPU-Sim here) for sm_75 (its PTX is
-# what GPGPU-Sim simulates), e.g.
-#   nvcc -arch=sm_75 -cudart shared -o vecadd scripts/gpgpusim/test/vecadd.cu
+# what GPGPU-Sim simulates). The pip-installed CUDA in .tools/cuda has no
+# libcudart.so to link with, so link against GPGPU-Sim's (same result: the
+# program needs libcudart.so.13; one linked against NVIDIA's runs too):
+#   nvcc -arch=sm_75 -cudart shared -L"$GPGPUSIM_HOME/lib" -o vecadd \
+#        scripts/gpgpusim/test/vecadd.cu
+# The default <<<>>> launch path of CUDA 12/13 (__cudaGetKernel,
+# __cudaLaunchKernel) is supported; no -D__NV_LEGACY_LAUNCH needed.
 #
 # Environment:
 #   GPGPUSIM_HOME     as for build.sh (default ~/.cache/warpforge/gpgpusim)
@@ -20,9 +26,11 @@
 #                     tested-cfgs/SM2_GTX480)
 #   GPGPUSIM_CONFIG_EXTRA  extra GPGPU-Sim options appended to the config,
 #                     e.g. "-gpgpu_max_insn 1000000"
+#   GPGPUSIM_SHOW     regex (grep -E) of the program's output lines to echo
+#                     (default ^(PASS|FAIL))
 # Output: the program's own output and GPGPU-Sim's log go to
-# $GPGPUSIM_RUN_DIR/sim.log; the program's stdout lines that are not
-# GPGPU-Sim's are echoed, then the summary table. Exit status: the program's.
+# $GPGPUSIM_RUN_DIR/sim.log; the lines matching GPGPUSIM_SHOW are echoed,
+# then the table. Exit status: the program's.
 set -euo pipefail
 H="${GPGPUSIM_HOME:-$HOME/.cache/warpforge/gpgpusim}"
 [ $# -ge 1 ] || { echo "usage: $0 PROGRAM [ARGS...]" >&2; exit 2; }
@@ -63,16 +71,20 @@ export CUDA_INSTALL_PATH="$H/cuda"
 export PTXAS_CUDA_INSTALL_PATH="$H/cuda"
 export LD_LIBRARY_PATH="$H/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export GPGPUSIM_ROOT="$H/src"
-unset PTX_SIM_USE_PTX_FILE PTX_SIM_KERNELFILE CUOBJDUMP_SIM_FILE
+# setup_environment sets these three for CUDA >= 6; GPGPU-Sim then takes the
+# PTX from `cuobjdump -xptx` files (one per embedded PTX) instead of parsing a
+# full `cuobjdump -ptx -elf -sass` dump (without CUOBJDUMP_SIM_FILE it aborts
+# with "No PTX sections found").
+export PTX_SIM_USE_PTX_FILE=1.ptx PTX_SIM_KERNELFILE=_1.ptx CUOBJDUMP_SIM_FILE=jj
 
 set +e
-(cd "$run" && "$prog" "$@") > "$run/sim.log" 2>&1
+# stdbuf: line-buffered, so that GPGPU-Sim's messages before an abort() are kept.
+(cd "$run" && stdbuf -oL -eL "$prog" "$@") > "$run/sim.log" 2>&1
 rc=$?
 set -e
 
-# The program's own lines (GPGPU-Sim's are prefixed or are statistics).
-grep -v -E '^(GPGPU-Sim|gpgpu_|gpu_|L1|L2|Kernel|kernel|\s|-|\*|=|$)' "$run/sim.log" \
-    | grep -v -E '^[A-Za-z_0-9\[\]]+ ?[=:]' | head -50 || true
+# The program's own result lines (GPGPUSIM_SHOW: an extended regex).
+grep -E "${GPGPUSIM_SHOW:-^(PASS|FAIL)}" "$run/sim.log" || true
 echo "--- GPGPU-Sim (GTX480 config; log: $run/sim.log)"
 awk '
     /^kernel_name = /      { name = $3 }

@@ -264,6 +264,11 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// SMs the counts are summed over.
+    pub fn sms(&self) -> u64 {
+        self.gpu.as_ref().map_or(1, |g| g.sms as u64)
+    }
+
     /// Seed 004's predicted maximum speedup (section 3.5) of this stalling
     /// run, with `alu_units` SP and SFU pipelines issuing one warp
     /// instruction per cycle each.
@@ -306,7 +311,7 @@ impl Stats {
             l.misses,
             l.stores,
             l.atomics,
-            if self.cycles == 0 { 0.0 } else { l.mshr_occupancy_sum as f64 / self.cycles as f64 },
+            if self.cycles == 0 { 0.0 } else { l.mshr_occupancy_sum as f64 / (self.cycles * self.sms()) as f64 },
             l.mshr_peak
         );
         let h = &self.hazards;
@@ -319,6 +324,23 @@ impl Stats {
             );
         }
         let _ = writeln!(s, "shared-memory accesses {}  L2 hits {}  L2 misses {}", self.shared_accesses, self.l2_hits, self.l2_misses);
+        if let Some(g) = &self.gpu {
+            let _ = writeln!(
+                s,
+                "GPU: {} SMs (counts above summed, MSHR mean per SM); crossbar flits {} requests, {} replies; L2 {} merges, {} write-backs, {} stall cycles; DRAM {} reads, {} writes, row-buffer hits {:.1}%, data bus busy {:.1}% of {} DRAM cycles per channel",
+                g.sms,
+                g.request_flits,
+                g.reply_flits,
+                g.l2.merges,
+                g.l2.writebacks,
+                g.l2.stalls,
+                g.dram_reads,
+                g.dram_writes,
+                100.0 * g.dram_row_hits as f64 / (g.dram_reads + g.dram_writes).max(1) as f64,
+                100.0 * g.dram_bus_busy as f64 / (g.dram_cycles * g.channels as u64).max(1) as f64,
+                g.dram_cycles
+            );
+        }
         if self.unmapped_reads > 0 {
             let _ = writeln!(s, "reads of unmapped global memory, as zero: {} lane-elements", self.unmapped_reads);
         }

@@ -25,8 +25,8 @@ use dram::{Dram, DramRequest, DramStats, DramTiming};
 use icnt::Crossbar;
 use kernel::{Kernel, Launch, Memory};
 use l2::{L2Request, L2Slice, L2Stats};
-use rayon::prelude::*;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 /// Bytes of a packet's header (GPGPU-Sim's `READ_PACKET_SIZE`).
 const HEADER_BYTES: u32 = 8;
@@ -35,6 +35,7 @@ const HEADER_BYTES: u32 = 8;
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GpuStats {
     pub sms: u32,
+    pub channels: u32,
     /// Cycles of each clock domain: interconnect, L2, DRAM.
     pub icnt_cycles: u64,
     pub l2_cycles: u64,
@@ -66,7 +67,7 @@ impl Clock {
 
 pub struct Gpu {
     cfg: Config,
-    sms: Vec<Sm>,
+    shared: Arc<Shared>,
     memory: Arc<RwLock<Memory>>,
     requests: Crossbar<L2Request>,
     replies: Crossbar<L2Request>,
@@ -85,8 +86,13 @@ pub struct Gpu {
     last_sm: usize,
     now: u64,
     clocks: [Clock; 4],
-    pool: Option<rayon::ThreadPool>,
+    /// Threads beyond this one stepping SMs.
+    workers: Vec<std::thread::JoinHandle<()>>,
     busy_cycles: Vec<u64>,
+    /// Per SM after the last core cycle: idle, last progress, room for a CTA.
+    idle: Vec<bool>,
+    progress: Vec<u64>,
+    can_take: Vec<bool>,
     stats: GpuStats,
 }
 
@@ -110,14 +116,24 @@ impl Gpu {
         let nslices = (g.channels * g.sub_partitions) as usize;
         let buffer = g.icnt_buffer as usize;
         let chip_start = g.address_mapping.strip_prefix("dramid@").and_then(|r| r.split(';').next()).and_then(|n| n.parse().ok()).unwrap_or(10);
-        let pool = if threads > 1 {
-            Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| format!("cannot start {threads} threads: {e}"))?)
-        } else {
-            None
-        };
+        let n = sms.len();
+        let shared = Arc::new(Shared {
+            sms: sms.into_iter().map(Mutex::new).collect(),
+            next: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            go: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            errors: Mutex::new(Vec::new()),
+        });
+        let mut workers = Vec::new();
+        for k in 1..threads {
+            let sh = Arc::clone(&shared);
+            let h = std::thread::Builder::new().name(format!("sm-worker-{k}")).spawn(move || sh.work()).map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+            workers.push(h);
+        }
         Ok(Gpu {
-            requests: Crossbar::new(sms.len(), nslices, buffer, g.icnt_latency as u64),
-            replies: Crossbar::new(nslices, sms.len(), buffer, g.icnt_latency as u64),
+            requests: Crossbar::new(n, nslices, buffer, g.icnt_latency as u64),
+            replies: Crossbar::new(nslices, n, buffer, g.icnt_latency as u64),
             slices: (0..nslices).map(|_| L2Slice::new(g)).collect(),
             drams: (0..g.channels)
                 .map(|_| Dram::new(timing, g.dram_queue as usize, g.dram_return_queue as usize, g.dram_burst_length, g.dram_bus_bytes * g.dram_chips, g.dram_data_command_ratio))
@@ -132,10 +148,13 @@ impl Gpu {
             last_sm: g.sms as usize - 1,
             now: 0,
             clocks: [Clock::new(cfg.core.clock_mhz), Clock::new(g.icnt_mhz), Clock::new(g.l2_mhz), Clock::new(g.dram_mhz)],
-            pool,
-            busy_cycles: vec![0; sms.len()],
-            stats: GpuStats { sms: g.sms, ..GpuStats::default() },
-            sms,
+            workers,
+            busy_cycles: vec![0; n],
+            idle: vec![true; n],
+            progress: vec![0; n],
+            can_take: vec![false; n],
+            stats: GpuStats { sms: g.sms, channels: g.channels, ..GpuStats::default() },
+            shared,
             memory,
             cfg: cfg.clone(),
         })
@@ -150,21 +169,27 @@ impl Gpu {
             self.step()?;
             if let Some(f) = progress.as_mut().filter(|_| self.now >= shown + PROGRESS_CYCLES) {
                 shown = self.now;
-                let warp_insts = self.sms.iter().map(|s| s.stats.warp_insts).sum();
-                let ctas_done = self.sms.iter().map(|s| s.ctas_finished()).sum();
+                let (mut warp_insts, mut ctas_done) = (0, 0);
+                for i in 0..self.shared.sms.len() {
+                    let sm = self.sm(i);
+                    warp_insts += sm.stats.warp_insts;
+                    ctas_done += sm.ctas_finished();
+                }
                 f(&Progress { cycles: self.now, warp_insts, ctas_done, ctas: self.ctas as u64 });
             }
-            let progress = self.sms.iter().map(|s| s.last_progress()).max().unwrap_or(0);
+            let progress = self.progress.iter().copied().max().unwrap_or(0);
             if self.now - progress > limits.deadlock_cycles {
-                let report = self.sms.iter_mut().enumerate().map(|(i, s)| format!("SM {i}:\n{}", s.report())).collect::<Vec<_>>().join("\n");
+                let report = (0..self.shared.sms.len()).map(|i| format!("SM {i}:\n{}", self.sm(i).report())).collect::<Vec<_>>().join("\n");
                 return Err(RunError::Deadlock { cycles: limits.deadlock_cycles, at: self.now, report });
             }
             if limits.max_cycles != 0 && self.now >= limits.max_cycles {
                 return Err(RunError::MaxCycles(limits.max_cycles, self.how_far()));
             }
         }
-        let mut sms = Vec::with_capacity(self.sms.len());
-        for sm in &mut self.sms {
+        self.stop_workers();
+        let mut sms = Vec::with_capacity(self.shared.sms.len());
+        for i in 0..self.shared.sms.len() {
+            let mut sm = self.sm(i);
             sm.finish_stats()?;
             sms.push(sm.stats.clone());
         }
@@ -186,8 +211,10 @@ impl Gpu {
         stats.l2_hits = self.stats.l2.hits;
         stats.l2_misses = self.stats.l2.misses;
         stats.gpu = Some(self.stats.clone());
-        self.sms.clear();
-        let memory = Arc::try_unwrap(self.memory).map_err(|_| RunError::Exec("the GPU's memory is still shared".into()))?;
+        let shared = std::mem::replace(&mut self.shared, Arc::new(Shared::default()));
+        drop(shared);
+        let memory = std::mem::replace(&mut self.memory, Arc::new(RwLock::new(Memory::new())));
+        let memory = Arc::try_unwrap(memory).map_err(|_| RunError::Exec("the GPU's memory is still shared".into()))?;
         let memory = memory.into_inner().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
         Ok((stats, memory))
     }
@@ -198,7 +225,7 @@ impl Gpu {
 
     fn finished(&self) -> bool {
         self.next_cta == self.ctas
-            && self.sms.iter().all(|s| s.idle())
+            && self.idle.iter().all(|&i| i)
             && !self.requests.busy()
             && !self.replies.busy()
             && self.slices.iter().all(|s| !s.busy())
@@ -239,7 +266,9 @@ impl Gpu {
     /// Replies into the SMs' ports, the SMs' requests into the crossbar
     /// (one of each per SM per cycle).
     fn to_and_from_sms(&mut self) {
-        for (i, sm) in self.sms.iter_mut().enumerate() {
+        let shared = Arc::clone(&self.shared);
+        for i in 0..shared.sms.len() {
+            let mut sm = lock(&shared, i);
             let port = sm.mem.lower.port_mut().expect("an SM of a GPU");
             if port.inbound.len() < 2 {
                 if let Some(r) = self.replies.pop(i) {
@@ -310,43 +339,139 @@ impl Gpu {
     }
 
     fn core_cycle(&mut self) -> Result<(), RunError> {
-        let results: Vec<Result<(), RunError>> = match &self.pool {
-            Some(pool) => pool.install(|| self.sms.par_iter_mut().map(|sm| sm.cycle()).collect()),
-            None => self.sms.iter_mut().map(|sm| sm.cycle()).collect(),
-        };
+        let sh = &self.shared;
+        sh.next.store(0, Ordering::SeqCst);
+        sh.done.store(0, Ordering::SeqCst);
+        sh.go.fetch_add(1, Ordering::SeqCst);
+        sh.step_some();
+        let mut spins = 0u32;
+        while sh.done.load(Ordering::SeqCst) < self.workers.len() {
+            backoff(&mut spins);
+        }
+        let mut errors = sh.errors.lock().map_err(|_| RunError::Exec("an SM thread panicked".into()))?;
         // The lowest-numbered SM's error, whatever the thread schedule.
-        for (i, r) in results.into_iter().enumerate() {
-            r.map_err(|e| match e {
+        if let Some(k) = (0..errors.len()).min_by_key(|&k| errors[k].0) {
+            let (i, e) = errors.swap_remove(k);
+            return Err(match e {
                 RunError::Exec(m) => RunError::Exec(format!("SM {i}: {m}")),
                 e => e,
-            })?;
+            });
         }
+        drop(errors);
         {
             let mut m = self.memory.write().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
-            for sm in &mut self.sms {
+            let shared = Arc::clone(&self.shared);
+            for i in 0..shared.sms.len() {
+                let mut sm = lock(&shared, i);
                 sm.commit(&mut m);
+                self.idle[i] = sm.idle();
+                self.progress[i] = sm.last_progress();
+                self.can_take[i] = self.next_cta < self.ctas && sm.can_take_cta();
+                self.busy_cycles[i] += !self.idle[i] as u64;
             }
-        }
-        for (i, sm) in self.sms.iter().enumerate() {
-            self.busy_cycles[i] += !sm.idle() as u64;
         }
         // GPGPU-Sim's issue_block2core: SMs in turn from the one after the
         // last given a CTA, one CTA each while they have room.
-        let n = self.sms.len();
+        let n = self.shared.sms.len();
         let first = self.last_sm + 1;
         for k in 0..n {
             if self.next_cta == self.ctas {
                 break;
             }
             let i = (first + k) % n;
-            if self.sms[i].can_take_cta() {
-                self.sms[i].give_cta(self.next_cta);
+            if self.can_take[i] {
+                lock(&self.shared, i).give_cta(self.next_cta);
+                self.idle[i] = false;
                 self.next_cta += 1;
                 self.last_sm = i;
             }
         }
         self.now += 1;
         Ok(())
+    }
+}
+
+impl Gpu {
+    fn sm(&self, i: usize) -> MutexGuard<'_, Sm> {
+        lock(&self.shared, i)
+    }
+
+    fn stop_workers(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        for h in self.workers.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        self.stop_workers();
+    }
+}
+
+/// SM `i`. Its lock is poisoned only if a thread panicked stepping it, and
+/// then the run has failed already.
+fn lock(shared: &Shared, i: usize) -> MutexGuard<'_, Sm> {
+    shared.sms[i].lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What the threads stepping the SMs share. Each core cycle the main
+/// thread bumps `go`; every thread then takes SMs in turn from `next`
+/// until none is left, and a worker counts itself `done`.
+#[derive(Default)]
+struct Shared {
+    sms: Vec<Mutex<Sm>>,
+    next: AtomicUsize,
+    done: AtomicUsize,
+    go: AtomicU64,
+    stop: AtomicBool,
+    errors: Mutex<Vec<(usize, RunError)>>,
+}
+
+impl Shared {
+    fn step_some(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::SeqCst);
+            let Some(sm) = self.sms.get(i) else { return };
+            let r = sm.lock().unwrap_or_else(|p| p.into_inner()).cycle();
+            if let Err(e) = r {
+                self.errors.lock().unwrap_or_else(|p| p.into_inner()).push((i, e));
+            }
+        }
+    }
+
+    /// A worker thread: a cycle's share of SMs each time `go` moves.
+    fn work(&self) {
+        // `go` starts at 0, before the first cycle (which may bump it
+        // before this thread runs).
+        let mut seen = 0;
+        loop {
+            let mut spins = 0u32;
+            loop {
+                if self.stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                if self.go.load(Ordering::SeqCst) != seen {
+                    break;
+                }
+                backoff(&mut spins);
+            }
+            seen = self.go.load(Ordering::SeqCst);
+            self.step_some();
+            self.done.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Wait a little: spin first (a cycle of SM work is microseconds), then
+/// give the core away (more threads than cores).
+fn backoff(spins: &mut u32) {
+    *spins += 1;
+    if *spins < 2000 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
     }
 }
 
