@@ -45,7 +45,7 @@ struct App {
     fixed_time: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Size {
     args: Vec<String>,
@@ -87,7 +87,9 @@ pub struct WorkloadsArgs {
     /// Runs, comma-separated: `functional`, or a preset or configuration
     /// file with `:key=value` overrides (`ubc12_replay:mode=replay:replay.tracker=credit`);
     /// `pmode` and `replay` stand for `hpca16_pmode:mode=pmode` and
-    /// `ubc12_replay:mode=replay`, and may take overrides too.
+    /// `ubc12_replay:mode=replay`, and may take overrides too; `gpgpusim`
+    /// runs the program under GPGPU-Sim's GTX 480 (scripts/gpgpusim/build.sh
+    /// first) and, listed first, adds the correlation table.
     #[arg(long, default_value = "functional,hpca16_pmode")]
     pub modes: String,
     /// The training input of runs marked `:trace` (trace-scheduled,
@@ -191,6 +193,7 @@ struct Outcome {
     replays: u64,
     warp_insts: u64,
     divergent_warp_insts: u64,
+    thread_insts: u64,
     secs: f64,
 }
 
@@ -199,7 +202,7 @@ struct Outcome {
 fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
     let mut parts = mode.split(':').filter(|p| *p != "trace" && !p.starts_with("trace="));
     let (config, mut sets) = match parts.next().unwrap_or_default() {
-        "functional" => return None,
+        "functional" | GPGPUSIM => return None,
         "pmode" => ("hpca16_pmode".to_string(), vec!["mode=pmode".to_string()]),
         "replay" => ("ubc12_replay".to_string(), vec!["mode=replay".to_string()]),
         c => (c.to_string(), Vec::new()),
@@ -207,6 +210,9 @@ fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
     sets.extend(parts.map(str::to_string));
     Some((config, sets))
 }
+
+/// The run under GPGPU-Sim (`make correlate`; scripts/gpgpusim).
+const GPGPUSIM: &str = "gpgpusim";
 
 /// Is the run trace-scheduled (`:trace`, or `:trace=bottom` for the
 /// placement)?
@@ -217,7 +223,7 @@ fn traced(mode: &str) -> bool {
 /// Run one program: `extra` are more `exec` arguments.
 fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[String]) -> Outcome {
     let t = Instant::now();
-    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, replays: 0, warp_insts: 0, divergent_warp_insts: 0, secs: 0.0 };
+    let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, replays: 0, warp_insts: 0, divergent_warp_insts: 0, thread_insts: 0, secs: 0.0 };
     o.ok = (|| {
         let _ = std::fs::remove_dir_all(dir);
         crate::output::create_dir(dir)?;
@@ -229,6 +235,14 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
         let cwd = size.cwd.as_ref().map_or(dir.to_path_buf(), |c| dir.join(c));
         crate::output::create_dir(&cwd)?;
         let stats = dir.join("stats.jsonl");
+        if mode == GPGPUSIM {
+            let stdout = gpgpusim(app, size, exe, &cwd, &mut o)?;
+            // A reference check that reads warpforge's copies to the host
+            // (`{run}/d2h`) has nothing to read here: the output checks only.
+            let d2h = size.reference.as_ref().is_some_and(|r| r.iter().any(|w| w.contains("/d2h/")));
+            let size = Size { reference: if d2h { None } else { size.reference.clone() }, ..size.clone() };
+            return check(app, &size, &stdout, &src, bin, dir, &cwd);
+        }
         let me = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut cmd = Command::new(me);
         cmd.arg("exec").arg(format!("--stats={}", stats.display())).arg(format!("--d2h={}", dir.join("d2h").display()));
@@ -262,6 +276,7 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
             let total = |k: &str| v[k].as_u64().unwrap_or(0);
             (o.launches, o.cycles, o.replays) = (total("launches"), total("cycles"), total("replays"));
             (o.warp_insts, o.divergent_warp_insts) = (total("warp_insts"), total("divergent_warp_insts"));
+            o.thread_insts = total("thread_insts");
         }
         if !out.status.success() {
             let why = stderr.lines().rfind(|l| l.starts_with("warpforge:") || l.starts_with("error:")).unwrap_or("no message");
@@ -270,20 +285,114 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
         if o.launches == 0 {
             return Err("no launch reached warpforge".into());
         }
-        let c = &app.check;
-        if let Some(l) = c.stdout_has.iter().find(|l| !stdout.contains(l.as_str())) {
-            return Err(format!("its output lacks `{l}`"));
-        }
-        if let Some(l) = c.stdout_lacks.iter().find(|l| stdout.contains(l.as_str())) {
-            return Err(format!("its output has `{l}` (its own verification failed)"));
-        }
-        if let Some(r) = &size.reference {
-            run_cmd(&expand(r, &src, bin, dir), &cwd, "reference check")?;
-        }
-        Ok(())
+        check(app, size, &stdout, &src, bin, dir, &cwd)
     })();
     o.secs = t.elapsed().as_secs_f64();
     o
+}
+
+/// The application's own verdict on its output, and its reference check.
+fn check(app: &App, size: &Size, stdout: &str, src: &Path, bin: &Path, dir: &Path, cwd: &Path) -> Res<()> {
+    let c = &app.check;
+    if let Some(l) = c.stdout_has.iter().find(|l| !stdout.contains(l.as_str())) {
+        return Err(format!("its output lacks `{l}`"));
+    }
+    if let Some(l) = c.stdout_lacks.iter().find(|l| stdout.contains(l.as_str())) {
+        return Err(format!("its output has `{l}` (its own verification failed)"));
+    }
+    if let Some(r) = &size.reference {
+        run_cmd(&expand(r, src, bin, dir), cwd, "reference check")?;
+    }
+    Ok(())
+}
+
+/// Run the program under GPGPU-Sim (scripts/gpgpusim/run.sh, GTX 480) in
+/// `cwd`: its totals from GPGPU-Sim's log, which also holds the program's
+/// output (returned).
+fn gpgpusim(app: &App, size: &Size, exe: &Path, cwd: &Path, o: &mut Outcome) -> Res<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gpgpusim/run.sh");
+    let bin = exe.parent().expect("in a directory");
+    let mut cmd = Command::new("bash");
+    cmd.arg(&script).arg(exe).args(expand(&size.args, &app.src(), bin, cwd)).current_dir(cwd).env("GPGPUSIM_RUN_DIR", cwd);
+    if app.fixed_time {
+        cmd.env("LD_PRELOAD", fixed_time(exe));
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    let log = std::fs::read_to_string(cwd.join("sim.log")).unwrap_or_default();
+    let value = |line: &str, key: &str| line.strip_prefix(key).and_then(|v| v.trim().strip_prefix('=')).and_then(|v| v.trim().parse::<u64>().ok());
+    for line in log.lines() {
+        if let Some(c) = value(line, "gpu_tot_sim_cycle") {
+            o.cycles = c;
+        }
+        if let Some(n) = value(line, "gpu_tot_sim_insn") {
+            o.thread_insts = n;
+            o.launches += 1;
+        }
+    }
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("exit {} under GPGPU-Sim: {}", out.status, err.lines().last().unwrap_or("no message")));
+    }
+    if o.launches == 0 {
+        return Err("no kernel finished under GPGPU-Sim".into());
+    }
+    Ok(log)
+}
+
+/// Cycles side by side with GPGPU-Sim's (`gpgpusim`, the first column):
+/// each run's ratio per application, then the mean absolute difference
+/// and the correlation coefficient of IPC (thread instructions per cycle,
+/// each simulator's own count) over the applications both finished.
+fn correlation(timing: &[&str], runs: &[(String, Vec<Option<(u64, u64)>>)]) -> String {
+    let mut s = String::from("application");
+    for m in timing {
+        let _ = write!(s, ",cycles {m}");
+    }
+    for m in &timing[1..] {
+        let _ = write!(s, ",ratio {m}");
+    }
+    s.push('\n');
+    let mut ipc: Vec<Vec<(f64, f64)>> = vec![Vec::new(); timing.len()];
+    for (app, r) in runs {
+        let _ = write!(s, "{app}");
+        for x in r {
+            let _ = write!(s, ",{}", x.map_or("-".to_string(), |x| x.0.to_string()));
+        }
+        for (j, x) in r.iter().enumerate().skip(1) {
+            match (r[0], x) {
+                (Some(g), Some(w)) if g.0 > 0 && w.0 > 0 => {
+                    let _ = write!(s, ",{:.3}", w.0 as f64 / g.0 as f64);
+                    ipc[j].push((g.1 as f64 / g.0 as f64, w.1 as f64 / w.0 as f64));
+                }
+                _ => s.push_str(",-"),
+            }
+        }
+        s.push('\n');
+    }
+    let mut mean = String::from("mean |ratio - 1|");
+    let mut corr = String::from("IPC correlation");
+    for _ in timing {
+        mean.push(',');
+        corr.push(',');
+    }
+    for pairs in &ipc[1..] {
+        let n = pairs.len() as f64;
+        if pairs.is_empty() {
+            mean.push_str(",-");
+            corr.push_str(",-");
+            continue;
+        }
+        // The ratio of cycles is the inverse ratio of IPC when both count the same instructions.
+        let err = pairs.iter().map(|(g, w)| (g / w - 1.0).abs()).sum::<f64>() / n;
+        let (mg, mw) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
+        let cov: f64 = pairs.iter().map(|(g, w)| (g - mg) * (w - mw)).sum();
+        let (vg, vw): (f64, f64) = (pairs.iter().map(|(g, _)| (g - mg).powi(2)).sum(), pairs.iter().map(|(_, w)| (w - mw).powi(2)).sum());
+        let r = if vg > 0.0 && vw > 0.0 { cov / (vg * vw).sqrt() } else { f64::NAN };
+        let _ = write!(mean, ",{err:.3}");
+        let _ = write!(corr, ",{r:.3}");
+    }
+    let _ = writeln!(s, "{mean}\n{corr}");
+    s
 }
 
 /// The arguments of an application's input size (`None`, said why, when
@@ -405,7 +514,9 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let mut trace_table =
         String::from("application,kernel,blocks,traces,moved,moved_loads,predicated,regs_before,regs_after,ptxas_regs_before,ptxas_regs_after,unchanged\n");
     // Cycles per application and timing run, for the speedup table.
-    let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some()).collect();
+    let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some() || *m == GPGPUSIM).collect();
+    // (cycles, thread instructions) per application and timing run, with GPGPU-Sim.
+    let mut correlated: Vec<(String, Vec<Option<(u64, u64)>>)> = Vec::new();
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     // The same per kernel (`application:kernel`), summed over its launches.
     let mut kernel_cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
@@ -435,6 +546,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             println!("{:<34} {:<14} {}; {} launches, {:.2} s", "", "training", o.ok.as_ref().map_or_else(|e| format!("FAILED: {e}"), |_| "done".into()), o.launches, o.secs);
         }
         cycles.push((app.name.clone(), vec![None; timing.len()]));
+        correlated.push((app.name.clone(), vec![None; timing.len()]));
         let mut reported = false;
         for mode in &modes {
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
@@ -474,6 +586,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             );
             if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
                 cycles.last_mut().expect("this application's row").1[j] = Some(o.cycles);
+                correlated.last_mut().expect("this application's row").1[j] = Some((o.cycles, o.thread_insts));
                 for (k, c) in per_kernel(&dir.join("stats.jsonl")) {
                     let name = format!("{}:{k}", app.name);
                     let i = kernel_cycles.iter().position(|r| r.0 == name).unwrap_or_else(|| {
@@ -503,6 +616,13 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let path = out.join(format!("speedup-kernels-{}.csv", a.size));
         crate::output::write(&path, &speedups(&timing, &kernel_cycles, "kernels"))?;
         println!("{} (per kernel)", path.display());
+    }
+    if timing.first() == Some(&GPGPUSIM) && timing.len() > 1 {
+        let t = correlation(&timing, &correlated);
+        print!("{}", aligned(&t));
+        let path = out.join(format!("correlation-{}.csv", a.size));
+        crate::output::write(&path, &t)?;
+        println!("{}", path.display());
     }
     if failures > 0 {
         return Err(format!("{failures} build(s) or run(s) failed"));
