@@ -9,6 +9,7 @@
 //! | `hpca16_pmode` | seed 000 (Kim et al., HPCA 2016) Table 1: GTX 480-like SM, GTO, 96 MSHRs |
 //! | `isca17_dac` | seed 003 (Wang and Lin, ISCA 2017) Table 1: GTX 480, two-level scheduler, 48 KB L1, 32 MSHRs |
 //! | `ubc12_replay` | seed 004 (Turner, UBC 2012) Table 4.2: 64 warps, 6-way 64-set L1, 32 MSHRs, 8-entry ibuffer |
+//! | `gtx480` | the whole 15-SM GTX 480 as GPGPU-Sim dev models it (`SM2_GTX480`): `make correlate` |
 //!
 //! Where a paper is silent the value is GPGPU-Sim 3.2.2's GTX 480
 //! configuration (`gpgpusim.config` of that release: opcode latencies and
@@ -335,6 +336,9 @@ pub struct Gpu {
     pub l2_mshrs: u32,
     pub l2_merge: u32,
     pub l2_miss_queue: u32,
+    /// Queues between the crossbar, an L2 slice and DRAM
+    /// (`-gpgpu_dram_partition_queues`).
+    pub partition_queue: u32,
     /// Cycles from the crossbar to the L2 (`-rop_latency`), and the fixed
     /// part of the DRAM path (`-dram_latency`), in L2 cycles.
     pub rop_latency: u32,
@@ -372,6 +376,7 @@ impl Default for Gpu {
             l2_mshrs: 32,
             l2_merge: 4,
             l2_miss_queue: 4,
+            partition_queue: 8,
             rop_latency: 120,
             dram_latency: 100,
             dram_timing: "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2".into(),
@@ -441,6 +446,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("hpca16_pmode", include_str!("../../configs/hpca16_pmode.toml")),
     ("isca17_dac", include_str!("../../configs/isca17_dac.toml")),
     ("ubc12_replay", include_str!("../../configs/ubc12_replay.toml")),
+    ("gtx480", include_str!("../../configs/gtx480.toml")),
 ];
 
 impl Config {
@@ -597,7 +603,6 @@ impl Config {
         for (key, v) in [("gpu.icnt_mhz", g.icnt_mhz), ("gpu.l2_mhz", g.l2_mhz), ("gpu.dram_mhz", g.dram_mhz)] {
             range(key, v as u64, 1, 100_000)?;
         }
-        pow2("gpu.flit_bytes", g.flit_bytes)?;
         range("gpu.flit_bytes", g.flit_bytes as u64, 4, 1024)?;
         range("gpu.icnt_buffer", g.icnt_buffer as u64, 1, 4096)?;
         range("gpu.icnt_latency", g.icnt_latency as u64, 1, 4096)?;
@@ -609,6 +614,7 @@ impl Config {
         range("gpu.l2_mshrs", g.l2_mshrs as u64, 1, 4096)?;
         range("gpu.l2_merge", g.l2_merge as u64, 1, 64)?;
         range("gpu.l2_miss_queue", g.l2_miss_queue as u64, 1, 4096)?;
+        range("gpu.partition_queue", g.partition_queue as u64, 1, 4096)?;
         range("gpu.rop_latency", g.rop_latency as u64, 1, 1 << 16)?;
         range("gpu.dram_latency", g.dram_latency as u64, 0, 1 << 16)?;
         range("gpu.dram_queue", g.dram_queue as u64, 1, 4096)?;

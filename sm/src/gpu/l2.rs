@@ -80,13 +80,11 @@ pub struct L2Slice {
     reply_capacity: usize,
     /// MSHRs whose line DRAM returned, waiting to fill.
     pub fills: VecDeque<u32>,
+    /// Entries of the queues between the crossbar, the slice and DRAM.
+    pub queue: usize,
     now: u64,
     pub stats: L2Stats,
 }
-
-/// Queue sizes between the interconnect, the L2 and DRAM (GPGPU-Sim's
-/// `-gpgpu_dram_partition_queues 8:8:8:8`).
-pub const PARTITION_QUEUE: usize = 8;
 
 impl L2Slice {
     pub fn new(g: &crate::config::Gpu) -> L2Slice {
@@ -101,8 +99,9 @@ impl L2Slice {
             miss_capacity: g.l2_miss_queue as usize,
             dram_latency: g.dram_latency as u64,
             replies: VecDeque::new(),
-            reply_capacity: PARTITION_QUEUE,
+            reply_capacity: g.partition_queue as usize,
             fills: VecDeque::new(),
+            queue: g.partition_queue as usize,
             now: 0,
             stats: L2Stats::default(),
         }
@@ -111,7 +110,7 @@ impl L2Slice {
     /// The ROP queue takes a request from the interconnect (it is as deep
     /// as the interconnect can deliver: one a cycle for `rop_latency`).
     pub fn can_accept(&self) -> bool {
-        self.rop.len() < self.rop_latency as usize + PARTITION_QUEUE
+        self.rop.len() < self.rop_latency as usize + self.queue
     }
 
     pub fn accept(&mut self, r: L2Request) {

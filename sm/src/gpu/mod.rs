@@ -313,7 +313,7 @@ impl Gpu {
             dram.cycle();
             if let Some(tag) = dram.peek_return() {
                 let slice = &mut self.slices[(tag >> 32) as usize];
-                if slice.fills.len() < l2::PARTITION_QUEUE {
+                if slice.fills.len() < slice.queue {
                     slice.fills.push_back(tag as u32);
                     dram.pop_return();
                 }
