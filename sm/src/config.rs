@@ -471,6 +471,13 @@ impl Config {
         Ok((Config::parse(&text, spec)?, Some(path.to_path_buf())))
     }
 
+    /// The same configuration on one SM with its share of the memory
+    /// system (`gpu.sms = 1`).
+    pub fn single_sm(mut self) -> Config {
+        self.gpu.sms = 1;
+        self
+    }
+
     /// A built-in preset (panics only on a bad built-in file, which a test
     /// rules out).
     pub fn preset(name: &str) -> Config {

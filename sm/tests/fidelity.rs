@@ -62,7 +62,7 @@ fn per_hop(next: &[u32], a: u32, b: u32, cfg: &Config) -> f64 {
 #[test]
 fn pointer_chase_measures_the_configured_latencies() {
     for (hit, l2, dram) in [(20u32, 200u32, 440u32), (30, 120, 700)] {
-        let cfg = Config::preset("hpca16_pmode")
+        let cfg = Config::preset("hpca16_pmode").single_sm()
             .with_override(&format!("l1.hit_latency={hit}"))
             .and_then(|c| c.with_override(&format!("memory.l2_latency={l2}")))
             .and_then(|c| c.with_override(&format!("memory.dram_latency={dram}")))
@@ -103,7 +103,7 @@ fn alu_launch(n: u32) -> String {
 
 #[test]
 fn issue_rate_and_alu_latency() {
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     // Independent multiply-adds issue back to back: one per cycle per scheduler.
     let log = tmp("indep.log");
     micro("alu_chain.cu", "alu_independent", &alu_launch(64), &cfg, Some(&log));
@@ -131,7 +131,7 @@ fn issue_rate_and_alu_latency() {
 
 #[test]
 fn coalescing_requests_per_warp_instruction() {
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     for (stride, lines) in [(1u32, 1u64), (2, 2), (4, 4), (32, 32)] {
         let launch = format!(
             "grid = [1]\nblock = [32]\nargs = [\"in\", \"out\", {stride}]\n\
@@ -149,7 +149,7 @@ fn coalescing_requests_per_warp_instruction() {
 
 #[test]
 fn shared_bank_conflict_degree() {
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     for (stride, degree) in [(1u64, 1u64), (2, 2), (4, 4), (8, 8), (16, 16), (32, 32), (3, 1), (6, 2)] {
         let launch = format!("grid = [1]\nblock = [32]\nargs = [\"out\", {stride}]\n[buffers.out]\ntype = \"f32\"\nlen = 32\n");
         let s = micro("bank.cu", "bank", &launch, &cfg, None);
@@ -160,7 +160,7 @@ fn shared_bank_conflict_degree() {
 
 #[test]
 fn breakdown_classifies_simple_cases() {
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     // One warp chasing pointers through DRAM waits on a global load.
     let s = micro("chase.cu", "chase", &chase_launch(&ring(256), 200), &cfg, None);
     let b = &s.breakdown;

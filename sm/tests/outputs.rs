@@ -25,7 +25,7 @@ fn tmp(name: &str) -> PathBuf {
 #[test]
 fn vcd_holds_stage_signals_and_the_blocks_rtl_scopes() {
     let (k, l) = suite("vecadd");
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     for engine in [Engine::Model, Engine::Compiled] {
         let vcd = tmp(&format!("vecadd-{engine}.vcd"));
         let out = Outputs { vcd: Some(VcdRequest { path: vcd.clone(), from: 100, to: 300, memories: false }), ..Outputs::default() };
@@ -67,7 +67,7 @@ fn pipeview_lists_every_instruction_with_its_stages_in_order() {
     let (k, l) = suite("reduction");
     let log = tmp("reduction.log");
     let out = Outputs { pipeview: Some(sm::pipeview::Kanata::new(Box::new(std::fs::File::create(&log).unwrap()))), ..Outputs::default() };
-    let o = sm::run::simulate(k, l, &Config::preset("hpca16_pmode"), Engine::Model, out).unwrap();
+    let o = sm::run::simulate(k, l, &Config::preset("hpca16_pmode").single_sm(), Engine::Model, out).unwrap();
     let recs = sm::pipeview::parse(&std::fs::read_to_string(&log).unwrap()).unwrap();
     let retired: Vec<_> = recs.iter().filter(|r| matches!(r.retired, Some((_, false)))).collect();
     assert_eq!(retired.len() as u64, o.stats.warp_insts);
@@ -85,7 +85,7 @@ fn pipeview_lists_every_instruction_with_its_stages_in_order() {
 fn no_progress_stops_with_a_report() {
     // One warp waiting 440 cycles for DRAM, with a 100-cycle patience.
     let (k, l) = suite("pmode_loop");
-    let cfg = Config::preset("hpca16_pmode").with_override("limits.deadlock_cycles=100").unwrap();
+    let cfg = Config::preset("hpca16_pmode").single_sm().with_override("limits.deadlock_cycles=100").unwrap();
     let e = sm::run::simulate(k, l, &cfg, Engine::Model, Outputs::default()).err().expect("a deadlock report");
     assert!(e.starts_with("deadlock: no progress for 100 cycles"), "{e}");
     assert!(e.contains("warp 0") && e.contains("long-latency"), "{e}");

@@ -36,7 +36,7 @@ fn fig5_with(engine: Engine, overrides: &[&str]) -> (sm::run::Outcome, kernel::K
         [buffers.out]\ntype = \"i32\"\nlen = 32\n";
     let l = LaunchFile::parse(launch, &root.join("fig5.toml")).unwrap().bind(&m, &k).unwrap();
     let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
-    let mut cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+    let mut cfg = Config::preset("hpca16_pmode").single_sm().with_override("mode=\"pmode\"").unwrap();
     for o in overrides {
         cfg = cfg.with_override(o).unwrap();
     }
@@ -169,7 +169,7 @@ fn trigger_takes_no_issue_slot() {
         [buffers.out]\ntype = \"i32\"\nlen = 128\n";
     let l = LaunchFile::parse(launch, &root.join("trigger_slot.toml")).unwrap().bind(&m, &k).unwrap();
     let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
-    let mut cfg = Config::preset("hpca16_pmode");
+    let mut cfg = Config::preset("hpca16_pmode").single_sm();
     for o in ["mode=\"pmode\"", "core.schedulers=1", "core.policy=\"lrr\""] {
         cfg = cfg.with_override(o).unwrap();
     }
@@ -209,7 +209,7 @@ fn pmode_accounting() {
             .filter(|(i, _)| i.mem.is_some_and(|m| m.kind == kernel::MemKind::Load && matches!(m.space, kernel::Space::Global | kernel::Space::Generic)))
             .map(|(_, c)| c.execs)
             .sum();
-        let cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+        let cfg = Config::preset("hpca16_pmode").single_sm().with_override("mode=\"pmode\"").unwrap();
         let o = sm::run::simulate(Arc::new(k), Arc::new(l), &cfg, Engine::Model, Outputs::default()).unwrap();
         let (s, p) = (&o.stats, &o.stats.pmode);
         assert!(p.switches > 0 && p.skipped > 0, "{name}: P-mode ran ({p:?})");

@@ -23,9 +23,10 @@ fn simulate(name: &str, cfg: &Config, engine: Engine) -> Result<sm::run::Outcome
 
 #[test]
 fn kernels_that_can_never_finish_are_reported() {
-    let base = Config::preset("hpca16_pmode");
+    let base = Config::preset("hpca16_pmode").single_sm();
     let pmode = base.with_override("mode=pmode").unwrap();
-    for (cfg, engine) in [(&base, Engine::Model), (&pmode, Engine::Model), (&base, Engine::Compiled)] {
+    let gpu = Config::preset("hpca16_pmode");
+    for (cfg, engine) in [(&base, Engine::Model), (&pmode, Engine::Model), (&base, Engine::Compiled), (&gpu, Engine::Model)] {
         let e = simulate("flag_after_barrier", cfg, engine).err().expect("no progress");
         assert!(e.starts_with("kernel `flag_after_barrier` can never finish: at cycle"), "{e}");
         assert!(e.contains("warp 0 (CTA slot 0) loops at pc") && e.contains("warp 1 (CTA slot 0) waits at barrier 0 before"), "{e}");
@@ -39,7 +40,7 @@ fn kernels_that_can_never_finish_are_reported() {
 /// waiting for another warp's flag finishes as in the functional model.
 #[test]
 fn waits_that_end_are_not_reported() {
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     simulate("cta_wait", &cfg, Engine::Model).unwrap();
     let (k, l) = edge("flag_handoff");
     let o = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default()).unwrap();
@@ -53,9 +54,14 @@ fn budgets_stop_a_run() {
     let m = load(&root.join("vecadd.cu"), &CompileOptions::default()).unwrap();
     let k = Arc::new(m.only_kernel().unwrap().clone());
     let l = Arc::new(LaunchFile::load(&root.join("vecadd.toml")).unwrap().bind(&m, &k).unwrap());
-    let cfg = Config::preset("hpca16_pmode");
-    let full = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default()).unwrap().stats;
-    let run = |key: &str, v: u64| sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg.with_override(&format!("{key}={v}")).unwrap(), Engine::Model, Outputs::default());
+    for cfg in [Config::preset("hpca16_pmode").single_sm(), Config::preset("hpca16_pmode")] {
+        budgets(&k, &l, &cfg);
+    }
+}
+
+fn budgets(k: &Arc<kernel::Kernel>, l: &Arc<kernel::Launch>, cfg: &Config) {
+    let full = sm::run::simulate(Arc::clone(k), Arc::clone(l), cfg, Engine::Model, Outputs::default()).unwrap().stats;
+    let run = |key: &str, v: u64| sm::run::simulate(Arc::clone(k), Arc::clone(l), &cfg.with_override(&format!("{key}={v}")).unwrap(), Engine::Model, Outputs::default());
     let e = run("limits.max_instructions", full.warp_insts / 2).err().unwrap();
     assert!(e.starts_with(&format!("instruction budget of {} warp instructions (--max-instructions, limits.max_instructions) exceeded", full.warp_insts / 2)), "{e}");
     assert!(e.contains("CTAs done"), "{e}");

@@ -567,6 +567,12 @@ impl Sm {
         Ok(())
     }
 
+    /// Warp instructions so far that changed memory (the no-progress
+    /// detector's clock).
+    pub fn generation(&self) -> u64 {
+        self.func.generation()
+    }
+
     pub fn ctas_finished(&self) -> u64 {
         self.ctas_finished
     }
@@ -1300,7 +1306,7 @@ impl Sm {
     /// If every live warp is spinning (`kernel::progress`) or waiting at a
     /// barrier (which releases its warps as it completes, so one that all
     /// wait at will never complete): where each is.
-    fn stuck(&self) -> Option<String> {
+    pub fn stuck(&self) -> Option<String> {
         let mut parts = Vec::new();
         for (w, warp) in self.warps.iter().enumerate().filter(|(_, w)| w.live && !w.exited) {
             let w = w as u16;

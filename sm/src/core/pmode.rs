@@ -647,7 +647,7 @@ mod tests {
         let m = kernel::load(&root.join("pmode_loop.cu"), &kernel::CompileOptions::default()).unwrap();
         let k = Arc::new(m.only_kernel().unwrap().clone());
         let l = Arc::new(kernel::LaunchFile::load(&root.join("pmode_loop.toml")).unwrap().bind(&m, &k).unwrap());
-        let cfg = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+        let cfg = Config::preset("hpca16_pmode").single_sm().with_override("mode=\"pmode\"").unwrap();
         let func = Functional::new(k, l, cfg.core.max_warps, cfg.core.max_ctas).unwrap();
         let out = super::super::Outputs { log_actions: true, ..Default::default() };
         let mut sm = Sm::new(cfg, func, crate::Engine::Model, out).unwrap();

@@ -93,6 +93,8 @@ pub struct Gpu {
     idle: Vec<bool>,
     progress: Vec<u64>,
     can_take: Vec<bool>,
+    /// Warp instructions issued so far, over the SMs.
+    warp_insts: u64,
     stats: GpuStats,
 }
 
@@ -153,6 +155,7 @@ impl Gpu {
             idle: vec![true; n],
             progress: vec![0; n],
             can_take: vec![false; n],
+            warp_insts: 0,
             stats: GpuStats { sms: g.sms, channels: g.channels, ..GpuStats::default() },
             shared,
             memory,
@@ -165,6 +168,8 @@ impl Gpu {
     pub fn run(mut self, mut progress: Option<ProgressFn>) -> Result<(Stats, Memory), RunError> {
         let limits = self.cfg.limits.clone();
         let mut shown = 0;
+        let spacing = (2 * self.cfg.core.cta_launch_interval as u64).max(4096);
+        let (mut checked, mut stuck_since) = (0, None);
         while !self.finished() {
             self.step()?;
             if let Some(f) = progress.as_mut().filter(|_| self.now >= shown + PROGRESS_CYCLES) {
@@ -184,6 +189,24 @@ impl Gpu {
             }
             if limits.max_cycles != 0 && self.now >= limits.max_cycles {
                 return Err(RunError::MaxCycles(limits.max_cycles, self.how_far()));
+            }
+            if limits.max_instructions != 0 && self.warp_insts > limits.max_instructions {
+                return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
+            }
+            if self.now >= checked + spacing {
+                checked = self.now;
+                // As one SM's check (`Sm::run`), over the GPU: every SM with
+                // warps has them all spinning or waiting at a barrier, and
+                // no memory write or CTA hand-out happened between two looks.
+                let now = (self.memory_generation(), self.next_cta);
+                match (self.stuck(), stuck_since) {
+                    (Some(detail), Some(then)) if then == now => {
+                        let kernel = self.sm(0).functional().kernel_name().to_string();
+                        return Err(RunError::NoProgress { kernel, at: self.now, detail });
+                    }
+                    (Some(_), _) => stuck_since = Some(now),
+                    (None, _) => stuck_since = None,
+                }
             }
         }
         self.stop_workers();
@@ -219,8 +242,26 @@ impl Gpu {
         Ok((stats, memory))
     }
 
+    fn memory_generation(&self) -> u64 {
+        (0..self.shared.sms.len()).map(|i| self.sm(i).generation()).sum()
+    }
+
+    /// Every SM that has warps is stuck (`Sm::stuck`): where each is.
+    fn stuck(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        for i in 0..self.shared.sms.len() {
+            let sm = self.sm(i);
+            if sm.idle() {
+                continue;
+            }
+            parts.push(format!("SM {i}: {}", sm.stuck()?));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
     fn how_far(&self) -> String {
-        format!("{} of {} CTAs handed out", self.next_cta, self.ctas)
+        let done: u64 = (0..self.shared.sms.len()).map(|i| self.sm(i).ctas_finished()).sum();
+        format!("{done} of {} CTAs done", self.ctas)
     }
 
     fn finished(&self) -> bool {
@@ -361,9 +402,11 @@ impl Gpu {
         {
             let mut m = self.memory.write().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
             let shared = Arc::clone(&self.shared);
+            self.warp_insts = 0;
             for i in 0..shared.sms.len() {
                 let mut sm = lock(&shared, i);
                 sm.commit(&mut m);
+                self.warp_insts += sm.stats.warp_insts;
                 self.idle[i] = sm.idle();
                 self.progress[i] = sm.last_progress();
                 self.can_take[i] = self.next_cta < self.ctas && sm.can_take_cta();
