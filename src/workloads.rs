@@ -319,6 +319,8 @@ fn gpgpusim(app: &App, size: &Size, exe: &Path, cwd: &Path, o: &mut Outcome) -> 
     }
     let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", script.display()))?;
     let log = std::fs::read_to_string(cwd.join("sim.log")).unwrap_or_default();
+    // The program's output, with GPGPU-Sim's, where the checks read it.
+    crate::output::write(&cwd.join("stdout.txt"), &log)?;
     let value = |line: &str, key: &str| line.strip_prefix(key).and_then(|v| v.trim().strip_prefix('=')).and_then(|v| v.trim().parse::<u64>().ok());
     for line in log.lines() {
         if let Some(c) = value(line, "gpu_tot_sim_cycle") {
@@ -340,16 +342,21 @@ fn gpgpusim(app: &App, size: &Size, exe: &Path, cwd: &Path, o: &mut Outcome) -> 
 }
 
 /// Cycles side by side with GPGPU-Sim's (`gpgpusim`, the first column):
-/// each run's ratio per application, then the mean absolute difference
-/// and the correlation coefficient of IPC (thread instructions per cycle,
-/// each simulator's own count) over the applications both finished.
-fn correlation(timing: &[&str], runs: &[(String, Vec<Option<(u64, u64)>>)]) -> String {
+/// each run's ratio per application and how many times GPGPU-Sim's
+/// simulation rate (cycles per wall-second) it ran at, then the mean
+/// absolute difference and the correlation coefficient of IPC (thread
+/// instructions per cycle, each simulator's own count) over the
+/// applications both finished.
+fn correlation(timing: &[&str], runs: &[(String, Vec<Option<(u64, u64, f64)>>)]) -> String {
     let mut s = String::from("application");
     for m in timing {
         let _ = write!(s, ",cycles {m}");
     }
     for m in &timing[1..] {
         let _ = write!(s, ",ratio {m}");
+    }
+    for m in &timing[1..] {
+        let _ = write!(s, ",rate {m} (x GPGPU-Sim)");
     }
     s.push('\n');
     let mut ipc: Vec<Vec<(f64, f64)>> = vec![Vec::new(); timing.len()];
@@ -363,6 +370,14 @@ fn correlation(timing: &[&str], runs: &[(String, Vec<Option<(u64, u64)>>)]) -> S
                 (Some(g), Some(w)) if g.0 > 0 && w.0 > 0 => {
                     let _ = write!(s, ",{:.3}", w.0 as f64 / g.0 as f64);
                     ipc[j].push((g.1 as f64 / g.0 as f64, w.1 as f64 / w.0 as f64));
+                }
+                _ => s.push_str(",-"),
+            }
+        }
+        for x in &r[1..] {
+            match (r[0], x) {
+                (Some(g), Some(w)) if g.2 > 0.0 && w.2 > 0.0 => {
+                    let _ = write!(s, ",{:.1}", (w.0 as f64 / w.2) / (g.0 as f64 / g.2));
                 }
                 _ => s.push_str(",-"),
             }
@@ -515,8 +530,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         String::from("application,kernel,blocks,traces,moved,moved_loads,predicated,regs_before,regs_after,ptxas_regs_before,ptxas_regs_after,unchanged\n");
     // Cycles per application and timing run, for the speedup table.
     let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some() || *m == GPGPUSIM).collect();
-    // (cycles, thread instructions) per application and timing run, with GPGPU-Sim.
-    let mut correlated: Vec<(String, Vec<Option<(u64, u64)>>)> = Vec::new();
+    // (cycles, thread instructions, wall seconds) per application and timing run, with GPGPU-Sim.
+    let mut correlated: Vec<(String, Vec<Option<(u64, u64, f64)>>)> = Vec::new();
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     // The same per kernel (`application:kernel`), summed over its launches.
     let mut kernel_cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
@@ -586,7 +601,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             );
             if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
                 cycles.last_mut().expect("this application's row").1[j] = Some(o.cycles);
-                correlated.last_mut().expect("this application's row").1[j] = Some((o.cycles, o.thread_insts));
+                correlated.last_mut().expect("this application's row").1[j] = Some((o.cycles, o.thread_insts, o.secs));
                 for (k, c) in per_kernel(&dir.join("stats.jsonl")) {
                     let name = format!("{}:{k}", app.name);
                     let i = kernel_cycles.iter().position(|r| r.0 == name).unwrap_or_else(|| {

@@ -3,8 +3,10 @@
 //! the blocks on the reference models and on the netlist; and the time per
 //! SM-cycle as the warp slots grow from 8 to 48 (it should stay roughly flat
 //! per active warp); and per mode (baseline, P-mode, replay) on the
-//! reference models, against the baseline's rate. Timing covers the simulation only (not clang, not the
-//! functional golden run). `cargo bench -p sm --bench sm_speed`.
+//! reference models, against the baseline's rate; then the whole 15-SM GPU
+//! (baseline and P-mode) in SM-cycles per wall-second on 1 and 2 threads.
+//! Timing covers the simulation only (not clang, not the functional golden
+//! run). `cargo bench -p sm --bench sm_speed`.
 
 use kernel::{load, CompileOptions, LaunchFile};
 use sm::core::Outputs;
@@ -59,8 +61,15 @@ fn time(k: &Arc<kernel::Kernel>, l: &Arc<kernel::Launch>, c: &Config, e: Engine)
     (o.stats.cycles, t.elapsed().as_secs_f64(), cpu_seconds() - c0)
 }
 
+/// (GPU cycles, wall seconds) of a whole-GPU run on `threads` threads.
+fn time_gpu(k: &Arc<kernel::Kernel>, l: &Arc<kernel::Launch>, c: &Config, threads: usize) -> (u64, f64) {
+    let t = Instant::now();
+    let o = sm::run::simulate(Arc::clone(k), Arc::clone(l), c, Engine::Model, Outputs { threads, ..Outputs::default() }).expect("run");
+    (o.stats.cycles, t.elapsed().as_secs_f64())
+}
+
 fn main() {
-    let c48 = Config::preset("hpca16_pmode");
+    let c48 = Config::preset("hpca16_pmode").single_sm();
     let mem = launch("vecadd", &vecadd(256 * 480));
     let comp = launch("sgemm", &sgemm(128));
     println!("SM speed at 48 warps (hpca16_pmode), one run each:");
@@ -90,6 +99,23 @@ fn main() {
             }
             let label = if sets.is_empty() { "baseline".to_string() } else { sets.join(" ") };
             println!("{name:<10} {label:<40} {cy:>10} {rate:>16.0} {:>12.2}", rate / base);
+        }
+    }
+    let gpu = Config::preset("hpca16_pmode");
+    println!("\nthe whole GPU ({} SMs, hpca16_pmode, model engine), wall time:", gpu.gpu.sms);
+    println!("{:<10} {:<10} {:>8} {:>10} {:>16} {:>16} {:>12}", "kernel", "mode", "threads", "cycles", "GPU cycles/s", "SM-cycles/s", "x 1 thread");
+    for (name, (k, l)) in [("vecadd", &mem), ("sgemm", &comp)] {
+        for mode in ["baseline", "pmode"] {
+            let c = gpu.with_override(&format!("mode=\"{mode}\"")).expect("config");
+            let mut one = 0.0;
+            for threads in [1, 2] {
+                let (cy, w) = time_gpu(k, l, &c, threads);
+                let rate = cy as f64 / w;
+                if threads == 1 {
+                    one = rate;
+                }
+                println!("{name:<10} {mode:<10} {threads:>8} {cy:>10} {rate:>16.0} {:>16.0} {:>12.2}", rate * gpu.gpu.sms as f64, rate / one);
+            }
         }
     }
     println!("\ntime per SM-cycle as warps grow (vecadd, model engine):");

@@ -21,20 +21,10 @@ pub struct Outcome {
 
 /// Run `kernel` with `launch` on the SM of `cfg`, its blocks on `engine`.
 /// With `gpu.sms` above 1, the whole GPU (`crate::gpu`) on `out.threads`
-/// threads.
+/// threads; its VCD, pipeline log and event logs are SM 0's.
 pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
     if cfg.gpu.sms > 1 {
-        let unsupported = [
-            (out.vcd.is_some(), "--vcd"),
-            (out.pipeview.is_some(), "--pipeview"),
-            (out.log_actions, "the P-mode action log"),
-            (out.log_replay, "the replay event log"),
-        ];
-        if let Some((_, what)) = unsupported.iter().find(|u| u.0) {
-            return Err(format!("{what} records one SM: run with gpu.sms = 1 (this configuration has {} SMs)", cfg.gpu.sms));
-        }
-        let (stats, memory) = crate::gpu::simulate(kernel, launch, cfg, engine, out.threads.max(1), out.progress)?;
-        return Ok(Outcome { stats, memory, actions: vec![], replay_events: vec![] });
+        return crate::gpu::simulate(kernel, launch, cfg, engine, out);
     }
     let mut func = Functional::new(kernel, launch, cfg.core.max_warps, cfg.core.max_ctas)?;
     func.read_unmapped_as_zero(cfg.memory.unmapped_reads == crate::config::UnmappedReads::Zero);

@@ -115,6 +115,11 @@ fn cases() -> Vec<Case> {
                     sets.extend(REPLAY_VARIANTS[i % REPLAY_VARIANTS.len()].iter().map(|s| s.to_string()));
                 }
                 sets.push(format!("core.policy=\"{policy}\""));
+                // The preset's whole GPU under its first policy, one SM
+                // under the others (the GPU steps every SM every cycle).
+                if i > 0 {
+                    sets.push("gpu.sms=1".to_string());
+                }
                 v.push(Case::new(preset, sets));
             }
         }

@@ -44,7 +44,7 @@ fn fig54_run(engine: Engine, sets: &[&str]) -> Result<sm::run::Outcome, String> 
         [buffers.out]\ntype = \"f32\"\nlen = 32\n";
     let l = LaunchFile::parse(launch, &root.join("replay_fig54.toml")).unwrap().bind(&m, &k).unwrap();
     let golden = kernel::run_functional(&k, &l, &kernel::RunOptions::default()).unwrap();
-    let mut cfg = Config::preset("ubc12_replay");
+    let mut cfg = Config::preset("ubc12_replay").single_sm();
     for s in ["core.schedulers=1", "core.max_threads=256", "core.max_warps=8", "l1.mshrs=1", "mode=\"replay\""].iter().chain(sets) {
         cfg = cfg.with_override(s).unwrap();
     }

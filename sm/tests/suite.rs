@@ -29,7 +29,7 @@ fn run_with(name: &str, cfg: &Config, engine: Engine, outputs: Outputs) -> sm::S
 
 #[test]
 fn vecadd_netlist() {
-    let s = run("vecadd", &Config::preset("hpca16_pmode"), Engine::Netlist);
+    let s = run("vecadd", &Config::preset("hpca16_pmode").single_sm(), Engine::Netlist);
     println!("{}", s.table());
 }
 
@@ -43,7 +43,7 @@ fn same(mut s: sm::Stats) -> String {
 /// reference models and on their netlists (interpreted and compiled).
 #[test]
 fn suite_engines_agree() {
-    let c = Config::preset("hpca16_pmode");
+    let c = Config::preset("hpca16_pmode").single_sm();
     for name in SUITE {
         let m = same(run(name, &c, Engine::Model));
         for e in [Engine::Netlist, Engine::Compiled] {
@@ -62,7 +62,7 @@ fn suite_all_presets_and_policies() {
     for name in SUITE {
         for preset in ["hpca16_pmode", "isca17_dac", "ubc12_replay"] {
             for policy in sm::Policy::ALL {
-                let c = Config::preset(preset).with_override(&format!("core.policy=\"{policy}\"")).unwrap();
+                let c = Config::preset(preset).single_sm().with_override(&format!("core.policy=\"{policy}\"")).unwrap();
                 let t = std::time::Instant::now();
                 let s = run(name, &c, Engine::Model);
                 println!("{name:16} {preset:13} {policy:9} cycles {:8} ipc {:6.2} ({:?})", s.cycles, s.ipc, t.elapsed());
@@ -76,10 +76,10 @@ fn suite_all_presets_and_policies() {
 /// without a tracker).
 #[test]
 fn idle_shortcut_is_exact() {
-    let replay = Config::preset("ubc12_replay").with_override("mode=\"replay\"").unwrap();
+    let replay = Config::preset("ubc12_replay").single_sm().with_override("mode=\"replay\"").unwrap();
     let credit = replay.with_override("replay.tracker=\"credit\"").unwrap();
     for name in SUITE {
-        let stalling = sm::Policy::ALL.map(|policy| Config::preset("hpca16_pmode").with_override(&format!("core.policy=\"{policy}\"")).unwrap());
+        let stalling = sm::Policy::ALL.map(|policy| Config::preset("hpca16_pmode").single_sm().with_override(&format!("core.policy=\"{policy}\"")).unwrap());
         for c in stalling.iter().chain([&replay, &credit]) {
             let a = run(name, c, Engine::Model);
             let b = run_with(name, c, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() });
@@ -94,7 +94,7 @@ fn idle_shortcut_is_exact() {
 fn suite_pmode_every_policy() {
     for name in SUITE {
         for policy in sm::Policy::ALL {
-            let c = Config::preset("hpca16_pmode").with_override(&format!("core.policy=\"{policy}\"")).unwrap().with_override("mode=\"pmode\"").unwrap();
+            let c = Config::preset("hpca16_pmode").single_sm().with_override(&format!("core.policy=\"{policy}\"")).unwrap().with_override("mode=\"pmode\"").unwrap();
             let t = std::time::Instant::now();
             let s = run(name, &c, Engine::Model);
             assert_eq!(s.pmode.reuse_mismatches, 0, "{name} {policy}");
@@ -107,7 +107,7 @@ fn suite_pmode_every_policy() {
 /// the reference models' cycles and statistics, decision for decision.
 #[test]
 fn pmode_engines_agree() {
-    let c = Config::preset("hpca16_pmode").with_override("mode=\"pmode\"").unwrap();
+    let c = Config::preset("hpca16_pmode").single_sm().with_override("mode=\"pmode\"").unwrap();
     for name in ["pmode_loop", "histogram", "spmv", "pathfinder"] {
         let t = std::time::Instant::now();
         let m = same(run(name, &c, Engine::Model));
@@ -125,7 +125,7 @@ fn suite_by_nvcc_equals_suite_by_clang() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
     let cache = Some(Path::new(env!("CARGO_TARGET_TMPDIR")).join("nvcc-ptx"));
     let nvcc = CompileOptions { compiler: kernel::Compiler::Nvcc, cache_dir: cache, ..Default::default() };
-    let base = Config::preset("hpca16_pmode");
+    let base = Config::preset("hpca16_pmode").single_sm();
     let pmode = base.with_override("mode=pmode").unwrap();
     for name in SUITE {
         let clang_m = load(&root.join(format!("{name}.cu")), &CompileOptions::default()).unwrap();
@@ -176,7 +176,7 @@ fn suite_by_nvcc_equals_suite_by_clang() {
 #[test]
 fn spilled_suite_equals_the_suite() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
-    let cfg = Config::preset("hpca16_pmode");
+    let cfg = Config::preset("hpca16_pmode").single_sm();
     let small = kernel::RegFile { regs: 8, preds: 2 };
     let mut spilled_kernels = 0;
     for name in SUITE {
@@ -209,7 +209,7 @@ fn spilled_suite_equals_the_suite() {
 /// and BANK equal the stalling pipeline's DIV and BANK cycles.
 #[test]
 fn suite_replay_every_tracker_and_predictor() {
-    let base = Config::preset("ubc12_replay");
+    let base = Config::preset("ubc12_replay").single_sm();
     let variants: &[&[&str]] = &[
         &["replay.tracker=\"none\""],
         &["replay.tracker=\"none\"", "core.policy=\"gto\""],
@@ -265,7 +265,7 @@ fn suite_replay_every_tracker_and_predictor() {
 /// cycles and statistics.
 #[test]
 fn replay_engines_agree() {
-    let c = Config::preset("ubc12_replay")
+    let c = Config::preset("ubc12_replay").single_sm()
         .with_override("mode=\"replay\"")
         .and_then(|c| c.with_override("replay.tracker=\"credit\""))
         .and_then(|c| c.with_override("replay.predictor=\"counter\""))
@@ -299,7 +299,7 @@ fn suite_trace_scheduled() {
         let k2 = m2.only_kernel().unwrap().clone();
         let l2 = lf.bind(&m2, &k2).unwrap();
         for (preset, mode) in [cases[i % cases.len()]] {
-            let cfg = Config::preset(preset).with_override(&format!("mode={mode}")).unwrap();
+            let cfg = Config::preset(preset).single_sm().with_override(&format!("mode={mode}")).unwrap();
             let before = sm::run::simulate(Arc::new(k.clone()), Arc::new(launch.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
             let after = sm::run::simulate(Arc::new(k2.clone()), Arc::new(l2.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
             assert!(after.memory == golden.memory, "{name} trace-scheduled, {preset} {mode}: final memory differs");

@@ -480,6 +480,11 @@ impl Sm {
         (self.func.into_memory(), self.actions)
     }
 
+    /// The P-mode decisions logged (`Outputs::log_actions`).
+    pub fn take_actions(&mut self) -> Vec<pmode::ActionEvent> {
+        std::mem::take(&mut self.actions)
+    }
+
     /// The replay-mode events logged (`Outputs::log_replay`).
     pub fn replay_events(&mut self) -> Vec<replay::ReplayEvent> {
         self.rp.as_mut().and_then(|rp| rp.log.take()).unwrap_or_default()

@@ -19,6 +19,7 @@ use crate::config::Config;
 use crate::core::{Outputs, Progress, ProgressFn, RunError, Sm, PROGRESS_CYCLES};
 use crate::func::Functional;
 use crate::mem::lower::{Kind, Response};
+use crate::run::Outcome;
 use crate::stats::Stats;
 use addr::AddressMap;
 use dram::{Dram, DramRequest, DramStats, DramTiming};
@@ -100,15 +101,19 @@ pub struct Gpu {
 
 impl Gpu {
     /// `threads`: worker threads stepping the SMs (1: on this thread).
-    pub fn new(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, threads: usize) -> Result<Gpu, String> {
+    /// `out`: SM 0 writes the VCD and pipeline log and keeps the event
+    /// logs; `out.threads` threads step the SMs.
+    pub fn new(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: &mut Outputs) -> Result<Gpu, String> {
+        let threads = out.threads.max(1);
         let g = &cfg.gpu;
         let memory = Arc::new(RwLock::new(launch.memory.clone()));
         let mut sms = Vec::with_capacity(g.sms as usize);
-        for _ in 0..g.sms {
+        for i in 0..g.sms {
             let mut func = Functional::new(kernel.clone(), launch.clone(), cfg.core.max_warps, cfg.core.max_ctas)?;
             func.read_unmapped_as_zero(cfg.memory.unmapped_reads == crate::config::UnmappedReads::Zero);
             func.set_clock_hz(cfg.core.clock_mhz as u64 * 1_000_000);
-            let mut sm = Sm::new(cfg.clone(), func, engine, Outputs::default())?;
+            let own = Outputs { exhaustive: out.exhaustive, ..Outputs::default() };
+            let mut sm = Sm::new(cfg.clone(), func, engine, if i == 0 { std::mem::replace(out, own) } else { own })?;
             sm.join_gpu(memory.clone());
             sms.push(sm);
         }
@@ -165,7 +170,7 @@ impl Gpu {
 
     /// Run the grid to completion: the GPU's statistics (SMs summed) and
     /// the final memory.
-    pub fn run(mut self, mut progress: Option<ProgressFn>) -> Result<(Stats, Memory), RunError> {
+    pub fn run(mut self, mut progress: Option<ProgressFn>) -> Result<Outcome, RunError> {
         let limits = self.cfg.limits.clone();
         let mut shown = 0;
         let spacing = (2 * self.cfg.core.cta_launch_interval as u64).max(4096);
@@ -210,6 +215,10 @@ impl Gpu {
             }
         }
         self.stop_workers();
+        let (actions, replay_events) = {
+            let mut sm0 = self.sm(0);
+            (sm0.take_actions(), sm0.replay_events())
+        };
         let mut sms = Vec::with_capacity(self.shared.sms.len());
         for i in 0..self.shared.sms.len() {
             let mut sm = self.sm(i);
@@ -239,7 +248,7 @@ impl Gpu {
         let memory = std::mem::replace(&mut self.memory, Arc::new(RwLock::new(Memory::new())));
         let memory = Arc::try_unwrap(memory).map_err(|_| RunError::Exec("the GPU's memory is still shared".into()))?;
         let memory = memory.into_inner().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
-        Ok((stats, memory))
+        Ok(Outcome { stats, memory, actions, replay_events })
     }
 
     fn memory_generation(&self) -> u64 {
@@ -583,8 +592,9 @@ fn merge(sms: &[Stats], cycles: u64) -> Stats {
 }
 
 /// Run `kernel` with `launch` on the GPU of `cfg` (`gpu.sms` SMs).
-pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, threads: usize, progress: Option<ProgressFn>) -> Result<(Stats, Memory), String> {
-    let gpu = Gpu::new(kernel, launch, cfg, engine, threads)?;
+pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, mut out: Outputs) -> Result<Outcome, String> {
+    let progress = out.progress.take();
+    let gpu = Gpu::new(kernel, launch, cfg, engine, &mut out)?;
     gpu.run(progress).map_err(|e| e.to_string())
 }
 
