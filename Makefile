@@ -3,7 +3,7 @@ CARGO ?= cargo
 WF := target/release/warpforge
 BLOCKS = $(shell $(WF) blocks 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) — .*/\1/p')
 
-.PHONY: all setup build demo pmode replay trace verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper
+.PHONY: all setup build demo pmode replay trace verilog sim lint test bench fuzz fuzz-sm clean workloads workloads-check workloads-paper correlate
 
 all: build
 
@@ -101,6 +101,17 @@ lint: setup build
 
 test: setup
 	$(CARGO) test --workspace
+
+# The whole GPU against GPGPU-Sim (docs/gpu.md): build GPGPU-Sim (branch
+# dev, patched for CUDA 13; GPGPUSIM_SRC=<git repository> to clone from
+# elsewhere than GitHub), then run each application on GPGPU-Sim's GTX 480
+# and on the gtx480 preset: cycles side by side, their ratio, the IPC
+# correlation and the simulation rates. About 20 minutes, most of it
+# GPGPU-Sim.
+CORRELATE_APPS = ispass2009/AES,ispass2009/LPS,ispass2009/NN,ispass2009/NQU,parboil/cutcp,parboil/histo,parboil/mri-gridding,parboil/mri-q,parboil/sgemm,parboil/spmv,parboil/stencil,parboil/tpacf,rodinia/b+tree,rodinia/backprop,rodinia/bfs,rodinia/gaussian,rodinia/hotspot,rodinia/hotspot3D,rodinia/kmeans,rodinia/lud,rodinia/nn,rodinia/nw,rodinia/particlefilter_naive,rodinia/pathfinder,rodinia/srad_v1,rodinia/srad_v2,rodinia/streamcluster
+correlate: setup build
+	scripts/gpgpusim/build.sh
+	$(WF) workloads --apps $(CORRELATE_APPS) --modes gpgpusim,gtx480 --out out/correlate
 
 # Speed (netlist vs reference vs Verilator -O3), synthesis of the composed
 # units, the replay tracker comparison, the functional model's throughput

@@ -168,7 +168,7 @@ fn unit_is_a_hierarchy_of_the_real_blocks() {
 /// fails on it.
 #[test]
 fn golden_test_catches_a_broken_scoreboard() {
-    struct NoLong(Box<dyn Component>, Vec<PortId>);
+    struct NoLong(Box<dyn Component + Send>, Vec<PortId>);
     impl Component for NoLong {
         fn name(&self) -> &str {
             "nolong"
