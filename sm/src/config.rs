@@ -153,8 +153,28 @@ pub struct L1 {
     /// Shared-memory banks (4-byte words).
     pub shared_banks: u32,
     pub shared_latency: u32,
-    /// `.param` / `.const` loads (an ideal constant cache).
+    /// `.param` / `.const` loads that hit the constant cache.
     pub const_latency: u32,
+    /// The instruction cache (GPGPU-Sim's L1I): sets (0: ideal, every fetch
+    /// hits), ways, line bytes, and the cycles a miss takes to fill from L2.
+    #[serde(default)]
+    pub icache_sets: u32,
+    #[serde(default)]
+    pub icache_ways: u32,
+    #[serde(default)]
+    pub icache_line: u32,
+    #[serde(default)]
+    pub icache_miss_latency: u32,
+    /// The constant cache (L1C) of `.param` and `.const` loads, likewise
+    /// (0 sets: ideal, every load takes `const_latency`).
+    #[serde(default)]
+    pub const_sets: u32,
+    #[serde(default)]
+    pub const_ways: u32,
+    #[serde(default)]
+    pub const_line: u32,
+    #[serde(default)]
+    pub const_miss_latency: u32,
 }
 
 /// Interconnect, L2 and DRAM: one SM's share, as a fixed latency plus a
@@ -569,6 +589,18 @@ impl Config {
         range("l1.shared_banks", l.shared_banks as u64, 1, 64)?;
         range("l1.shared_latency", l.shared_latency as u64, 1, 4096)?;
         range("l1.const_latency", l.const_latency as u64, 1, 4096)?;
+        for (name, sets, ways, line, miss) in [
+            ("icache", l.icache_sets, l.icache_ways, l.icache_line, l.icache_miss_latency),
+            ("const", l.const_sets, l.const_ways, l.const_line, l.const_miss_latency),
+        ] {
+            if sets > 0 {
+                range(&format!("l1.{name}_sets"), sets as u64, 1, 1 << 16)?;
+                range(&format!("l1.{name}_ways"), ways as u64, 1, 64)?;
+                pow2(&format!("l1.{name}_line"), line)?;
+                range(&format!("l1.{name}_line"), line as u64, 8, 4096)?;
+                range(&format!("l1.{name}_miss_latency"), miss as u64, 1, 1 << 16)?;
+            }
+        }
         let m = &self.memory;
         range("memory.icnt_queue", m.icnt_queue as u64, 1, 4096)?;
         range("memory.icnt_interval", m.icnt_interval as u64, 1, 4096)?;

@@ -25,6 +25,9 @@ use std::sync::{Arc, RwLock};
 /// sees these addresses.
 const LOCAL_TIMING_BASE: u64 = 0xc000_0000;
 const LOCAL_TIMING_STRIDE: u64 = 0x0100_0000;
+/// Where the parameter buffer appears to the constant cache (the constant
+/// bank is at 0).
+const PARAM_TIMING_BASE: u64 = 0x1_0000_0000;
 
 /// What the pipeline needs to know of one executed warp instruction.
 #[derive(Clone, Copy, Debug)]
@@ -267,6 +270,13 @@ impl Functional {
                 kernel::Space::Global | kernel::Space::Generic => Space::Global,
             });
             addrs.copy_from_slice(&m.addrs);
+            if m.space == kernel::Space::Param {
+                // Parameters and the constant bank share the constant cache
+                // in different lines.
+                for a in addrs.iter_mut() {
+                    *a += PARAM_TIMING_BASE;
+                }
+            }
             if out.space == Some(Space::Local) {
                 let frame = self.kernel.local_bytes.max(1) as u64;
                 let base = LOCAL_TIMING_BASE + slot as u64 * LOCAL_TIMING_STRIDE;

@@ -142,6 +142,19 @@ pub struct L1Stats {
     pub mshr_peak: u64,
 }
 
+/// Accesses and misses of a read-only cache (instruction, constant).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheCount {
+    pub accesses: u64,
+    pub misses: u64,
+}
+
+impl CacheCount {
+    pub fn is_empty(&self) -> bool {
+        self.accesses == 0
+    }
+}
+
 /// P-mode counters (seed 000 Figures 10, 11, 14); zero in other modes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PmodeStats {
@@ -257,6 +270,12 @@ pub struct Stats {
     /// `bar.sync`s reached by only part of a warp's live threads.
     #[serde(default)]
     pub partial_barriers: u64,
+    /// The instruction and constant caches, when modelled (`l1.icache_sets`,
+    /// `l1.const_sets`).
+    #[serde(default, skip_serializing_if = "CacheCount::is_empty")]
+    pub icache: CacheCount,
+    #[serde(default, skip_serializing_if = "CacheCount::is_empty")]
+    pub const_cache: CacheCount,
     /// A whole-GPU run: its memory system (the counts above are summed
     /// over the SMs).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -105,3 +105,18 @@ fn atomics_across_sms_hand_out_distinct_tickets() {
     let eight = run(&k, &l, &cfg, 8);
     assert!(eight.memory == one.memory);
 }
+
+/// The gtx480 preset's instruction and constant caches (GPGPU-Sim's L1I
+/// and L1C) cost cycles, never results: against ideal ones, the same final
+/// memory, at least as many cycles, and misses counted.
+#[test]
+fn instruction_and_constant_caches_cost_cycles_not_results() {
+    let (k, l, golden) = prepare("sgemm");
+    let cached = Config::preset("gtx480");
+    let ideal = cached.with_override("l1.icache_sets=0").unwrap().with_override("l1.const_sets=0").unwrap();
+    let (a, b) = (run(&k, &l, &cached, 2), run(&k, &l, &ideal, 2));
+    assert!(a.memory == golden && b.memory == golden);
+    assert!(a.stats.icache.misses > 0 && a.stats.const_cache.misses > 0, "{:?} {:?}", a.stats.icache, a.stats.const_cache);
+    assert_eq!((b.stats.icache.accesses, b.stats.const_cache.accesses), (0, 0));
+    assert!(a.stats.cycles > b.stats.cycles, "cached {} vs ideal {}", a.stats.cycles, b.stats.cycles);
+}

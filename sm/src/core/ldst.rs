@@ -71,6 +71,8 @@ pub struct MemStage {
     hit_latency: u64,
     shared_latency: u64,
     const_latency: u64,
+    /// The constant cache (`None`: ideal).
+    pub const_cache: Option<crate::mem::cache::FillCache>,
     shared_banks: u32,
     now: u64,
     /// The instruction in the stage, and its progress.
@@ -128,6 +130,7 @@ impl MemStage {
             hit_latency: c.l1.hit_latency as u64,
             shared_latency: c.l1.shared_latency as u64,
             const_latency: c.l1.const_latency as u64,
+            const_cache: crate::mem::cache::FillCache::new(c.l1.const_sets, c.l1.const_ways, c.l1.const_line, c.l1.const_miss_latency),
             shared_banks: c.l1.shared_banks,
             now: 0,
             cur: None,
@@ -295,7 +298,8 @@ impl MemStage {
             Space::Const => {
                 cp.completed = pending;
                 pool.get_mut(inst).lines_left += 1;
-                self.timed.push_back((now + self.const_latency, inst));
+                let t = self.const_ready(now, pool, inst, pending);
+                self.timed.push_back((t, inst));
             }
             Space::Shared => {
                 let i = pool.get(inst);
@@ -370,6 +374,26 @@ impl MemStage {
         cp.completed != 0 || pending == 0
     }
 
+    /// When a constant load of `lanes` is done: after the constant cache's
+    /// latency, once every line it reads is there.
+    fn const_ready(&mut self, now: u64, pool: &Pool, inst: u32, lanes: u32) -> u64 {
+        let Some(c) = self.const_cache.as_mut() else { return now + self.const_latency };
+        let addrs = &pool.get(inst).addrs;
+        let mut seen = [u64::MAX; 4];
+        let mut there = now;
+        for l in (0..32).filter(|l| lanes >> l & 1 != 0) {
+            // Lanes mostly share a line: look each line up once.
+            let a = addrs[l as usize];
+            if seen.contains(&c.line(a)) {
+                continue;
+            }
+            seen.rotate_right(1);
+            seen[0] = c.line(a);
+            there = there.max(c.access(a, now));
+        }
+        there + self.const_latency
+    }
+
     fn count_hazard(&mut self, h: Hazard) {
         match h {
             Hazard::Mshr => self.hazards.mshr += 1,
@@ -394,7 +418,8 @@ impl MemStage {
             self.cur_warp = i.warp;
             match space {
                 Space::Const => {
-                    self.timed.push_back((now + self.const_latency, inst));
+                    let t = self.const_ready(now, pool, inst, i.active);
+                    self.timed.push_back((t, inst));
                     self.cur = None;
                     self.report(inst, None, Some(pool.get(inst).active));
                     return true;

@@ -287,6 +287,8 @@ pub struct Sm {
     /// Completed instructions waiting for a writeback port.
     wbq: VecDeque<u32>,
     fetch_rr: usize,
+    /// The instruction cache (`None`: ideal).
+    icache: Option<crate::mem::cache::FillCache>,
     /// Warp slots that may be able to fetch (bit per slot): set by every
     /// event that can make a warp fetchable (launch, issue, flush), cleared
     /// when fetch finds it cannot.
@@ -364,6 +366,7 @@ impl Sm {
             mem: MemStage::new(&cfg, mshr),
             wbq: VecDeque::new(),
             fetch_rr: 0,
+            icache: crate::mem::cache::FillCache::new(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.icache_miss_latency),
             fetch_candidates: 0,
             stats,
             last_progress: 0,
@@ -543,6 +546,8 @@ impl Sm {
         self.stats.scheduler_cycles = self.now * self.cfg.core.schedulers as u64;
         self.stats.warp_regs = (self.cfg.core.registers / 32) as u64;
         self.stats.l1 = self.mem.l1_stats;
+        self.stats.icache = self.icache.as_ref().map(|c| c.stats).unwrap_or_default();
+        self.stats.const_cache = self.mem.const_cache.as_ref().map(|c| c.stats).unwrap_or_default();
         self.stats.hazards = self.mem.hazards;
         self.stats.shared_accesses = self.mem.shared_accesses;
         self.stats.unmapped_reads = self.func.unmapped_reads;
@@ -846,7 +851,8 @@ impl Sm {
                 }
             }
             let uid = self.new_uid();
-            let ready = self.now + self.cfg.core.fetch_latency as u64;
+            let there = self.icache.as_mut().map_or(self.now, |c| c.access(op as u64 * kernel::INST_BYTES as u64, self.now));
+            let ready = there + self.cfg.core.fetch_latency as u64;
             let control = self.ops[op as usize].control;
             let warp = &mut self.warps[w];
             let was_empty = warp.ibuf.is_empty();

@@ -570,8 +570,12 @@ fn merge(sms: &[Stats], cycles: u64) -> Stats {
             }
             (Value::Object(x), Value::Object(y)) => {
                 for (k, q) in y {
-                    if let Some(p) = x.get_mut(k) {
-                        add(p, q);
+                    match x.get_mut(k) {
+                        Some(p) => add(p, q),
+                        // A field the first SM left out (nothing counted).
+                        None => {
+                            x.insert(k.clone(), q.clone());
+                        }
                     }
                 }
             }

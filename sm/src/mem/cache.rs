@@ -124,9 +124,72 @@ impl TagArray {
     }
 }
 
+/// A read-only cache whose misses fill after a fixed time: the
+/// instruction cache (GPGPU-Sim's L1I) and the constant cache (L1C), whose
+/// misses go to L2. A line's tag is installed at the miss with the cycle its
+/// data arrives, so a later access to it waits for that fill (a pending
+/// hit, as an MSHR merge) instead of missing again.
+#[derive(Clone, Debug)]
+pub struct FillCache {
+    sets: u64,
+    ways: usize,
+    line_shift: u32,
+    /// Per way: (line, cycle its data is there, last use); line `u64::MAX` is empty.
+    tags: Vec<(u64, u64, u64)>,
+    miss_latency: u64,
+    pub stats: crate::stats::CacheCount,
+}
+
+impl FillCache {
+    /// `None` when `sets` is 0: an ideal cache.
+    pub fn new(sets: u32, ways: u32, line_bytes: u32, miss_latency: u32) -> Option<FillCache> {
+        (sets > 0).then(|| FillCache {
+            sets: sets as u64,
+            ways: ways as usize,
+            line_shift: line_bytes.trailing_zeros(),
+            tags: vec![(u64::MAX, 0, 0); (sets * ways) as usize],
+            miss_latency: miss_latency as u64,
+            stats: Default::default(),
+        })
+    }
+
+    pub fn line(&self, addr: u64) -> u64 {
+        addr >> self.line_shift
+    }
+
+    /// An access to `addr` at cycle `now`: the cycle its line is there.
+    pub fn access(&mut self, addr: u64, now: u64) -> u64 {
+        let line = self.line(addr);
+        let s = (line % self.sets) as usize * self.ways;
+        let ways = &mut self.tags[s..s + self.ways];
+        self.stats.accesses += 1;
+        if let Some(w) = ways.iter_mut().find(|w| w.0 == line) {
+            w.2 = now;
+            return w.1.max(now);
+        }
+        self.stats.misses += 1;
+        let v = (0..ways.len()).min_by_key(|&i| (ways[i].0 != u64::MAX, ways[i].2)).expect("a way");
+        ways[v] = (line, now + self.miss_latency, now);
+        now + self.miss_latency
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_cache_misses_then_waits_for_the_fill_then_hits() {
+        let mut c = FillCache::new(2, 1, 64, 100).unwrap();
+        assert_eq!(c.access(0x40, 10), 110, "a miss fills after 100 cycles");
+        assert_eq!(c.access(0x7c, 50), 110, "the same line while it fills: waits for it");
+        assert_eq!(c.access(0x44, 200), 200, "then hits");
+        // 0xc0 maps to the same set (line 3, 2 sets): it evicts line 1.
+        assert_eq!(c.access(0xc0, 300), 400);
+        assert_eq!(c.access(0x40, 400), 500);
+        assert_eq!((c.stats.accesses, c.stats.misses), (5, 3));
+        assert!(FillCache::new(0, 4, 128, 10).is_none(), "0 sets: ideal");
+    }
 
     #[test]
     fn lru_and_reservation() {
