@@ -30,12 +30,15 @@ demo: setup build
 	$(WF) cosim --block scoreboard --cycles 100000 --seed 1 --work out/cosim
 
 # Warp pre-execution (seed 000) on the kernel suite: baseline vs P-mode under
-# the paper's Table 1 preset (speedups, long-latency RAW share before/after,
+# the paper's Table 1 preset, its 15-SM GPU (then one SM against the GPU;
+# docs/gpu.md) (speedups, long-latency RAW share before/after,
 # the breakdown side by side in one SVG), then the sensitivity to P-queue
 # entries and rename registers, and the reused results renamed or moved home.
 pmode: setup build
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode -o out/pmode.csv --stats-dir out/pmode
 	$(WF) compare out/pmode.csv
+	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode --vary gpu.sms=1,15 -o out/pmode_gpu.csv
+	$(WF) compare out/pmode_gpu.csv
 	$(WF) plot out/pmode/*.json -o out/pmode.svg --title "Scheduler-cycle breakdown: baseline vs warp pre-execution"
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode \
 	    --vary pmode.pqueue_entries=0,4,8,16 --vary pmode.rename_regs=64,128,256 -o out/pmode_sensitivity.csv

@@ -211,6 +211,10 @@ fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
     Some((config, sets))
 }
 
+/// Per application: per timing run, (cycles, thread instructions, wall
+/// seconds) if it finished.
+type Correlated = (String, Vec<Option<(u64, u64, f64)>>);
+
 /// The run under GPGPU-Sim (`make correlate`; scripts/gpgpusim).
 const GPGPUSIM: &str = "gpgpusim";
 
@@ -347,7 +351,7 @@ fn gpgpusim(app: &App, size: &Size, exe: &Path, cwd: &Path, o: &mut Outcome) -> 
 /// absolute difference and the correlation coefficient of IPC (thread
 /// instructions per cycle, each simulator's own count) over the
 /// applications both finished.
-fn correlation(timing: &[&str], runs: &[(String, Vec<Option<(u64, u64, f64)>>)]) -> String {
+fn correlation(timing: &[&str], runs: &[Correlated]) -> String {
     let mut s = String::from("application");
     for m in timing {
         let _ = write!(s, ",cycles {m}");
@@ -531,7 +535,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     // Cycles per application and timing run, for the speedup table.
     let timing: Vec<&str> = modes.iter().copied().filter(|m| run_spec(m).is_some() || *m == GPGPUSIM).collect();
     // (cycles, thread instructions, wall seconds) per application and timing run, with GPGPU-Sim.
-    let mut correlated: Vec<(String, Vec<Option<(u64, u64, f64)>>)> = Vec::new();
+    let mut correlated: Vec<Correlated> = Vec::new();
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     // The same per kernel (`application:kernel`), summed over its launches.
     let mut kernel_cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
@@ -659,6 +663,26 @@ mod tests {
             Some(("ubc12_replay".into(), vec!["mode=replay".into(), "replay.tracker=credit".into(), "replay.predictor=counter".into()]))
         );
         assert_eq!(run_spec("configs/x.toml:l1.mshrs=16"), Some(("configs/x.toml".into(), vec!["l1.mshrs=16".into()])));
+    }
+
+    #[test]
+    fn correlation_table() {
+        let runs = vec![
+            ("a".to_string(), vec![Some((100, 1000, 1.0)), Some((50, 1000, 1.0))]),
+            ("b".to_string(), vec![Some((200, 1000, 1.0)), Some((200, 1000, 1.0))]),
+            ("c".to_string(), vec![Some((100, 1000, 1.0)), Some((100, 1000, 2.0))]),
+            ("d".to_string(), vec![None, Some((100, 1000, 1.0))]),
+        ];
+        let t = correlation(&["gpgpusim", "x"], &runs);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "application,cycles gpgpusim,cycles x,ratio x,rate x (x GPGPU-Sim)");
+        assert_eq!(lines[1], "a,100,50,0.500,0.5");
+        assert_eq!(lines[3], "c,100,100,1.000,0.5");
+        assert_eq!(lines[4], "d,-,100,-,-");
+        // IPC pairs (10, 20), (5, 5), (10, 10): mean |10/20 - 1| / 3, and
+        // r = 33.33 / sqrt(16.67 * 116.67) = 0.756.
+        assert_eq!(lines[5], "mean |ratio - 1|,,,0.167");
+        assert_eq!(lines[6], "IPC correlation,,,0.756");
     }
 
     #[test]

@@ -294,7 +294,7 @@ impl Gpu {
         // GPGPU-Sim's order: responses into the cores, DRAM, L2, the
         // interconnect, then the cores.
         if ticks[0] {
-            self.to_and_from_sms();
+            self.exchange_with_sms();
         }
         if ticks[3] {
             self.dram_cycle();
@@ -315,7 +315,7 @@ impl Gpu {
 
     /// Replies into the SMs' ports, the SMs' requests into the crossbar
     /// (one of each per SM per cycle).
-    fn to_and_from_sms(&mut self) {
+    fn exchange_with_sms(&mut self) {
         let shared = Arc::clone(&self.shared);
         for i in 0..shared.sms.len() {
             let mut sm = lock(&shared, i);
