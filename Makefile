@@ -14,7 +14,7 @@ build:
 	$(CARGO) build --release
 
 # The main job on the built-in example: the tiled sgemm kernel (CUDA C,
-# compiled by clang) on the timing SM of the P-mode paper's Table 1, with the
+# compiled by clang) on the P-mode paper's Table 1 GPU (15 SMs; waves of SM 0), with the
 # scoreboard and MSHR table blocks in the loop — under GTO and loose
 # round-robin, its statistics, the breakdown chart, a VCD of 1000 cycles
 # with its GTKWave save file, and a Konata pipeline log; then the scoreboard
