@@ -120,3 +120,16 @@ fn instruction_and_constant_caches_cost_cycles_not_results() {
     assert_eq!((b.stats.icache.accesses, b.stats.const_cache.accesses), (0, 0));
     assert!(a.stats.cycles > b.stats.cycles, "cached {} vs ideal {}", a.stats.cycles, b.stats.cycles);
 }
+
+/// An SM with nothing to do skips its cycle's work (`Sm::quiet`); every
+/// cycle in full (`Outputs::exhaustive`) gives the same statistics.
+#[test]
+fn quiet_sms_skip_work_not_results() {
+    for name in ["sgemm", "bfs", "histogram", "vecadd"] {
+        let (k, l, _) = prepare(name);
+        let cfg = gpu(15, "baseline");
+        let fast = run(&k, &l, &cfg, 1);
+        let full = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() }).unwrap();
+        assert_eq!(fast.stats.json(), full.stats.json(), "{name}");
+    }
+}

@@ -624,6 +624,26 @@ impl Sm {
         self.next_cta == self.func.num_ctas() && self.idle()
     }
 
+    /// A GPU's SM with nothing to do until its CTA scheduler gives it a CTA:
+    /// no CTA, nothing in flight, every scheduler's last scan found no warp
+    /// (baseline mode, no outputs that watch each cycle). Its cycle only
+    /// counts the schedulers' idle cycles; a test compares it with the full
+    /// cycle (`Outputs::exhaustive`).
+    fn quiet(&self) -> bool {
+        !self.out.exhaustive
+            && self.tracing.is_none()
+            && self.out.pipeview.is_none()
+            && matches!(self.sb, Issuer::Sb(_))
+            && self.rp.is_none()
+            && self.idle()
+            && self.given.is_some()
+            && self.wbq.is_empty()
+            && self.oc.occupied() == 0
+            && !self.sp.iter().chain(&self.sfu).any(|p| p.busy())
+            && !self.mem.busy()
+            && self.sched_idle.iter().all(|i| i.is_some_and(|i| i.stall == Stall::NoInstLeft && i.until == u64::MAX))
+    }
+
     /// No CTA running or waiting to launch, nothing in flight below the SM.
     pub fn idle(&self) -> bool {
         self.given.as_ref().is_none_or(|q| q.is_empty()) && self.ctas.iter().all(|c| c.is_none()) && !self.mem.lower.busy()
@@ -682,6 +702,15 @@ impl Sm {
 
     /// One clock cycle.
     pub fn cycle(&mut self) -> Result<(), RunError> {
+        if self.quiet() {
+            // Nothing can change this cycle: each scheduler's scan would find
+            // no warp, as it did last cycle, and no block is commanded.
+            for _ in 0..self.scheds.len() {
+                self.stats.breakdown.add(Stall::NoInstLeft);
+            }
+            self.now += 1;
+            return Ok(());
+        }
         self.func.clock = self.now;
         self.view.fetch.clear();
         self.view.issue.clear();
