@@ -2,7 +2,7 @@
 //! scheduler, a request and a reply crossbar, L2 slices (memory
 //! sub-partitions) and DRAM channels, each part on its clock domain.
 //!
-//! Each core cycle the SMs step in parallel (rayon), each seeing global
+//! Each core cycle the SMs step in parallel (worker threads), each seeing global
 //! memory as the previous cycle left it plus its own writes; then, in SM
 //! order, their writes are committed, their requests enter the crossbar and
 //! the CTA scheduler hands out CTAs. Nothing an SM does in its step depends
@@ -600,10 +600,4 @@ pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: 
     let progress = out.progress.take();
     let gpu = Gpu::new(kernel, launch, cfg, engine, &mut out)?;
     gpu.run(progress).map_err(|e| e.to_string())
-}
-
-#[allow(dead_code)]
-fn sms_are_send() {
-    fn send<T: Send>() {}
-    send::<Sm>();
 }
