@@ -137,12 +137,21 @@ impl AddressMap {
         Ok(AddressMap { gap_start, channels, subs: sub_partitions, chip, bank, row, col })
     }
 
+    /// The address with the channel bits taken out, as GPGPU-Sim's
+    /// `partition_address` (which also takes out the bank bits that select
+    /// the sub-partition; this keeps them). On the "gap" path the quotient
+    /// above `dramid@` stitched onto the bits below it; otherwise every bit
+    /// but the channel's.
+    pub fn partition_address(&self, addr: u64) -> u64 {
+        match self.gap_start {
+            Some(s) => (((addr >> s) / u64::from(self.channels)) << s) | (addr & ((1u64 << s) - 1)),
+            None => gather(!self.chip, addr),
+        }
+    }
+
     pub fn decode(&self, addr: u64) -> DramAddr {
         let (channel, rest) = match self.gap_start {
-            Some(s) => {
-                let (high, ch) = (addr >> s, u64::from(self.channels));
-                ((high % ch) as u32, ((high / ch) << s) | (addr & ((1u64 << s) - 1)))
-            }
+            Some(s) => (((addr >> s) % u64::from(self.channels)) as u32, self.partition_address(addr)),
             None => (gather(self.chip, addr) as u32, addr),
         };
         let bank = gather(self.bank, rest) as u32;

@@ -8,8 +8,8 @@
 //! (the SM sends one request per line it writes), so a write miss allocates
 //! the line dirty without fetching it; a write to a line with a fill pending
 //! merges into that MSHR and dirties the line when it arrives. Sets are
-//! indexed by the partition address (the address with the channel bits
-//! taken out), as GPGPU-Sim's `l2_cache_config::set_index` does.
+//! indexed by the partition address (`AddressMap::partition_address`), as
+//! in GPGPU-Sim's `l2_cache_config::set_index`.
 
 use crate::mem::lower::Kind;
 use std::collections::VecDeque;

@@ -77,9 +77,6 @@ pub struct Gpu {
     /// Per channel: the slice its DRAM takes from next (round-robin).
     dram_rr: Vec<usize>,
     map: AddressMap,
-    /// Address bits below the channel bits, and whether the channel count
-    /// is a power of two (for the partition address).
-    chip_start: u32,
     line: u64,
     line_flits: u32,
     ctas: u32,
@@ -122,7 +119,6 @@ impl Gpu {
         let timing = DramTiming::parse(&g.dram_timing)?;
         let nslices = (g.channels * g.sub_partitions) as usize;
         let buffer = g.icnt_buffer as usize;
-        let chip_start = g.address_mapping.strip_prefix("dramid@").and_then(|r| r.split(';').next()).and_then(|n| n.parse().ok()).unwrap_or(10);
         let n = sms.len();
         let shared = Arc::new(Shared {
             sms: sms.into_iter().map(Mutex::new).collect(),
@@ -147,7 +143,6 @@ impl Gpu {
                 .collect(),
             dram_rr: vec![0; g.channels as usize],
             map,
-            chip_start,
             line: g.l2_line as u64,
             line_flits: (HEADER_BYTES + g.l2_line).div_ceil(g.flit_bytes),
             ctas: launch.ctas() as u32,
@@ -179,13 +174,8 @@ impl Gpu {
             self.step()?;
             if let Some(f) = progress.as_mut().filter(|_| self.now >= shown + PROGRESS_CYCLES) {
                 shown = self.now;
-                let (mut warp_insts, mut ctas_done) = (0, 0);
-                for i in 0..self.shared.sms.len() {
-                    let sm = self.sm(i);
-                    warp_insts += sm.stats.warp_insts;
-                    ctas_done += sm.ctas_finished();
-                }
-                f(&Progress { cycles: self.now, warp_insts, ctas_done, ctas: self.ctas as u64 });
+                let ctas_done = (0..self.shared.sms.len()).map(|i| self.sm(i).ctas_finished()).sum();
+                f(&Progress { cycles: self.now, warp_insts: self.warp_insts, ctas_done, ctas: self.ctas as u64 });
             }
             let progress = self.progress.iter().copied().max().unwrap_or(0);
             if self.now - progress > limits.deadlock_cycles {
@@ -329,7 +319,7 @@ impl Gpu {
                 if let Some(r) = port.out.pop_front() {
                     let addr = r.line * self.line;
                     let slice = self.map.decode(addr).sub_partition as usize;
-                    let set = ((partition_addr(addr, self.chip_start, self.cfg.gpu.channels as u64) / self.line) % self.cfg.gpu.l2_sets as u64) as u32;
+                    let set = ((self.map.partition_address(addr) / self.line) % self.cfg.gpu.l2_sets as u64) as u32;
                     let flits = if r.kind == Kind::Write || matches!(r.kind, Kind::Atomic { .. }) { self.line_flits } else { 1 };
                     self.requests.push(i, slice, flits, L2Request { sm: i as u16, line: r.line, set, kind: r.kind });
                 }
@@ -524,17 +514,6 @@ fn backoff(spins: &mut u32) {
         std::hint::spin_loop();
     } else {
         std::thread::yield_now();
-    }
-}
-
-/// The address with the channel bits (at `chip_start`) taken out:
-/// GPGPU-Sim's `partition_address`, which indexes the L2 slice's sets.
-fn partition_addr(addr: u64, chip_start: u32, channels: u64) -> u64 {
-    let low = addr & ((1u64 << chip_start) - 1);
-    if channels.is_power_of_two() {
-        ((addr >> (chip_start + channels.trailing_zeros())) << chip_start) | low
-    } else {
-        (((addr >> chip_start) / channels) << chip_start) | low
     }
 }
 
