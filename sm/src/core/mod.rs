@@ -137,6 +137,38 @@ pub struct Outputs {
     pub threads: usize,
 }
 
+/// The livelock check of a run (one SM's or a GPU's): stuck — every warp
+/// spinning with memory unchanged or waiting at a barrier — at two looks
+/// `spacing` cycles apart, far enough that a CTA that could still launch
+/// would have, with no memory write or CTA launch between them.
+pub(crate) struct StuckWatch {
+    pub spacing: u64,
+    /// (memory generation, CTAs launched or handed out) when first seen stuck.
+    since: Option<(u64, u32)>,
+}
+
+impl StuckWatch {
+    pub fn new(cfg: &Config) -> StuckWatch {
+        StuckWatch { spacing: (2 * cfg.core.cta_launch_interval as u64).max(4096), since: None }
+    }
+
+    /// One look: where the warps are, if stuck now as at the last look in
+    /// the same `state`.
+    pub fn look(&mut self, state: (u64, u32), stuck: Option<String>) -> Option<String> {
+        match (stuck, self.since) {
+            (Some(detail), Some(then)) if then == state => Some(detail),
+            (Some(_), _) => {
+                self.since = Some(state);
+                None
+            }
+            (None, _) => {
+                self.since = None;
+                None
+            }
+        }
+    }
+}
+
 /// A progress callback.
 pub type ProgressFn = Box<dyn FnMut(&Progress) + Send>;
 
@@ -501,11 +533,7 @@ impl Sm {
     pub fn run(&mut self) -> Result<(), RunError> {
         self.check_fits()?;
         let limits = self.cfg.limits.clone();
-        // Livelock checks: the stuck state must be seen twice, far enough
-        // apart that a CTA that could still launch would have.
-        let spacing = (2 * self.cfg.core.cta_launch_interval as u64).max(4096);
-        // (memory generation, CTAs launched) when the SM was first seen stuck.
-        let mut stuck_since: Option<(u64, u32)> = None;
+        let mut watch = StuckWatch::new(&self.cfg);
         loop {
             if self.finished() {
                 break;
@@ -520,14 +548,9 @@ impl Sm {
             if limits.max_instructions != 0 && self.stats.warp_insts > limits.max_instructions {
                 return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
             }
-            if self.now.is_multiple_of(spacing) {
-                let now = (self.func.generation(), self.next_cta);
-                match (self.stuck(), stuck_since) {
-                    (Some(detail), Some(then)) if then == now => {
-                        return Err(RunError::NoProgress { kernel: self.func.kernel_name().to_string(), at: self.now, detail });
-                    }
-                    (Some(_), _) => stuck_since = Some(now),
-                    (None, _) => stuck_since = None,
+            if self.now.is_multiple_of(watch.spacing) {
+                if let Some(detail) = watch.look((self.func.generation(), self.next_cta), self.stuck()) {
+                    return Err(RunError::NoProgress { kernel: self.func.kernel_name().to_string(), at: self.now, detail });
                 }
             }
             if self.now.is_multiple_of(PROGRESS_CYCLES) {

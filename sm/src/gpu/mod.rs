@@ -16,7 +16,7 @@ pub mod l2;
 
 use crate::blocks::Engine;
 use crate::config::Config;
-use crate::core::{Outputs, Progress, ProgressFn, RunError, Sm, PROGRESS_CYCLES};
+use crate::core::{Outputs, Progress, ProgressFn, RunError, Sm, StuckWatch, PROGRESS_CYCLES};
 use crate::func::Functional;
 use crate::mem::lower::{Kind, Response};
 use crate::run::Outcome;
@@ -168,8 +168,7 @@ impl Gpu {
     pub fn run(mut self, mut progress: Option<ProgressFn>) -> Result<Outcome, RunError> {
         let limits = self.cfg.limits.clone();
         let mut shown = 0;
-        let spacing = (2 * self.cfg.core.cta_launch_interval as u64).max(4096);
-        let (mut checked, mut stuck_since) = (0, None);
+        let (mut watch, mut checked) = (StuckWatch::new(&self.cfg), 0);
         while !self.finished() {
             self.step()?;
             if let Some(f) = progress.as_mut().filter(|_| self.now >= shown + PROGRESS_CYCLES) {
@@ -188,19 +187,12 @@ impl Gpu {
             if limits.max_instructions != 0 && self.warp_insts > limits.max_instructions {
                 return Err(RunError::MaxInstructions(limits.max_instructions, self.how_far()));
             }
-            if self.now >= checked + spacing {
+            // As one SM's check, over the GPU: every SM with warps is stuck.
+            if self.now >= checked + watch.spacing {
                 checked = self.now;
-                // As one SM's check (`Sm::run`), over the GPU: every SM with
-                // warps has them all spinning or waiting at a barrier, and
-                // no memory write or CTA hand-out happened between two looks.
-                let now = (self.memory_generation(), self.next_cta);
-                match (self.stuck(), stuck_since) {
-                    (Some(detail), Some(then)) if then == now => {
-                        let kernel = self.sm(0).functional().kernel_name().to_string();
-                        return Err(RunError::NoProgress { kernel, at: self.now, detail });
-                    }
-                    (Some(_), _) => stuck_since = Some(now),
-                    (None, _) => stuck_since = None,
+                if let Some(detail) = watch.look((self.memory_generation(), self.next_cta), self.stuck()) {
+                    let kernel = self.sm(0).functional().kernel_name().to_string();
+                    return Err(RunError::NoProgress { kernel, at: self.now, detail });
                 }
             }
         }
