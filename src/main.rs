@@ -213,6 +213,10 @@ enum Cmd {
         /// Print the PTX the compiler produced (for `.cu` files) instead.
         #[arg(long)]
         ptx: bool,
+        /// Decouple the kernel (DAC, docs/dac.md): print where each
+        /// instruction goes, then the affine and the non-affine stream.
+        #[arg(long, conflicts_with_all = ["ptx", "trace_schedule"])]
+        decouple: bool,
         #[command(flatten)]
         trace: TraceArgs,
         /// The compiler of a `.cu` file.
@@ -783,7 +787,7 @@ fn trace_schedule(ptx: &str, file: &str, name: Option<&str>, train: &Path, opts:
     kernel::tsched::schedule(ptx, file, &profile, opts).map_err(|e| e.to_string())
 }
 
-fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool, trace: TraceArgs, compiler: CompilerArg) -> Res<()> {
+fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool, decouple: bool, trace: TraceArgs, compiler: CompilerArg) -> Res<()> {
     if trace.trace_schedule {
         if !(0.0..1.0).contains(&trace.min_prob) {
             return Err(format!("--min-prob {}: a probability in [0, 1)", trace.min_prob));
@@ -829,7 +833,11 @@ fn cmd_kernel(file: PathBuf, name: Option<String>, ptx: bool, trace: TraceArgs, 
     }
     println!("{}: PTX {}.{} for {}", file.display(), m.version.0, m.version.1, m.target);
     for k in list {
-        print!("{}", k.listing());
+        if decouple {
+            print!("{}", kernel::dac::decouple(k).report(k));
+        } else {
+            print!("{}", k.listing());
+        }
     }
     Ok(())
 }
@@ -933,7 +941,7 @@ fn main() -> ExitCode {
         Cmd::Stim { block, cycles, seed, out } => cmd_stim(block, cycles, seed, out),
         Cmd::Lint { block, params, work, quick } => cmd_lint(block, params, work, quick),
         Cmd::Synth { block, flow, work } => cmd_synth(block, flow, work),
-        Cmd::Kernel { file, kernel, ptx, trace, compiler } => cmd_kernel(file, kernel, ptx, trace, compiler),
+        Cmd::Kernel { file, kernel, ptx, decouple, trace, compiler } => cmd_kernel(file, kernel, ptx, decouple, trace, compiler),
         Cmd::Run { file, kernel, launch, functional, trace_schedule, timing, dump, budget, compiler } => {
             cmd_run(file, kernel, launch, functional, trace_schedule, timing, dump, budget, compiler)
         }

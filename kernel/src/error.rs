@@ -71,6 +71,9 @@ pub enum Fault {
     NoTexture { handle: u64 },
     /// A recursive call deeper than the thread's stack holds.
     CallStackOverflow { depth: u32, frame: u32 },
+    /// A decoupled kernel's streams disagree (a `deq` without its `enq`):
+    /// the decoupling pass is wrong, never the program.
+    Dac(String),
 }
 
 impl std::fmt::Display for Fault {
@@ -97,6 +100,7 @@ impl std::fmt::Display for Fault {
             Fault::CallStackOverflow { depth, frame } => {
                 write!(f, "call stack overflow: {depth} nested calls of {frame}-byte frames fill the thread's stack ({} bytes)", crate::kernel::STACK_BYTES)
             }
+            Fault::Dac(m) => write!(f, "DAC: {m}"),
             Fault::NoTexture { handle } => write!(f, "tex: handle {handle:#x} names no texture of the launch ([textures.NAME], passed as {{ texture = \"NAME\" }})"),
             Fault::BadBarrier { id, threads } => match threads {
                 Some(t) => write!(f, "bar {id}, {t}: the barrier must be 0 to 15 and the count a positive multiple of 32"),

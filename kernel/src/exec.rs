@@ -35,6 +35,9 @@
 //! lanes' local frames ([`WarpState::frame`]) move up by the kernel's frame
 //! size for the call.
 
+use std::collections::VecDeque;
+use std::sync::Arc;
+
 use crate::cfg::RPC_NONE;
 use crate::error::{ExecError, Fault};
 use crate::inst::*;
@@ -86,7 +89,44 @@ pub struct WarpState {
     pub calls: Vec<usize>,
     /// The kernel's frame size (`Kernel::frame_bytes`).
     pub frame_bytes: u32,
+    /// A decoupled kernel's warp (DAC): the affine stream run for this
+    /// warp's threads, which fills the queues its `deq`s read.
+    pub affine: Option<Box<AffineLanes>>,
+    /// The records this warp's `enq`s produced (the affine stream's
+    /// lanes), address queue and predicate queue, oldest first.
+    pub pwaq: VecDeque<DacRecord>,
+    pub pwpq: VecDeque<DacRecord>,
 }
+
+/// One `enq`'s expansion for one warp: the executing lanes and, per lane,
+/// the address (`enq.addr`, `enq.data`) or predicate bit (`enq.pred`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DacRecord {
+    pub queue: DacQueue,
+    pub mask: u32,
+    pub vals: [u64; WARP_SIZE],
+}
+
+/// The functional model of the affine warp, per non-affine warp: the
+/// affine stream executed over the warp's own threads, run only as far as
+/// the warp's next `deq` needs. The affine warp of the hardware executes
+/// the same stream once per CTA on affine tuples; per thread the values
+/// are the same, and each warp sees its records in the same order.
+#[derive(Clone, Debug)]
+pub struct AffineLanes {
+    pub kernel: Arc<Kernel>,
+    pub warp: WarpState,
+}
+
+impl PartialEq for AffineLanes {
+    fn eq(&self, o: &Self) -> bool {
+        Arc::ptr_eq(&self.kernel, &o.kernel) && self.warp == o.warp
+    }
+}
+
+/// Affine-stream instructions one `deq` may wait for before the stream is
+/// declared stuck (it never enqueues again).
+const AFFINE_PATIENCE: u64 = 1 << 28;
 
 impl WarpState {
     /// Warp `warp_id` of a CTA of `ntid` threads, at the kernel's first instruction.
@@ -121,6 +161,38 @@ impl WarpState {
             frame: [0; WARP_SIZE],
             calls: Vec::new(),
             frame_bytes: k.frame_bytes,
+            affine: k.affine.as_ref().map(|a| Box::new(AffineLanes { kernel: a.clone(), warp: WarpState::new(a, warp_id, ntid) })),
+            pwaq: VecDeque::new(),
+            pwpq: VecDeque::new(),
+        }
+    }
+
+    /// The next record of the warp's `queue` for an instruction executing
+    /// `mask`: the affine stream runs until it has enqueued one.
+    fn deq(&mut self, queue: DacQueue, mask: u32, ctx: &mut ExecCtx) -> Result<DacRecord, Fault> {
+        let Some(a) = self.affine.as_deref_mut() else {
+            return Err(Fault::Dac(format!("deq.{} in a kernel without an affine stream", queue.name())));
+        };
+        let mut patience = AFFINE_PATIENCE;
+        loop {
+            let q = if queue == DacQueue::Pred { &mut a.warp.pwpq } else { &mut a.warp.pwaq };
+            if let Some(r) = q.pop_front() {
+                if r.queue != queue || r.mask != mask {
+                    return Err(Fault::Dac(format!(
+                        "deq.{} of lanes {mask:#010x} met enq.{} of lanes {:#010x}: the streams disagree",
+                        queue.name(),
+                        r.queue.name(),
+                        r.mask
+                    )));
+                }
+                return Ok(r);
+            }
+            if a.warp.done || patience == 0 {
+                let why = if a.warp.done { "the affine stream has ended" } else { "the affine stream stopped enqueuing" };
+                return Err(Fault::Dac(format!("deq.{} finds its queue empty: {why}", queue.name())));
+            }
+            patience -= 1;
+            exec(&a.kernel, &mut a.warp, ctx).map_err(|e| Fault::Dac(format!("in the affine stream: {e}")))?;
         }
     }
 
@@ -459,7 +531,7 @@ fn rd(w: &WarpState, ctx: &ExecCtx, o: Opnd) -> Lanes {
             Sreg::Clock64 => r = [ctx.clock; WARP_SIZE],
             Sreg::GlobalTimer => r = [ctx.clock.saturating_mul(1_000_000_000) / ctx.clock_hz.max(1); WARP_SIZE],
         },
-        Opnd::None | Opnd::Sink => {}
+        Opnd::None | Opnd::Sink | Opnd::Deq => {}
     }
     r
 }
@@ -1205,6 +1277,7 @@ fn memory(k: &Kernel, inst: &Inst, w: &mut WarpState, ctx: &mut ExecCtx, mask: u
     let Some(mi) = inst.mem else { return Ok(()) };
     let base = match addr.base {
         Opnd::None => [0u64; WARP_SIZE],
+        Opnd::Deq => w.deq(inst.deq_queue().unwrap_or(DacQueue::Addr), mask, ctx).map_err(|f| (None, f))?.vals,
         o => rd(w, ctx, o),
     };
     let off = addr.off as u64;
@@ -1515,7 +1588,7 @@ fn data(inst: &Inst, w: &mut WarpState, ctx: &ExecCtx, mask: u32) {
             };
             wr(w, inst.dst[0], &r, mask);
         }
-        Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } | Op::Call { .. } | Op::Ret => {}
+        Op::Membar | Op::Bar { .. } | Op::Exit | Op::Bra { .. } | Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Tex { .. } | Op::Call { .. } | Op::Ret | Op::Enq(_) | Op::Deq(_) => {}
     }
 }
 
@@ -1654,6 +1727,41 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
             if exec_mask != 0 {
                 if let Err((lane, f)) = texture(inst, w, ctx, exec_mask, dims, cty, &mut ex) {
                     return Err(fault(k, w, ctx, pc, lane, f));
+                }
+            }
+            w.advance();
+        }
+        Op::Enq(queue) => {
+            if exec_mask != 0 {
+                let vals = match inst.addr {
+                    Some(a) => {
+                        let base = rd(w, ctx, a.base);
+                        let wrap32 = matches!(a.base, Opnd::R(_));
+                        base.map(|b| {
+                            let x = b.wrapping_add(a.off as u64);
+                            if wrap32 {
+                                x & 0xffff_ffff
+                            } else {
+                                x
+                            }
+                        })
+                    }
+                    None => rd(w, ctx, inst.src[0]),
+                };
+                let r = DacRecord { queue, mask: exec_mask, vals };
+                if queue == DacQueue::Pred {
+                    w.pwpq.push_back(r);
+                } else {
+                    w.pwaq.push_back(r);
+                }
+            }
+            w.advance();
+        }
+        Op::Deq(queue) => {
+            if exec_mask != 0 {
+                match w.deq(queue, exec_mask, ctx) {
+                    Ok(r) => wr(w, inst.dst[0], &r.vals, exec_mask),
+                    Err(f) => return Err(fault(k, w, ctx, pc, None, f)),
                 }
             }
             w.advance();

@@ -299,6 +299,10 @@ pub enum Opnd {
     Sreg(Sreg),
     /// `_`: a destination that is not written.
     Sink,
+    /// A decoupled memory instruction's address (`[deq.addr]`, `[deq.data]`):
+    /// each lane's address comes from the warp's address queue, filled by
+    /// the affine stream (DAC, [`crate::dac`]).
+    Deq,
 }
 
 impl Opnd {
@@ -604,6 +608,32 @@ pub enum Op {
     Call { target: u32 },
     /// `ret` of a recursive function.
     Ret,
+    /// DAC's `enq.addr [a]` / `enq.data [a]` (the lanes' addresses, `addr`)
+    /// and `enq.pred p` (src 0): the affine stream hands a value to the
+    /// non-affine warp's queue ([`crate::dac`]).
+    Enq(DacQueue),
+    /// DAC's `deq.pred p`: the predicate from the warp's predicate queue.
+    Deq(DacQueue),
+}
+
+/// A DAC queue: the warp's address queue (PWAQ) takes `Addr` (addresses
+/// only) and `Data` (global and local loads, fetched as soon as the address
+/// exists) records; the predicate queue (PWPQ) takes `Pred`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DacQueue {
+    Addr,
+    Data,
+    Pred,
+}
+
+impl DacQueue {
+    pub fn name(self) -> &'static str {
+        match self {
+            DacQueue::Addr => "addr",
+            DacQueue::Data => "data",
+            DacQueue::Pred => "pred",
+        }
+    }
 }
 
 /// `shfl` lane selection.
@@ -771,6 +801,16 @@ impl Inst {
         self.dst.iter().copied().filter(|o| o.is_reg())
     }
 
+    /// The queue a decoupled memory instruction takes its addresses from:
+    /// global and local loads were prefetched (`deq.data`), the rest not.
+    pub fn deq_queue(&self) -> Option<DacQueue> {
+        match (self.addr?.base, self.op) {
+            (Opnd::Deq, Op::Ld { space: Space::Global | Space::Local, .. }) => Some(DacQueue::Data),
+            (Opnd::Deq, _) => Some(DacQueue::Addr),
+            _ => None,
+        }
+    }
+
     /// The functional unit (see [`Unit`]).
     pub fn classify_unit(op: &Op) -> Unit {
         match *op {
@@ -840,6 +880,7 @@ fn opnd_str(o: Opnd, allocated: bool) -> String {
         }
         Opnd::Sreg(s) => s.to_string(),
         Opnd::Sink => "_".into(),
+        Opnd::Deq => "deq".into(),
     }
 }
 
@@ -856,6 +897,9 @@ impl Inst {
         let dsts = list(&self.dst);
         let srcs = list(&self.src);
         let addr = self.addr.map(|a| {
+            if a.base == Opnd::Deq {
+                return format!("[deq.{}]", self.deq_queue().map_or("addr", DacQueue::name));
+            }
             let b = opnd_str(a.base, allocated);
             match (b.is_empty(), a.off) {
                 (true, o) => format!("[0x{o:x}]"),
@@ -879,6 +923,10 @@ impl Inst {
             }
             Op::Atom { .. } => {
                 ops.extend(dsts);
+                ops.extend(addr);
+                ops.extend(srcs);
+            }
+            Op::Enq(_) => {
                 ops.extend(addr);
                 ops.extend(srcs);
             }

@@ -69,6 +69,9 @@ pub struct Kernel {
     pub labels: Vec<(String, u32)>,
     /// Every PTX register the kernel uses and where it lives (`R4`, `R6:R7`, `P1`).
     pub reg_names: Vec<(String, String)>,
+    /// A decoupled kernel (DAC, [`crate::dac`]): this is the non-affine
+    /// stream, and this its affine stream, which feeds its `deq`s.
+    pub affine: Option<std::sync::Arc<Kernel>>,
 }
 
 impl Kernel {
@@ -194,6 +197,7 @@ impl Kernel {
             cfg,
             labels: f.labels,
             reg_names,
+            affine: None,
         })
     }
 

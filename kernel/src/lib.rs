@@ -57,6 +57,7 @@
 pub mod barrier;
 pub mod cfg;
 pub mod compile;
+pub mod dac;
 pub mod error;
 pub mod exec;
 pub mod gen;
