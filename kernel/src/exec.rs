@@ -104,6 +104,8 @@ pub struct WarpState {
 pub struct DacRecord {
     pub queue: DacQueue,
     pub mask: u32,
+    /// Bytes each lane accesses (addresses; 0 for predicates).
+    pub bytes: u32,
     pub vals: [u64; WARP_SIZE],
 }
 
@@ -171,7 +173,18 @@ impl WarpState {
     /// `mask`: the affine stream runs until it has enqueued one.
     fn deq(&mut self, queue: DacQueue, mask: u32, ctx: &mut ExecCtx) -> Result<DacRecord, Fault> {
         let Some(a) = self.affine.as_deref_mut() else {
-            return Err(Fault::Dac(format!("deq.{} in a kernel without an affine stream", queue.name())));
+            // The timing SM's affine warp fills the queues itself.
+            let q = if queue == DacQueue::Pred { &mut self.pwpq } else { &mut self.pwaq };
+            return match q.pop_front() {
+                Some(r) if r.queue == queue && r.mask == mask => Ok(r),
+                Some(r) => Err(Fault::Dac(format!(
+                    "deq.{} of lanes {mask:#010x} met enq.{} of lanes {:#010x}: the streams disagree",
+                    queue.name(),
+                    r.queue.name(),
+                    r.mask
+                ))),
+                None => Err(Fault::Dac(format!("deq.{} finds its queue empty", queue.name()))),
+            };
         };
         let mut patience = AFFINE_PATIENCE;
         loop {
@@ -1748,7 +1761,8 @@ pub fn exec(k: &Kernel, w: &mut WarpState, ctx: &mut ExecCtx) -> Result<Executed
                     }
                     None => rd(w, ctx, inst.src[0]),
                 };
-                let r = DacRecord { queue, mask: exec_mask, vals };
+                let bytes = inst.mem.map_or(0, |m| m.elem_bytes as u32 * m.vec as u32);
+                let r = DacRecord { queue, mask: exec_mask, bytes, vals };
                 if queue == DacQueue::Pred {
                     w.pwpq.push_back(r);
                 } else {

@@ -617,8 +617,8 @@ pub enum Op {
 }
 
 /// A DAC queue: the warp's address queue (PWAQ) takes `Addr` (addresses
-/// only) and `Data` (global and local loads, fetched as soon as the address
-/// exists) records; the predicate queue (PWPQ) takes `Pred`.
+/// only) and `Data` (global loads, fetched as soon as the address exists)
+/// records; the predicate queue (PWPQ) takes `Pred`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DacQueue {
     Addr,
@@ -802,10 +802,10 @@ impl Inst {
     }
 
     /// The queue a decoupled memory instruction takes its addresses from:
-    /// global and local loads were prefetched (`deq.data`), the rest not.
+    /// global loads were prefetched (`deq.data`), the rest not.
     pub fn deq_queue(&self) -> Option<DacQueue> {
         match (self.addr?.base, self.op) {
-            (Opnd::Deq, Op::Ld { space: Space::Global | Space::Local, .. }) => Some(DacQueue::Data),
+            (Opnd::Deq, Op::Ld { space: Space::Global, .. }) => Some(DacQueue::Data),
             (Opnd::Deq, _) => Some(DacQueue::Addr),
             _ => None,
         }
@@ -857,6 +857,8 @@ impl Inst {
             // A read-only global load of each lane's (first) texel, 4 bytes
             // (a texel's size depends on the texture bound at launch).
             Op::Tex { .. } => Some(MemInfo { space: Space::Global, kind: MemKind::Load, elem_bytes: 4, vec: 1 }),
+            // The access it stands for (the decoupling pass sets it).
+            Op::Enq(_) => self.mem,
             _ => None,
         };
     }

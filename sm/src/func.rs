@@ -476,6 +476,10 @@ fn decode(c: &Config, k: &Kernel, i: usize, inst: &Inst) -> Result<Op, String> {
         may_miss: inst.mem.is_some_and(|m| {
             m.kind == MemKind::Load && matches!(m.space, kernel::inst::Space::Global | kernel::inst::Space::Local | kernel::inst::Space::Generic)
         }),
+        deq: match inst.op {
+            kernel::Op::Deq(q) => Some(q),
+            _ => inst.deq_queue(),
+        },
         text,
     };
     op.reads[..reads.len()].copy_from_slice(&reads);

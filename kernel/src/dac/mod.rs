@@ -23,12 +23,14 @@
 //! The result is the non-affine [`Kernel`] with the affine one attached
 //! ([`Kernel::affine`]): every runner executes it unchanged, each warp's
 //! `deq`s served by the affine stream run over the same threads
-//! ([`crate::exec::AffineLanes`]). Not modelled, so such values stay
+//! ([`crate::exec::AffineLanes`]). The timing SM runs one affine warp per
+//! CTA instead ([`warp::AffineWarp`]), which yields the same records. Not modelled, so such values stay
 //! non-affine and their users in the non-affine stream: divergent affine
 //! tuples (the DCRF of section 4.6), mod-type tuples (section 4.4), and
 //! non-affine warps providing branch bit-vectors to the affine warp.
 
 pub mod analysis;
+pub mod warp;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -159,10 +161,11 @@ pub fn decouple(k: &Kernel) -> Decoupled {
                 e.finish();
                 extra[i] = Some(e);
             } else {
-                let q = if matches!(inst.op, Op::Ld { space: Space::Global | Space::Local, .. }) { DacQueue::Data } else { DacQueue::Addr };
+                let q = if matches!(inst.op, Op::Ld { space: Space::Global, .. }) { DacQueue::Data } else { DacQueue::Addr };
                 let mut e = Inst::new(Op::Enq(q), if q == DacQueue::Data { "enq.data" } else { "enq.addr" }, inst.line, inst.col);
                 e.guard = inst.guard;
                 e.addr = inst.addr;
+                e.mem = inst.mem;
                 e.finish();
                 aff[i] = Some(e);
             }
@@ -215,7 +218,7 @@ fn candidate(k: &Kernel, a: &Analysis, i: usize) -> Option<DacQueue> {
     let guard_ok = inst.guard.is_none_or(|g| a.operand(&k.insts, i, Opnd::P(g.pred)) != Class::NonAffine);
     match inst.op {
         Op::Ld { space, .. } | Op::St { space, .. } if space != Space::Param => {
-            inst.addr?.base.is_reg().then_some(if matches!(inst.op, Op::Ld { .. }) && matches!(space, Space::Global | Space::Local) {
+            inst.addr?.base.is_reg().then_some(if matches!(inst.op, Op::Ld { .. }) && space == Space::Global {
                 DacQueue::Data
             } else {
                 DacQueue::Addr

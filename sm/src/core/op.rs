@@ -92,6 +92,8 @@ pub struct Op {
     /// A global, local or generic load: it may need an MSHR (replay mode's
     /// tracker and predictor are asked about it).
     pub may_miss: bool,
+    /// DAC: the queue a `deq` (or a memory access at `[deq.*]`) reads.
+    pub deq: Option<kernel::inst::DacQueue>,
     /// Label for pipeline views and reports: `0x0080 ld.global.f32`.
     pub text: String,
 }

@@ -174,6 +174,7 @@ mod tests {
             control: super::super::op::Control::None,
             access: None,
             may_miss: false,
+            deq: None,
             text: String::new(),
         }
     }
