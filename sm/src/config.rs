@@ -429,6 +429,23 @@ fn default_clock_mhz() -> u32 {
     700
 }
 
+/// DAC (seed 003 section 4) parameters; used when `mode = "dac"`. The
+/// defaults are the paper's (BLOCKS.md): 24 ATQ entries, 192 PWAQ and 192
+/// PWPQ entries per SM shared equally by the warp slots.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Dac {
+    pub atq_entries: u32,
+    pub pwaq_entries: u32,
+    pub pwpq_entries: u32,
+}
+
+impl Default for Dac {
+    fn default() -> Self {
+        Dac { atq_entries: 24, pwaq_entries: 192, pwpq_entries: 192 }
+    }
+}
+
 /// A whole SM configuration.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -443,6 +460,8 @@ pub struct Config {
     pub pmode: Pmode,
     #[serde(default)]
     pub replay: Replay,
+    #[serde(default)]
+    pub dac: Dac,
     #[serde(default)]
     pub gpu: Gpu,
     pub limits: Limits,
@@ -668,8 +687,12 @@ impl Config {
         if let Err(e) = crate::gpu::addr::AddressMap::parse(&g.address_mapping, g.channels, g.sub_partitions) {
             return bad("gpu.address_mapping", &format!("{:?}", g.address_mapping), &e);
         }
-        if self.mode == Mode::Dac {
-            return bad("mode", &self.mode, "not modelled in the SM yet (baseline, pmode and replay are)");
+        let d = &self.dac;
+        range("dac.atq_entries", d.atq_entries as u64, 1, 1024)?;
+        for (key, v) in [("dac.pwaq_entries", d.pwaq_entries), ("dac.pwpq_entries", d.pwpq_entries)] {
+            if v < self.core.max_warps {
+                return bad(key, &v, &format!("at least one entry per warp slot (core.max_warps = {})", self.core.max_warps));
+            }
         }
         Ok(())
     }

@@ -15,6 +15,9 @@ use kernel::progress::SpinDetector;
 use kernel::inst::{AluOp, Ty};
 use kernel::{ArchReg, Inst, Kernel, Launch, Memory, MemKind};
 use kernel::memory::{Global, Stage};
+use kernel::dac::warp::AffineWarp;
+use kernel::exec::DacRecord;
+use kernel::inst::DacQueue;
 use std::sync::{Arc, RwLock};
 
 /// Where the local memory of CTA slot `s` appears to the memory system:
@@ -86,6 +89,8 @@ pub struct Functional {
     /// The SM's cycle (`%clock`) and clock frequency (`%globaltimer`).
     pub clock: u64,
     clock_hz: u64,
+    /// DAC: each CTA slot's affine warp and the warp slots of its CTA.
+    affine: Vec<Option<(AffineWarp, Vec<u16>)>>,
 }
 
 impl Functional {
@@ -108,7 +113,15 @@ impl Functional {
         if local > LOCAL_TIMING_STRIDE {
             return Err(format!("kernel `{}`: {local} bytes of local memory per CTA; the SM maps at most 16 MiB", kernel.base_name));
         }
-        let fresh = (0..nwarps).map(|w| WarpState::new(&kernel, w, launch.block)).collect();
+        // A decoupled kernel's warps take their records from the CTA's
+        // affine warp, not from lanes of their own.
+        let fresh = (0..nwarps)
+            .map(|w| {
+                let mut ws = WarpState::new(&kernel, w, launch.block);
+                ws.affine = None;
+                ws
+            })
+            .collect();
         Ok(Functional {
             memory: GlobalMem::Own(launch.memory.clone()),
             warps: vec![None; warp_slots as usize],
@@ -125,6 +138,7 @@ impl Functional {
             unmapped_reads: 0,
             clock: 0,
             clock_hz: 700_000_000,
+            affine: (0..cta_slots).map(|_| None).collect(),
             kernel,
             launch,
         })
@@ -182,6 +196,9 @@ impl Functional {
         let ctaid = [index % gx, (index / gx) % gy, index / (gx * gy)];
         let local = self.threads as usize * self.kernel.local_bytes as usize;
         self.ctas[slot as usize] = Some(CtaMem { index, ctaid, shared: vec![0; self.shared_bytes], local: vec![0; local] });
+        if let Some(a) = &self.kernel.affine {
+            self.affine[slot as usize] = Some((AffineWarp::new(a, self.launch.block), warps.to_vec()));
+        }
         for (i, &w) in warps.iter().enumerate() {
             self.warps[w as usize] = Some(self.fresh[i].clone());
             self.warp_cta[w as usize] = slot;
@@ -192,7 +209,62 @@ impl Functional {
     /// The CTA in `slot` finished; returns its index.
     pub fn end_cta(&mut self, slot: u16) -> u32 {
         let cta = self.ctas[slot as usize].take().expect("a running CTA");
+        self.affine[slot as usize] = None;
         cta.index
+    }
+
+    // ---- DAC ------------------------------------------------------------
+
+    /// The affine stream, if the kernel is decoupled.
+    pub fn affine_kernel(&self) -> Option<&Arc<Kernel>> {
+        self.kernel.affine.as_ref()
+    }
+
+    /// The next instruction of CTA slot `slot`'s affine warp (`None`: done
+    /// or no affine warp).
+    pub fn affine_next(&self, slot: u16) -> Option<u32> {
+        self.affine[slot as usize].as_ref()?.0.next()
+    }
+
+    /// Execute CTA slot `slot`'s affine warp's next instruction; an `enq`
+    /// returns its records by warp slot.
+    pub fn affine_step(&mut self, slot: u16) -> Result<Vec<(u16, DacRecord)>, String> {
+        let aff = Arc::clone(self.kernel.affine.as_ref().expect("a decoupled kernel"));
+        let cta = self.ctas[slot as usize].as_mut().expect("a running CTA");
+        let (warp, slots) = self.affine[slot as usize].as_mut().expect("an affine warp");
+        // The affine stream reads parameters and indices only.
+        let mut none = Memory::default();
+        let mut ctx = ExecCtx {
+            global: Global::Direct(&mut none),
+            shared: &mut cta.shared,
+            local: &mut cta.local,
+            params: &self.launch.params,
+            ntid: self.launch.block,
+            ctaid: cta.ctaid,
+            nctaid: self.launch.grid,
+            side_effects: false,
+            unmapped_reads_zero: false,
+            clock: self.clock,
+            clock_hz: self.clock_hz,
+            textures: &self.launch.textures,
+        };
+        let step = warp.step(&aff, &mut ctx).map_err(|e| format!("in the affine warp: {e}"))?;
+        Ok(step.records.into_iter().map(|(i, r)| (slots[i as usize], r)).collect())
+    }
+
+    /// A record expanded for warp `w` enters its queue.
+    pub fn push_record(&mut self, w: u16, r: DacRecord) {
+        let ws = self.warps[w as usize].as_mut().expect("a live warp");
+        if r.queue == DacQueue::Pred {
+            ws.pwpq.push_back(r);
+        } else {
+            ws.pwaq.push_back(r);
+        }
+    }
+
+    /// Records waiting in warp `w`'s predicate queue or address queue.
+    pub fn queued(&self, w: u16, pred: bool) -> usize {
+        self.warps[w as usize].as_ref().map_or(0, |ws| if pred { ws.pwpq.len() } else { ws.pwaq.len() })
     }
 
     /// The next instruction of the warp in slot `w` (`None`: it is done).
@@ -395,8 +467,17 @@ impl Functional {
     /// The static decode of every instruction, with this configuration's
     /// latencies.
     pub fn ops(&self, c: &Config) -> Result<Arc<[Op]>, String> {
-        self.kernel.insts.iter().enumerate().map(|(i, inst)| decode(c, &self.kernel, i, inst)).collect::<Result<Vec<_>, _>>().map(Arc::from)
+        decode_all(c, &self.kernel)
     }
+
+    /// The affine stream's decode (a decoupled kernel's).
+    pub fn affine_ops(&self, c: &Config) -> Option<Result<Arc<[Op]>, String>> {
+        self.kernel.affine.as_ref().map(|a| decode_all(c, a))
+    }
+}
+
+fn decode_all(c: &Config, k: &Kernel) -> Result<Arc<[Op]>, String> {
+    k.insts.iter().enumerate().map(|(i, inst)| decode(c, k, i, inst)).collect::<Result<Vec<_>, _>>().map(Arc::from)
 }
 
 /// Latency class and type of an instruction (GPGPU-Sim's five classes).

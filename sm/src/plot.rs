@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use std::path::Path;
 
 /// Colours per category, Figure 3's order.
-const COLOURS: [RGBColor; 8] = [
+const COLOURS: [RGBColor; 9] = [
     RGBColor(0x4c, 0x9a, 0x2a), // issued
     RGBColor(0xc0, 0x39, 0x2b), // long RAW
     RGBColor(0xe6, 0x7e, 0x22), // short RAW
@@ -16,6 +16,7 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(0x8e, 0x44, 0xad), // SP/SFU full
     RGBColor(0x95, 0xa5, 0xa6), // ibuffer empty
     RGBColor(0xf1, 0xc4, 0x0f), // barrier
+    RGBColor(0x16, 0xa0, 0x85), // DAC dequeue
     RGBColor(0x34, 0x49, 0x5e), // no instruction left
 ];
 
@@ -50,12 +51,12 @@ pub fn breakdown_svg(runs: &[Stats], path: &Path, title: &str) -> Result<(), Str
             kernels.push(&r.kernel);
         }
     }
-    let mut bars: Vec<(String, String, [f64; 8])> = Vec::new();
+    let mut bars: Vec<(String, String, [f64; 9])> = Vec::new();
     for k in &kernels {
         let group: Vec<&Stats> = runs.iter().filter(|r| r.kernel == *k).collect();
         let base = group[0].scheduler_cycles.max(1) as f64;
         for s in &group {
-            let mut v = [0.0; 8];
+            let mut v = [0.0; 9];
             for c in Stall::ALL {
                 v[c as usize] = s.breakdown.get(c) as f64 / base;
             }

@@ -23,6 +23,21 @@ pub struct Outcome {
 /// With `gpu.sms` above 1, the whole GPU (`crate::gpu`) on `out.threads`
 /// threads; its VCD, pipeline log and event logs are SM 0's.
 pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
+    // DAC mode runs the kernel decoupled (`kernel::dac`), or as it is when
+    // nothing can be (the statistics say why).
+    let (kernel, unchanged) = match cfg.mode {
+        crate::config::Mode::Dac if kernel.affine.is_none() => {
+            let d = kernel::dac::decouple(&kernel);
+            (Arc::new(d.kernel), d.unchanged)
+        }
+        _ => (kernel, None),
+    };
+    let mut outcome = simulate_kernel(kernel, launch, cfg, engine, out)?;
+    outcome.stats.dac.unchanged = unchanged.unwrap_or_default();
+    Ok(outcome)
+}
+
+fn simulate_kernel(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {
     if cfg.gpu.sms > 1 {
         return crate::gpu::simulate(kernel, launch, cfg, engine, out);
     }

@@ -28,11 +28,14 @@ pub enum Stall {
     /// Nothing decoded to issue (fetch latency, a control hazard).
     IbufferEmpty,
     BarrierWait,
+    /// DAC: the warp's next instruction dequeues and its queue is empty, or
+    /// the data its record prefetches has not arrived.
+    DacDeq,
     NoInstLeft,
 }
 
 impl Stall {
-    pub const ALL: [Stall; 8] = [
+    pub const ALL: [Stall; 9] = [
         Stall::Issued,
         Stall::LongRaw,
         Stall::ShortRaw,
@@ -40,6 +43,7 @@ impl Stall {
         Stall::SpSfuFull,
         Stall::IbufferEmpty,
         Stall::BarrierWait,
+        Stall::DacDeq,
         Stall::NoInstLeft,
     ];
 
@@ -52,6 +56,7 @@ impl Stall {
             Stall::SpSfuFull => "sp_sfu_full",
             Stall::IbufferEmpty => "ibuffer_empty",
             Stall::BarrierWait => "barrier_wait",
+            Stall::DacDeq => "dac_deq",
             Stall::NoInstLeft => "no_inst_left",
         }
     }
@@ -66,6 +71,7 @@ impl Stall {
             Stall::SpSfuFull => "SP/SFU Full",
             Stall::IbufferEmpty => "Instruction Buffer Empty",
             Stall::BarrierWait => "Barrier Wait",
+            Stall::DacDeq => "DAC Dequeue",
             Stall::NoInstLeft => "No Instruction Left",
         }
     }
@@ -73,7 +79,7 @@ impl Stall {
 
 /// Scheduler-cycles per category, indexed by `Stall as usize`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Breakdown(pub [u64; 8]);
+pub struct Breakdown(pub [u64; 9]);
 
 impl Breakdown {
     pub fn add(&mut self, s: Stall) {
@@ -90,7 +96,7 @@ impl Breakdown {
 impl Serialize for Breakdown {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(8))?;
+        let mut m = s.serialize_map(Some(Stall::ALL.len()))?;
         for c in Stall::ALL {
             m.serialize_entry(c.name(), &self.get(c))?;
         }
@@ -103,7 +109,9 @@ impl<'de> Deserialize<'de> for Breakdown {
         let m = std::collections::BTreeMap::<String, u64>::deserialize(d)?;
         let mut b = Breakdown::default();
         for c in Stall::ALL {
-            b.0[c as usize] = *m.get(c.name()).ok_or_else(|| serde::de::Error::missing_field(c.name()))?;
+            // Statistics written before DAC existed have no `dac_deq`.
+            let v = m.get(c.name()).copied().or((c == Stall::DacDeq).then_some(0));
+            b.0[c as usize] = v.ok_or_else(|| serde::de::Error::missing_field(c.name()))?;
         }
         Ok(b)
     }
@@ -215,6 +223,34 @@ pub struct ReplayStats {
     pub idle_mshr_cycles: u64,
 }
 
+/// DAC counters (seed 003 section 5); zero in other modes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DacStats {
+    /// Why the kernel was not decoupled (empty: it was).
+    pub unchanged: String,
+    /// Warp instructions the affine warps issued (the non-affine warps'
+    /// are `warp_insts`).
+    pub affine_insts: u64,
+    /// Tuples enqueued, by queue: address, data (prefetching), predicate.
+    pub enq: [u64; 3],
+    /// Records expanded into the warps' queues, and those sent to L1
+    /// (data records: a load's lines fetched ahead of its dequeue).
+    pub records: u64,
+    pub prefetches: u64,
+    /// Global and local load warp instructions of the non-affine warps, and
+    /// those that dequeued a prefetched record (Figure 19's coverage).
+    pub loads: u64,
+    pub decoupled_loads: u64,
+    /// Cycles an affine warp could not issue an `enq` for a full ATQ, and
+    /// expansion waited for a full per-warp queue.
+    pub atq_full: u64,
+    pub queue_full: u64,
+    /// Sum over cycles of the ATQ's entries (occupancy = sum / cycles) and
+    /// its peak.
+    pub atq_sum: u64,
+    pub atq_peak: u64,
+}
+
 /// Everything a run reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
@@ -254,6 +290,8 @@ pub struct Stats {
     pub warp_regs: u64,
     #[serde(default)]
     pub replay: ReplayStats,
+    #[serde(default)]
+    pub dac: DacStats,
     /// Warp instructions issued to the load/store unit.
     #[serde(default)]
     pub mem_insts: u64,

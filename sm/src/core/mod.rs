@@ -10,6 +10,7 @@
 //! Values come from the functional model (`crate::func`), executed when a
 //! warp instruction issues; the timing decides only when.
 
+pub mod dac;
 pub mod ldst;
 pub mod pmode;
 pub mod op;
@@ -312,6 +313,8 @@ pub struct Sm {
     pm_extra: pmode::PmSm,
     /// Replay mode: the replay units and what the SM keeps for them.
     rp: Option<Box<replay::ReplaySm>>,
+    /// DAC mode with a decoupled kernel: the affine warps and the DAC unit.
+    dac: Option<Box<dac::DacSm>>,
     oc: Collector,
     sp: Vec<Pipe>,
     sfu: Vec<Pipe>,
@@ -357,6 +360,10 @@ impl Sm {
         let o = &cfg.operand_collector;
         let oc = Collector::new(o.units_sp, o.units_sfu, o.units_mem, o.units_generic, o.banks);
         let ops = func.ops(&cfg)?;
+        let dac = match (cfg.mode, func.affine_kernel(), func.affine_ops(&cfg)) {
+            (crate::config::Mode::Dac, Some(a), Some(aops)) => Some(Box::new(dac::DacSm::new(&cfg, a, aops?))),
+            _ => None,
+        };
         let stats = Stats {
             kernel: func.kernel_name().to_string(),
             config: cfg.name.clone(),
@@ -391,6 +398,7 @@ impl Sm {
             } else {
                 None
             },
+            dac,
             sb,
             oc,
             sp: (0..cfg.units.sp).map(|_| Pipe::default()).collect(),
@@ -584,6 +592,9 @@ impl Sm {
         if stalling {
             self.stats.predicted_max_speedup = self.stats.predicted_max_speedup(self.cfg.units.sp + self.cfg.units.sfu);
         }
+        if let Some(d) = &self.dac {
+            self.stats.dac = d.stats.clone();
+        }
         if self.rp.is_some() {
             let cfg = self.cfg.clone();
             self.replay_finish(&cfg)?;
@@ -658,6 +669,7 @@ impl Sm {
             && self.out.pipeview.is_none()
             && matches!(self.sb, Issuer::Sb(_))
             && self.rp.is_none()
+            && self.dac.as_ref().is_none_or(|d| d.idle())
             && self.idle()
             && self.given.is_some()
             && self.wbq.is_empty()
@@ -768,6 +780,9 @@ impl Sm {
         self.stats.warp_regs_sum += (self.used_regs / 32) as u64;
         progress |= self.writeback();
         self.execute();
+        if self.dac.is_some() {
+            progress |= self.dac_cycle()?;
+        }
         self.collect();
         progress |= if matches!(self.sb, Issuer::Pm(_)) { self.issue_pmode()? } else { self.issue()? };
         self.fetch();
@@ -805,6 +820,25 @@ impl Sm {
         }
         self.now += 1;
         Ok(())
+    }
+
+    /// The DAC unit's cycle (`dac`): records expanded wake their warps; a
+    /// prefetch takes the memory stage if it is free.
+    fn dac_cycle(&mut self) -> Result<bool, RunError> {
+        let d = self.dac.as_mut().expect("DAC mode");
+        let ev = d.cycle(self.now, &mut self.func).map_err(RunError::Exec)?;
+        for &w in &ev.fed {
+            self.wake_warp(w);
+        }
+        if self.mem.can_accept() {
+            let uid = self.next_uid;
+            if let Some((w, idx)) = self.dac.as_mut().expect("DAC mode").take_prefetch(&mut self.pool, uid) {
+                self.next_uid += 1;
+                self.warps[w as usize].inflight += 1;
+                self.mem.accept(idx);
+            }
+        }
+        Ok(ev.progress)
     }
 
     /// Something scheduler `k`'s scan depends on changed.
@@ -859,6 +893,9 @@ impl Sm {
             if matches!(self.sb, Issuer::Pm(_)) {
                 self.pm_launch(w);
             }
+        }
+        if let Some(d) = self.dac.as_mut() {
+            d.launch(slot);
         }
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, bars: CtaBarriers::default(), unfinished: nwarps });
         self.stats.ctas += 1;
@@ -988,8 +1025,9 @@ impl Sm {
                         break;
                     }
                     Err(Some(s)) => {
-                        // Two-level: a warp that will wait long leaves the active set.
-                        if matches!(s, Stall::LongRaw | Stall::BarrierWait) {
+                        // Two-level: a warp that will wait long (or for its
+                        // DAC queue) leaves the active set.
+                        if matches!(s, Stall::LongRaw | Stall::BarrierWait | Stall::DacDeq) {
                             demoted |= self.scheds[k].demote(w);
                         }
                         if s == Stall::IbufferEmpty {
@@ -1048,6 +1086,11 @@ impl Sm {
             return Err(Stall::IbufferEmpty);
         };
         let op = &self.ops[head.op as usize];
+        if let (Some(q), Some(d)) = (op.deq, self.dac.as_deref()) {
+            if !d.can_deq(w, q, &self.func) {
+                return Err(Stall::DacDeq);
+            }
+        }
         let answer = match warp.sb {
             Some(a) => a,
             None => {
@@ -1091,6 +1134,9 @@ impl Sm {
             }
         };
         debug_assert_eq!(out.op, head.op, "fetched PC differs from the executed one");
+        if let Some(d) = self.dac.as_mut() {
+            d.issued(w, op, out.space);
+        }
         let long = matches!(out.space, Some(Space::Global | Space::Local)) && matches!(op.access, Some(Access::Load | Access::Atomic));
         let gpr_reads = op::gpr_read_mask(op);
         {
@@ -1111,6 +1157,7 @@ impl Sm {
             };
             inst.pmode = pmode;
             inst.preload = kind == IssueKind::Preload;
+            inst.dac_record = None;
         }
         if kind == IssueKind::N {
             self.sb.sb().fire(k, w, op.reads(), op.writes(), long);
@@ -1319,6 +1366,14 @@ impl Sm {
 
     fn retire(&mut self, i: u32) {
         let (w, uid) = (self.pool.get(i).warp, self.pool.get(i).uid);
+        if let Some(seq) = self.pool.get(i).dac_record {
+            self.dac.as_mut().expect("DAC mode").prefetched(w, seq);
+            self.wake_warp(w);
+            self.pool.release(i);
+            self.warps[w as usize].inflight -= 1;
+            self.maybe_finish_warp(w);
+            return;
+        }
         if let Some(k) = self.out.pipeview.as_mut() {
             if self.ops[self.pool.get(i).op as usize].n_writes == 0 {
                 let _ = k.stage(self.now, uid, "Wb");
@@ -1425,6 +1480,9 @@ impl Sm {
             self.pool.in_use(),
             self.mem.lower.queue_len()
         ));
+        if let Some(d) = &self.dac {
+            s.push_str(&d.report(&self.func));
+        }
         s
     }
 }

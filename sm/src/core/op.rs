@@ -163,6 +163,8 @@ pub struct Inst {
     pub passes: u32,
     pub load_id: Option<u32>,
     pub credited: bool,
+    /// DAC: a prefetch for warp `warp`'s PWAQ record of this number.
+    pub dac_record: Option<u64>,
 }
 
 impl Inst {
@@ -187,6 +189,7 @@ impl Inst {
             passes: 0,
             load_id: None,
             credited: false,
+            dac_record: None,
         }
     }
 }

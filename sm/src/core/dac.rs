@@ -1,0 +1,264 @@
+//! DAC mode (seed 003 section 4, Figures 8 and 9): the SM runs a decoupled
+//! kernel's non-affine stream on its warps and, per CTA, one affine warp on
+//! the affine stream.
+//!
+//! - **Affine warps** issue from their own slot, one instruction per cycle
+//!   for the SM (CTAs in turn), in order, each waiting for its operands
+//!   (the instruction's latency class). An `enq` may not issue while the
+//!   affine tuple queue (ATQ, `dac.atq_entries`) is full.
+//! - **Expansion**: the ATQ's head is expanded one warp record per cycle
+//!   (the AEU's one adder; predicates likewise) into that warp's address
+//!   queue (PWAQ) or predicate queue (PWPQ), each `dac.pwaq_entries` /
+//!   `dac.pwpq_entries` shared equally by the warp slots; a full queue
+//!   holds expansion. A data record (a global load's, `enq.data`) also
+//!   sends its lines to L1 through the memory stage, ahead of the warps'
+//!   own instructions, as a load that writes no register.
+//! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq`
+//!   does not issue while its queue is empty or, for `[deq.data]`, while
+//!   the record's lines have not arrived (`Stall::DacDeq`).
+//!
+//! The functional model computes every record (`kernel::dac::warp`); this
+//! module decides when each exists. Not modelled (docs/dac.md): L1 lock
+//! counters (a prefetched line evicted before its dequeue is fetched again
+//! by the demand access), contention of affine instructions for the SP
+//! pipelines, the PWPQ-full rule at `enq.pred` issue (expansion waits
+//! instead), and expansion waiting at barriers.
+
+use super::op::{Access, Op, Pool, Space};
+use crate::config::Config;
+use crate::stats::DacStats;
+use kernel::exec::DacRecord;
+use kernel::inst::DacQueue;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Scoreboard register ids the affine warp tracks (R0..R63, P0..P7).
+const REGS: usize = 72;
+
+pub(crate) struct DacSm {
+    /// The affine stream's decode, and which of its instructions enqueue.
+    pub ops: Arc<[Op]>,
+    enq: Vec<bool>,
+    /// The ATQ: each entry an `enq`'s records by warp slot, in expansion order.
+    atq: VecDeque<VecDeque<(u16, DacRecord)>>,
+    atq_cap: usize,
+    pwaq_cap: usize,
+    pwpq_cap: usize,
+    /// Per warp slot, its PWAQ records in order: whether the data a record
+    /// stands for is there (always, but for a prefetch in flight).
+    ready: Vec<VecDeque<bool>>,
+    /// Per warp slot, records pushed into and taken from its PWAQ so far
+    /// (a prefetch names its record by the first count).
+    pushed: Vec<u64>,
+    taken: Vec<u64>,
+    /// Prefetches waiting for the memory stage: (warp slot, record number, record).
+    prefetch: VecDeque<(u16, u64, DacRecord)>,
+    /// Per CTA slot: the cycle each register of its affine warp is ready.
+    reg_ready: Vec<[u64; REGS]>,
+    /// The CTA slot whose affine warp is looked at first.
+    rr: usize,
+    pub stats: DacStats,
+}
+
+/// What the SM asks of the functional model for the affine warps.
+pub(crate) trait AffineHost {
+    fn affine_next(&self, slot: u16) -> Option<u32>;
+    fn affine_step(&mut self, slot: u16) -> Result<Vec<(u16, DacRecord)>, String>;
+    fn queued(&self, w: u16, pred: bool) -> usize;
+    fn push_record(&mut self, w: u16, r: DacRecord);
+}
+
+impl AffineHost for crate::func::Functional {
+    fn affine_next(&self, slot: u16) -> Option<u32> {
+        crate::func::Functional::affine_next(self, slot)
+    }
+    fn affine_step(&mut self, slot: u16) -> Result<Vec<(u16, DacRecord)>, String> {
+        crate::func::Functional::affine_step(self, slot)
+    }
+    fn queued(&self, w: u16, pred: bool) -> usize {
+        crate::func::Functional::queued(self, w, pred)
+    }
+    fn push_record(&mut self, w: u16, r: DacRecord) {
+        crate::func::Functional::push_record(self, w, r)
+    }
+}
+
+/// What happened in the unit this cycle that the SM must act on.
+#[derive(Default)]
+pub(crate) struct Events {
+    /// Warps whose queue received a record (their scheduler wakes).
+    pub fed: Vec<u16>,
+    /// The affine warps moved.
+    pub progress: bool,
+}
+
+impl DacSm {
+    pub fn new(cfg: &Config, affine: &kernel::Kernel, ops: Arc<[Op]>) -> DacSm {
+        let warps = cfg.core.max_warps as usize;
+        DacSm {
+            ops,
+            enq: affine.insts.iter().map(|i| matches!(i.op, kernel::Op::Enq(_))).collect(),
+            atq: VecDeque::new(),
+            atq_cap: cfg.dac.atq_entries as usize,
+            pwaq_cap: (cfg.dac.pwaq_entries as usize / warps).max(1),
+            pwpq_cap: (cfg.dac.pwpq_entries as usize / warps).max(1),
+            ready: vec![VecDeque::new(); warps],
+            pushed: vec![0; warps],
+            taken: vec![0; warps],
+            prefetch: VecDeque::new(),
+            reg_ready: vec![[0; REGS]; cfg.core.max_ctas as usize],
+            rr: 0,
+            stats: DacStats::default(),
+        }
+    }
+
+    /// A CTA starts in `slot`: its affine warp's registers are free.
+    pub fn launch(&mut self, slot: usize) {
+        self.reg_ready[slot] = [0; REGS];
+    }
+
+    /// One cycle: expand one record, then issue one affine-warp instruction.
+    pub fn cycle(&mut self, now: u64, func: &mut dyn AffineHost) -> Result<Events, String> {
+        let mut ev = Events::default();
+        self.stats.atq_sum += self.atq.len() as u64;
+        self.stats.atq_peak = self.stats.atq_peak.max(self.atq.len() as u64);
+        self.expand(func, &mut ev);
+        self.issue(now, func, &mut ev)?;
+        Ok(ev)
+    }
+
+    fn expand(&mut self, func: &mut dyn AffineHost, ev: &mut Events) {
+        let Some(head) = self.atq.front_mut() else { return };
+        let Some(&(w, r)) = head.front() else {
+            self.atq.pop_front();
+            return;
+        };
+        let pred = r.queue == DacQueue::Pred;
+        if func.queued(w, pred) >= if pred { self.pwpq_cap } else { self.pwaq_cap } {
+            self.stats.queue_full += 1;
+            return;
+        }
+        head.pop_front();
+        if head.is_empty() {
+            self.atq.pop_front();
+        }
+        func.push_record(w, r);
+        if !pred {
+            let data = r.queue == DacQueue::Data;
+            self.ready[w as usize].push_back(!data);
+            if data {
+                self.prefetch.push_back((w, self.pushed[w as usize], r));
+            }
+            self.pushed[w as usize] += 1;
+        }
+        self.stats.records += 1;
+        ev.fed.push(w);
+        ev.progress = true;
+    }
+
+    fn issue(&mut self, now: u64, func: &mut dyn AffineHost, ev: &mut Events) -> Result<(), String> {
+        let n = self.reg_ready.len();
+        let mut atq_blocked = false;
+        for i in 0..n {
+            let slot = (self.rr + i) % n;
+            let Some(idx) = func.affine_next(slot as u16) else { continue };
+            let op = &self.ops[idx as usize];
+            let regs = &self.reg_ready[slot];
+            if op.reads().iter().chain(op.writes()).any(|&r| regs[r as usize] > now) {
+                continue;
+            }
+            if self.enq[idx as usize] && self.atq.len() >= self.atq_cap {
+                atq_blocked = true;
+                continue;
+            }
+            let records = func.affine_step(slot as u16)?;
+            let op = &self.ops[idx as usize];
+            for &r in op.writes() {
+                self.reg_ready[slot][r as usize] = now + op.latency.max(1) as u64;
+            }
+            if let Some(&(_, r)) = records.first() {
+                self.stats.enq[r.queue as usize] += 1;
+            }
+            if !records.is_empty() {
+                self.atq.push_back(records.into());
+            }
+            self.stats.affine_insts += 1;
+            self.rr = slot + 1;
+            ev.progress = true;
+            return Ok(());
+        }
+        self.stats.atq_full += atq_blocked as u64;
+        Ok(())
+    }
+
+    /// The next prefetch for the memory stage, as a pool instruction that
+    /// loads its lines and writes no register: (warp slot, pool index).
+    pub fn take_prefetch(&mut self, pool: &mut Pool, uid: u64) -> Option<(u16, u32)> {
+        let (w, seq, r) = self.prefetch.pop_front()?;
+        let idx = pool.alloc();
+        let i = pool.get_mut(idx);
+        *i = super::op::Inst::empty();
+        i.uid = uid;
+        i.warp = w;
+        i.active = r.mask;
+        i.space = Space::Global;
+        i.access = Some(Access::Load);
+        i.bytes = r.bytes;
+        i.addrs = r.vals;
+        i.long = true;
+        i.preload = true;
+        i.dac_record = Some(seq);
+        self.stats.prefetches += 1;
+        Some((w, idx))
+    }
+
+    /// Prefetch `seq` of warp `w` has all its lines in L1.
+    pub fn prefetched(&mut self, w: u16, seq: u64) {
+        let at = (seq - self.taken[w as usize]) as usize;
+        self.ready[w as usize][at] = true;
+    }
+
+    /// Whether warp `w` may issue a dequeue from `q`.
+    pub fn can_deq(&self, w: u16, q: DacQueue, func: &dyn AffineHost) -> bool {
+        match q {
+            DacQueue::Pred => func.queued(w, true) > 0,
+            _ => self.ready[w as usize].front() == Some(&true),
+        }
+    }
+
+    /// Warp `w` issued `op` (a non-affine instruction) whose access
+    /// resolved to `space`.
+    pub fn issued(&mut self, w: u16, op: &Op, space: Option<Space>) {
+        if matches!(op.deq, Some(DacQueue::Addr | DacQueue::Data)) {
+            self.ready[w as usize].pop_front();
+            self.taken[w as usize] += 1;
+        }
+        if op.access == Some(Access::Load) && matches!(space, Some(Space::Global | Space::Local)) {
+            self.stats.loads += 1;
+            self.stats.decoupled_loads += (op.deq == Some(DacQueue::Data)) as u64;
+        }
+    }
+
+    /// The unit's state, for deadlock reports.
+    pub fn report(&self, func: &crate::func::Functional) -> String {
+        let head = self.atq.front().and_then(|e| e.front()).map(|(w, r)| format!("; its head is warp {w}'s enq.{}", r.queue.name())).unwrap_or_default();
+        let mut s = format!("  DAC: ATQ {} of {} entries{head}; {} prefetch(es) waiting for the memory stage\n", self.atq.len(), self.atq_cap, self.prefetch.len());
+        for slot in 0..self.reg_ready.len() {
+            if let Some(i) = func.affine_next(slot as u16) {
+                s.push_str(&format!("  affine warp of CTA slot {slot}: next: {}\n", self.ops[i as usize].text));
+            }
+        }
+        for w in 0..self.ready.len() as u16 {
+            let (a, p) = (func.queued(w, false), func.queued(w, true));
+            if a + p > 0 {
+                s.push_str(&format!("  warp {w}: PWAQ {a} of {} (head {}), PWPQ {p} of {}\n", self.pwaq_cap, match self.ready[w as usize].front() { Some(true) => "ready", Some(false) => "data in flight", None => "-" }, self.pwpq_cap));
+            }
+        }
+        s
+    }
+
+    /// Nothing queued or in flight in the unit.
+    pub fn idle(&self) -> bool {
+        self.atq.is_empty() && self.prefetch.is_empty()
+    }
+}
