@@ -195,6 +195,8 @@ impl Analysis {
                 _ => scalar_only(srcs()),
             },
             Op::Setp { ty, .. } if ty.is_int() => srcs(),
+            // Predicate logic on expanded predicates: per-thread bits either way.
+            Op::Alu { op: AluOp::And | AluOp::Or | AluOp::Xor | AluOp::Not, ty: crate::inst::Ty::Pred, .. } => srcs(),
             Op::Mov(_) | Op::Cvt { .. } | Op::Alu { .. } | Op::Setp { .. } | Op::Selp(_) | Op::Set { .. } | Op::Slct { .. } => scalar_only(srcs()),
             _ => Class::NonAffine,
         }

@@ -39,7 +39,7 @@ use std::sync::Arc;
 use analysis::{Analysis, Class};
 
 use crate::cfg::Cfg;
-use crate::inst::{Addr, DacQueue, Inst, Op, Opnd, Space, INST_BYTES};
+use crate::inst::{Addr, DacQueue, Inst, Op, Opnd, Space, Ty, INST_BYTES};
 use crate::kernel::Kernel;
 
 /// Where one instruction of the original kernel went.
@@ -101,6 +101,22 @@ pub fn decouple(k: &Kernel) -> Decoupled {
             Err(why) => decisions[i] = Decision::Rejected(why),
         }
     }
+    // A predicate only other decoupled predicates read needs no queue of
+    // its own: it is computed in the affine stream for them.
+    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for j in 0..n {
+        for r in k.insts[j].reads.as_slice().iter().filter_map(|&r| key_of(r)) {
+            for &d in a.defs(j, r) {
+                uses[d as usize].push(j);
+            }
+        }
+    }
+    let is_pred = |i: usize| matches!(decisions[i], Decision::Predicate);
+    let internal: Vec<usize> = eligible.iter().copied().filter(|&i| is_pred(i) && !uses[i].is_empty() && uses[i].iter().all(|&j| is_pred(j))).collect();
+    for i in internal {
+        eligible.retain(|&x| x != i);
+        decisions[i] = Decision::NonAffine;
+    }
     if eligible.is_empty() {
         let d = Decoupled { decisions, ..unchanged("no memory access or predicate with a scalar or affine operand the affine warp can follow") };
         return d;
@@ -113,7 +129,7 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     for &i in &eligible {
         let inst = &k.insts[i];
         let mut new = inst.clone();
-        if matches!(inst.op, Op::Setp { .. }) {
+        if decisions[i] == Decision::Predicate {
             new = Inst::new(Op::Deq(DacQueue::Pred), "deq.pred", inst.line, inst.col);
             new.guard = inst.guard;
             new.dst[0] = inst.dst[0];
@@ -153,7 +169,7 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     for i in 0..n {
         let inst = &k.insts[i];
         if elig.contains(&i) {
-            if matches!(inst.op, Op::Setp { .. }) {
+            if decisions[i] == Decision::Predicate {
                 aff[i] = Some(inst.clone());
                 let mut e = Inst::new(Op::Enq(DacQueue::Pred), "enq.pred", inst.line, inst.col);
                 e.guard = inst.guard;
@@ -225,6 +241,7 @@ fn candidate(k: &Kernel, a: &Analysis, i: usize) -> Option<DacQueue> {
             })
         }
         Op::Setp { .. } => (inst.dst[1] == Opnd::None && guard_ok && a.class[i] != Class::NonAffine).then_some(DacQueue::Pred),
+        Op::Alu { ty: Ty::Pred, .. } => (guard_ok && a.class[i] != Class::NonAffine).then_some(DacQueue::Pred),
         _ => None,
     }
 }
