@@ -453,6 +453,34 @@ impl Stats {
                 r.credited, r.held, r.refused, r.idle_mshr_cycles
             );
         }
+        if self.mode == "dac" {
+            let d = &self.dac;
+            if d.unchanged.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "DAC: {} affine-warp instructions ({} warp instructions in all); enq addr {} data {} pred {}; {} records, {} prefetches; {} of {} global/local loads dequeued prefetched data",
+                    d.affine_insts,
+                    d.affine_insts + self.warp_insts,
+                    d.enq[0],
+                    d.enq[1],
+                    d.enq[2],
+                    d.records,
+                    d.prefetches,
+                    d.decoupled_loads,
+                    d.loads
+                );
+                let _ = writeln!(
+                    s,
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, expansion waited for a full warp queue {}",
+                    d.atq_sum as f64 / self.cycles.max(1) as f64,
+                    d.atq_peak,
+                    d.atq_full,
+                    d.queue_full
+                );
+            } else {
+                let _ = writeln!(s, "DAC: the kernel runs as it is: {}", d.unchanged);
+            }
+        }
         s
     }
 

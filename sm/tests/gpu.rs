@@ -33,7 +33,7 @@ const SUITE: &[&str] = &[
 
 #[test]
 fn suite_on_fifteen_sms_leaves_the_functional_memory() {
-    for mode in ["baseline", "pmode", "replay"] {
+    for mode in ["baseline", "pmode", "replay", "dac"] {
         let cfg = gpu(15, mode);
         for name in SUITE {
             let (k, l, golden) = prepare(name);
@@ -54,7 +54,7 @@ fn suite_on_fifteen_sms_leaves_the_functional_memory() {
 /// The same run at 1, 2 and 8 threads: byte-identical statistics and memory.
 #[test]
 fn identical_at_any_thread_count() {
-    for (name, mode) in [("histogram", "baseline"), ("sgemm", "pmode"), ("bfs", "baseline"), ("spmv", "replay")] {
+    for (name, mode) in [("histogram", "baseline"), ("sgemm", "pmode"), ("bfs", "baseline"), ("spmv", "replay"), ("transpose_tiled", "dac")] {
         let (k, l, _) = prepare(name);
         let cfg = gpu(15, mode);
         let one = run(&k, &l, &cfg, 1);

@@ -562,6 +562,7 @@ fn merge(sms: &[Stats], cycles: u64) -> Stats {
     out.ipc = if cycles == 0 { 0.0 } else { out.thread_insts as f64 / cycles as f64 };
     out.l1.mshr_peak = sms.iter().map(|s| s.l1.mshr_peak).max().unwrap_or(0);
     out.replay.max_passes = sms.iter().map(|s| s.replay.max_passes).max().unwrap_or(0);
+    out.dac.atq_peak = sms.iter().map(|s| s.dac.atq_peak).max().unwrap_or(0);
     out.predicted_max_speedup = 0.0;
     out
 }
