@@ -441,6 +441,80 @@ fn per_kernel(stats: &Path) -> Vec<(String, u64)> {
     out
 }
 
+/// A DAC run's totals over its launches (seed 003 Figures 17 and 19).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct DacTotals {
+    cycles: u64,
+    warp_insts: u64,
+    affine_insts: u64,
+    loads: u64,
+    decoupled_loads: u64,
+    launches: u64,
+    decoupled: u64,
+}
+
+/// The DAC totals of a run's statistics (`None`: no launch ran in DAC mode).
+fn dac_totals(stats: &Path) -> Option<DacTotals> {
+    let mut t = DacTotals::default();
+    for line in std::fs::read_to_string(stats).unwrap_or_default().lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if v["mode"].as_str() != Some("dac") {
+            continue;
+        }
+        let d = &v["dac"];
+        let n = |x: &serde_json::Value| x.as_u64().unwrap_or(0);
+        t.cycles += n(&v["cycles"]);
+        t.warp_insts += n(&v["warp_insts"]);
+        t.affine_insts += n(&d["affine_insts"]);
+        t.loads += n(&d["loads"]);
+        t.decoupled_loads += n(&d["decoupled_loads"]);
+        t.launches += 1;
+        t.decoupled += d["unchanged"].as_str().is_some_and(str::is_empty) as u64;
+    }
+    (t.launches > 0).then_some(t)
+}
+
+/// Per application and DAC run: speedup over the first timing run,
+/// warp instructions (affine and non-affine) against its, the affine
+/// warps' share, and the global/local loads that dequeued prefetched data.
+fn dac_table(rows: &[(String, String, Option<(u64, u64)>, DacTotals)]) -> String {
+    let mut s = String::from("application,run,speedup,warp_insts_vs_baseline,affine_share,load_coverage,launches_decoupled\n");
+    let (mut logs, mut insts, mut share, mut cover, mut n, mut nc) = (0.0f64, 0.0, 0.0, 0.0, 0, 0);
+    for (app, run, base, t) in rows {
+        let all = t.warp_insts + t.affine_insts;
+        let (speedup, ratio) = match base {
+            Some((c, w)) if t.cycles > 0 && all > 0 => {
+                n += 1;
+                logs += (*c as f64 / t.cycles as f64).ln();
+                insts += all as f64 / *w as f64;
+                (format!("{:.3}", *c as f64 / t.cycles as f64), format!("{:.3}", all as f64 / *w as f64))
+            }
+            _ => ("-".into(), "-".into()),
+        };
+        let sh = t.affine_insts as f64 / all.max(1) as f64;
+        share += sh;
+        let cv = if t.loads > 0 {
+            nc += 1;
+            cover += t.decoupled_loads as f64 / t.loads as f64;
+            format!("{:.3}", t.decoupled_loads as f64 / t.loads as f64)
+        } else {
+            "-".into()
+        };
+        let _ = writeln!(s, "{app},{run},{speedup},{ratio},{sh:.3},{cv},{}/{}", t.decoupled, t.launches);
+    }
+    if n > 0 {
+        let _ = writeln!(
+            s,
+            "mean ({n} applications),,{:.3} (geomean),{:.3},{:.3},{},",
+            (logs / n as f64).exp(),
+            insts / n as f64,
+            share / rows.len().max(1) as f64,
+            if nc > 0 { format!("{:.3}", cover / nc as f64) } else { "-".into() }
+        );
+    }
+    s
+}
+
 /// The trace-scheduling report of a run, one CSV row per kernel.
 fn trace_rows(table: &mut String, app: &str, report: &Path) {
     for line in std::fs::read_to_string(report).unwrap_or_default().lines() {
@@ -539,6 +613,9 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let mut cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     // The same per kernel (`application:kernel`), summed over its launches.
     let mut kernel_cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
+    // DAC runs: (application, run, the first timing run's cycles and warp
+    // instructions, the DAC totals).
+    let mut dac_rows: Vec<(String, String, Option<(u64, u64)>, DacTotals)> = Vec::new();
     let mut failures = 0;
     for app in apps {
         let t = Instant::now();
@@ -567,6 +644,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         cycles.push((app.name.clone(), vec![None; timing.len()]));
         correlated.push((app.name.clone(), vec![None; timing.len()]));
         let mut reported = false;
+        let mut base_insts = 0;
         for mode in &modes {
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
             let report = dir.join("trace.jsonl");
@@ -603,6 +681,13 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 o.divergent_warp_insts,
                 o.secs
             );
+            if let (Ok(()), Some(t)) = (&o.ok, dac_totals(&dir.join("stats.jsonl"))) {
+                let base = cycles.last().and_then(|r| r.1[0]).map(|c| (c, base_insts));
+                dac_rows.push((app.name.clone(), mode.to_string(), base, t));
+            }
+            if o.ok.is_ok() && timing.first() == Some(mode) {
+                base_insts = o.warp_insts;
+            }
             if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
                 cycles.last_mut().expect("this application's row").1[j] = Some(o.cycles);
                 correlated.last_mut().expect("this application's row").1[j] = Some((o.cycles, o.thread_insts, o.secs));
@@ -635,6 +720,13 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let path = out.join(format!("speedup-kernels-{}.csv", a.size));
         crate::output::write(&path, &speedups(&timing, &kernel_cycles, "kernels"))?;
         println!("{} (per kernel)", path.display());
+    }
+    if !dac_rows.is_empty() {
+        let t = dac_table(&dac_rows);
+        print!("{}", aligned(&t));
+        let path = out.join(format!("dac-{}.csv", a.size));
+        crate::output::write(&path, &t)?;
+        println!("{}", path.display());
     }
     if timing.first() == Some(&GPGPUSIM) && timing.len() > 1 {
         let t = correlation(&timing, &correlated);
@@ -700,5 +792,19 @@ mod tests {
         // b did not finish every run: the mean is over a and c (x: 2 and 4; y: 0.5 and 4).
         assert_eq!(lines[4], "geomean (2 applications),1.000,2.828,1.414");
         assert!(aligned(&t).lines().next().unwrap().starts_with("application               speedup base"));
+    }
+
+    #[test]
+    fn dac_table_rows() {
+        let t = |cycles, warp_insts, affine_insts, loads, decoupled_loads| DacTotals { cycles, warp_insts, affine_insts, loads, decoupled_loads, launches: 2, decoupled: 1 };
+        let rows = vec![
+            ("a".to_string(), "dac".to_string(), Some((200, 1000)), t(100, 600, 100, 10, 8)),
+            ("b".to_string(), "dac".to_string(), Some((100, 100)), t(200, 90, 10, 0, 0)),
+        ];
+        let s = dac_table(&rows);
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines[1], "a,dac,2.000,0.700,0.143,0.800,1/2");
+        assert_eq!(lines[2], "b,dac,0.500,1.000,0.100,-,1/2");
+        assert_eq!(lines[3], "mean (2 applications),,1.000 (geomean),0.850,0.121,0.800,");
     }
 }

@@ -58,13 +58,13 @@ impl From<(u32, u32)> for Grid {
 impl Device {
     fn new(buffers: &[(&str, &str, usize)]) -> Device {
         let decls = buffers.iter().map(|(n, t, len)| format!("[buffers.{n}]\ntype = \"{t}\"\nlen = {len}\n")).collect();
-        // Each preset on the model engine, P-mode on, and the blocks'
-        // compiled netlists.
+        // Each preset on the model engine, P-mode on, DAC on (the kernels
+        // decoupled), and the blocks' compiled netlists.
         let p = Config::preset("hpca16_pmode");
         let sm = vec![
             (p.clone(), Engine::Model),
             (p.with_override("mode=pmode").expect("P-mode"), Engine::Model),
-            (Config::preset("isca17_dac"), Engine::Model),
+            (Config::preset("isca17_dac").with_override("mode=dac").expect("DAC"), Engine::Model),
             (Config::preset("ubc12_replay"), Engine::Model),
             (p, Engine::Compiled),
         ];

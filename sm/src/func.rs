@@ -232,10 +232,17 @@ impl Functional {
         let aff = Arc::clone(self.kernel.affine.as_ref().expect("a decoupled kernel"));
         let cta = self.ctas[slot as usize].as_mut().expect("a running CTA");
         let (warp, slots) = self.affine[slot as usize].as_mut().expect("an affine warp");
-        // The affine stream reads parameters and indices only.
-        let mut none = Memory::default();
+        // The affine stream reads parameters, the constant bank and indices.
+        let guard;
+        let global = match &mut self.memory {
+            GlobalMem::Own(m) => Global::Direct(m),
+            GlobalMem::Shared { memory, stage } => {
+                guard = memory.read().map_err(|_| "the GPU's memory lock was poisoned".to_string())?;
+                Global::Staged(&guard, stage)
+            }
+        };
         let mut ctx = ExecCtx {
-            global: Global::Direct(&mut none),
+            global,
             shared: &mut cta.shared,
             local: &mut cta.local,
             params: &self.launch.params,

@@ -116,9 +116,9 @@ mod tests {
     #[test]
     fn draws_every_category_and_bar() {
         let mut a = Stats { kernel: "sgemm".into(), mode: "baseline".into(), scheduler_cycles: 100, ..Stats::default() };
-        a.breakdown.0 = [40, 30, 10, 5, 5, 5, 5, 0];
+        a.breakdown.0 = [40, 30, 10, 5, 5, 5, 5, 0, 0];
         let mut b = Stats { kernel: "sgemm".into(), mode: "pmode".into(), scheduler_cycles: 80, ..Stats::default() };
-        b.breakdown.0 = [40, 10, 10, 5, 5, 5, 5, 0];
+        b.breakdown.0 = [40, 10, 10, 5, 5, 5, 5, 0, 0];
         let dir = std::env::temp_dir().join(format!("wf-plot-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("b.svg");

@@ -112,11 +112,11 @@ mod tests {
     #[test]
     fn speedups_against_the_baseline() {
         let mut b = Stats { kernel: "k".into(), mode: "baseline".into(), policy: "gto".into(), cycles: 200, ..Stats::default() };
-        b.breakdown.0 = [100, 200, 0, 0, 0, 100, 0, 0];
+        b.breakdown.0 = [100, 200, 0, 0, 0, 100, 0, 0, 0];
         let mut p = b.clone();
         p.mode = "pmode".into();
         p.cycles = 100;
-        p.breakdown.0 = [100, 50, 0, 0, 0, 50, 0, 0];
+        p.breakdown.0 = [100, 50, 0, 0, 0, 50, 0, 0, 0];
         let header = format!("point,{},overrides", Stats::csv_header());
         let csv = format!("{header}\n0,{},\"\"\n1,{},\"mode=pmode\"\n", b.csv_row(), p.csv_row());
         let rows = parse_csv(&csv, "t.csv").unwrap();

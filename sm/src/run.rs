@@ -26,15 +26,30 @@ pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: 
     // DAC mode runs the kernel decoupled (`kernel::dac`), or as it is when
     // nothing can be (the statistics say why).
     let (kernel, unchanged) = match cfg.mode {
-        crate::config::Mode::Dac if kernel.affine.is_none() => {
-            let d = kernel::dac::decouple(&kernel);
-            (Arc::new(d.kernel), d.unchanged)
-        }
+        crate::config::Mode::Dac if kernel.affine.is_none() => decoupled(&kernel),
         _ => (kernel, None),
     };
     let mut outcome = simulate_kernel(kernel, launch, cfg, engine, out)?;
     outcome.stats.dac.unchanged = unchanged.unwrap_or_default();
     Ok(outcome)
+}
+
+/// The kernel decoupled, once per kernel of a program (a program launches
+/// its kernels many times).
+fn decoupled(kernel: &Arc<Kernel>) -> (Arc<Kernel>, Option<String>) {
+    type Done = Vec<(Arc<Kernel>, Arc<Kernel>, Option<String>)>;
+    static DONE: std::sync::Mutex<Done> = std::sync::Mutex::new(Vec::new());
+    let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, d, why)) = done.iter().find(|(k, _, _)| Arc::ptr_eq(k, kernel)) {
+        return (Arc::clone(d), why.clone());
+    }
+    let d = kernel::dac::decouple(kernel);
+    let out = (Arc::new(d.kernel), d.unchanged);
+    if done.len() >= 64 {
+        done.clear();
+    }
+    done.push((Arc::clone(kernel), Arc::clone(&out.0), out.1.clone()));
+    out
 }
 
 fn simulate_kernel(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: Outputs) -> Result<Outcome, String> {

@@ -181,7 +181,9 @@ impl Analysis {
         match inst.op {
             Op::Mov(ty) if !ty.is_float() => src(0),
             Op::Cvt { dty, sty, .. } if dty.is_int() && sty.is_int() && (sty.bits() >= 32 || dty.bits() <= sty.bits()) => src(0),
-            Op::Ld { space: Space::Param, .. } => match inst.addr.map(|a| a.base) {
+            // Parameters and the constant bank are read-only during a launch:
+            // a scalar address reads one value for every thread.
+            Op::Ld { space: Space::Param | Space::Const, .. } => match inst.addr.map(|a| a.base) {
                 Some(Opnd::None) => Class::Scalar,
                 Some(b) => scalar_only(self.operand(insts, i, b)),
                 None => Class::NonAffine,
@@ -254,7 +256,14 @@ fn reaching_definitions(insts: &[Inst], cfg: &Cfg) -> Vec<Vec<(usize, Vec<u32>)>
             out[i] = reads
                 .into_iter()
                 .map(|r| {
-                    let defs = (0..n).filter(|&d| s[r][d / 64] >> (d % 64) & 1 == 1).map(|d| d as u32).collect();
+                    let mut defs = Vec::new();
+                    for (wi, &word) in s[r].iter().enumerate() {
+                        let mut x = word;
+                        while x != 0 {
+                            defs.push((wi * 64) as u32 + x.trailing_zeros());
+                            x &= x - 1;
+                        }
+                    }
                     (r, defs)
                 })
                 .collect();

@@ -233,7 +233,7 @@ fn candidate(k: &Kernel, a: &Analysis, i: usize) -> Option<DacQueue> {
     let inst = &k.insts[i];
     let guard_ok = inst.guard.is_none_or(|g| a.operand(&k.insts, i, Opnd::P(g.pred)) != Class::NonAffine);
     match inst.op {
-        Op::Ld { space, .. } | Op::St { space, .. } if space != Space::Param => {
+        Op::Ld { space, .. } | Op::St { space, .. } if space != Space::Param && !(space == Space::Const && a.class[i] == Class::Scalar) => {
             inst.addr?.base.is_reg().then_some(if matches!(inst.op, Op::Ld { .. }) && space == Space::Global {
                 DacQueue::Data
             } else {

@@ -36,9 +36,12 @@ use std::sync::Arc;
 const REGS: usize = 72;
 
 pub(crate) struct DacSm {
-    /// The affine stream's decode, and which of its instructions enqueue.
+    /// The affine stream's decode, which of its instructions enqueue, and
+    /// each one's latency (parameter and constant loads: the constant
+    /// cache's).
     pub ops: Arc<[Op]>,
     enq: Vec<bool>,
+    latency: Vec<u64>,
     /// The ATQ: each entry an `enq`'s records by warp slot, in expansion order.
     atq: VecDeque<VecDeque<(u16, DacRecord)>>,
     atq_cap: usize,
@@ -96,8 +99,14 @@ impl DacSm {
     pub fn new(cfg: &Config, affine: &kernel::Kernel, ops: Arc<[Op]>) -> DacSm {
         let warps = cfg.core.max_warps as usize;
         DacSm {
-            ops,
+            ops: Arc::clone(&ops),
             enq: affine.insts.iter().map(|i| matches!(i.op, kernel::Op::Enq(_))).collect(),
+            latency: affine
+                .insts
+                .iter()
+                .zip(ops.iter())
+                .map(|(i, op)| if matches!(i.op, kernel::Op::Ld { .. }) { cfg.l1.const_latency as u64 } else { op.latency.max(1) as u64 })
+                .collect(),
             atq: VecDeque::new(),
             atq_cap: cfg.dac.atq_entries as usize,
             pwaq_cap: (cfg.dac.pwaq_entries as usize / warps).max(1),
@@ -174,7 +183,7 @@ impl DacSm {
             let records = func.affine_step(slot as u16)?;
             let op = &self.ops[idx as usize];
             for &r in op.writes() {
-                self.reg_ready[slot][r as usize] = now + op.latency.max(1) as u64;
+                self.reg_ready[slot][r as usize] = now + self.latency[idx as usize];
             }
             if let Some(&(_, r)) = records.first() {
                 self.stats.enq[r.queue as usize] += 1;
