@@ -148,6 +148,12 @@ pub struct L1Stats {
     /// Sum over cycles of occupied MSHRs (mean occupancy = this / cycles).
     pub mshr_occupancy_sum: u64,
     pub mshr_peak: u64,
+    /// DAC: prefetched lines locked in L1, and locks the `ways - 1` rule
+    /// refused.
+    #[serde(default)]
+    pub dac_locked: u64,
+    #[serde(default)]
+    pub dac_lock_refused: u64,
 }
 
 /// Accesses and misses of a read-only cache (instruction, constant).
@@ -249,6 +255,10 @@ pub struct DacStats {
     /// its peak.
     pub atq_sum: u64,
     pub atq_peak: u64,
+    /// L1 lock counters still held when the run ended (a lock without its
+    /// dequeue; 0 unless something is wrong).
+    #[serde(default)]
+    pub locks_left: u64,
 }
 
 /// Everything a run reports.
@@ -471,11 +481,13 @@ impl Stats {
                 );
                 let _ = writeln!(
                     s,
-                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, expansion waited for a full warp queue {}",
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, expansion waited for a full warp queue {}; L1 lines locked {}, locks refused {}",
                     d.atq_sum as f64 / self.cycles.max(1) as f64,
                     d.atq_peak,
                     d.atq_full,
-                    d.queue_full
+                    d.queue_full,
+                    self.l1.dac_locked,
+                    self.l1.dac_lock_refused
                 );
             } else {
                 let _ = writeln!(s, "DAC: the kernel runs as it is: {}", d.unchanged);

@@ -18,10 +18,10 @@
 //!   the record's lines have not arrived (`Stall::DacDeq`).
 //!
 //! The functional model computes every record (`kernel::dac::warp`); this
-//! module decides when each exists. Not modelled (docs/dac.md): L1 lock
-//! counters (a prefetched line evicted before its dequeue is fetched again
-//! by the demand access), contention of affine instructions for the SP
-//! pipelines, the PWPQ-full rule at `enq.pred` issue (expansion waits
+//! module decides when each exists. A prefetch locks its lines in L1 (lock
+//! counters, at most `ways - 1` ways of a set); the `[deq.data]` load
+//! takes the locks off as it accesses the lines. Not modelled
+//! (docs/dac.md): contention of affine instructions for the SP pipelines, the PWPQ-full rule at `enq.pred` issue (expansion waits
 //! instead), and expansion waiting at barriers.
 
 use super::op::{Access, Op, Pool, Space};
@@ -48,8 +48,9 @@ pub(crate) struct DacSm {
     pwaq_cap: usize,
     pwpq_cap: usize,
     /// Per warp slot, its PWAQ records in order: whether the data a record
-    /// stands for is there (always, but for a prefetch in flight).
-    ready: Vec<VecDeque<bool>>,
+    /// stands for is there (always, but for a prefetch in flight), and the
+    /// lines its prefetch locked in L1 (bit k: its k-th line).
+    ready: Vec<VecDeque<(bool, u64)>>,
     /// Per warp slot, records pushed into and taken from its PWAQ so far
     /// (a prefetch names its record by the first count).
     pushed: Vec<u64>,
@@ -154,7 +155,7 @@ impl DacSm {
         func.push_record(w, r);
         if !pred {
             let data = r.queue == DacQueue::Data;
-            self.ready[w as usize].push_back(!data);
+            self.ready[w as usize].push_back((!data, 0));
             if data {
                 self.prefetch.push_back((w, self.pushed[w as usize], r));
             }
@@ -221,31 +222,33 @@ impl DacSm {
         Some((w, idx))
     }
 
-    /// Prefetch `seq` of warp `w` has all its lines in L1.
-    pub fn prefetched(&mut self, w: u16, seq: u64) {
+    /// Prefetch `seq` of warp `w` has all its lines in L1, `locked` of them locked.
+    pub fn prefetched(&mut self, w: u16, seq: u64, locked: u64) {
         let at = (seq - self.taken[w as usize]) as usize;
-        self.ready[w as usize][at] = true;
+        self.ready[w as usize][at] = (true, locked);
     }
 
     /// Whether warp `w` may issue a dequeue from `q`.
     pub fn can_deq(&self, w: u16, q: DacQueue, func: &dyn AffineHost) -> bool {
         match q {
             DacQueue::Pred => func.queued(w, true) > 0,
-            _ => self.ready[w as usize].front() == Some(&true),
+            _ => self.ready[w as usize].front().is_some_and(|r| r.0),
         }
     }
 
     /// Warp `w` issued `op` (a non-affine instruction) whose access
-    /// resolved to `space`.
-    pub fn issued(&mut self, w: u16, op: &Op, space: Option<Space>) {
+    /// resolved to `space`; returns the lines its access unlocks.
+    pub fn issued(&mut self, w: u16, op: &Op, space: Option<Space>) -> u64 {
+        let mut unlock = 0;
         if matches!(op.deq, Some(DacQueue::Addr | DacQueue::Data)) {
-            self.ready[w as usize].pop_front();
+            unlock = self.ready[w as usize].pop_front().map_or(0, |r| r.1);
             self.taken[w as usize] += 1;
         }
         if op.access == Some(Access::Load) && matches!(space, Some(Space::Global | Space::Local)) {
             self.stats.loads += 1;
             self.stats.decoupled_loads += (op.deq == Some(DacQueue::Data)) as u64;
         }
+        unlock
     }
 
     /// The unit's state, for deadlock reports.
@@ -260,7 +263,12 @@ impl DacSm {
         for w in 0..self.ready.len() as u16 {
             let (a, p) = (func.queued(w, false), func.queued(w, true));
             if a + p > 0 {
-                s.push_str(&format!("  warp {w}: PWAQ {a} of {} (head {}), PWPQ {p} of {}\n", self.pwaq_cap, match self.ready[w as usize].front() { Some(true) => "ready", Some(false) => "data in flight", None => "-" }, self.pwpq_cap));
+                let head = match self.ready[w as usize].front() {
+                    Some((true, _)) => "ready",
+                    Some((false, _)) => "data in flight",
+                    None => "-",
+                };
+                s.push_str(&format!("  warp {w}: PWAQ {a} of {} (head {head}), PWPQ {p} of {}\n", self.pwaq_cap, self.pwpq_cap));
             }
         }
         s

@@ -489,6 +489,7 @@ impl MemStage {
                     Ok(()) => {
                         if access == Access::Load {
                             self.report(inst, Some(self.last_line), None);
+                            self.dac_lock(pool, inst, line);
                         }
                         self.next_line += 1;
                         if self.next_line == self.lines.len() {
@@ -588,6 +589,27 @@ impl MemStage {
                     MshrReply::Rejected => Err(Hazard::Mshr),
                 }
             }
+        }
+    }
+
+    /// DAC: a prefetch locks its lines in L1 (at most `ways - 1` per set);
+    /// the `[deq.data]` load of the same record takes the locks off.
+    fn dac_lock(&mut self, pool: &mut Pool, inst: u32, line: u64) {
+        let k = self.next_line;
+        if k >= 64 {
+            return;
+        }
+        let i = pool.get_mut(inst);
+        if i.dac_record.is_some() {
+            if self.l1.can_lock(line) {
+                self.l1.lock(line);
+                i.dac_lines |= 1 << k;
+                self.l1_stats.dac_locked += 1;
+            } else {
+                self.l1_stats.dac_lock_refused += 1;
+            }
+        } else if i.dac_lines >> k & 1 == 1 {
+            self.l1.unlock(line);
         }
     }
 

@@ -594,6 +594,7 @@ impl Sm {
         }
         if let Some(d) = &self.dac {
             self.stats.dac = d.stats.clone();
+            self.stats.dac.locks_left = self.mem.l1.locks_held();
         }
         if self.rp.is_some() {
             let cfg = self.cfg.clone();
@@ -1134,9 +1135,7 @@ impl Sm {
             }
         };
         debug_assert_eq!(out.op, head.op, "fetched PC differs from the executed one");
-        if let Some(d) = self.dac.as_mut() {
-            d.issued(w, op, out.space);
-        }
+        let dac_lines = self.dac.as_mut().map_or(0, |d| d.issued(w, op, out.space));
         let long = matches!(out.space, Some(Space::Global | Space::Local)) && matches!(op.access, Some(Access::Load | Access::Atomic));
         let gpr_reads = op::gpr_read_mask(op);
         {
@@ -1158,6 +1157,7 @@ impl Sm {
             inst.pmode = pmode;
             inst.preload = kind == IssueKind::Preload;
             inst.dac_record = None;
+            inst.dac_lines = dac_lines;
         }
         if kind == IssueKind::N {
             self.sb.sb().fire(k, w, op.reads(), op.writes(), long);
@@ -1367,7 +1367,8 @@ impl Sm {
     fn retire(&mut self, i: u32) {
         let (w, uid) = (self.pool.get(i).warp, self.pool.get(i).uid);
         if let Some(seq) = self.pool.get(i).dac_record {
-            self.dac.as_mut().expect("DAC mode").prefetched(w, seq);
+            let locked = self.pool.get(i).dac_lines;
+            self.dac.as_mut().expect("DAC mode").prefetched(w, seq, locked);
             self.wake_warp(w);
             self.pool.release(i);
             self.warps[w as usize].inflight -= 1;

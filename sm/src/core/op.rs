@@ -163,8 +163,11 @@ pub struct Inst {
     pub passes: u32,
     pub load_id: Option<u32>,
     pub credited: bool,
-    /// DAC: a prefetch for warp `warp`'s PWAQ record of this number.
+    /// DAC: a prefetch for warp `warp`'s PWAQ record of this number; and
+    /// its lines (bit k: the k-th line) that it locked in L1, or that a
+    /// `[deq.data]` load unlocks.
     pub dac_record: Option<u64>,
+    pub dac_lines: u64,
 }
 
 impl Inst {
@@ -190,6 +193,7 @@ impl Inst {
             load_id: None,
             credited: false,
             dac_record: None,
+            dac_lines: 0,
         }
     }
 }

@@ -3,6 +3,10 @@
 //! way at once (the line is then "reserved" until its fill), so a set whose
 //! ways are all reserved cannot take another miss (the RSV hazard).
 //!
+//! Lock counters (DAC, seed 003 section 4.2) keep a line from being
+//! replaced while prefetched data waits for its dequeue; at most `ways - 1`
+//! ways of a set are locked, so a demand miss always has a way.
+//!
 //! Only tags are modelled; data comes from the functional model.
 
 /// One way of a set.
@@ -33,12 +37,14 @@ pub struct TagArray {
     /// Last-use stamp per way (larger = more recent).
     stamp: Vec<u64>,
     clock: u64,
+    /// Lock counter per way (DAC).
+    locks: Vec<u16>,
 }
 
 impl TagArray {
     pub fn new(sets: u32, ways: u32, line_bytes: u32) -> Self {
         let n = (sets * ways) as usize;
-        TagArray { sets, ways, line_shift: line_bytes.trailing_zeros(), lines: vec![Line::Invalid; n], stamp: vec![0; n], clock: 0 }
+        TagArray { sets, ways, line_shift: line_bytes.trailing_zeros(), lines: vec![Line::Invalid; n], stamp: vec![0; n], clock: 0, locks: vec![0; n] }
     }
 
     /// Line address (byte address / line size) of a byte address.
@@ -79,7 +85,34 @@ impl TagArray {
     /// not reserved, way)?
     pub fn can_reserve(&self, line: u64) -> bool {
         let base = self.set_of(line);
-        self.lines[base..base + self.ways as usize].iter().any(|l| !matches!(l, Line::Reserved(_)))
+        (base..base + self.ways as usize).any(|i| !matches!(self.lines[i], Line::Reserved(_)) && self.locks[i] == 0)
+    }
+
+    /// May `line` (present) be locked once more: it is locked already, or
+    /// its set has another unlocked way left.
+    pub fn can_lock(&self, line: u64) -> bool {
+        let Some((i, _)) = self.find(line) else { return false };
+        let base = self.set_of(line);
+        self.locks[i] > 0 || (base..base + self.ways as usize).filter(|&j| self.locks[j] > 0).count() + 1 < self.ways as usize
+    }
+
+    /// Lock a present line once more (after `can_lock`).
+    pub fn lock(&mut self, line: u64) {
+        if let Some((i, _)) = self.find(line) {
+            self.locks[i] += 1;
+        }
+    }
+
+    /// Take one lock off a line.
+    pub fn unlock(&mut self, line: u64) {
+        if let Some((i, _)) = self.find(line) {
+            self.locks[i] = self.locks[i].saturating_sub(1);
+        }
+    }
+
+    /// Locks held over the whole array.
+    pub fn locks_held(&self) -> u64 {
+        self.locks.iter().map(|&l| l as u64).sum()
     }
 
     /// Reserve a way for a miss: an invalid way first, else the least
@@ -91,7 +124,7 @@ impl TagArray {
         let victim = ways
             .clone()
             .find(|&i| self.lines[i] == Line::Invalid)
-            .or_else(|| ways.filter(|&i| matches!(self.lines[i], Line::Valid(_))).min_by_key(|&i| self.stamp[i]))
+            .or_else(|| ways.filter(|&i| matches!(self.lines[i], Line::Valid(_)) && self.locks[i] == 0).min_by_key(|&i| self.stamp[i]))
             .expect("reserve without a free way");
         let evicted = match self.lines[victim] {
             Line::Valid(t) => Some(t),
