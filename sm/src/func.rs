@@ -64,6 +64,18 @@ enum GlobalMem {
     Shared { memory: Arc<RwLock<Memory>>, stage: Stage },
 }
 
+/// One instruction of a CTA's affine warp (`Functional::affine_step`).
+pub struct AffineStep {
+    /// An `enq`'s records, by warp slot.
+    pub records: Vec<(u16, DacRecord)>,
+    /// The result in the first thread that executed it.
+    pub value: Option<u64>,
+    /// Per warp of the CTA (in its order), the threads on its path, and
+    /// the warp's slot.
+    pub masks: Vec<u32>,
+    pub slots: Vec<u16>,
+}
+
 pub struct Functional {
     kernel: Arc<Kernel>,
     launch: Arc<Launch>,
@@ -226,9 +238,9 @@ impl Functional {
         self.affine[slot as usize].as_ref()?.0.next()
     }
 
-    /// Execute CTA slot `slot`'s affine warp's next instruction; an `enq`
-    /// returns its records by warp slot.
-    pub fn affine_step(&mut self, slot: u16) -> Result<Vec<(u16, DacRecord)>, String> {
+    /// Execute CTA slot `slot`'s affine warp's next instruction: an `enq`'s
+    /// records by warp slot, and the first executing thread's result.
+    pub fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String> {
         let aff = Arc::clone(self.kernel.affine.as_ref().expect("a decoupled kernel"));
         let cta = self.ctas[slot as usize].as_mut().expect("a running CTA");
         let (warp, slots) = self.affine[slot as usize].as_mut().expect("an affine warp");
@@ -256,7 +268,7 @@ impl Functional {
             textures: &self.launch.textures,
         };
         let step = warp.step(&aff, &mut ctx).map_err(|e| format!("in the affine warp: {e}"))?;
-        Ok(step.records.into_iter().map(|(i, r)| (slots[i as usize], r)).collect())
+        Ok(AffineStep { records: step.records.into_iter().map(|(i, r)| (slots[i as usize], r)).collect(), value: step.value, masks: step.masks, slots: slots.clone() })
     }
 
     /// A record expanded for warp `w` enters its queue.
@@ -267,6 +279,11 @@ impl Functional {
         } else {
             ws.pwaq.push_back(r);
         }
+    }
+
+    /// Thread index (x, y, z) of lane `lane` of warp slot `w`.
+    pub fn thread_index(&self, w: u16, lane: u32) -> [u32; 3] {
+        self.warps[w as usize].as_ref().map_or([0; 3], |s| [s.tid[0][lane as usize], s.tid[1][lane as usize], s.tid[2][lane as usize]])
     }
 
     /// Records waiting in warp `w`'s predicate queue or address queue.

@@ -17,6 +17,8 @@ pub struct Outcome {
     pub actions: Vec<crate::core::pmode::ActionEvent>,
     /// Replay-mode warp-buffer events, with `Outputs::log_replay`.
     pub replay_events: Vec<crate::core::replay::ReplayEvent>,
+    /// DAC mode's enqueued address tuples, with `Outputs::log_dac`.
+    pub dac_tuples: Vec<crate::core::dac::TupleEvent>,
 }
 
 /// Run `kernel` with `launch` on the SM of `cfg`, its blocks on `engine`.
@@ -63,7 +65,8 @@ fn simulate_kernel(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engin
     sm.run().map_err(|e| e.to_string())?;
     let stats = sm.stats.clone();
     let replay_events = sm.replay_events();
+    let dac_tuples = sm.dac_tuples();
     let (memory, actions) = sm.finish();
     let memory = memory.expect("a single SM owns its memory");
-    Ok(Outcome { stats, memory, actions, replay_events })
+    Ok(Outcome { stats, memory, actions, replay_events, dac_tuples })
 }

@@ -255,6 +255,14 @@ pub struct DacStats {
     /// its peak.
     pub atq_sum: u64,
     pub atq_peak: u64,
+    /// Address `enq`s whose records are not their affine tuple's values
+    /// (0 unless the decoupling pass let a non-affine value through).
+    #[serde(default)]
+    pub tuple_mismatches: u64,
+    /// Address `enq`s whose threads hold more than one tuple (divergent
+    /// affine tuples, section 4.6: the hardware computes them side by side).
+    #[serde(default)]
+    pub divergent_tuples: u64,
     /// L1 lock counters still held when the run ended (a lock without its
     /// dequeue; 0 unless something is wrong).
     #[serde(default)]

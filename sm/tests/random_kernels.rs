@@ -342,6 +342,9 @@ fn check_seed(seed: u64, cases: &[Case], starved: &[Case]) -> SeedResult {
             if o.memory != golden.memory {
                 bad.push((engine, format!("final memory differs: {}", first_difference(&b, &o.memory, &golden.memory))));
             }
+            if o.stats.dac.tuple_mismatches > 0 {
+                bad.push((engine, format!("{} enqueued addresses are not their affine tuples' values", o.stats.dac.tuple_mismatches)));
+            }
             let want = if cfg.mode == sm::Mode::Dac { dac_threads } else { golden.stats.thread_insts };
             if o.stats.thread_insts != want {
                 let (s, f) = (o.stats.thread_insts, want);

@@ -86,6 +86,7 @@ fn suite_dac_every_policy() {
             assert!(s.dac.unchanged.is_empty(), "{name}: {}", s.dac.unchanged);
             assert!(s.dac.affine_insts > 0 && s.dac.records > 0, "{name} {policy}");
             assert_eq!(s.dac.locks_left, 0, "{name} {policy}: every prefetch lock was taken off by its dequeue");
+            assert_eq!(s.dac.tuple_mismatches, 0, "{name} {policy}: every enqueued address is its affine tuple's value");
             println!("{name:16} {policy:9} cycles {:8} warp insts {:7} affine {:6} loads {:5} dequeued {:5}", s.cycles, s.warp_insts, s.dac.affine_insts, s.dac.loads, s.dac.decoupled_loads);
         }
     }

@@ -13,7 +13,7 @@
 use crate::cfg::RPC_NONE;
 use crate::error::ExecError;
 use crate::exec::{exec, DacRecord, ExecCtx, StackEntry, WarpState};
-use crate::inst::{Op, INST_BYTES};
+use crate::inst::{Op, Opnd, INST_BYTES};
 use crate::kernel::Kernel;
 
 /// An entry of the CTA-wide stack.
@@ -32,6 +32,10 @@ pub struct Step {
     pub inst: u32,
     /// An `enq`'s records: (warp of the CTA, record).
     pub records: Vec<(u32, DacRecord)>,
+    /// Its first destination's value in the first thread that executed it.
+    pub value: Option<u64>,
+    /// Per warp, the threads on the path it executed on.
+    pub masks: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -71,7 +75,7 @@ impl AffineWarp {
         let top = self.stack.last().expect("a running affine warp").clone();
         let idx = top.pc / INST_BYTES;
         let inst = &k.insts[idx as usize];
-        let mut step = Step { inst: idx, records: Vec::new() };
+        let mut step = Step { inst: idx, ..Step::default() };
         // Each warp's guard over its threads on this path.
         let guarded = |l: &WarpState, m: u32| match inst.guard {
             None => m,
@@ -92,6 +96,7 @@ impl AffineWarp {
                 self.advance();
             }
             _ => {
+                step.masks = top.masks.clone();
                 for (w, (l, &m)) in self.lanes.iter_mut().zip(&top.masks).enumerate() {
                     if m == 0 {
                         continue;
@@ -99,9 +104,17 @@ impl AffineWarp {
                     l.stack = vec![StackEntry { pc: top.pc, rpc: RPC_NONE, mask: m }];
                     l.done = false;
                     let (a, p) = (l.pwaq.len(), l.pwpq.len());
-                    exec(k, l, ctx)?;
+                    let ex = exec(k, l, ctx)?;
                     if let Some(r) = l.pwaq.drain(a..).next().or_else(|| l.pwpq.drain(p..).next()) {
                         step.records.push((w as u32, r));
+                    }
+                    if step.value.is_none() && ex.exec_mask != 0 {
+                        let lane = ex.exec_mask.trailing_zeros() as usize;
+                        step.value = match inst.dst[0] {
+                            Opnd::R(n) => Some(l.regs[n as usize][lane] as u64),
+                            Opnd::D(n) => Some(l.regs[n as usize][lane] as u64 | (l.regs[n as usize + 1][lane] as u64) << 32),
+                            _ => None,
+                        };
                     }
                 }
                 self.advance();

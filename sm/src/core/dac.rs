@@ -26,9 +26,11 @@
 
 use super::op::{Access, Op, Pool, Space};
 use crate::config::Config;
+use crate::func::AffineStep;
 use crate::stats::DacStats;
 use kernel::exec::DacRecord;
-use kernel::inst::DacQueue;
+use kernel::inst::{AluOp, DacQueue, Opnd, Sreg};
+use models::dac::affine::{Aff, TX};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -62,22 +64,52 @@ pub(crate) struct DacSm {
     /// The CTA slot whose affine warp is looked at first.
     rr: usize,
     pub stats: DacStats,
+    /// The affine stream, and per CTA slot the affine tuple each of its
+    /// affine warp's 32-bit registers holds (a register pair: its low word),
+    /// as the hardware computes them (section 4.4, Figure 5).
+    affine: Arc<kernel::Kernel>,
+    tuples: Vec<Vec<Vec<Part>>>,
+    /// The address tuples enqueued, when logged.
+    pub log: Option<Vec<TupleEvent>>,
 }
 
 /// What the SM asks of the functional model for the affine warps.
 pub(crate) trait AffineHost {
     fn affine_next(&self, slot: u16) -> Option<u32>;
-    fn affine_step(&mut self, slot: u16) -> Result<Vec<(u16, DacRecord)>, String>;
+    fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String>;
     fn queued(&self, w: u16, pred: bool) -> usize;
     fn push_record(&mut self, w: u16, r: DacRecord);
+    fn thread_index(&self, w: u16, lane: u32) -> [u32; 3];
+}
+
+/// The tuple a register holds for some of a CTA's threads (per warp).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Part {
+    masks: Vec<u32>,
+    t: Aff,
+}
+
+/// An address tuple an affine warp enqueued (`Outputs::log_dac`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TupleEvent {
+    pub cycle: u64,
+    pub cta_slot: u16,
+    /// The `enq`'s index in the affine stream.
+    pub inst: u32,
+    pub queue: DacQueue,
+    /// Per-CTA: the block-index terms are in the base.
+    pub tuple: Aff,
 }
 
 impl AffineHost for crate::func::Functional {
     fn affine_next(&self, slot: u16) -> Option<u32> {
         crate::func::Functional::affine_next(self, slot)
     }
-    fn affine_step(&mut self, slot: u16) -> Result<Vec<(u16, DacRecord)>, String> {
+    fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String> {
         crate::func::Functional::affine_step(self, slot)
+    }
+    fn thread_index(&self, w: u16, lane: u32) -> [u32; 3] {
+        crate::func::Functional::thread_index(self, w, lane)
     }
     fn queued(&self, w: u16, pred: bool) -> usize {
         crate::func::Functional::queued(self, w, pred)
@@ -97,7 +129,7 @@ pub(crate) struct Events {
 }
 
 impl DacSm {
-    pub fn new(cfg: &Config, affine: &kernel::Kernel, ops: Arc<[Op]>) -> DacSm {
+    pub fn new(cfg: &Config, affine: &Arc<kernel::Kernel>, ops: Arc<[Op]>) -> DacSm {
         let warps = cfg.core.max_warps as usize;
         DacSm {
             ops: Arc::clone(&ops),
@@ -119,12 +151,125 @@ impl DacSm {
             reg_ready: vec![[0; REGS]; cfg.core.max_ctas as usize],
             rr: 0,
             stats: DacStats::default(),
+            affine: Arc::clone(affine),
+            tuples: vec![vec![Vec::new(); 64]; cfg.core.max_ctas as usize],
+            log: None,
         }
     }
 
     /// A CTA starts in `slot`: its affine warp's registers are free.
     pub fn launch(&mut self, slot: usize) {
         self.reg_ready[slot] = [0; REGS];
+        self.tuples[slot] = vec![Vec::new(); 64];
+    }
+
+    /// The tuples of an operand over the threads `m` (per warp of the CTA):
+    /// one per part of `m` that a different definition reached. `None`: some
+    /// thread's value is no tuple the unit tracks.
+    fn parts_of(&self, slot: usize, o: Opnd, m: &[u32]) -> Option<Vec<Part>> {
+        let whole = |t: Aff| Some(vec![Part { masks: m.to_vec(), t }]);
+        match o {
+            Opnd::Imm(v) => whole(Aff::scalar(v as u32)),
+            Opnd::Sreg(Sreg::Tid(d)) => whole(Aff::unit(TX + d as usize % 3)),
+            Opnd::R(n) | Opnd::D(n) => {
+                let mut out = Vec::new();
+                let mut left = m.to_vec();
+                for p in &self.tuples[slot][n as usize] {
+                    let inter: Vec<u32> = p.masks.iter().zip(m).map(|(a, b)| a & b).collect();
+                    if inter.iter().any(|&x| x != 0) {
+                        left.iter_mut().zip(&inter).for_each(|(l, i)| *l &= !i);
+                        out.push(Part { masks: inter, t: p.t });
+                    }
+                }
+                left.iter().all(|&x| x == 0).then_some(out)
+            }
+            _ => None,
+        }
+    }
+
+    /// The affine warp of `slot` executed instruction `idx` on the threads
+    /// `m`; `value` is its result in the first of them (a scalar's value).
+    fn track(&mut self, slot: usize, idx: usize, value: Option<u64>, m: &[u32]) {
+        let inst = self.affine.insts[idx].clone();
+        let (Opnd::R(dst) | Opnd::D(dst)) = inst.dst[0] else { return };
+        let p = |n: usize| self.parts_of(slot, inst.src[n], m);
+        let scalar = || value.map(|v| vec![Part { masks: m.to_vec(), t: Aff::scalar(v as u32) }]);
+        // Each pair of parts: the threads both cover, the op on their tuples.
+        let pairwise = |a: Option<Vec<Part>>, b: Option<Vec<Part>>, f: &dyn Fn(&Aff, &Aff) -> Option<Aff>| -> Option<Vec<Part>> {
+            let mut out = Vec::new();
+            for x in a? {
+                for y in b.clone()? {
+                    let masks: Vec<u32> = x.masks.iter().zip(&y.masks).map(|(a, b)| a & b).collect();
+                    if masks.iter().any(|&v| v != 0) {
+                        out.push(Part { masks, t: f(&x.t, &y.t)? });
+                    }
+                }
+            }
+            Some(out)
+        };
+        let out = match inst.op {
+            kernel::Op::Mov(_) => match inst.src[0] {
+                Opnd::Sreg(Sreg::Tid(_)) | Opnd::Imm(_) | Opnd::R(_) | Opnd::D(_) => p(0),
+                _ => scalar(),
+            },
+            kernel::Op::Ld { .. } => scalar(),
+            kernel::Op::Cvt { .. } | kernel::Op::Cvta { .. } => p(0),
+            kernel::Op::Alu { op, .. } => match op {
+                AluOp::Add => pairwise(p(0), p(1), &|a, b| Some(a.add(b))),
+                AluOp::Sub => pairwise(p(0), p(1), &|a, b| Some(a.sub(b))),
+                AluOp::Neg => pairwise(p(0), p(0).map(|v| v.into_iter().map(|x| Part { t: Aff::scalar(0), ..x }).collect()), &|a, z| Some(z.sub(a))),
+                AluOp::Mul | AluOp::MulWide => pairwise(p(0), p(1), &|a, b| a.mul(b)),
+                AluOp::Mad | AluOp::MadWide => pairwise(pairwise(p(0), p(1), &|a, b| a.mul(b)), p(2), &|a, b| Some(a.add(b))),
+                AluOp::Shl => pairwise(p(0), p(1), &|a, b| a.shl(b)),
+                _ => {
+                    let uniform = inst.src.iter().all(|&o| o == Opnd::None || self.parts_of(slot, o, m).is_some_and(|v| v.iter().all(|x| x.t.is_cta_uniform())));
+                    scalar().filter(|_| uniform)
+                }
+            },
+            _ => None,
+        };
+        // The threads of `m` take the new tuples; the others keep theirs.
+        let reg = &mut self.tuples[slot][dst as usize];
+        for old in reg.iter_mut() {
+            old.masks.iter_mut().zip(m).for_each(|(o, n)| *o &= !n);
+        }
+        reg.retain(|x| x.masks.iter().any(|&v| v != 0));
+        for new in out.unwrap_or_default() {
+            match reg.iter_mut().find(|x| x.t == new.t) {
+                Some(x) => x.masks.iter_mut().zip(&new.masks).for_each(|(o, n)| *o |= n),
+                None => reg.push(new),
+            }
+        }
+    }
+
+    /// Check an address `enq`'s records against its tuples: every executing
+    /// thread's address is its tuple's value at its thread index. More than
+    /// one tuple: a divergent affine tuple (section 4.6).
+    fn check_tuple(&mut self, now: u64, slot: usize, idx: usize, s: &AffineStep, func: &dyn AffineHost) {
+        let inst = &self.affine.insts[idx];
+        let Some(a) = inst.addr else { return };
+        let Some(parts) = self.parts_of(slot, a.base, &s.masks) else {
+            self.stats.tuple_mismatches += 1;
+            return;
+        };
+        let parts: Vec<Part> = parts.into_iter().map(|p| Part { t: p.t.add(&Aff::scalar(a.off as u32)), ..p }).collect();
+        self.stats.divergent_tuples += (parts.len() > 1) as u64;
+        for (w, r) in &s.records {
+            let Some(wi) = s.slots.iter().position(|x| x == w) else { continue };
+            for lane in (0..32).filter(|l| r.mask >> l & 1 == 1) {
+                let [x, y, z] = func.thread_index(*w, lane);
+                let t = parts.iter().find(|p| p.masks[wi] >> lane & 1 == 1).map(|p| p.t);
+                if t.map(|t| t.eval(&[x, y, z, 0, 0, 0]) as u64) != Some(r.vals[lane as usize] & 0xffff_ffff) {
+                    self.stats.tuple_mismatches += 1;
+                    return;
+                }
+            }
+        }
+        if let (Some(log), Some(&(_, r))) = (self.log.as_mut(), s.records.first()) {
+            for p in &parts {
+                log.push(TupleEvent { cycle: now, cta_slot: slot as u16, inst: idx as u32, queue: r.queue, tuple: p.t });
+            }
+        }
     }
 
     /// One cycle: expand one record, then issue one affine-warp instruction.
@@ -181,7 +326,14 @@ impl DacSm {
                 atq_blocked = true;
                 continue;
             }
-            let records = func.affine_step(slot as u16)?;
+            let step = func.affine_step(slot as u16)?;
+            if self.enq[idx as usize] && step.records.first().is_some_and(|r| r.1.queue != DacQueue::Pred) {
+                self.check_tuple(now, slot, idx as usize, &step, func);
+            }
+            if !step.masks.is_empty() {
+                self.track(slot, idx as usize, step.value, &step.masks);
+            }
+            let records = step.records;
             let op = &self.ops[idx as usize];
             for &r in op.writes() {
                 self.reg_ready[slot][r as usize] = now + self.latency[idx as usize];

@@ -126,6 +126,9 @@ pub struct Outputs {
     pub vcd: Option<VcdRequest>,
     /// Record every P-mode unit decision that happens (`Sm::actions`).
     pub log_actions: bool,
+    /// Record every address tuple the affine warps enqueue (DAC mode,
+    /// `Sm::dac_tuples`).
+    pub log_dac: bool,
     /// Record every replay-mode warp-buffer event (`Sm::replay_events`).
     pub log_replay: bool,
     /// Scan every scheduler and clock every block every cycle (no
@@ -361,7 +364,11 @@ impl Sm {
         let oc = Collector::new(o.units_sp, o.units_sfu, o.units_mem, o.units_generic, o.banks);
         let ops = func.ops(&cfg)?;
         let dac = match (cfg.mode, func.affine_kernel(), func.affine_ops(&cfg)) {
-            (crate::config::Mode::Dac, Some(a), Some(aops)) => Some(Box::new(dac::DacSm::new(&cfg, a, aops?))),
+            (crate::config::Mode::Dac, Some(a), Some(aops)) => {
+                let mut d = dac::DacSm::new(&cfg, a, aops?);
+                d.log = out.log_dac.then(Vec::new);
+                Some(Box::new(d))
+            }
             _ => None,
         };
         let stats = Stats {
@@ -529,6 +536,10 @@ impl Sm {
     }
 
     /// The replay-mode events logged (`Outputs::log_replay`).
+    pub fn dac_tuples(&mut self) -> Vec<dac::TupleEvent> {
+        self.dac.as_mut().and_then(|d| d.log.take()).unwrap_or_default()
+    }
+
     pub fn replay_events(&mut self) -> Vec<replay::ReplayEvent> {
         self.rp.as_mut().and_then(|rp| rp.log.take()).unwrap_or_default()
     }

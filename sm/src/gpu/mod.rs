@@ -197,9 +197,9 @@ impl Gpu {
             }
         }
         self.stop_workers();
-        let (actions, replay_events) = {
+        let (actions, replay_events, dac_tuples) = {
             let mut sm0 = self.sm(0);
-            (sm0.take_actions(), sm0.replay_events())
+            (sm0.take_actions(), sm0.replay_events(), sm0.dac_tuples())
         };
         let mut sms = Vec::with_capacity(self.shared.sms.len());
         for i in 0..self.shared.sms.len() {
@@ -230,7 +230,7 @@ impl Gpu {
         let memory = std::mem::replace(&mut self.memory, Arc::new(RwLock::new(Memory::new())));
         let memory = Arc::try_unwrap(memory).map_err(|_| RunError::Exec("the GPU's memory is still shared".into()))?;
         let memory = memory.into_inner().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
-        Ok(Outcome { stats, memory, actions, replay_events })
+        Ok(Outcome { stats, memory, actions, replay_events, dac_tuples })
     }
 
     fn memory_generation(&self) -> u64 {
