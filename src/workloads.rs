@@ -453,14 +453,22 @@ struct DacTotals {
     decoupled: u64,
 }
 
-/// The DAC totals of a run's statistics (`None`: no launch ran in DAC mode).
-fn dac_totals(stats: &Path) -> Option<DacTotals> {
+/// A DAC run: application, run, the first timing run's (cycles, warp
+/// instructions), the DAC run's totals.
+type DacRow = (String, String, Option<(u64, u64)>, DacTotals);
+
+/// A run's totals over its launches' SM statistics, and whether they ran
+/// in DAC mode.
+fn run_totals(stats: &Path) -> (DacTotals, bool) {
     let mut t = DacTotals::default();
+    let mut dac = false;
     for line in std::fs::read_to_string(stats).unwrap_or_default().lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
-        if v["mode"].as_str() != Some("dac") {
+        let Ok(l) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let v = &l["sm"];
+        if !v.is_object() {
             continue;
         }
+        dac |= v["mode"].as_str() == Some("dac");
         let d = &v["dac"];
         let n = |x: &serde_json::Value| x.as_u64().unwrap_or(0);
         t.cycles += n(&v["cycles"]);
@@ -469,15 +477,15 @@ fn dac_totals(stats: &Path) -> Option<DacTotals> {
         t.loads += n(&d["loads"]);
         t.decoupled_loads += n(&d["decoupled_loads"]);
         t.launches += 1;
-        t.decoupled += d["unchanged"].as_str().is_some_and(str::is_empty) as u64;
+        t.decoupled += (v["mode"].as_str() == Some("dac") && d["unchanged"].as_str().is_some_and(str::is_empty)) as u64;
     }
-    (t.launches > 0).then_some(t)
+    (t, dac)
 }
 
 /// Per application and DAC run: speedup over the first timing run,
 /// warp instructions (affine and non-affine) against its, the affine
 /// warps' share, and the global/local loads that dequeued prefetched data.
-fn dac_table(rows: &[(String, String, Option<(u64, u64)>, DacTotals)]) -> String {
+fn dac_table(rows: &[DacRow]) -> String {
     let mut s = String::from("application,run,speedup,warp_insts_vs_baseline,affine_share,load_coverage,launches_decoupled\n");
     let (mut logs, mut insts, mut share, mut cover, mut n, mut nc) = (0.0f64, 0.0, 0.0, 0.0, 0, 0);
     for (app, run, base, t) in rows {
@@ -615,7 +623,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     let mut kernel_cycles: Vec<(String, Vec<Option<u64>>)> = Vec::new();
     // DAC runs: (application, run, the first timing run's cycles and warp
     // instructions, the DAC totals).
-    let mut dac_rows: Vec<(String, String, Option<(u64, u64)>, DacTotals)> = Vec::new();
+    let mut dac_rows: Vec<DacRow> = Vec::new();
     let mut failures = 0;
     for app in apps {
         let t = Instant::now();
@@ -644,7 +652,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         cycles.push((app.name.clone(), vec![None; timing.len()]));
         correlated.push((app.name.clone(), vec![None; timing.len()]));
         let mut reported = false;
-        let mut base_insts = 0;
+        // The first timing run's SM cycles and warp instructions.
+        let mut base: Option<(u64, u64)> = None;
         for mode in &modes {
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
             let report = dir.join("trace.jsonl");
@@ -681,12 +690,13 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 o.divergent_warp_insts,
                 o.secs
             );
-            if let (Ok(()), Some(t)) = (&o.ok, dac_totals(&dir.join("stats.jsonl"))) {
-                let base = cycles.last().and_then(|r| r.1[0]).map(|c| (c, base_insts));
-                dac_rows.push((app.name.clone(), mode.to_string(), base, t));
-            }
-            if o.ok.is_ok() && timing.first() == Some(mode) {
-                base_insts = o.warp_insts;
+            if o.ok.is_ok() && run_spec(mode).is_some() {
+                let (t, dac) = run_totals(&dir.join("stats.jsonl"));
+                if dac {
+                    dac_rows.push((app.name.clone(), mode.to_string(), base, t));
+                } else if timing.first() == Some(mode) {
+                    base = Some((t.cycles, t.warp_insts));
+                }
             }
             if let (Ok(()), Some(j)) = (&o.ok, timing.iter().position(|m| m == mode)) {
                 cycles.last_mut().expect("this application's row").1[j] = Some(o.cycles);
@@ -792,6 +802,24 @@ mod tests {
         // b did not finish every run: the mean is over a and c (x: 2 and 4; y: 0.5 and 4).
         assert_eq!(lines[4], "geomean (2 applications),1.000,2.828,1.414");
         assert!(aligned(&t).lines().next().unwrap().starts_with("application               speedup base"));
+    }
+
+    #[test]
+    fn run_totals_read_the_sm_statistics() {
+        let dir = std::env::temp_dir().join(format!("wf-dac-totals-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("stats.jsonl");
+        let launch = |mode: &str, unchanged: &str| {
+            format!(r#"{{"launch":1,"cycles":9,"warp_insts":99,"sm":{{"mode":"{mode}","cycles":10,"warp_insts":20,"dac":{{"unchanged":"{unchanged}","affine_insts":3,"loads":4,"decoupled_loads":2}}}}}}"#)
+        };
+        let text = [launch("dac", ""), launch("dac", "why"), r#"{"cycles":18,"launches":2}"#.to_string()].join("\n");
+        std::fs::write(&p, text).unwrap();
+        let (t, dac) = run_totals(&p);
+        assert!(dac);
+        assert_eq!(t, DacTotals { cycles: 20, warp_insts: 40, affine_insts: 6, loads: 8, decoupled_loads: 4, launches: 2, decoupled: 1 });
+        std::fs::write(&p, launch("baseline", "")).unwrap();
+        assert!(!run_totals(&p).1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -87,18 +87,18 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     let mut decisions = vec![Decision::NonAffine; n];
     let mut eligible: Vec<usize> = Vec::new();
     let mut needed: BTreeSet<usize> = BTreeSet::new();
-    for i in 0..n {
+    for (i, decision) in decisions.iter_mut().enumerate() {
         let Some(queue) = candidate(k, &a, i) else { continue };
         match closure(k, &a, i) {
             Ok(c) => {
                 eligible.push(i);
                 needed.extend(c);
-                decisions[i] = match queue {
+                *decision = match queue {
                     DacQueue::Pred => Decision::Predicate,
                     q => Decision::Access(q),
                 };
             }
-            Err(why) => decisions[i] = Decision::Rejected(why),
+            Err(why) => *decision = Decision::Rejected(why),
         }
     }
     // A predicate only other decoupled predicates read needs no queue of
@@ -311,7 +311,8 @@ fn rebuild(k: &Kernel, slots: Vec<Vec<Option<Inst>>>, name: &str) -> Kernel {
         insts.extend(s.into_iter().flatten());
     }
     at[n] = insts.len() as u32;
-    if insts.last().is_none_or(|l| !(l.is_exit() && l.guard.is_none()) && !(matches!(l.op, Op::Bra { .. }) && l.guard.is_none())) {
+    // Control must not fall off the end.
+    if insts.last().is_none_or(|l| !((l.is_exit() || matches!(l.op, Op::Bra { .. })) && l.guard.is_none())) {
         let line = insts.last().map_or(k.line, |l| l.line);
         let mut e = Inst::new(Op::Exit, "exit", line, 0);
         e.finish();

@@ -6,11 +6,13 @@
 //!   for the SM (CTAs in turn), in order, each waiting for its operands
 //!   (the instruction's latency class). An `enq` may not issue while the
 //!   affine tuple queue (ATQ, `dac.atq_entries`) is full.
-//! - **Expansion**: the ATQ's head is expanded one warp record per cycle
-//!   (the AEU's one adder; predicates likewise) into that warp's address
-//!   queue (PWAQ) or predicate queue (PWPQ), each `dac.pwaq_entries` /
-//!   `dac.pwpq_entries` shared equally by the warp slots; a full queue
-//!   holds expansion. A data record (a global load's, `enq.data`) also
+//! - **Expansion**: the ATQ's head goes, in order, to its expansion unit
+//!   when that unit is free: address and data tuples to the AEU, predicate
+//!   tuples to the PEU, which work side by side. Each expands one warp
+//!   record per cycle (the AEU's one adder; the PEU likewise) into that
+//!   warp's address queue (PWAQ) or predicate queue (PWPQ), each
+//!   `dac.pwaq_entries` / `dac.pwpq_entries` shared equally by the warp
+//!   slots; a full queue holds its unit. A data record (a global load's, `enq.data`) also
 //!   sends its lines to L1 through the memory stage, ahead of the warps'
 //!   own instructions, as a load that writes no register.
 //! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq`
@@ -44,8 +46,13 @@ pub(crate) struct DacSm {
     pub ops: Arc<[Op]>,
     enq: Vec<bool>,
     latency: Vec<u64>,
-    /// The ATQ: each entry an `enq`'s records by warp slot, in expansion order.
-    atq: VecDeque<VecDeque<(u16, DacRecord)>>,
+    /// The ATQ: each entry an `enq`'s CTA slot and its records by warp
+    /// slot, in expansion order.
+    atq: VecDeque<Entry>,
+    /// The tuples each expansion unit works on, at most one per CTA (the
+    /// AEU keeps an address register per CTA, section 4.2): the AEU
+    /// (addresses, data) and the PEU (predicates), oldest first.
+    units: [Vec<Entry>; 2],
     atq_cap: usize,
     pwaq_cap: usize,
     pwpq_cap: usize,
@@ -81,6 +88,9 @@ pub(crate) trait AffineHost {
     fn push_record(&mut self, w: u16, r: DacRecord);
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3];
 }
+
+/// An `enq`: its CTA slot and the records left to expand.
+type Entry = (u16, VecDeque<(u16, DacRecord)>);
 
 /// The tuple a register holds for some of a CTA's threads (per warp).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +151,7 @@ impl DacSm {
                 .map(|(i, op)| if matches!(i.op, kernel::Op::Ld { .. }) { cfg.l1.const_latency as u64 } else { op.latency.max(1) as u64 })
                 .collect(),
             atq: VecDeque::new(),
+            units: [Vec::new(), Vec::new()],
             atq_cap: cfg.dac.atq_entries as usize,
             pwaq_cap: (cfg.dac.pwaq_entries as usize / warps).max(1),
             pwpq_cap: (cfg.dac.pwpq_entries as usize / warps).max(1),
@@ -282,21 +293,38 @@ impl DacSm {
         Ok(ev)
     }
 
+    /// The expansion units: each expands one record per cycle, of its
+    /// oldest tuple whose next warp's queue has room (a full queue holds
+    /// that CTA's tuple; the unit switches to another CTA's); then the ATQ
+    /// head goes, in order, to its unit unless that unit already works on
+    /// a tuple of the same CTA.
     fn expand(&mut self, func: &mut dyn AffineHost, ev: &mut Events) {
-        let Some(head) = self.atq.front_mut() else { return };
-        let Some(&(w, r)) = head.front() else {
-            self.atq.pop_front();
+        for unit in 0..2 {
+            self.expand_one(unit, func, ev);
+        }
+        if let Some((cta, head)) = self.atq.front() {
+            let unit = (head.front().map(|r| r.1.queue) == Some(DacQueue::Pred)) as usize;
+            if !self.units[unit].iter().any(|e| e.0 == *cta) {
+                let e = self.atq.pop_front().expect("a head");
+                self.units[unit].push(e);
+            }
+        }
+    }
+
+    fn expand_one(&mut self, unit: usize, func: &mut dyn AffineHost, ev: &mut Events) {
+        let room = |(w, r): &(u16, DacRecord)| {
+            let pred = r.queue == DacQueue::Pred;
+            func.queued(*w, pred) < if pred { self.pwpq_cap } else { self.pwaq_cap }
+        };
+        let Some(k) = self.units[unit].iter().position(|e| e.1.front().is_some_and(room)) else {
+            self.stats.queue_full += (!self.units[unit].is_empty()) as u64;
             return;
         };
+        let (w, r) = self.units[unit][k].1.pop_front().expect("a record");
+        if self.units[unit][k].1.is_empty() {
+            self.units[unit].remove(k);
+        }
         let pred = r.queue == DacQueue::Pred;
-        if func.queued(w, pred) >= if pred { self.pwpq_cap } else { self.pwaq_cap } {
-            self.stats.queue_full += 1;
-            return;
-        }
-        head.pop_front();
-        if head.is_empty() {
-            self.atq.pop_front();
-        }
         func.push_record(w, r);
         if !pred {
             let data = r.queue == DacQueue::Data;
@@ -342,7 +370,7 @@ impl DacSm {
                 self.stats.enq[r.queue as usize] += 1;
             }
             if !records.is_empty() {
-                self.atq.push_back(records.into());
+                self.atq.push_back((slot as u16, records.into()));
             }
             self.stats.affine_insts += 1;
             self.rr = slot + 1;
@@ -405,7 +433,14 @@ impl DacSm {
 
     /// The unit's state, for deadlock reports.
     pub fn report(&self, func: &crate::func::Functional) -> String {
-        let head = self.atq.front().and_then(|e| e.front()).map(|(w, r)| format!("; its head is warp {w}'s enq.{}", r.queue.name())).unwrap_or_default();
+        let mut head = String::new();
+        for (name, u) in ["AEU", "PEU"].iter().zip(&self.units) {
+            for (cta, e) in u {
+                if let Some((w, r)) = e.front() {
+                    head += &format!("; the {name} expands CTA slot {cta}'s enq.{} for warp {w} ({} record(s) left)", r.queue.name(), e.len());
+                }
+            }
+        }
         let mut s = format!("  DAC: ATQ {} of {} entries{head}; {} prefetch(es) waiting for the memory stage\n", self.atq.len(), self.atq_cap, self.prefetch.len());
         for slot in 0..self.reg_ready.len() {
             if let Some(i) = func.affine_next(slot as u16) {
@@ -428,6 +463,6 @@ impl DacSm {
 
     /// Nothing queued or in flight in the unit.
     pub fn idle(&self) -> bool {
-        self.atq.is_empty() && self.prefetch.is_empty()
+        self.atq.is_empty() && self.units.iter().all(|u| u.is_empty()) && self.prefetch.is_empty()
     }
 }
