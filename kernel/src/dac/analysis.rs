@@ -21,7 +21,7 @@ pub enum Class {
 }
 
 /// Register key: R0..R63 then P0..P7.
-fn key(r: ArchReg) -> Option<usize> {
+pub(crate) fn key(r: ArchReg) -> Option<usize> {
     match r {
         ArchReg::R(n) => Some(n as usize),
         ArchReg::P(n) => Some(64 + n as usize),
@@ -31,7 +31,7 @@ fn key(r: ArchReg) -> Option<usize> {
 const KEYS: usize = 72;
 
 /// The registers of an operand.
-fn regs_of(o: Opnd) -> Vec<usize> {
+pub(crate) fn regs_of(o: Opnd) -> Vec<usize> {
     match o {
         Opnd::R(n) => vec![n as usize],
         Opnd::D(n) => vec![n as usize, n as usize + 1],
@@ -90,7 +90,7 @@ impl Analysis {
     /// under a divergent condition that does not also decide whether `i`
     /// runs makes the operand non-affine: some threads see it and some do
     /// not (a divergent affine tuple; the paper's DCRF is not modelled).
-    pub fn operand(&self, insts: &[Inst], i: usize, o: Opnd) -> Class {
+    pub fn operand(&self, i: usize, o: Opnd) -> Class {
         match o {
             Opnd::Imm(_) => Class::Scalar,
             Opnd::Sreg(s) => match s {
@@ -113,7 +113,6 @@ impl Analysis {
                         }
                     }
                 }
-                let _ = insts;
                 c
             }
             _ => Class::NonAffine,
@@ -154,7 +153,7 @@ impl Analysis {
                     let def = &insts[d as usize];
                     let ops = def.guard.map(|g| Opnd::P(g.pred)).into_iter().chain(def.src.iter().copied()).chain(def.addr.map(|a| a.base));
                     for x in ops.filter(|x| *x != Opnd::None && *x != Opnd::Deq) {
-                        if depth < 16 && self.operand(insts, d as usize, x) == Class::NonAffine {
+                        if depth < 16 && self.operand(d as usize, x) == Class::NonAffine {
                             return self.cause(insts, d as usize, x, depth + 1);
                         }
                     }
@@ -167,10 +166,10 @@ impl Analysis {
 
     fn inst_class(&self, insts: &[Inst], i: usize) -> Class {
         let inst = &insts[i];
-        let src = |n: usize| self.operand(insts, i, inst.src[n]);
-        let srcs = || inst.src.iter().filter(|o| **o != Opnd::None).map(|&o| self.operand(insts, i, o)).max().unwrap_or(Class::Scalar);
+        let src = |n: usize| self.operand(i, inst.src[n]);
+        let srcs = || inst.src.iter().filter(|o| **o != Opnd::None).map(|&o| self.operand(i, o)).max().unwrap_or(Class::Scalar);
         let scalar_only = |c: Class| if c == Class::Scalar { Class::Scalar } else { Class::NonAffine };
-        let guard = inst.guard.map_or(Class::Scalar, |g| self.operand(insts, i, Opnd::P(g.pred)));
+        let guard = inst.guard.map_or(Class::Scalar, |g| self.operand(i, Opnd::P(g.pred)));
         if inst.is_branch() || inst.is_exit() {
             return guard;
         }
@@ -185,7 +184,7 @@ impl Analysis {
             // a scalar address reads one value for every thread.
             Op::Ld { space: Space::Param | Space::Const, .. } => match inst.addr.map(|a| a.base) {
                 Some(Opnd::None) => Class::Scalar,
-                Some(b) => scalar_only(self.operand(insts, i, b)),
+                Some(b) => scalar_only(self.operand(i, b)),
                 None => Class::NonAffine,
             },
             Op::Cvta { space: Space::Global, .. } => src(0),

@@ -105,7 +105,7 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     // its own: it is computed in the affine stream for them.
     let mut uses: Vec<Vec<usize>> = vec![Vec::new(); n];
     for j in 0..n {
-        for r in k.insts[j].reads.as_slice().iter().filter_map(|&r| key_of(r)) {
+        for r in k.insts[j].reads.as_slice().iter().filter_map(|&r| analysis::key(r)) {
             for &d in a.defs(j, r) {
                 uses[d as usize].push(j);
             }
@@ -145,7 +145,7 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     let mut work: Vec<usize> = (0..n).filter(|&i| kept[i]).collect();
     while let Some(j) = work.pop() {
         let inst = non[j].as_ref().expect("kept");
-        for r in inst.reads.as_slice().iter().filter_map(|&r| key_of(r)) {
+        for r in inst.reads.as_slice().iter().filter_map(|&r| analysis::key(r)) {
             for &d in a.defs(j, r) {
                 if !kept[d as usize] {
                     kept[d as usize] = true;
@@ -213,14 +213,6 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     Decoupled { kernel: non_affine, decisions, unchanged: None }
 }
 
-fn key_of(r: crate::inst::ArchReg) -> Option<usize> {
-    match r {
-        crate::inst::ArchReg::R(n) => Some(n as usize),
-        crate::inst::ArchReg::P(n) => Some(64 + n as usize),
-        _ => None,
-    }
-}
-
 fn exit_at(inst: &Inst) -> Inst {
     let mut e = Inst::new(Op::Exit, "exit", inst.line, inst.col);
     e.finish();
@@ -231,7 +223,7 @@ fn exit_at(inst: &Inst) -> Inst {
 /// scalar or affine, or a `setp` of scalar or affine operands.
 fn candidate(k: &Kernel, a: &Analysis, i: usize) -> Option<DacQueue> {
     let inst = &k.insts[i];
-    let guard_ok = inst.guard.is_none_or(|g| a.operand(&k.insts, i, Opnd::P(g.pred)) != Class::NonAffine);
+    let guard_ok = inst.guard.is_none_or(|g| a.operand(i, Opnd::P(g.pred)) != Class::NonAffine);
     match inst.op {
         Op::Ld { space, .. } | Op::St { space, .. } if space != Space::Param && !(space == Space::Const && a.class[i] == Class::Scalar) => {
             inst.addr?.base.is_reg().then_some(if matches!(inst.op, Op::Ld { .. }) && space == Space::Global {
@@ -267,7 +259,7 @@ fn closure(k: &Kernel, a: &Analysis, c: usize) -> Result<BTreeSet<usize>, String
             reads.extend(inst.addr.map(|x| x.base));
         }
         for o in reads.into_iter().filter(|o| *o != Opnd::None) {
-            if a.operand(&k.insts, i, o) == Class::NonAffine {
+            if a.operand(i, o) == Class::NonAffine {
                 let why = a.why_not(&k.insts, i, o);
                 return Err(if inst.is_branch() || inst.is_exit() {
                     format!("depends on the data-dependent branch at line {} ({why})", inst.line)
@@ -275,7 +267,7 @@ fn closure(k: &Kernel, a: &Analysis, c: usize) -> Result<BTreeSet<usize>, String
                     why
                 });
             }
-            for r in regs(o) {
+            for r in analysis::regs_of(o) {
                 work.extend(a.defs(i, r).iter().map(|&d| d as usize));
             }
         }
@@ -283,15 +275,6 @@ fn closure(k: &Kernel, a: &Analysis, c: usize) -> Result<BTreeSet<usize>, String
         work.extend(a.controls[b].iter().map(|&x| a.branch_of(x)));
     }
     Ok(seen)
-}
-
-fn regs(o: Opnd) -> Vec<usize> {
-    match o {
-        Opnd::R(n) => vec![n as usize],
-        Opnd::D(n) => vec![n as usize, n as usize + 1],
-        Opnd::P(n) => vec![64 + n as usize],
-        _ => Vec::new(),
-    }
 }
 
 fn interleave(main: Vec<Option<Inst>>, extra: Vec<Option<Inst>>) -> Vec<Vec<Option<Inst>>> {
