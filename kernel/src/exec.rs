@@ -96,6 +96,9 @@ pub struct WarpState {
     /// lanes), address queue and predicate queue, oldest first.
     pub pwaq: VecDeque<DacRecord>,
     pub pwpq: VecDeque<DacRecord>,
+    /// Records this warp has dequeued: a decoupled loop's progress can
+    /// live in its queue alone (its counter went to the affine stream).
+    pub dequeued: u64,
 }
 
 /// One `enq`'s expansion for one warp: the executing lanes and, per lane,
@@ -166,12 +169,14 @@ impl WarpState {
             affine: k.affine.as_ref().map(|a| Box::new(AffineLanes { kernel: a.clone(), warp: WarpState::new(a, warp_id, ntid) })),
             pwaq: VecDeque::new(),
             pwpq: VecDeque::new(),
+            dequeued: 0,
         }
     }
 
     /// The next record of the warp's `queue` for an instruction executing
     /// `mask`: the affine stream runs until it has enqueued one.
     fn deq(&mut self, queue: DacQueue, mask: u32, ctx: &mut ExecCtx) -> Result<DacRecord, Fault> {
+        self.dequeued += 1;
         let Some(a) = self.affine.as_deref_mut() else {
             // The timing SM's affine warp fills the queues itself.
             let q = if queue == DacQueue::Pred { &mut self.pwpq } else { &mut self.pwaq };

@@ -6,6 +6,10 @@
 //! than the one it read; counting a store of the value already there as a
 //! change only makes the detector more conservative.
 //!
+//! A decoupled kernel's warp (DAC) that dequeued a record since has made
+//! progress its registers may not show (the loop counter went to the
+//! affine stream): it is not the same state.
+//!
 //! Why that is sound: with memory unchanged, a warp's next state is a
 //! function of its own state (its loads read the same bytes, a failed
 //! `atom.cas` returns the same value), whatever the other warps do and in
@@ -48,7 +52,7 @@ impl Default for SpinDetector {
 }
 
 fn same_state(a: &WarpState, b: &WarpState) -> bool {
-    a.stack == b.stack && a.exited == b.exited && a.preds == b.preds && a.carry == b.carry && a.regs == b.regs
+    a.stack == b.stack && a.exited == b.exited && a.preds == b.preds && a.carry == b.carry && a.regs == b.regs && a.dequeued == b.dequeued
 }
 
 impl SpinDetector {

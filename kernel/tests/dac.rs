@@ -255,3 +255,28 @@ fn the_cta_affine_warp_feeds_every_warp_as_its_own_lanes_do() {
     assert!(checked >= 20, "{checked} CTAs checked");
     assert!(divergent >= 1, "no CTA's affine warp diverged");
 }
+
+/// A decoupled loop whose counter went to the affine stream leaves the
+/// warp's registers the same every iteration; its dequeues are its
+/// progress, and the no-progress detector must see them (the random
+/// generator's seed 35 found this).
+#[test]
+fn a_loop_counted_in_the_affine_stream_is_not_a_spin() {
+    let m = cuda(
+        "dac_spin",
+        r#"
+__global__ void counted(int *out, int n) {
+  for (int i = 0; i < n; i++) {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+}
+"#,
+    );
+    let k = m.kernel("counted").unwrap();
+    let d = decouple(k);
+    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    assert!(d.kernel.insts.iter().all(|i| !matches!(i.op, Op::Alu { .. })), "the counter left the non-affine stream\n{}", d.report(k));
+    let launch = "grid = [2]\nblock = [64]\nargs = [\"out\", 500]\n[buffers.out]\ntype = \"i32\"\nlen = 64\n";
+    check(&kernel::compile_cuda(&work().join("dac_spin.cu"), &common::compile_opts()).unwrap(), "dac_spin.cu", launch, Path::new("dac_spin.toml"));
+}
