@@ -7,7 +7,7 @@
 mod common;
 use kernel::dac::{decouple, Decision, Decoupled};
 use kernel::inst::{DacQueue, Op, Opnd, Space};
-use kernel::{CompileOptions, Compiler, Kernel, LaunchFile, Memory, Module, RunOptions};
+use kernel::{CompileOptions, Kernel, LaunchFile, Memory, Module, RunOptions};
 use std::path::{Path, PathBuf};
 
 fn work() -> PathBuf {
@@ -39,13 +39,7 @@ fn decoupled_accesses(d: &Decoupled) -> usize {
 
 #[test]
 fn suite_keeps_memory() {
-    let dir = common::kernels_dir();
-    let mut cases: Vec<(PathBuf, Compiler)> = Vec::new();
-    for (sub, compiler) in [("", Compiler::Clang), ("nvcc", Compiler::Nvcc)] {
-        let mut tomls: Vec<PathBuf> = std::fs::read_dir(dir.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
-        tomls.sort();
-        cases.extend(tomls.into_iter().map(|t| (t, compiler)));
-    }
+    let cases = common::suite_launches();
     assert!(cases.len() >= 20, "{} suite kernels", cases.len());
     let (mut kernels, mut decoupled, mut accesses) = (0, 0, 0);
     for (toml, compiler) in cases {

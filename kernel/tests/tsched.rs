@@ -57,13 +57,7 @@ fn ptxas_accepts(ptx: &str, what: &str) -> Vec<(String, u32)> {
 /// nvcc's for `kernels/nvcc/`.
 #[test]
 fn suite_keeps_memory_and_ptxas_accepts() {
-    let dir = common::kernels_dir();
-    let mut cases: Vec<(PathBuf, Compiler)> = Vec::new();
-    for (sub, compiler) in [("", Compiler::Clang), ("nvcc", Compiler::Nvcc)] {
-        let mut tomls: Vec<PathBuf> = std::fs::read_dir(dir.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
-        tomls.sort();
-        cases.extend(tomls.into_iter().map(|t| (t, compiler)));
-    }
+    let cases = common::suite_launches();
     assert!(cases.len() >= 20, "{} suite kernels", cases.len());
     let mut moved = 0;
     for (toml, compiler) in cases {
@@ -144,7 +138,7 @@ fn fig2_launch(seed: u64) -> String {
          [buffers.flag]\ntype = \"i32\"\nlen = 1024\ninit = {{ values = [{}] }}\n\
          [buffers.out]\ntype = \"f32\"\nlen = 1024\n",
         seed + 1,
-        (0..1024).map(|i| if (i * 7 + seed as usize) % 10 == 0 { "1" } else { "0" }).collect::<Vec<_>>().join(", ")
+        (0..1024).map(|i| if (i * 7 + seed as usize).is_multiple_of(10) { "1" } else { "0" }).collect::<Vec<_>>().join(", ")
     )
 }
 

@@ -9,6 +9,19 @@ pub fn kernels_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("kernels")
 }
 
+/// Every suite kernel's launch file with the compiler of its source:
+/// clang for `kernels/`, nvcc for `kernels/nvcc/`, each sorted.
+pub fn suite_launches() -> Vec<(PathBuf, kernel::Compiler)> {
+    let dir = kernels_dir();
+    let mut cases = Vec::new();
+    for (sub, compiler) in [("", kernel::Compiler::Clang), ("nvcc", kernel::Compiler::Nvcc)] {
+        let mut tomls: Vec<PathBuf> = std::fs::read_dir(dir.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
+        tomls.sort();
+        cases.extend(tomls.into_iter().map(|t| (t, compiler)));
+    }
+    cases
+}
+
 /// Compile options caching PTX under the target directory.
 pub fn compile_opts() -> CompileOptions {
     CompileOptions { cache_dir: Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kernel-ptx")), ..Default::default() }
