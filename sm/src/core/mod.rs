@@ -535,11 +535,12 @@ impl Sm {
         std::mem::take(&mut self.actions)
     }
 
-    /// The replay-mode events logged (`Outputs::log_replay`).
+    /// The address tuples the affine warps enqueued (`Outputs::log_dac`).
     pub fn dac_tuples(&mut self) -> Vec<dac::TupleEvent> {
         self.dac.as_mut().and_then(|d| d.log.take()).unwrap_or_default()
     }
 
+    /// The replay-mode events logged (`Outputs::log_replay`).
     pub fn replay_events(&mut self) -> Vec<replay::ReplayEvent> {
         self.rp.as_mut().and_then(|rp| rp.log.take()).unwrap_or_default()
     }
@@ -839,16 +840,14 @@ impl Sm {
     fn dac_cycle(&mut self) -> Result<bool, RunError> {
         let d = self.dac.as_mut().expect("DAC mode");
         let ev = d.cycle(self.now, &mut self.func).map_err(RunError::Exec)?;
+        let prefetch = if self.mem.can_accept() { d.take_prefetch(&mut self.pool, self.next_uid) } else { None };
         for &w in &ev.fed {
             self.wake_warp(w);
         }
-        if self.mem.can_accept() {
-            let uid = self.next_uid;
-            if let Some((w, idx)) = self.dac.as_mut().expect("DAC mode").take_prefetch(&mut self.pool, uid) {
-                self.next_uid += 1;
-                self.warps[w as usize].inflight += 1;
-                self.mem.accept(idx);
-            }
+        if let Some((w, idx)) = prefetch {
+            self.next_uid += 1;
+            self.warps[w as usize].inflight += 1;
+            self.mem.accept(idx);
         }
         Ok(ev.progress)
     }
@@ -1378,15 +1377,12 @@ impl Sm {
     fn retire(&mut self, i: u32) {
         let (w, uid) = (self.pool.get(i).warp, self.pool.get(i).uid);
         if let Some(seq) = self.pool.get(i).dac_record {
+            // A DAC prefetch: its record's data is there (it has no
+            // pipeline-view entry).
             let locked = self.pool.get(i).dac_lines;
             self.dac.as_mut().expect("DAC mode").prefetched(w, seq, locked);
             self.wake_warp(w);
-            self.pool.release(i);
-            self.warps[w as usize].inflight -= 1;
-            self.maybe_finish_warp(w);
-            return;
-        }
-        if let Some(k) = self.out.pipeview.as_mut() {
+        } else if let Some(k) = self.out.pipeview.as_mut() {
             if self.ops[self.pool.get(i).op as usize].n_writes == 0 {
                 let _ = k.stage(self.now, uid, "Wb");
             }
