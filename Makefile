@@ -46,17 +46,19 @@ pmode: setup build
 	$(WF) sweep --kernels all --configs hpca16_pmode --modes baseline,pmode --vary pmode.release=rename,move -o out/pmode_release.csv
 	$(WF) compare out/pmode_release.csv
 
-# Decoupled affine computation (seed 003; docs/dac.md): the suite, baseline
-# against DAC on one SM and on the whole GPU; then the paper's Table 2
-# applications that are in workloads/ (25 of 29), baseline and DAC on the
-# 15-SM preset: speedup (Figure 16), warp instructions and the affine
-# warps' share (Figure 17), loads that dequeued prefetched data (Figure 19)
-# in out/dac/dac-small.csv. About an hour, most of it CP, LIB and STO.
+# Decoupled affine computation (seed 003; docs/dac.md): the suite,
+# baseline against DAC and Figure 16's comparators (CAE, the MTA
+# prefetcher) on one SM and on the whole GPU; then the paper's Table 2
+# applications that are in workloads/ (25 of 29) on the 15-SM preset:
+# speedup of DAC, CAE and MTA (Figure 16) in out/dac/speedup-small.csv;
+# warp instructions and the affine share (Figures 17, 18), DAC's decoupled
+# loads (Figure 19) and MTA's coverage (Figure 20) in out/dac/dac-small.csv.
+# A few hours, most of it CP, LIB and STO.
 DAC_APPS = ispass2009/CP,ispass2009/STO,ispass2009/AES,parboil/mri-q,parboil/tpacf,rodinia/backprop,rodinia/srad_v1,rodinia/hotspot,rodinia/pathfinder,cuda-samples/BlackScholes,ispass2009/LIB,parboil/sgemm,parboil/stencil,parboil/histo,parboil/lbm,parboil/spmv,rodinia/b+tree,rodinia/lud,rodinia/srad_v2,rodinia/streamcluster,rodinia/kmeans,rodinia/bfs,rodinia/cfd,cuda-samples/scalarProd,cuda-samples/convolutionSeparable
 dac: setup build
-	$(WF) sweep --kernels all --configs isca17_dac --modes baseline,dac --vary gpu.sms=1,15 -o out/dac.csv
+	$(WF) sweep --kernels all --configs isca17_dac --modes baseline,dac,cae,mta --vary gpu.sms=1,15 -o out/dac.csv
 	$(WF) compare out/dac.csv
-	$(WF) workloads --apps $(DAC_APPS) --modes isca17_dac,isca17_dac:mode=dac --out out/dac
+	$(WF) workloads --apps $(DAC_APPS) --modes isca17_dac,isca17_dac:mode=dac,isca17_dac:mode=cae,isca17_dac:mode=mta --out out/dac
 
 # Replay with hazard avoidance (seed 004; docs/sm.md): the suite stalling
 # and replaying under every MSHR tracker, then the thesis's Table 4.1

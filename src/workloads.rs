@@ -441,86 +441,119 @@ fn per_kernel(stats: &Path) -> Vec<(String, u64)> {
     out
 }
 
-/// A DAC run's totals over its launches (seed 003 Figures 17 and 19).
+/// Which of seed 003's mechanisms a run is: DAC, or a Figure 16 comparator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mech {
+    Dac,
+    Cae,
+    Mta,
+}
+
+/// A run's totals over its launches (seed 003 Figures 16 to 20).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct DacTotals {
     cycles: u64,
     warp_insts: u64,
+    /// DAC: the affine warps' instructions; CAE: the affine units'.
     affine_insts: u64,
     loads: u64,
     decoupled_loads: u64,
+    /// MTA: demand line requests the prefetch buffer served, and L1 misses.
+    useful: u64,
+    misses: u64,
     launches: u64,
     decoupled: u64,
 }
 
-/// A DAC run: application, run, the first timing run's (cycles, warp
-/// instructions), the DAC run's totals.
-type DacRow = (String, String, Option<(u64, u64)>, DacTotals);
+/// A DAC, CAE or MTA run: application, run, the first timing run's
+/// (cycles, warp instructions), the run's mechanism and totals.
+type DacRow = (String, String, Option<(u64, u64)>, Mech, DacTotals);
 
-/// A run's totals over its launches' SM statistics, and whether they ran
-/// in DAC mode.
-fn run_totals(stats: &Path) -> (DacTotals, bool) {
+/// A run's totals over its launches' SM statistics, and its mechanism (a
+/// baseline run: none).
+fn run_totals(stats: &Path) -> (DacTotals, Option<Mech>) {
     let mut t = DacTotals::default();
-    let mut dac = false;
+    let mut mech = None;
     for line in std::fs::read_to_string(stats).unwrap_or_default().lines() {
         let Ok(l) = serde_json::from_str::<serde_json::Value>(line) else { continue };
         let v = &l["sm"];
         if !v.is_object() {
             continue;
         }
-        dac |= v["mode"].as_str() == Some("dac");
+        let m = match v["mode"].as_str() {
+            Some("dac") => Some(Mech::Dac),
+            Some("cae") => Some(Mech::Cae),
+            Some("mta") => Some(Mech::Mta),
+            _ => None,
+        };
+        mech = mech.or(m);
         let d = &v["dac"];
         let n = |x: &serde_json::Value| x.as_u64().unwrap_or(0);
         t.cycles += n(&v["cycles"]);
         t.warp_insts += n(&v["warp_insts"]);
-        t.affine_insts += n(&d["affine_insts"]);
+        t.affine_insts += if m == Some(Mech::Cae) { n(&v["cae"]["affine_insts"]) } else { n(&d["affine_insts"]) };
         t.loads += n(&d["loads"]);
         t.decoupled_loads += n(&d["decoupled_loads"]);
+        t.useful += n(&v["mta"]["useful"]);
+        t.misses += n(&v["l1"]["misses"]);
         t.launches += 1;
-        t.decoupled += (v["mode"].as_str() == Some("dac") && d["unchanged"].as_str().is_some_and(str::is_empty)) as u64;
+        t.decoupled += (m == Some(Mech::Dac) && d["unchanged"].as_str().is_some_and(str::is_empty)) as u64;
     }
-    (t, dac)
+    (t, mech)
 }
 
-/// Per application and DAC run: speedup over the first timing run,
-/// warp instructions (affine and non-affine) against its, the affine
-/// warps' share, and the global/local loads that dequeued prefetched data.
+/// Per application and DAC / CAE / MTA run: speedup over the first timing
+/// run (Figure 16); warp instructions against its (DAC: affine and
+/// non-affine, Figure 17); the affine share (DAC: the affine warps'
+/// instructions; CAE: the affine units', Figure 18); the coverage (DAC: the
+/// global/local loads that dequeued prefetched data, Figure 19; MTA: demand
+/// line misses the prefetch buffer covered, Figure 20). Then a mean row per
+/// run.
 fn dac_table(rows: &[DacRow]) -> String {
-    let mut s = String::from("application,run,speedup,warp_insts_vs_baseline,affine_share,load_coverage,launches_decoupled\n");
-    let (mut logs, mut insts, mut share, mut cover, mut n, mut nc) = (0.0f64, 0.0, 0.0, 0.0, 0, 0);
-    for (app, run, base, t) in rows {
-        let all = t.warp_insts + t.affine_insts;
-        let (speedup, ratio) = match base {
-            Some((c, w)) if t.cycles > 0 && all > 0 => {
-                n += 1;
-                logs += (*c as f64 / t.cycles as f64).ln();
-                insts += all as f64 / *w as f64;
-                (format!("{:.3}", *c as f64 / t.cycles as f64), format!("{:.3}", all as f64 / *w as f64))
-            }
-            _ => ("-".into(), "-".into()),
-        };
-        let sh = t.affine_insts as f64 / all.max(1) as f64;
-        share += sh;
-        let cv = if t.loads > 0 {
-            nc += 1;
-            cover += t.decoupled_loads as f64 / t.loads as f64;
-            format!("{:.3}", t.decoupled_loads as f64 / t.loads as f64)
-        } else {
-            "-".into()
-        };
-        let _ = writeln!(s, "{app},{run},{speedup},{ratio},{sh:.3},{cv},{}/{}", t.decoupled, t.launches);
+    let mut s = String::from("application,run,speedup,warp_insts_vs_baseline,affine_share,coverage,launches_decoupled\n");
+    let mut runs: Vec<&str> = Vec::new();
+    for r in rows {
+        if !runs.contains(&r.1.as_str()) {
+            runs.push(&r.1);
+        }
     }
-    if n > 0 {
-        let _ = writeln!(
-            s,
-            "mean ({n} applications),,{:.3} (geomean),{:.3},{:.3},{},",
-            (logs / n as f64).exp(),
-            insts / n as f64,
-            share / rows.len().max(1) as f64,
-            if nc > 0 { format!("{:.3}", cover / nc as f64) } else { "-".into() }
-        );
+    let mut means = String::new();
+    for run in runs {
+        let (mut logs, mut insts, mut share, mut cover, mut n, mut ns, mut nc) = (0.0f64, 0.0, 0.0, 0.0, 0, 0, 0);
+        for (app, _, base, mech, t) in rows.iter().filter(|r| r.1 == run) {
+            let all = t.warp_insts + if *mech == Mech::Dac { t.affine_insts } else { 0 };
+            let (speedup, ratio) = match base {
+                Some((c, w)) if t.cycles > 0 && all > 0 => {
+                    n += 1;
+                    logs += (*c as f64 / t.cycles as f64).ln();
+                    insts += all as f64 / *w as f64;
+                    (format!("{:.3}", *c as f64 / t.cycles as f64), format!("{:.3}", all as f64 / *w as f64))
+                }
+                _ => ("-".into(), "-".into()),
+            };
+            let sh = match mech {
+                Mech::Mta => None,
+                _ => Some(t.affine_insts as f64 / all.max(1) as f64),
+            };
+            let cv = match mech {
+                Mech::Dac if t.loads > 0 => Some(t.decoupled_loads as f64 / t.loads as f64),
+                Mech::Mta if t.useful + t.misses > 0 => Some(t.useful as f64 / (t.useful + t.misses) as f64),
+                _ => None,
+            };
+            let cell = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+            share += sh.unwrap_or(0.0);
+            ns += sh.is_some() as u32;
+            cover += cv.unwrap_or(0.0);
+            nc += cv.is_some() as u32;
+            let decoupled = if *mech == Mech::Dac { format!("{}/{}", t.decoupled, t.launches) } else { "-".into() };
+            let _ = writeln!(s, "{app},{run},{speedup},{ratio},{},{},{decoupled}", cell(sh), cell(cv));
+        }
+        if n > 0 {
+            let mean = |x: f64, k: u32| if k > 0 { format!("{:.3}", x / k as f64) } else { "-".into() };
+            let _ = writeln!(means, "mean ({n} applications),{run},{:.3} (geomean),{:.3},{},{},", (logs / n as f64).exp(), insts / n as f64, mean(share, ns), mean(cover, nc));
+        }
     }
-    s
+    s + &means
 }
 
 /// The trace-scheduling report of a run, one CSV row per kernel.
@@ -691,9 +724,9 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 o.secs
             );
             if o.ok.is_ok() && run_spec(mode).is_some() {
-                let (t, dac) = run_totals(&dir.join("stats.jsonl"));
-                if dac {
-                    dac_rows.push((app.name.clone(), mode.to_string(), base, t));
+                let (t, mech) = run_totals(&dir.join("stats.jsonl"));
+                if let Some(m) = mech {
+                    dac_rows.push((app.name.clone(), mode.to_string(), base, m, t));
                 } else if timing.first() == Some(mode) {
                     base = Some((t.cycles, t.warp_insts));
                 }
@@ -810,29 +843,41 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("stats.jsonl");
         let launch = |mode: &str, unchanged: &str| {
-            format!(r#"{{"launch":1,"cycles":9,"warp_insts":99,"sm":{{"mode":"{mode}","cycles":10,"warp_insts":20,"dac":{{"unchanged":"{unchanged}","affine_insts":3,"loads":4,"decoupled_loads":2}}}}}}"#)
+            format!(
+                r#"{{"launch":1,"cycles":9,"warp_insts":99,"sm":{{"mode":"{mode}","cycles":10,"warp_insts":20,"l1":{{"misses":5}},"mta":{{"useful":1}},"cae":{{"affine_insts":7}},"dac":{{"unchanged":"{unchanged}","affine_insts":3,"loads":4,"decoupled_loads":2}}}}}}"#
+            )
         };
         let text = [launch("dac", ""), launch("dac", "why"), r#"{"cycles":18,"launches":2}"#.to_string()].join("\n");
         std::fs::write(&p, text).unwrap();
-        let (t, dac) = run_totals(&p);
-        assert!(dac);
-        assert_eq!(t, DacTotals { cycles: 20, warp_insts: 40, affine_insts: 6, loads: 8, decoupled_loads: 4, launches: 2, decoupled: 1 });
+        let (t, mech) = run_totals(&p);
+        assert_eq!(mech, Some(Mech::Dac));
+        assert_eq!(t, DacTotals { cycles: 20, warp_insts: 40, affine_insts: 6, loads: 8, decoupled_loads: 4, useful: 2, misses: 10, launches: 2, decoupled: 1 });
+        std::fs::write(&p, launch("cae", "")).unwrap();
+        let (t, mech) = run_totals(&p);
+        assert_eq!((mech, t.affine_insts, t.decoupled), (Some(Mech::Cae), 7, 0));
         std::fs::write(&p, launch("baseline", "")).unwrap();
-        assert!(!run_totals(&p).1);
+        assert!(run_totals(&p).1.is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn dac_table_rows() {
-        let t = |cycles, warp_insts, affine_insts, loads, decoupled_loads| DacTotals { cycles, warp_insts, affine_insts, loads, decoupled_loads, launches: 2, decoupled: 1 };
+        let t = |cycles, warp_insts, affine_insts, loads, decoupled_loads| DacTotals { cycles, warp_insts, affine_insts, loads, decoupled_loads, launches: 2, decoupled: 1, ..DacTotals::default() };
+        let mta = DacTotals { cycles: 80, warp_insts: 1000, useful: 1, misses: 3, launches: 2, ..DacTotals::default() };
         let rows = vec![
-            ("a".to_string(), "dac".to_string(), Some((200, 1000)), t(100, 600, 100, 10, 8)),
-            ("b".to_string(), "dac".to_string(), Some((100, 100)), t(200, 90, 10, 0, 0)),
+            ("a".to_string(), "dac".to_string(), Some((200, 1000)), Mech::Dac, t(100, 600, 100, 10, 8)),
+            ("b".to_string(), "dac".to_string(), Some((100, 100)), Mech::Dac, t(200, 90, 10, 0, 0)),
+            ("a".to_string(), "mta".to_string(), Some((200, 1000)), Mech::Mta, mta),
+            ("a".to_string(), "cae".to_string(), Some((200, 1000)), Mech::Cae, t(160, 1000, 250, 10, 0)),
         ];
         let s = dac_table(&rows);
         let lines: Vec<&str> = s.lines().collect();
         assert_eq!(lines[1], "a,dac,2.000,0.700,0.143,0.800,1/2");
         assert_eq!(lines[2], "b,dac,0.500,1.000,0.100,-,1/2");
-        assert_eq!(lines[3], "mean (2 applications),,1.000 (geomean),0.850,0.121,0.800,");
+        assert_eq!(lines[3], "a,mta,2.500,1.000,-,0.250,-");
+        assert_eq!(lines[4], "a,cae,1.250,1.000,0.250,-,-");
+        assert_eq!(lines[5], "mean (2 applications),dac,1.000 (geomean),0.850,0.121,0.800,");
+        assert_eq!(lines[6], "mean (1 applications),mta,2.500 (geomean),1.000,-,0.250,");
+        assert_eq!(lines[7], "mean (1 applications),cae,1.250 (geomean),1.000,0.250,-,");
     }
 }

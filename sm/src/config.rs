@@ -28,6 +28,12 @@ pub enum Mode {
     Pmode,
     Dac,
     Replay,
+    /// Compact affine execution (seed 003 section 5.1.1, after Kim et al.):
+    /// the Figure 16 comparator.
+    Cae,
+    /// The many-thread aware prefetcher (seed 003 section 5.1.1, after Lee
+    /// et al., MICRO 2010): the Figure 16 comparator.
+    Mta,
 }
 
 impl fmt::Display for Mode {
@@ -37,6 +43,8 @@ impl fmt::Display for Mode {
             Mode::Pmode => "pmode",
             Mode::Dac => "dac",
             Mode::Replay => "replay",
+            Mode::Cae => "cae",
+            Mode::Mta => "mta",
         })
     }
 }
@@ -134,6 +142,15 @@ pub struct Units {
     pub sfu_initiation: u32,
     /// Instructions written back per cycle (GPGPU-Sim EX_WB width).
     pub writeback_width: u32,
+    /// Lanes of an SP unit: a warp instruction occupies it for
+    /// `32 / sp_lanes` cycles at least (seed 003 section 5.1.1: Fermi's
+    /// 16-lane units take two cycles per warp instruction).
+    #[serde(default = "default_sp_lanes")]
+    pub sp_lanes: u32,
+}
+
+fn default_sp_lanes() -> u32 {
+    32
 }
 
 /// L1 data cache, shared memory and the memory stage.
@@ -446,6 +463,61 @@ impl Default for Dac {
     }
 }
 
+/// CAE (seed 003 section 5.1.1) parameters; used when `mode = "cae"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Cae {
+    /// Affine functional units per SM (the paper: two, one per scheduler).
+    pub units: u32,
+}
+
+impl Default for Cae {
+    fn default() -> Self {
+        Cae { units: 2 }
+    }
+}
+
+/// MTA prefetcher (seed 003 section 5.1.1; Lee et al., MICRO 2010)
+/// parameters; used when `mode = "mta"`. docs/dac.md gives the sources.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mta {
+    /// The dedicated prefetch buffer, bytes (the paper: 16 KB per SM), and
+    /// its ways.
+    pub buffer_bytes: u32,
+    pub buffer_ways: u32,
+    /// Entries of the per-warp stride table and of the inter-warp
+    /// (global stride) table, indexed by load PC.
+    pub table_entries: u32,
+    /// Matching strides seen before a stride is trusted.
+    pub confidence: u32,
+    /// Prefetch degree before throttling: lines ahead per trigger.
+    pub degree: u32,
+    /// Throttling period, in cycles; at its end the early eviction ratio
+    /// (prefetched lines evicted unused / prefetches filled) decides the
+    /// next period's degree.
+    pub throttle_period: u32,
+    /// Early eviction ratio above which the degree halves (to 0: off), and
+    /// below which it doubles back to `degree`, in percent.
+    pub throttle_high: u32,
+    pub throttle_low: u32,
+}
+
+impl Default for Mta {
+    fn default() -> Self {
+        Mta {
+            buffer_bytes: 16384,
+            buffer_ways: 8,
+            table_entries: 32,
+            confidence: 2,
+            degree: 2,
+            throttle_period: 10000,
+            throttle_high: 50,
+            throttle_low: 10,
+        }
+    }
+}
+
 /// A whole SM configuration.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -462,6 +534,10 @@ pub struct Config {
     pub replay: Replay,
     #[serde(default)]
     pub dac: Dac,
+    #[serde(default)]
+    pub cae: Cae,
+    #[serde(default)]
+    pub mta: Mta,
     #[serde(default)]
     pub gpu: Gpu,
     pub limits: Limits,
@@ -596,6 +672,9 @@ impl Config {
         range("units.sfu_latency", u.sfu_latency as u64, 1, 4096)?;
         range("units.sfu_initiation", u.sfu_initiation as u64, 1, u.sfu_latency as u64)?;
         range("units.writeback_width", u.writeback_width as u64, 1, 2)?;
+        if ![1, 2, 4, 8, 16, 32].contains(&u.sp_lanes) {
+            return bad("units.sp_lanes", &u.sp_lanes, "must divide the warp: 1, 2, 4, 8, 16 or 32");
+        }
         let l = &self.l1;
         range("l1.sets", l.sets as u64, 1, 1 << 16)?;
         range("l1.ways", l.ways as u64, 1, 64)?;
@@ -694,6 +773,18 @@ impl Config {
                 return bad(key, &v, &format!("at least one entry per warp slot (core.max_warps = {})", self.core.max_warps));
             }
         }
+        range("cae.units", self.cae.units as u64, 1, 16)?;
+        let t = &self.mta;
+        range("mta.buffer_ways", t.buffer_ways as u64, 1, 64)?;
+        if !t.buffer_bytes.is_multiple_of(l.line * t.buffer_ways) || t.buffer_bytes == 0 || t.buffer_bytes > 1 << 24 {
+            return bad("mta.buffer_bytes", &t.buffer_bytes, &format!("a non-zero multiple of l1.line x mta.buffer_ways = {}, at most 16 MB", l.line * t.buffer_ways));
+        }
+        range("mta.table_entries", t.table_entries as u64, 1, 4096)?;
+        range("mta.confidence", t.confidence as u64, 1, 16)?;
+        range("mta.degree", t.degree as u64, 1, 64)?;
+        range("mta.throttle_period", t.throttle_period as u64, 1, 1 << 20)?;
+        range("mta.throttle_high", t.throttle_high as u64, 0, 100)?;
+        range("mta.throttle_low", t.throttle_low as u64, 0, t.throttle_high as u64)?;
         Ok(())
     }
 
@@ -811,5 +902,12 @@ mod tests {
         assert!(c.with_override("l1.mshrs=0").unwrap_err().to_string().contains("l1.mshrs"));
         let d = c.with_override("mode=\"pmode\"").unwrap();
         assert_eq!(d.mode, Mode::Pmode);
+        let d = Config::preset("isca17_dac").with_override("mode=cae").unwrap().with_override("cae.units=1").unwrap();
+        assert_eq!((d.mode, d.cae.units, d.units.sp_lanes), (Mode::Cae, 1, 16));
+        assert_eq!(c.units.sp_lanes, 32, "the default: a warp per cycle");
+        for (set, key) in [("units.sp_lanes=12", "units.sp_lanes"), ("mta.buffer_bytes=1000", "mta.buffer_bytes"), ("mta.throttle_low=90", "mta.throttle_low"), ("cae.units=0", "cae.units")] {
+            let e = c.with_override(set).unwrap_err().to_string();
+            assert!(e.contains(key), "{set}: {e}");
+        }
     }
 }

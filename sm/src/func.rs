@@ -160,6 +160,15 @@ impl Functional {
         &self.kernel
     }
 
+    pub fn kernel_arc(&self) -> Arc<Kernel> {
+        Arc::clone(&self.kernel)
+    }
+
+    /// The launch's block dimensions.
+    pub fn block_dim(&self) -> [u32; 3] {
+        self.launch.block
+    }
+
     pub fn kernel_name(&self) -> &str {
         &self.kernel.base_name
     }

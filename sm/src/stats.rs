@@ -269,6 +269,46 @@ pub struct DacStats {
     pub locks_left: u64,
 }
 
+/// CAE mode (seed 003 section 5.1.1): warp instructions run on the affine
+/// units instead of the SIMT lanes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CaeStats {
+    /// Warp instructions the affine units executed (Figure 18's coverage is
+    /// this / `warp_insts`), those of them on scalar operands only.
+    pub affine_insts: u64,
+    pub scalar_insts: u64,
+    /// Affine-closed instructions on tagged operands that a divergent warp
+    /// (not all its threads active) sent to the lanes instead.
+    pub divergent: u64,
+    /// Affine-unit results whose lane values are not one base and stride (0
+    /// unless the run-time tags are wrong).
+    pub tag_mismatches: u64,
+}
+
+/// MTA mode (seed 003 section 5.1.1; Lee et al., MICRO 2010): the
+/// many-thread aware prefetcher and its prefetch buffer.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct MtaStats {
+    /// Prefetch requests sent below L1, by the stride that predicted them:
+    /// inter-warp (another warp's address at the same load) and intra-warp
+    /// (the same warp's next iteration).
+    pub inter_warp: u64,
+    pub intra_warp: u64,
+    /// Candidates dropped: already in L1, in the buffer or in flight.
+    pub redundant: u64,
+    /// Demand line requests that hit a prefetched line in the buffer (the
+    /// line moves to L1), and that merged into a prefetch in flight.
+    pub useful: u64,
+    pub late: u64,
+    /// Prefetched lines evicted from the buffer before any use.
+    pub early_evicted: u64,
+    /// Throttling: periods that lowered and raised the degree, and the
+    /// degree at the end.
+    pub throttled: u64,
+    pub unthrottled: u64,
+    pub degree: u64,
+}
+
 /// Everything a run reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
@@ -310,6 +350,10 @@ pub struct Stats {
     pub replay: ReplayStats,
     #[serde(default)]
     pub dac: DacStats,
+    #[serde(default)]
+    pub cae: CaeStats,
+    #[serde(default)]
+    pub mta: MtaStats,
     /// Warp instructions issued to the load/store unit.
     #[serde(default)]
     pub mem_insts: u64,
@@ -500,6 +544,27 @@ impl Stats {
             } else {
                 let _ = writeln!(s, "DAC: the kernel runs as it is: {}", d.unchanged);
             }
+        }
+        if self.mode == "cae" {
+            let c = &self.cae;
+            let _ = writeln!(
+                s,
+                "CAE: {} warp instructions on the affine units ({:.1}% of {}), {} on scalars; {} sent to the lanes for divergence; {} tag mismatches",
+                c.affine_insts,
+                100.0 * c.affine_insts as f64 / self.warp_insts.max(1) as f64,
+                self.warp_insts,
+                c.scalar_insts,
+                c.divergent,
+                c.tag_mismatches
+            );
+        }
+        if self.mode == "mta" {
+            let m = &self.mta;
+            let _ = writeln!(
+                s,
+                "MTA: prefetches {} inter-warp, {} intra-warp ({} candidates redundant); {} useful, {} late, {} evicted unused; throttled {} times, raised {}, degree now {}",
+                m.inter_warp, m.intra_warp, m.redundant, m.useful, m.late, m.early_evicted, m.throttled, m.unthrottled, m.degree
+            );
         }
         s
     }

@@ -99,6 +99,41 @@ fn suite_dac_every_policy() {
     assert!(d.cycles < b.cycles, "{} vs {} cycles", d.cycles, b.cycles);
 }
 
+/// Figure 16's comparators (seed 003 section 5.1.1) leave the functional
+/// model's memory and its instruction counts on every kernel, on one SM and
+/// on the whole GPU. CAE's affine units compute only values that are one
+/// base and stride over the warp, and relieve the 16-lane SP units on the
+/// kernels they cover; MTA's prefetch buffer serves demand loads.
+#[test]
+fn suite_cae_and_mta() {
+    let sm1 = Config::preset("isca17_dac").single_sm();
+    let gpu = Config::preset("isca17_dac");
+    let (mut useful, mut faster) = (0, 0);
+    for name in SUITE {
+        let b = run(name, &sm1, Engine::Model);
+        let c = run(name, &sm1.with_override("mode=cae").unwrap(), Engine::Model);
+        let m = run(name, &sm1.with_override("mode=mta").unwrap(), Engine::Model);
+        assert_eq!(c.cae.tag_mismatches, 0, "{name}: an affine-unit result is not one base and stride");
+        assert!(c.cae.affine_insts > 0, "{name}: address arithmetic on the thread index is affine");
+        faster += (c.cycles < b.cycles) as u32;
+        useful += m.mta.useful;
+        println!(
+            "{name:16} cycles {:8}  CAE {:8} ({:5.1}% affine)  MTA {:8} (prefetches {:5}, useful {:5})",
+            b.cycles,
+            c.cycles,
+            100.0 * c.cae.affine_insts as f64 / c.warp_insts as f64,
+            m.cycles,
+            m.mta.inter_warp + m.mta.intra_warp,
+            m.mta.useful
+        );
+    }
+    assert!(faster as usize > SUITE.len() / 2, "CAE is faster on {faster} of {} kernels", SUITE.len());
+    assert!(useful > 0);
+    for mode in ["cae", "mta"] {
+        run("stencil2d", &gpu.with_override(&format!("mode={mode}")).unwrap(), Engine::Model);
+    }
+}
+
 /// The idle-scheduler shortcut changes nothing: same statistics as
 /// scanning every scheduler every cycle (stalling, and replaying with and
 /// without a tracker).
@@ -107,9 +142,11 @@ fn idle_shortcut_is_exact() {
     let replay = Config::preset("ubc12_replay").single_sm().with_override("mode=\"replay\"").unwrap();
     let credit = replay.with_override("replay.tracker=\"credit\"").unwrap();
     let dac = Config::preset("isca17_dac").single_sm().with_override("mode=dac").unwrap();
+    let cae = Config::preset("isca17_dac").single_sm().with_override("mode=cae").unwrap();
+    let mta = Config::preset("isca17_dac").single_sm().with_override("mode=mta").unwrap();
     for name in SUITE {
         let stalling = sm::Policy::ALL.map(|policy| Config::preset("hpca16_pmode").single_sm().with_override(&format!("core.policy=\"{policy}\"")).unwrap());
-        for c in stalling.iter().chain([&replay, &credit, &dac]) {
+        for c in stalling.iter().chain([&replay, &credit, &dac, &cae, &mta]) {
             let a = run(name, c, Engine::Model);
             let b = run_with(name, c, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() });
             assert_eq!(a.json(), b.json(), "{name} {} {} {}", c.core.policy, c.mode, c.replay.variant());

@@ -165,42 +165,49 @@ impl Analysis {
     }
 
     fn inst_class(&self, insts: &[Inst], i: usize) -> Class {
-        let inst = &insts[i];
-        let src = |n: usize| self.operand(i, inst.src[n]);
-        let srcs = || inst.src.iter().filter(|o| **o != Opnd::None).map(|&o| self.operand(i, o)).max().unwrap_or(Class::Scalar);
-        let scalar_only = |c: Class| if c == Class::Scalar { Class::Scalar } else { Class::NonAffine };
-        let guard = inst.guard.map_or(Class::Scalar, |g| self.operand(i, Opnd::P(g.pred)));
-        if inst.is_branch() || inst.is_exit() {
-            return guard;
-        }
-        // A definition some threads skip is not one tuple.
-        if guard != Class::Scalar {
-            return Class::NonAffine;
-        }
-        match inst.op {
-            Op::Mov(ty) if !ty.is_float() => src(0),
-            Op::Cvt { dty, sty, .. } if dty.is_int() && sty.is_int() && (sty.bits() >= 32 || dty.bits() <= sty.bits()) => src(0),
-            // Parameters and the constant bank are read-only during a launch:
-            // a scalar address reads one value for every thread.
-            Op::Ld { space: Space::Param | Space::Const, .. } => match inst.addr.map(|a| a.base) {
-                Some(Opnd::None) => Class::Scalar,
-                Some(b) => scalar_only(self.operand(i, b)),
-                None => Class::NonAffine,
-            },
-            Op::Cvta { space: Space::Global, .. } => src(0),
-            Op::Alu { op, ty, f } if ty.is_int() && f.carry == 0 => match op {
-                AluOp::Add | AluOp::Sub | AluOp::Neg => srcs(),
-                AluOp::Mul | AluOp::MulWide if src(0) == Class::Scalar || src(1) == Class::Scalar => srcs(),
-                AluOp::Mad | AluOp::MadWide if src(0) == Class::Scalar || src(1) == Class::Scalar => srcs(),
-                AluOp::Shl if src(1) == Class::Scalar => src(0),
-                _ => scalar_only(srcs()),
-            },
-            Op::Setp { ty, .. } if ty.is_int() => srcs(),
-            // Predicate logic on expanded predicates: per-thread bits either way.
-            Op::Alu { op: AluOp::And | AluOp::Or | AluOp::Xor | AluOp::Not, ty: crate::inst::Ty::Pred, .. } => srcs(),
-            Op::Mov(_) | Op::Cvt { .. } | Op::Alu { .. } | Op::Setp { .. } | Op::Selp(_) | Op::Set { .. } | Op::Slct { .. } => scalar_only(srcs()),
-            _ => Class::NonAffine,
-        }
+        transfer(&insts[i], |o| self.operand(i, o))
+    }
+}
+
+/// The class of an instruction's result from its operands' classes (a
+/// branch or guarded exit: of its predicate): the affine rules shared by the
+/// decoupling pass (operands by reaching definitions) and CAE's run-time
+/// tags (operands by the tags of the registers read).
+pub fn transfer(inst: &Inst, operand: impl Fn(Opnd) -> Class) -> Class {
+    let src = |n: usize| operand(inst.src[n]);
+    let srcs = || inst.src.iter().filter(|o| **o != Opnd::None).map(|&o| operand(o)).max().unwrap_or(Class::Scalar);
+    let scalar_only = |c: Class| if c == Class::Scalar { Class::Scalar } else { Class::NonAffine };
+    let guard = inst.guard.map_or(Class::Scalar, |g| operand(Opnd::P(g.pred)));
+    if inst.is_branch() || inst.is_exit() {
+        return guard;
+    }
+    // A definition some threads skip is not one tuple.
+    if guard != Class::Scalar {
+        return Class::NonAffine;
+    }
+    match inst.op {
+        Op::Mov(ty) if !ty.is_float() => src(0),
+        Op::Cvt { dty, sty, .. } if dty.is_int() && sty.is_int() && (sty.bits() >= 32 || dty.bits() <= sty.bits()) => src(0),
+        // Parameters and the constant bank are read-only during a launch:
+        // a scalar address reads one value for every thread.
+        Op::Ld { space: Space::Param | Space::Const, .. } => match inst.addr.map(|a| a.base) {
+            Some(Opnd::None) => Class::Scalar,
+            Some(b) => scalar_only(operand(b)),
+            None => Class::NonAffine,
+        },
+        Op::Cvta { space: Space::Global, .. } => src(0),
+        Op::Alu { op, ty, f } if ty.is_int() && f.carry == 0 => match op {
+            AluOp::Add | AluOp::Sub | AluOp::Neg => srcs(),
+            AluOp::Mul | AluOp::MulWide if src(0) == Class::Scalar || src(1) == Class::Scalar => srcs(),
+            AluOp::Mad | AluOp::MadWide if src(0) == Class::Scalar || src(1) == Class::Scalar => srcs(),
+            AluOp::Shl if src(1) == Class::Scalar => src(0),
+            _ => scalar_only(srcs()),
+        },
+        Op::Setp { ty, .. } if ty.is_int() => srcs(),
+        // Predicate logic on expanded predicates: per-thread bits either way.
+        Op::Alu { op: AluOp::And | AluOp::Or | AluOp::Xor | AluOp::Not, ty: crate::inst::Ty::Pred, .. } => srcs(),
+        Op::Mov(_) | Op::Cvt { .. } | Op::Alu { .. } | Op::Setp { .. } | Op::Selp(_) | Op::Set { .. } | Op::Slct { .. } => scalar_only(srcs()),
+        _ => Class::NonAffine,
     }
 }
 

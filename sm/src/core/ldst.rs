@@ -120,6 +120,8 @@ pub struct MemStage {
     mshr_owner: Vec<u16>,
     cur_warp: u16,
     last_line: (bool, bool),
+    /// MTA mode: the prefetcher and its prefetch buffer.
+    pub mta: Option<Box<crate::mem::mta::Mta>>,
 }
 
 impl MemStage {
@@ -163,6 +165,7 @@ impl MemStage {
             mshr_owner: vec![0; c.l1.mshrs as usize],
             cur_warp: 0,
             last_line: (false, false),
+            mta: (c.mode == crate::config::Mode::Mta).then(|| Box::new(crate::mem::mta::Mta::new(&c.mta, c.l1.line, c.core.max_warps))),
         }
     }
 
@@ -182,7 +185,7 @@ impl MemStage {
 
     /// Anything still in flight (stage, pending loads, memory below).
     pub fn busy(&self) -> bool {
-        self.cur.is_some() || self.free_ids.len() < self.loads.len() || !self.timed.is_empty() || self.lower.busy()
+        self.cur.is_some() || self.free_ids.len() < self.loads.len() || !self.timed.is_empty() || self.lower.busy() || self.mta.as_ref().is_some_and(|m| m.busy())
     }
 
     /// One cycle. Returns whether anything moved (for deadlock detection).
@@ -205,6 +208,10 @@ impl MemStage {
             }
             Some(Kind::Atomic { load }) => {
                 self.line_done(load, pool);
+            }
+            Some(Kind::Prefetch) => {
+                let line = response.expect("a response").line;
+                self.mta.as_mut().expect("MTA mode").fill(line);
             }
             _ => {}
         }
@@ -242,6 +249,9 @@ impl MemStage {
             } else {
                 self.done.push(inst);
             }
+        }
+        if self.mta.is_some() {
+            self.prefetch(now);
         }
         let occupied = self.mshr_occupied();
         self.l1_stats.mshr_occupancy_sum += occupied;
@@ -434,6 +444,10 @@ impl MemStage {
                 Space::Global | Space::Local => {
                     coalesce(&i.addrs, i.active, i.bytes, self.line_bytes, &mut self.lines);
                     self.next_line = 0;
+                    if let Some(m) = self.mta.as_mut().filter(|_| space == Space::Global && access == Access::Load && !i.pmode && i.active != 0) {
+                        let first = i.addrs[i.active.trailing_zeros() as usize];
+                        m.train(i.op, i.warp, i.warp as u32, first, self.lines.as_slice());
+                    }
                     self.hazards.div += self.lines.len().saturating_sub(1) as u64;
                     let n = self.lines.len() as u32;
                     pool.get_mut(inst).lines_left = n;
@@ -556,6 +570,15 @@ impl MemStage {
                 self.l1_stats.hits += 1;
                 Ok(())
             }
+            Probe::Miss if self.mta.as_mut().is_some_and(|m| m.demand(line)) => {
+                // MTA: the prefetch buffer has it.
+                self.last_line = (false, false);
+                self.count_n(true);
+                self.hits.push_back((self.now + self.hit_latency, id));
+                self.l1_stats.accesses += 1;
+                self.l1_stats.hits += 1;
+                Ok(())
+            }
             Probe::HitReserved | Probe::Miss => {
                 let pending = self.mshr.probe(line);
                 self.last_line = (false, true);
@@ -610,6 +633,27 @@ impl MemStage {
             }
         } else if i.dac_lines >> k & 1 == 1 {
             self.l1.unlock(line);
+        }
+    }
+
+    /// MTA: send the next useful candidate below L1 when the request queue
+    /// keeps room for a demand miss; drop those L1 or the buffer has or
+    /// will have.
+    fn prefetch(&mut self, now: u64) {
+        let m = self.mta.as_mut().expect("MTA mode");
+        m.cycle(now);
+        while let Some(line) = m.candidates.pop_front() {
+            if self.l1.probe(line) != Probe::Miss || m.has(line) {
+                m.stats.redundant += 1;
+                continue;
+            }
+            if self.lower.queue_space() < 2 {
+                m.candidates.push_front(line);
+                return;
+            }
+            m.sent(line);
+            self.lower.push(Request { line, kind: Kind::Prefetch });
+            return;
         }
     }
 

@@ -10,6 +10,7 @@
 //! Values come from the functional model (`crate::func`), executed when a
 //! warp instruction issues; the timing decides only when.
 
+pub mod cae;
 pub mod dac;
 pub mod ldst;
 pub mod pmode;
@@ -318,6 +319,8 @@ pub struct Sm {
     rp: Option<Box<replay::ReplaySm>>,
     /// DAC mode with a decoupled kernel: the affine warps and the DAC unit.
     dac: Option<Box<dac::DacSm>>,
+    /// CAE mode: the registers' affine tags and the affine units.
+    cae: Option<Box<cae::CaeSm>>,
     oc: Collector,
     sp: Vec<Pipe>,
     sfu: Vec<Pipe>,
@@ -406,6 +409,7 @@ impl Sm {
                 None
             },
             dac,
+            cae: (cfg.mode == crate::config::Mode::Cae).then(|| Box::new(cae::CaeSm::new(cfg.cae.units, cfg.core.max_warps, &func))),
             sb,
             oc,
             sp: (0..cfg.units.sp).map(|_| Pipe::default()).collect(),
@@ -608,6 +612,12 @@ impl Sm {
             self.stats.dac = d.stats.clone();
             self.stats.dac.locks_left = self.mem.l1.locks_held();
         }
+        if let Some(c) = &self.cae {
+            self.stats.cae = c.stats.clone();
+        }
+        if let Some(m) = &self.mem.mta {
+            self.stats.mta = m.stats.clone();
+        }
         if self.rp.is_some() {
             let cfg = self.cfg.clone();
             self.replay_finish(&cfg)?;
@@ -683,11 +693,13 @@ impl Sm {
             && matches!(self.sb, Issuer::Sb(_))
             && self.rp.is_none()
             && self.dac.as_ref().is_none_or(|d| d.idle())
+            // MTA's throttle counts every cycle.
+            && self.mem.mta.is_none()
             && self.idle()
             && self.given.is_some()
             && self.wbq.is_empty()
             && self.oc.occupied() == 0
-            && !self.sp.iter().chain(&self.sfu).any(|p| p.busy())
+            && !self.sp.iter().chain(&self.sfu).chain(self.cae.iter().flat_map(|c| &c.pipes)).any(|p| p.busy())
             && !self.mem.busy()
             && self.sched_idle.iter().all(|i| i.is_some_and(|i| i.stall == Stall::NoInstLeft && i.until == u64::MAX))
     }
@@ -903,6 +915,9 @@ impl Sm {
             self.fetch_candidates |= 1 << w;
             if matches!(self.sb, Issuer::Pm(_)) {
                 self.pm_launch(w);
+            }
+            if let Some(c) = self.cae.as_mut() {
+                c.launch(w);
             }
         }
         if let Some(d) = self.dac.as_mut() {
@@ -1146,6 +1161,10 @@ impl Sm {
         };
         debug_assert_eq!(out.op, head.op, "fetched PC differs from the executed one");
         let dac_lines = self.dac.as_mut().map_or(0, |d| d.issued(w, op, out.space));
+        let affine_unit = match self.cae.as_mut() {
+            Some(c) if !pmode => c.issued(w, head.op, out.lanes == self.func.lanes(w), op.unit == Unit::Sp, &self.func),
+            _ => false,
+        };
         let long = matches!(out.space, Some(Space::Global | Space::Local)) && matches!(op.access, Some(Access::Load | Access::Atomic));
         let gpr_reads = op::gpr_read_mask(op);
         {
@@ -1168,6 +1187,7 @@ impl Sm {
             inst.preload = kind == IssueKind::Preload;
             inst.dac_record = None;
             inst.dac_lines = dac_lines;
+            inst.affine_unit = affine_unit;
         }
         if kind == IssueKind::N {
             self.sb.sb().fire(k, w, op.reads(), op.writes(), long);
@@ -1299,6 +1319,7 @@ impl Sm {
         let ops = Arc::clone(&self.ops);
         let now = self.now;
         let (sp, sfu, mem) = (&mut self.sp, &mut self.sfu, &mut self.mem);
+        let mut affine = self.cae.as_mut().map(|c| &mut c.pipes);
         let mut dispatched = std::mem::take(&mut self.scratch_uids);
         dispatched.clear();
         self.oc.cycle(
@@ -1317,10 +1338,15 @@ impl Sm {
                         }
                     }
                     Unit::Sp | Unit::Sfu => {
-                        let units = if op.unit == Unit::Sp { &mut *sp } else { &mut *sfu };
+                        // CAE: an affine instruction takes an affine unit for one cycle.
+                        let (units, initiation) = match affine.as_deref_mut() {
+                            Some(a) if inst.affine_unit => (a, 1),
+                            _ if op.unit == Unit::Sp => (&mut *sp, op.initiation),
+                            _ => (&mut *sfu, op.initiation),
+                        };
                         match units.iter_mut().find(|p| p.can_accept(now)) {
                             Some(p) => {
-                                p.accept(now, op.latency, op.initiation, inst.uid, i);
+                                p.accept(now, op.latency, initiation, inst.uid, i);
                                 true
                             }
                             None => false,
@@ -1349,7 +1375,8 @@ impl Sm {
         let now = self.now;
         let mut done = std::mem::take(&mut self.scratch_insts);
         done.clear();
-        for p in self.sp.iter_mut().chain(self.sfu.iter_mut()) {
+        let affine = self.cae.as_mut().map_or(&mut [][..], |c| &mut c.pipes[..]);
+        for p in self.sp.iter_mut().chain(self.sfu.iter_mut()).chain(affine.iter_mut()) {
             while let Some(i) = p.pop_done(now) {
                 done.push(i);
             }

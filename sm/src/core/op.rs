@@ -120,11 +120,14 @@ pub fn timing(c: &Config, unit: Unit, ty: LatType, class: LatClass) -> (u32, u32
         Unit::Sfu if class != LatClass::Div => (u.sfu_latency, u.sfu_initiation),
         _ => {
             let i = class as usize;
-            match ty {
+            let (lat, ini) = match ty {
                 LatType::Int => (u.int_latency[i], u.int_initiation[i]),
                 LatType::Fp => (u.fp_latency[i], u.fp_initiation[i]),
                 LatType::Dp => (u.dp_latency[i], u.dp_initiation[i]),
-            }
+            };
+            // A narrow SP unit takes a warp in several passes.
+            let passes = if unit == Unit::Sp { 32 / u.sp_lanes } else { 1 };
+            (lat.max(passes), ini.max(passes))
         }
     }
 }
@@ -168,6 +171,8 @@ pub struct Inst {
     /// `[deq.data]` load unlocks.
     pub dac_record: Option<u64>,
     pub dac_lines: u64,
+    /// CAE: runs on an affine unit instead of the SP lanes.
+    pub affine_unit: bool,
 }
 
 impl Inst {
@@ -194,6 +199,7 @@ impl Inst {
             credited: false,
             dac_record: None,
             dac_lines: 0,
+            affine_unit: false,
         }
     }
 }

@@ -190,7 +190,7 @@ impl L2Slice {
                 return false;
             }
             w.used = now;
-            w.dirty |= !matches!(r.kind, Kind::Read { .. });
+            w.dirty |= matches!(r.kind, Kind::Write | Kind::Atomic { .. });
             if !write {
                 self.replies.push_back(r);
             }
@@ -201,7 +201,7 @@ impl L2Slice {
             if e.waiting.len() >= self.merge {
                 return false;
             }
-            e.dirty |= !matches!(r.kind, Kind::Read { .. });
+            e.dirty |= matches!(r.kind, Kind::Write | Kind::Atomic { .. });
             e.waiting.push(r);
             self.stats.merges += 1;
             self.count(r.kind, false);
@@ -227,7 +227,7 @@ impl L2Slice {
 
     fn count(&mut self, k: Kind, hit: bool) {
         match k {
-            Kind::Read { .. } => self.stats.reads += 1,
+            Kind::Read { .. } | Kind::Prefetch => self.stats.reads += 1,
             Kind::Write => self.stats.writes += 1,
             Kind::Atomic { .. } => self.stats.atomics += 1,
         }

@@ -26,6 +26,8 @@ pub enum Kind {
     Write,
     /// An atomic performed at L2 for in-flight load `load`.
     Atomic { load: u32 },
+    /// An MTA prefetch: the line fills the prefetch buffer (no MSHR).
+    Prefetch,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +75,9 @@ pub struct LowerMemory {
     /// Responses on their way, earliest first; the sequence keeps order stable.
     in_flight: BinaryHeap<Reverse<InFlight>>,
     seq: u64,
+    /// L2 sectors whose DRAM data is still on its way: the cycle it is
+    /// there (a request for one waits for it, as an L2 MSHR merge).
+    filling: std::collections::HashMap<u64, u64>,
     pub stats: LowerStats,
 }
 
@@ -94,6 +99,7 @@ impl LowerMemory {
             next_response: 0,
             in_flight: BinaryHeap::new(),
             seq: 0,
+            filling: std::collections::HashMap::new(),
             stats: LowerStats::default(),
         }
     }
@@ -132,14 +138,25 @@ impl LowerMemory {
             self.l2.insert(s);
         }
         let mut ready = now + self.l2_latency;
+        for s in first..first + self.sectors {
+            if let Some(&t) = self.filling.get(&s) {
+                ready = ready.max(t);
+            }
+        }
         if missing > 0 {
             for _ in 0..missing {
                 self.dram_done = (now + self.dram_latency).max(self.dram_done + self.dram_interval);
             }
             ready = self.dram_done;
+            if self.filling.len() >= 4096 {
+                self.filling.retain(|_, t| *t > now);
+            }
+            for s in first..first + self.sectors {
+                self.filling.insert(s, ready);
+            }
         }
         match r.kind {
-            Kind::Read { .. } => self.stats.reads += 1,
+            Kind::Read { .. } | Kind::Prefetch => self.stats.reads += 1,
             Kind::Write => self.stats.writes += 1,
             Kind::Atomic { .. } => self.stats.atomics += 1,
         }

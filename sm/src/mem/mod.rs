@@ -4,3 +4,4 @@
 pub mod cache;
 pub mod coalesce;
 pub mod lower;
+pub mod mta;
