@@ -251,6 +251,10 @@ pub struct DacStats {
     /// expansion waited for a full per-warp queue.
     pub atq_full: u64,
     pub queue_full: u64,
+    /// Cycles an affine warp could not issue an `enq` because some warp's
+    /// queue of its kind was full (section 4.1).
+    #[serde(default)]
+    pub enq_queue_full: u64,
     /// Sum over cycles of the ATQ's entries (occupancy = sum / cycles) and
     /// its peak.
     pub atq_sum: u64,
@@ -533,10 +537,11 @@ impl Stats {
                 );
                 let _ = writeln!(
                     s,
-                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, expansion waited for a full warp queue {}; L1 lines locked {}, locks refused {}",
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, expansion waited for a full warp queue {}; L1 lines locked {}, locks refused {}",
                     d.atq_sum as f64 / self.cycles.max(1) as f64,
                     d.atq_peak,
                     d.atq_full,
+                    d.enq_queue_full,
                     d.queue_full,
                     self.l1.dac_locked,
                     self.l1.dac_lock_refused

@@ -5,7 +5,9 @@
 //! - **Affine warps** issue from their own slot, one instruction per cycle
 //!   for the SM (CTAs in turn), in order, each waiting for its operands
 //!   (the instruction's latency class). An `enq` may not issue while the
-//!   affine tuple queue (ATQ, `dac.atq_entries`) is full.
+//!   affine tuple queue (ATQ, `dac.atq_entries`) is full, or while some
+//!   warp's queue of its kind (PWPQ for `enq.pred`, PWAQ otherwise) is full
+//!   (section 4.1, as the `atq` block's `enq_ready`).
 //! - **Expansion**: the ATQ's head goes, in order, to its expansion unit
 //!   when that unit is free: address and data tuples to the AEU, predicate
 //!   tuples to the PEU, which work side by side. Each expands one warp
@@ -23,8 +25,8 @@
 //! module decides when each exists. A prefetch locks its lines in L1 (lock
 //! counters, at most `ways - 1` ways of a set); the `[deq.data]` load
 //! takes the locks off as it accesses the lines. Not modelled
-//! (docs/dac.md): contention of affine instructions for the SP pipelines, the PWPQ-full rule at `enq.pred` issue (expansion waits
-//! instead), and expansion waiting at barriers.
+//! (docs/dac.md): contention of affine instructions for the SP pipelines
+//! and expansion waiting at barriers.
 
 use super::op::{Access, Op, Pool, Space};
 use crate::config::Config;
@@ -44,7 +46,7 @@ pub(crate) struct DacSm {
     /// each one's latency (parameter and constant loads: the constant
     /// cache's).
     pub ops: Arc<[Op]>,
-    enq: Vec<bool>,
+    enq: Vec<Option<DacQueue>>,
     latency: Vec<u64>,
     /// The ATQ: each entry an `enq`'s CTA slot and its records by warp
     /// slot, in expansion order.
@@ -143,7 +145,14 @@ impl DacSm {
         let warps = cfg.core.max_warps as usize;
         DacSm {
             ops: Arc::clone(&ops),
-            enq: affine.insts.iter().map(|i| matches!(i.op, kernel::Op::Enq(_))).collect(),
+            enq: affine
+                .insts
+                .iter()
+                .map(|i| match i.op {
+                    kernel::Op::Enq(q) => Some(q),
+                    _ => None,
+                })
+                .collect(),
             latency: affine
                 .insts
                 .iter()
@@ -342,6 +351,11 @@ impl DacSm {
     fn issue(&mut self, now: u64, func: &mut dyn AffineHost, ev: &mut Events) -> Result<(), String> {
         let n = self.reg_ready.len();
         let mut atq_blocked = false;
+        let mut queue_blocked = false;
+        // Section 4.1: an enq does not issue while some warp's queue of its
+        // kind is full (the `atq` block's `pwaq_any_full` / `pwpq_any_full`).
+        let warps = self.pushed.len() as u16;
+        let any_full = [false, true].map(|pred| (0..warps).any(|w| func.queued(w, pred) >= if pred { self.pwpq_cap } else { self.pwaq_cap }));
         for i in 0..n {
             let slot = (self.rr + i) % n;
             let Some(idx) = func.affine_next(slot as u16) else { continue };
@@ -350,12 +364,18 @@ impl DacSm {
             if op.reads().iter().chain(op.writes()).any(|&r| regs[r as usize] > now) {
                 continue;
             }
-            if self.enq[idx as usize] && self.atq.len() >= self.atq_cap {
-                atq_blocked = true;
-                continue;
+            if let Some(q) = self.enq[idx as usize] {
+                if self.atq.len() >= self.atq_cap {
+                    atq_blocked = true;
+                    continue;
+                }
+                if any_full[(q == DacQueue::Pred) as usize] {
+                    queue_blocked = true;
+                    continue;
+                }
             }
             let step = func.affine_step(slot as u16)?;
-            if self.enq[idx as usize] && step.records.first().is_some_and(|r| r.1.queue != DacQueue::Pred) {
+            if self.enq[idx as usize].is_some() && step.records.first().is_some_and(|r| r.1.queue != DacQueue::Pred) {
                 self.check_tuple(now, slot, idx as usize, &step, func);
             }
             if !step.masks.is_empty() {
@@ -378,6 +398,7 @@ impl DacSm {
             return Ok(());
         }
         self.stats.atq_full += atq_blocked as u64;
+        self.stats.enq_queue_full += queue_blocked as u64;
         Ok(())
     }
 
