@@ -255,6 +255,9 @@ pub struct DacStats {
     /// queue of its kind was full (section 4.1).
     #[serde(default)]
     pub enq_queue_full: u64,
+    /// Cycles an affine warp's ALU instruction found every SP unit busy.
+    #[serde(default)]
+    pub lanes_busy: u64,
     /// Sum over cycles of the ATQ's entries (occupancy = sum / cycles) and
     /// its peak.
     pub atq_sum: u64,
@@ -307,7 +310,7 @@ pub struct MtaStats {
     /// Prefetched lines evicted from the buffer before any use.
     pub early_evicted: u64,
     /// Throttling: periods that lowered and raised the degree, and the
-    /// degree at the end.
+    /// degree at the end (a GPU: the highest of its SMs').
     pub throttled: u64,
     pub unthrottled: u64,
     pub degree: u64,
@@ -537,11 +540,12 @@ impl Stats {
                 );
                 let _ = writeln!(
                     s,
-                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, expansion waited for a full warp queue {}; L1 lines locked {}, locks refused {}",
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, an affine instruction for an SP unit {}, expansion for a full warp queue {}; L1 lines locked {}, locks refused {}",
                     d.atq_sum as f64 / self.cycles.max(1) as f64,
                     d.atq_peak,
                     d.atq_full,
                     d.enq_queue_full,
+                    d.lanes_busy,
                     d.queue_full,
                     self.l1.dac_locked,
                     self.l1.dac_lock_refused

@@ -4,7 +4,8 @@
 //!
 //! - **Affine warps** issue from their own slot, one instruction per cycle
 //!   for the SM (CTAs in turn), in order, each waiting for its operands
-//!   (the instruction's latency class). An `enq` may not issue while the
+//!   (the instruction's latency class); an ALU instruction takes an SP
+//!   unit's issue slot, as the warps' do. An `enq` may not issue while the
 //!   affine tuple queue (ATQ, `dac.atq_entries`) is full, or while some
 //!   warp's queue of its kind (PWPQ for `enq.pred`, PWAQ otherwise) is full
 //!   (section 4.1, as the `atq` block's `enq_ready`).
@@ -25,10 +26,10 @@
 //! module decides when each exists. A prefetch locks its lines in L1 (lock
 //! counters, at most `ways - 1` ways of a set); the `[deq.data]` load
 //! takes the locks off as it accesses the lines. Not modelled
-//! (docs/dac.md): contention of affine instructions for the SP pipelines
-//! and expansion waiting at barriers.
+//! (docs/dac.md): expansion waiting at barriers.
 
-use super::op::{Access, Op, Pool, Space};
+use super::op::{Access, Op, Pool, Space, Unit};
+use super::pipes::Pipe;
 use crate::config::Config;
 use crate::func::AffineStep;
 use crate::stats::DacStats;
@@ -293,12 +294,12 @@ impl DacSm {
     }
 
     /// One cycle: expand one record, then issue one affine-warp instruction.
-    pub fn cycle(&mut self, now: u64, func: &mut dyn AffineHost) -> Result<Events, String> {
+    pub fn cycle(&mut self, now: u64, func: &mut dyn AffineHost, sp: &mut [Pipe]) -> Result<Events, String> {
         let mut ev = Events::default();
         self.stats.atq_sum += self.atq.len() as u64;
         self.stats.atq_peak = self.stats.atq_peak.max(self.atq.len() as u64);
         self.expand(func, &mut ev);
-        self.issue(now, func, &mut ev)?;
+        self.issue(now, func, sp, &mut ev)?;
         Ok(ev)
     }
 
@@ -348,10 +349,11 @@ impl DacSm {
         ev.progress = true;
     }
 
-    fn issue(&mut self, now: u64, func: &mut dyn AffineHost, ev: &mut Events) -> Result<(), String> {
+    fn issue(&mut self, now: u64, func: &mut dyn AffineHost, sp: &mut [Pipe], ev: &mut Events) -> Result<(), String> {
         let n = self.reg_ready.len();
         let mut atq_blocked = false;
         let mut queue_blocked = false;
+        let mut lanes_blocked = false;
         // Section 4.1: an enq does not issue while some warp's queue of its
         // kind is full (the `atq` block's `pwaq_any_full` / `pwpq_any_full`).
         let warps = self.pushed.len() as u16;
@@ -373,6 +375,23 @@ impl DacSm {
                     queue_blocked = true;
                     continue;
                 }
+            }
+            // The affine warp computes on the SIMT lanes (section 4.6): an
+            // ALU instruction takes an SP unit's issue slot, before the
+            // warps' instructions are dispatched this cycle.
+            let pipe = if op.unit == Unit::Sp && self.enq[idx as usize].is_none() {
+                match sp.iter().position(|p| p.can_accept(now)) {
+                    Some(p) => Some(p),
+                    None => {
+                        lanes_blocked = true;
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
+            if let Some(p) = pipe {
+                sp[p].occupy(now, op.initiation);
             }
             let step = func.affine_step(slot as u16)?;
             if self.enq[idx as usize].is_some() && step.records.first().is_some_and(|r| r.1.queue != DacQueue::Pred) {
@@ -399,6 +418,7 @@ impl DacSm {
         }
         self.stats.atq_full += atq_blocked as u64;
         self.stats.enq_queue_full += queue_blocked as u64;
+        self.stats.lanes_busy += lanes_blocked as u64;
         Ok(())
     }
 

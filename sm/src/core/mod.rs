@@ -851,7 +851,7 @@ impl Sm {
     /// prefetch takes the memory stage if it is free.
     fn dac_cycle(&mut self) -> Result<bool, RunError> {
         let d = self.dac.as_mut().expect("DAC mode");
-        let ev = d.cycle(self.now, &mut self.func).map_err(RunError::Exec)?;
+        let ev = d.cycle(self.now, &mut self.func, &mut self.sp).map_err(RunError::Exec)?;
         let prefetch = if self.mem.can_accept() { d.take_prefetch(&mut self.pool, self.next_uid) } else { None };
         for &w in &ev.fed {
             self.wake_warp(w);

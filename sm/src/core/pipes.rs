@@ -140,6 +140,13 @@ impl Pipe {
         self.inflight.insert(at, (done, uid, inst));
     }
 
+    /// Take the unit's issue slot for `initiation` cycles without a result
+    /// to return (DAC: an affine-warp instruction, whose result the affine
+    /// warp's own register timing tracks).
+    pub fn occupy(&mut self, now: u64, initiation: u32) {
+        self.next_free = now + initiation as u64;
+    }
+
     /// The next instruction whose result is ready by `now`.
     pub fn pop_done(&mut self, now: u64) -> Option<u32> {
         match self.inflight.front() {

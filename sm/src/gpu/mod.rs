@@ -563,6 +563,7 @@ fn merge(sms: &[Stats], cycles: u64) -> Stats {
     out.l1.mshr_peak = sms.iter().map(|s| s.l1.mshr_peak).max().unwrap_or(0);
     out.replay.max_passes = sms.iter().map(|s| s.replay.max_passes).max().unwrap_or(0);
     out.dac.atq_peak = sms.iter().map(|s| s.dac.atq_peak).max().unwrap_or(0);
+    out.mta.degree = sms.iter().map(|s| s.mta.degree).max().unwrap_or(0);
     out.predicted_max_speedup = 0.0;
     out
 }
