@@ -111,6 +111,22 @@ fn figure4_becomes_figure7() {
     assert_eq!(ran.memory.difference(&mem), None);
 }
 
+/// Section 4.2: barriers go to both streams (the timing model holds
+/// expansion past one until the CTA's warps pass it): the tiled sgemm's two
+/// `__syncthreads` per tile are in the affine stream, and decided `Both`.
+#[test]
+fn barriers_are_replicated_to_the_affine_warp() {
+    let m = common::module("sgemm");
+    let k = &m.kernels[0];
+    let d = decouple(k);
+    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    let bars = |k: &Kernel| k.insts.iter().filter(|i| matches!(i.op, Op::Bar { .. })).count();
+    assert_eq!(bars(k), 2);
+    assert_eq!(bars(d.kernel.affine.as_ref().unwrap()), 2);
+    assert_eq!(bars(&d.kernel), 2);
+    assert!(decision_at_line(k, &d, &|i| matches!(i.op, Op::Bar { .. })).iter().all(|x| **x == Decision::Both));
+}
+
 fn cuda(name: &str, src: &str) -> Module {
     let dir = work();
     std::fs::create_dir_all(&dir).unwrap();

@@ -258,6 +258,10 @@ pub struct DacStats {
     /// Cycles an affine warp's ALU instruction found every SP unit busy.
     #[serde(default)]
     pub lanes_busy: u64,
+    /// Cycles an expansion unit held a tuple enqueued past a barrier its
+    /// CTA's warps had not passed (section 4.2).
+    #[serde(default)]
+    pub barrier_waits: u64,
     /// Sum over cycles of the ATQ's entries (occupancy = sum / cycles) and
     /// its peak.
     pub atq_sum: u64,
@@ -540,13 +544,14 @@ impl Stats {
                 );
                 let _ = writeln!(
                     s,
-                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, an affine instruction for an SP unit {}, expansion for a full warp queue {}; L1 lines locked {}, locks refused {}",
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, an affine instruction for an SP unit {}, expansion for a full warp queue {}, for a barrier {}; L1 lines locked {}, locks refused {}",
                     d.atq_sum as f64 / self.cycles.max(1) as f64,
                     d.atq_peak,
                     d.atq_full,
                     d.enq_queue_full,
                     d.lanes_busy,
                     d.queue_full,
+                    d.barrier_waits,
                     self.l1.dac_locked,
                     self.l1.dac_lock_refused
                 );

@@ -97,6 +97,9 @@ fn suite_dac_every_policy() {
     assert!(d.dac.loads > 0);
     assert!(d.warp_insts + d.dac.affine_insts < b.warp_insts, "{} + {} vs {}", d.warp_insts, d.dac.affine_insts, b.warp_insts);
     assert!(d.cycles < b.cycles, "{} vs {} cycles", d.cycles, b.cycles);
+    // Section 4.2: the next tile's loads wait for the CTA's barrier.
+    let s = run("sgemm", &gpu.with_override("mode=dac").unwrap(), Engine::Model);
+    assert!(s.dac.barrier_waits > 0);
 }
 
 /// Figure 16's comparators (seed 003 section 5.1.1) leave the functional

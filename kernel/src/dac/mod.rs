@@ -10,7 +10,8 @@
 //!    and the branches (with their predicates) that decide whether any of
 //!    them runs — is scalar or affine: then the affine warp can follow it.
 //! 3. The **affine stream** keeps the eligible candidates' predecessors,
-//!    the branches they depend on, unconditional control flow and exits;
+//!    the branches they depend on, unconditional control flow, exits and
+//!    barriers (section 4.2: the timing model holds expansion past one);
 //!    an eligible load becomes `enq.data`, another memory instruction
 //!    `enq.addr`, and an eligible `setp` is followed by `enq.pred`. A
 //!    conditional branch nothing eligible depends on jumps straight to its
@@ -53,7 +54,7 @@ pub enum Decision {
     /// Computes for the affine stream only (removed from the non-affine one).
     AffineOnly,
     /// In both streams: the affine warp needs it, and so does a non-affine
-    /// instruction (or it is control flow both follow).
+    /// instruction (or it is control flow or a barrier both follow).
     Both,
     /// Non-affine stream only.
     NonAffine,
@@ -204,6 +205,11 @@ pub fn decouple(k: &Kernel) -> Decoupled {
             }
         } else if inst.is_exit() && inst.guard.is_none() {
             aff[i] = Some(inst.clone());
+        } else if matches!(inst.op, Op::Bar { red: None, wait: true }) && inst.guard.is_none() && inst.src.iter().all(|o| matches!(o, Opnd::Imm(_) | Opnd::None)) {
+            // Section 4.2: barriers are replicated to the affine warp, so
+            // that expansion past one waits for the CTA's warps to pass it.
+            aff[i] = Some(inst.clone());
+            decisions[i] = Decision::Both;
         }
     }
     let mut affine = rebuild(k, interleave(aff, extra), &format!("{}.affine", k.name));

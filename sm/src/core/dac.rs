@@ -28,7 +28,7 @@
 //! takes the locks off as it accesses the lines. Not modelled
 //! (docs/dac.md): expansion waiting at barriers.
 
-use super::op::{Access, Op, Pool, Space, Unit};
+use super::op::{Access, Control, Op, Pool, Space, Unit};
 use super::pipes::Pipe;
 use crate::config::Config;
 use crate::func::AffineStep;
@@ -71,6 +71,11 @@ pub(crate) struct DacSm {
     prefetch: VecDeque<(u16, u64, DacRecord)>,
     /// Per CTA slot: the cycle each register of its affine warp is ready.
     reg_ready: Vec<[u64; REGS]>,
+    /// Per CTA slot: barriers its affine warp executed, and barriers its
+    /// warps completed (section 4.2: a tuple enqueued past a barrier is
+    /// expanded once the CTA's warps pass it).
+    bars: Vec<u32>,
+    passed: Vec<u32>,
     /// The CTA slot whose affine warp is looked at first.
     rr: usize,
     pub stats: DacStats,
@@ -92,8 +97,13 @@ pub(crate) trait AffineHost {
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3];
 }
 
-/// An `enq`: its CTA slot and the records left to expand.
-type Entry = (u16, VecDeque<(u16, DacRecord)>);
+/// An `enq`: its CTA slot, the barriers its affine warp had passed, and
+/// the records left to expand.
+struct Entry {
+    cta: u16,
+    after: u32,
+    records: VecDeque<(u16, DacRecord)>,
+}
 
 /// The tuple a register holds for some of a CTA's threads (per warp).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,6 +180,8 @@ impl DacSm {
             taken: vec![0; warps],
             prefetch: VecDeque::new(),
             reg_ready: vec![[0; REGS]; cfg.core.max_ctas as usize],
+            bars: vec![0; cfg.core.max_ctas as usize],
+            passed: vec![0; cfg.core.max_ctas as usize],
             rr: 0,
             stats: DacStats::default(),
             affine: Arc::clone(affine),
@@ -179,8 +191,15 @@ impl DacSm {
     }
 
     /// A CTA starts in `slot`: its affine warp's registers are free.
+    /// The warps of CTA slot `slot` completed a barrier.
+    pub fn barrier_passed(&mut self, slot: usize) {
+        self.passed[slot] += 1;
+    }
+
     pub fn launch(&mut self, slot: usize) {
         self.reg_ready[slot] = [0; REGS];
+        self.bars[slot] = 0;
+        self.passed[slot] = 0;
         self.tuples[slot] = vec![Vec::new(); 64];
     }
 
@@ -312,9 +331,9 @@ impl DacSm {
         for unit in 0..2 {
             self.expand_one(unit, func, ev);
         }
-        if let Some((cta, head)) = self.atq.front() {
-            let unit = (head.front().map(|r| r.1.queue) == Some(DacQueue::Pred)) as usize;
-            if !self.units[unit].iter().any(|e| e.0 == *cta) {
+        if let Some(head) = self.atq.front() {
+            let unit = (head.records.front().map(|r| r.1.queue) == Some(DacQueue::Pred)) as usize;
+            if !self.units[unit].iter().any(|e| e.cta == head.cta) {
                 let e = self.atq.pop_front().expect("a head");
                 self.units[unit].push(e);
             }
@@ -326,12 +345,17 @@ impl DacSm {
             let pred = r.queue == DacQueue::Pred;
             func.queued(*w, pred) < if pred { self.pwpq_cap } else { self.pwaq_cap }
         };
-        let Some(k) = self.units[unit].iter().position(|e| e.1.front().is_some_and(room)) else {
-            self.stats.queue_full += (!self.units[unit].is_empty()) as u64;
+        let passed = |e: &Entry| e.after <= self.passed[e.cta as usize];
+        let Some(k) = self.units[unit].iter().position(|e| passed(e) && e.records.front().is_some_and(room)) else {
+            if self.units[unit].iter().any(|e| !passed(e)) {
+                self.stats.barrier_waits += 1;
+            } else {
+                self.stats.queue_full += (!self.units[unit].is_empty()) as u64;
+            }
             return;
         };
-        let (w, r) = self.units[unit][k].1.pop_front().expect("a record");
-        if self.units[unit][k].1.is_empty() {
+        let (w, r) = self.units[unit][k].records.pop_front().expect("a record");
+        if self.units[unit][k].records.is_empty() {
             self.units[unit].remove(k);
         }
         let pred = r.queue == DacQueue::Pred;
@@ -409,7 +433,10 @@ impl DacSm {
                 self.stats.enq[r.queue as usize] += 1;
             }
             if !records.is_empty() {
-                self.atq.push_back((slot as u16, records.into()));
+                self.atq.push_back(Entry { cta: slot as u16, after: self.bars[slot], records: records.into() });
+            }
+            if op.control == Control::Barrier {
+                self.bars[slot] += 1;
             }
             self.stats.affine_insts += 1;
             self.rr = slot + 1;
@@ -476,9 +503,10 @@ impl DacSm {
     pub fn report(&self, func: &crate::func::Functional) -> String {
         let mut head = String::new();
         for (name, u) in ["AEU", "PEU"].iter().zip(&self.units) {
-            for (cta, e) in u {
-                if let Some((w, r)) = e.front() {
-                    head += &format!("; the {name} expands CTA slot {cta}'s enq.{} for warp {w} ({} record(s) left)", r.queue.name(), e.len());
+            for e in u {
+                if let Some((w, r)) = e.records.front() {
+                    let bar = if e.after > self.passed[e.cta as usize] { format!(", held until the CTA passes its barrier {}", e.after) } else { String::new() };
+                    head += &format!("; the {name} expands CTA slot {}'s enq.{} for warp {w} ({} record(s) left{bar})", e.cta, r.queue.name(), e.records.len());
                 }
             }
         }

@@ -1273,6 +1273,9 @@ impl Sm {
                 self.warps[w as usize].at_barrier = false;
             }
             self.wake_all();
+            if let Some(d) = self.dac.as_mut() {
+                d.barrier_passed(slot);
+            }
         }
     }
 
