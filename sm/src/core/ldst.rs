@@ -446,7 +446,7 @@ impl MemStage {
                     self.next_line = 0;
                     if let Some(m) = self.mta.as_mut().filter(|_| space == Space::Global && access == Access::Load && !i.pmode && i.active != 0) {
                         let first = i.addrs[i.active.trailing_zeros() as usize];
-                        m.train(i.op, i.warp, i.warp as u32, first, self.lines.as_slice());
+                        m.train(i.op, i.warp, first, self.lines.as_slice());
                     }
                     self.hazards.div += self.lines.len().saturating_sub(1) as u64;
                     let n = self.lines.len() as u32;

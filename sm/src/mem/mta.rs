@@ -5,8 +5,9 @@
 //!
 //! - **Inter-warp stride** (Lee et al.'s inter-thread prefetching, the
 //!   global stride table): per load PC, the address difference between two
-//!   warps divided by the difference of their warp ids. Once the same
-//!   stride is seen `confidence` times, an access by warp `w` prefetches
+//!   warps divided by the difference of their warp slots (the SM's warp
+//!   ids). Once the same stride is seen `confidence` times, an access by
+//!   warp `w` prefetches
 //!   the lines warps `w+1 .. w+degree` will touch at that PC.
 //! - **Intra-warp stride** (the per-warp stride table): per load PC and
 //!   warp, the difference between the warp's successive addresses at that PC
@@ -127,14 +128,14 @@ impl Mta {
         }
     }
 
-    /// A demand global load instruction at `pc` of warp slot `slot` (global
-    /// warp id `warp`), its first active lane's address `addr` and the lines
+    /// A demand global load instruction at `pc` of warp slot `warp` (the
+    /// SM's warp id), its first active lane's address `addr` and the lines
     /// it touches: learn, and queue the lines to prefetch.
-    pub fn train(&mut self, pc: u32, slot: u16, warp: u32, addr: u64, lines: &[u64]) {
+    pub fn train(&mut self, pc: u32, warp: u16, addr: u64, lines: &[u64]) {
         let e = pc as usize % self.cfg.table_entries as usize;
         let conf = self.cfg.confidence;
-        let inter = self.inter[e].train(pc, warp, addr, false, conf);
-        let intra = self.intra[e * self.warps + slot as usize].train(pc, warp, addr, true, conf);
+        let inter = self.inter[e].train(pc, warp as u32, addr, false, conf);
+        let intra = self.intra[e * self.warps + warp as usize].train(pc, warp as u32, addr, true, conf);
         if self.degree == 0 {
             return;
         }
@@ -257,7 +258,7 @@ mod tests {
         // (warps 1->2, 2->3) before warp 3's access prefetches warps 4, 5.
         for w in 0..4u32 {
             let a = 0x1000 + 512 * w as u64;
-            m.train(8, w as u16, w, a, &[a / 128]);
+            m.train(8, w as u16, a, &[a / 128]);
         }
         let want: Vec<u64> = [4u64, 5].iter().map(|w| (0x1000 + 512 * w) / 128).collect();
         assert_eq!(m.candidates.iter().copied().collect::<Vec<_>>(), want);
@@ -268,7 +269,7 @@ mod tests {
     fn intra_warp_stride_follows_a_loop() {
         let mut m = mta();
         for i in 0..4u64 {
-            m.train(8, 1, 1, 0x8000 + 4096 * i, &[(0x8000 + 4096 * i) / 128]);
+            m.train(8, 1, 0x8000 + 4096 * i, &[(0x8000 + 4096 * i) / 128]);
         }
         assert_eq!(m.candidates.iter().copied().collect::<Vec<_>>(), vec![(0x8000 + 4096 * 4) / 128, (0x8000 + 4096 * 5) / 128]);
         assert_eq!((m.stats.intra_warp, m.stats.inter_warp), (2, 0));
