@@ -18,6 +18,8 @@
 //!   slots; a full queue holds its unit. A data record (a global load's, `enq.data`) also
 //!   sends its lines to L1 through the memory stage, ahead of the warps'
 //!   own instructions, as a load that writes no register.
+//! - **Barriers** (section 4.2): a tuple enqueued after the affine warp's
+//!   n-th barrier is expanded once the CTA's warps have completed n.
 //! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq`
 //!   does not issue while its queue is empty or, for `[deq.data]`, while
 //!   the record's lines have not arrived (`Stall::DacDeq`).
@@ -25,8 +27,7 @@
 //! The functional model computes every record (`kernel::dac::warp`); this
 //! module decides when each exists. A prefetch locks its lines in L1 (lock
 //! counters, at most `ways - 1` ways of a set); the `[deq.data]` load
-//! takes the locks off as it accesses the lines. Not modelled
-//! (docs/dac.md): expansion waiting at barriers.
+//! takes the locks off as it accesses the lines.
 
 use super::op::{Access, Control, Op, Pool, Space, Unit};
 use super::pipes::Pipe;
@@ -190,12 +191,12 @@ impl DacSm {
         }
     }
 
-    /// A CTA starts in `slot`: its affine warp's registers are free.
     /// The warps of CTA slot `slot` completed a barrier.
     pub fn barrier_passed(&mut self, slot: usize) {
         self.passed[slot] += 1;
     }
 
+    /// A CTA starts in `slot`: its affine warp's registers are free.
     pub fn launch(&mut self, slot: usize) {
         self.reg_ready[slot] = [0; REGS];
         self.bars[slot] = 0;
@@ -403,19 +404,12 @@ impl DacSm {
             // The affine warp computes on the SIMT lanes (section 4.6): an
             // ALU instruction takes an SP unit's issue slot, before the
             // warps' instructions are dispatched this cycle.
-            let pipe = if op.unit == Unit::Sp && self.enq[idx as usize].is_none() {
-                match sp.iter().position(|p| p.can_accept(now)) {
-                    Some(p) => Some(p),
-                    None => {
-                        lanes_blocked = true;
-                        continue;
-                    }
-                }
-            } else {
-                None
-            };
-            if let Some(p) = pipe {
-                sp[p].occupy(now, op.initiation);
+            if op.unit == Unit::Sp && self.enq[idx as usize].is_none() {
+                let Some(p) = sp.iter_mut().find(|p| p.can_accept(now)) else {
+                    lanes_blocked = true;
+                    continue;
+                };
+                p.occupy(now, op.initiation);
             }
             let step = func.affine_step(slot as u16)?;
             if self.enq[idx as usize].is_some() && step.records.first().is_some_and(|r| r.1.queue != DacQueue::Pred) {
