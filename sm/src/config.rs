@@ -491,7 +491,8 @@ pub struct Mta {
     pub table_entries: u32,
     /// Matching strides seen before a stride is trusted.
     pub confidence: u32,
-    /// Prefetch degree before throttling: lines ahead per trigger.
+    /// Prefetch degree before throttling: warps (inter-warp) or loop
+    /// iterations (intra-warp) prefetched ahead per trigger.
     pub degree: u32,
     /// Throttling period, in cycles; at its end the early eviction ratio
     /// (prefetched lines evicted unused / prefetches filled) decides the
