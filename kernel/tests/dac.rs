@@ -33,6 +33,13 @@ fn check(ptx: &str, file: &str, launch: &str, launch_path: &Path) -> Vec<Decoupl
     vec![d]
 }
 
+/// `k` decoupled; the pass must not leave it unchanged.
+fn decoupled(k: &Kernel) -> Decoupled {
+    let d = decouple(k);
+    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    d
+}
+
 fn decoupled_accesses(d: &Decoupled) -> usize {
     d.decisions.iter().filter(|x| matches!(x, Decision::Access(_))).count()
 }
@@ -83,8 +90,7 @@ fn random_kernels_keep_memory() {
 fn figure4_becomes_figure7() {
     let m = common::module("dac_fig4");
     let k = &m.kernels[0];
-    let d = decouple(k);
-    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    let d = decoupled(k);
     let non = &d.kernel;
     let aff = non.affine.as_ref().unwrap();
     let count = |k: &Kernel, f: &dyn Fn(&kernel::Inst) -> bool| k.insts.iter().filter(|i| f(i)).count();
@@ -118,8 +124,7 @@ fn figure4_becomes_figure7() {
 fn barriers_are_replicated_to_the_affine_warp() {
     let m = common::module("sgemm");
     let k = &m.kernels[0];
-    let d = decouple(k);
-    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    let d = decoupled(k);
     let bars = |k: &Kernel| k.insts.iter().filter(|i| matches!(i.op, Op::Bar { .. })).count();
     assert_eq!(bars(k), 2);
     assert_eq!(bars(d.kernel.affine.as_ref().unwrap()), 2);
@@ -162,8 +167,7 @@ __global__ void divergent(int *out, int n) {
 "#,
     );
     let k = m.kernel("rejects").unwrap();
-    let d = decouple(k);
-    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    let d = decoupled(k);
     let st = decision_at_line(k, &d, &|i| matches!(i.op, Op::St { .. }));
     assert_eq!(st.len(), 2);
     let why = format!("{:?}", st);
@@ -284,8 +288,7 @@ __global__ void counted(int *out, int n) {
 "#,
     );
     let k = m.kernel("counted").unwrap();
-    let d = decouple(k);
-    assert!(d.unchanged.is_none(), "{}", d.report(k));
+    let d = decoupled(k);
     assert!(d.kernel.insts.iter().all(|i| !matches!(i.op, Op::Alu { .. })), "the counter left the non-affine stream\n{}", d.report(k));
     let launch = "grid = [2]\nblock = [64]\nargs = [\"out\", 500]\n[buffers.out]\ntype = \"i32\"\nlen = 64\n";
     check(&kernel::compile_cuda(&work().join("dac_spin.cu"), &common::compile_opts()).unwrap(), "dac_spin.cu", launch, Path::new("dac_spin.toml"));
