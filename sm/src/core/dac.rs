@@ -341,14 +341,20 @@ impl DacSm {
         }
     }
 
+    /// Warp `w`'s predicate (or address) queue is full.
+    fn queue_full(&self, func: &dyn AffineHost, w: u16, pred: bool) -> bool {
+        func.queued(w, pred) >= if pred { self.pwpq_cap } else { self.pwaq_cap }
+    }
+
+    /// An `enq` past a barrier its CTA's warps have not completed.
+    fn held(&self, e: &Entry) -> bool {
+        e.after > self.passed[e.cta as usize]
+    }
+
     fn expand_one(&mut self, unit: usize, func: &mut dyn AffineHost, ev: &mut Events) {
-        let room = |(w, r): &(u16, DacRecord)| {
-            let pred = r.queue == DacQueue::Pred;
-            func.queued(*w, pred) < if pred { self.pwpq_cap } else { self.pwaq_cap }
-        };
-        let passed = |e: &Entry| e.after <= self.passed[e.cta as usize];
-        let Some(k) = self.units[unit].iter().position(|e| passed(e) && e.records.front().is_some_and(room)) else {
-            if self.units[unit].iter().any(|e| !passed(e)) {
+        let room = |(w, r): &(u16, DacRecord)| !self.queue_full(func, *w, r.queue == DacQueue::Pred);
+        let Some(k) = self.units[unit].iter().position(|e| !self.held(e) && e.records.front().is_some_and(room)) else {
+            if self.units[unit].iter().any(|e| self.held(e)) {
                 self.stats.barrier_waits += 1;
             } else {
                 self.stats.queue_full += (!self.units[unit].is_empty()) as u64;
@@ -380,9 +386,9 @@ impl DacSm {
         let mut queue_blocked = false;
         let mut lanes_blocked = false;
         // Section 4.1: an enq does not issue while some warp's queue of its
-        // kind is full (the `atq` block's `pwaq_any_full` / `pwpq_any_full`).
-        let warps = self.pushed.len() as u16;
-        let any_full = [false, true].map(|pred| (0..warps).any(|w| func.queued(w, pred) >= if pred { self.pwpq_cap } else { self.pwaq_cap }));
+        // kind is full (the `atq` block's `pwaq_any_full` / `pwpq_any_full`);
+        // looked at once a cycle, when an enq is next.
+        let mut any_full: Option<[bool; 2]> = None;
         for i in 0..n {
             let slot = (self.rr + i) % n;
             let Some(idx) = func.affine_next(slot as u16) else { continue };
@@ -396,7 +402,9 @@ impl DacSm {
                     atq_blocked = true;
                     continue;
                 }
-                if any_full[(q == DacQueue::Pred) as usize] {
+                let warps = self.pushed.len() as u16;
+                let full = *any_full.get_or_insert_with(|| [false, true].map(|pred| (0..warps).any(|w| self.queue_full(func, w, pred))));
+                if full[(q == DacQueue::Pred) as usize] {
                     queue_blocked = true;
                     continue;
                 }
@@ -499,7 +507,7 @@ impl DacSm {
         for (name, u) in ["AEU", "PEU"].iter().zip(&self.units) {
             for e in u {
                 if let Some((w, r)) = e.records.front() {
-                    let bar = if e.after > self.passed[e.cta as usize] { format!(", held until the CTA passes its barrier {}", e.after) } else { String::new() };
+                    let bar = if self.held(e) { format!(", held until the CTA passes its barrier {}", e.after) } else { String::new() };
                     head += &format!("; the {name} expands CTA slot {}'s enq.{} for warp {w} ({} record(s) left{bar})", e.cta, r.queue.name(), e.records.len());
                 }
             }
