@@ -93,7 +93,8 @@ impl CaeSm {
     /// what it writes and says whether it runs on an affine unit.
     pub fn issued(&mut self, w: u16, op: u32, full: bool, sp: bool, func: &Functional) -> bool {
         let inst = &self.kernel.insts[op as usize];
-        let c = if inst.is_branch() || inst.is_exit() { Class::NonAffine } else { transfer(inst, |o| self.class(w, o)) };
+        // (A branch or exit writes no general register: never tagged.)
+        let c = transfer(inst, |o| self.class(w, o));
         let gprs = dst_regs(inst);
         let tagged = c != Class::NonAffine && full && gprs.iter().all(|&(r, _)| r < 64) && !gprs.is_empty();
         let preds = inst.writes.as_slice().iter().any(|r| matches!(r, kernel::inst::ArchReg::P(_)));

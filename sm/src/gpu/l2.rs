@@ -190,7 +190,7 @@ impl L2Slice {
                 return false;
             }
             w.used = now;
-            w.dirty |= matches!(r.kind, Kind::Write | Kind::Atomic { .. });
+            w.dirty |= r.kind.dirties();
             if !write {
                 self.replies.push_back(r);
             }
@@ -201,7 +201,7 @@ impl L2Slice {
             if e.waiting.len() >= self.merge {
                 return false;
             }
-            e.dirty |= matches!(r.kind, Kind::Write | Kind::Atomic { .. });
+            e.dirty |= r.kind.dirties();
             e.waiting.push(r);
             self.stats.merges += 1;
             self.count(r.kind, false);
@@ -218,7 +218,7 @@ impl L2Slice {
         if self.miss_queue.len() >= self.miss_capacity {
             return false;
         }
-        let dirty = matches!(r.kind, Kind::Atomic { .. });
+        let dirty = r.kind.dirties();
         self.mshrs[m] = Some(Mshr { line: r.line, set: r.set, waiting: vec![r], dirty });
         self.miss_queue.push_back((now + self.dram_latency, DramOp { line: r.line, write: false, mshr: m as u32 }));
         self.count(r.kind, false);

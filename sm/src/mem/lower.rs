@@ -30,6 +30,13 @@ pub enum Kind {
     Prefetch,
 }
 
+impl Kind {
+    /// The request changes the line's data (an L2 line becomes dirty).
+    pub fn dirties(self) -> bool {
+        matches!(self, Kind::Write | Kind::Atomic { .. })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
     /// L1 line address (byte address / L1 line size).
