@@ -34,6 +34,9 @@ pub enum Mode {
     /// The many-thread aware prefetcher (seed 003 section 5.1.1, after Lee
     /// et al., MICRO 2010): the Figure 16 comparator.
     Mta,
+    /// Seed 000's DirectPrefetch (section 6.1): a per-warp stride
+    /// prefetcher into L1, the Figures 12–15 comparator.
+    Prefetch,
 }
 
 impl fmt::Display for Mode {
@@ -45,6 +48,7 @@ impl fmt::Display for Mode {
             Mode::Replay => "replay",
             Mode::Cae => "cae",
             Mode::Mta => "mta",
+            Mode::Prefetch => "prefetch",
         })
     }
 }
@@ -519,6 +523,25 @@ impl Default for Mta {
     }
 }
 
+/// DirectPrefetch (seed 000 section 6.1) parameters; used when
+/// `mode = "prefetch"`.
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DirectPrefetch {
+    /// History-table entries per warp slot, indexed by load PC.
+    pub table_entries: u32,
+    /// Confidence a stride needs before it prefetches (the paper: 2).
+    pub confidence: u32,
+    /// Prefetch queue entries (lines waiting for a free memory stage).
+    pub queue_entries: u32,
+}
+
+impl Default for DirectPrefetch {
+    fn default() -> Self {
+        DirectPrefetch { table_entries: 32, confidence: 2, queue_entries: 32 }
+    }
+}
+
 /// A whole SM configuration.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -539,6 +562,8 @@ pub struct Config {
     pub cae: Cae,
     #[serde(default)]
     pub mta: Mta,
+    #[serde(default)]
+    pub prefetch: DirectPrefetch,
     #[serde(default)]
     pub gpu: Gpu,
     pub limits: Limits,
@@ -786,6 +811,11 @@ impl Config {
         range("mta.throttle_period", t.throttle_period as u64, 1, 1 << 20)?;
         range("mta.throttle_high", t.throttle_high as u64, 0, 100)?;
         range("mta.throttle_low", t.throttle_low as u64, 0, t.throttle_high as u64)?;
+        let f = &self.prefetch;
+        range("prefetch.table_entries", f.table_entries as u64, 1, 4096)?;
+        // The 2-bit confidence counter saturates at 3.
+        range("prefetch.confidence", f.confidence as u64, 1, 3)?;
+        range("prefetch.queue_entries", f.queue_entries as u64, 1, 4096)?;
         Ok(())
     }
 

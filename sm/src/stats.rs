@@ -320,6 +320,19 @@ pub struct MtaStats {
     pub degree: u64,
 }
 
+/// Prefetch mode (seed 000 section 6.1): the DirectPrefetch comparator.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct PrefetchStats {
+    /// Lines queued by a trusted stride, and dropped at a full queue.
+    pub queued: u64,
+    pub dropped: u64,
+    /// Queued lines that L1 had or was already fetching when their turn
+    /// came (not sent).
+    pub redundant: u64,
+    /// Prefetches that went through the memory stage to fill L1.
+    pub issued: u64,
+}
+
 /// Everything a run reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
@@ -365,6 +378,8 @@ pub struct Stats {
     pub cae: CaeStats,
     #[serde(default)]
     pub mta: MtaStats,
+    #[serde(default)]
+    pub prefetch: PrefetchStats,
     /// Warp instructions issued to the load/store unit.
     #[serde(default)]
     pub mem_insts: u64,
@@ -578,6 +593,14 @@ impl Stats {
                 s,
                 "MTA: prefetches {} inter-warp, {} intra-warp ({} candidates redundant); {} useful, {} late, {} evicted unused; throttled {} times, raised {}, degree now {}",
                 m.inter_warp, m.intra_warp, m.redundant, m.useful, m.late, m.early_evicted, m.throttled, m.unthrottled, m.degree
+            );
+        }
+        if self.mode == "prefetch" {
+            let p = &self.prefetch;
+            let _ = writeln!(
+                s,
+                "DirectPrefetch: {} lines queued ({} dropped at a full queue), {} sent to L1, {} already in L1 or on their way",
+                p.queued, p.dropped, p.issued, p.redundant
             );
         }
         s

@@ -104,15 +104,16 @@ fn cases() -> Vec<Case> {
     let mut v = Vec::new();
     for preset in PRESETS {
         let modes = listed.clone().unwrap_or_else(|| match preset {
-            "hpca16_pmode" => vec![None, Some("pmode".to_string())],
+            "hpca16_pmode" => vec![None, Some("pmode".to_string()), Some("prefetch".to_string())],
             "ubc12_replay" => vec![None, Some("replay".to_string())],
             "isca17_dac" => [None].into_iter().chain(["dac", "cae", "mta"].iter().map(|m| Some(m.to_string()))).collect(),
             _ => vec![None],
         });
         for mode in &modes {
             for (i, policy) in Policy::ALL.into_iter().enumerate() {
-                // Figure 16's comparators: the GPU and one SM under one other policy.
-                if matches!(mode.as_deref(), Some("cae" | "mta")) && i > 1 {
+                // The comparators (seed 003 Figure 16, seed 000 Figure 12):
+                // the GPU and one SM under one other policy.
+                if matches!(mode.as_deref(), Some("cae" | "mta" | "prefetch")) && i > 1 {
                     continue;
                 }
                 let mut sets: Vec<String> = mode.iter().map(|m| format!("mode=\"{m}\"")).collect();

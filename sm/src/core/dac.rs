@@ -468,6 +468,7 @@ impl DacSm {
         i.long = true;
         i.preload = true;
         i.dac_record = Some(seq);
+        i.hw_prefetch = true;
         self.stats.prefetches += 1;
         Some((w, idx))
     }

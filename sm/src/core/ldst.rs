@@ -26,6 +26,7 @@ use super::op::{Access, Pool, Space};
 use crate::blocks::{MshrReply, MshrTable};
 use crate::config::Config;
 use crate::mem::cache::{Probe, TagArray};
+use crate::mem::direct_prefetch::DirectPrefetch;
 use crate::mem::coalesce::{bank_conflicts, bank_pass, coalesce, line_pass, Lines};
 use crate::mem::lower::{Kind, Lower, Request};
 use crate::stats::{Hazards, L1Stats};
@@ -103,7 +104,7 @@ pub struct MemStage {
     pub hazard_now: u8,
     pub shared_accesses: u64,
     /// Line requests of N-mode loads, and those that hit or merged (P-mode's
-    /// pre-loads excluded: seed 000 Figure 14).
+    /// pre-loads and prefetches excluded: seed 000 Figure 14).
     pub n_accesses: u64,
     pub n_hit_or_merge: u64,
     cur_pmode: bool,
@@ -122,6 +123,8 @@ pub struct MemStage {
     last_line: (bool, bool),
     /// MTA mode: the prefetcher and its prefetch buffer.
     pub mta: Option<Box<crate::mem::mta::Mta>>,
+    /// Prefetch mode: DirectPrefetch's history tables and queue.
+    pub direct: Option<Box<DirectPrefetch>>,
 }
 
 impl MemStage {
@@ -166,6 +169,7 @@ impl MemStage {
             cur_warp: 0,
             last_line: (false, false),
             mta: (c.mode == crate::config::Mode::Mta).then(|| Box::new(crate::mem::mta::Mta::new(&c.mta, c.l1.line, c.core.max_warps))),
+            direct: (c.mode == crate::config::Mode::Prefetch).then(|| Box::new(DirectPrefetch::new(&c.prefetch, c.l1.line, c.core.max_warps))),
         }
     }
 
@@ -424,7 +428,7 @@ impl MemStage {
         if !self.started {
             self.started = true;
             let i = pool.get(inst);
-            self.cur_pmode = i.pmode;
+            self.cur_pmode = i.pmode || i.hw_prefetch;
             self.cur_warp = i.warp;
             match space {
                 Space::Const => {
@@ -444,9 +448,14 @@ impl MemStage {
                 Space::Global | Space::Local => {
                     coalesce(&i.addrs, i.active, i.bytes, self.line_bytes, &mut self.lines);
                     self.next_line = 0;
-                    if let Some(m) = self.mta.as_mut().filter(|_| space == Space::Global && access == Access::Load && !i.pmode && i.active != 0) {
+                    if space == Space::Global && access == Access::Load && !i.pmode && !i.hw_prefetch && i.active != 0 {
                         let first = i.addrs[i.active.trailing_zeros() as usize];
-                        m.train(i.op, i.warp, first, self.lines.as_slice());
+                        if let Some(m) = self.mta.as_mut() {
+                            m.train(i.op, i.warp, first, self.lines.as_slice());
+                        }
+                        if let Some(d) = self.direct.as_mut() {
+                            d.train(i.op, i.warp, first, self.lines.as_slice());
+                        }
                     }
                     self.hazards.div += self.lines.len().saturating_sub(1) as u64;
                     let n = self.lines.len() as u32;
@@ -655,6 +664,35 @@ impl MemStage {
             self.lower.push(Request { line, kind: Kind::Prefetch });
             return;
         }
+    }
+
+    /// Prefetch mode: the prefetch queue's next line that L1 neither has
+    /// nor is fetching, as a pool instruction that loads it and writes no
+    /// register: (warp slot, pool index). Called when the stage is free.
+    pub fn take_direct_prefetch(&mut self, pool: &mut Pool, uid: u64) -> Option<(u16, u32)> {
+        let d = self.direct.as_mut()?;
+        while let Some((w, line)) = d.queue.pop_front() {
+            if self.l1.probe(line) != Probe::Miss {
+                d.stats.redundant += 1;
+                continue;
+            }
+            d.stats.issued += 1;
+            let idx = pool.alloc();
+            let i = pool.get_mut(idx);
+            *i = super::op::Inst::empty();
+            i.uid = uid;
+            i.warp = w;
+            i.active = 1;
+            i.space = Space::Global;
+            i.access = Some(Access::Load);
+            i.bytes = 4;
+            i.addrs[0] = line * self.line_bytes as u64;
+            i.long = true;
+            i.preload = true;
+            i.hw_prefetch = true;
+            return Some((w, idx));
+        }
+        None
     }
 
     fn count_n(&mut self, hit_or_merge: bool) {

@@ -618,6 +618,9 @@ impl Sm {
         if let Some(m) = &self.mem.mta {
             self.stats.mta = m.stats.clone();
         }
+        if let Some(d) = &self.mem.direct {
+            self.stats.prefetch = d.stats.clone();
+        }
         if self.rp.is_some() {
             let cfg = self.cfg.clone();
             self.replay_finish(&cfg)?;
@@ -693,8 +696,9 @@ impl Sm {
             && matches!(self.sb, Issuer::Sb(_))
             && self.rp.is_none()
             && self.dac.as_ref().is_none_or(|d| d.idle())
-            // MTA's throttle counts every cycle.
+            // MTA's throttle counts every cycle; DirectPrefetch's queue drains.
             && self.mem.mta.is_none()
+            && self.mem.direct.as_ref().is_none_or(|d| d.queue.is_empty())
             && self.idle()
             && self.given.is_some()
             && self.wbq.is_empty()
@@ -807,6 +811,14 @@ impl Sm {
         self.execute();
         if self.dac.is_some() {
             progress |= self.dac_cycle()?;
+        }
+        if self.mem.direct.is_some() && self.mem.can_accept() {
+            // DirectPrefetch: a queued line takes the stage no demand took.
+            if let Some((_, idx)) = self.mem.take_direct_prefetch(&mut self.pool, self.next_uid) {
+                self.next_uid += 1;
+                self.mem.accept(idx);
+                progress = true;
+            }
         }
         self.collect();
         progress |= if matches!(self.sb, Issuer::Pm(_)) { self.issue_pmode()? } else { self.issue()? };
@@ -1186,6 +1198,7 @@ impl Sm {
             inst.pmode = pmode;
             inst.preload = kind == IssueKind::Preload;
             inst.dac_record = None;
+            inst.hw_prefetch = false;
             inst.dac_lines = dac_lines;
             inst.affine_unit = affine_unit;
         }
@@ -1406,6 +1419,11 @@ impl Sm {
 
     fn retire(&mut self, i: u32) {
         let (w, uid) = (self.pool.get(i).warp, self.pool.get(i).uid);
+        if self.pool.get(i).hw_prefetch && self.pool.get(i).dac_record.is_none() {
+            // A DirectPrefetch: no warp waits for it.
+            self.pool.release(i);
+            return;
+        }
         if let Some(seq) = self.pool.get(i).dac_record {
             // A DAC prefetch: its record's data is there (it has no
             // pipeline-view entry).

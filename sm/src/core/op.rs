@@ -171,6 +171,9 @@ pub struct Inst {
     /// `[deq.data]` load unlocks.
     pub dac_record: Option<u64>,
     pub dac_lines: u64,
+    /// Issued by a prefetcher (DAC's expansion, DirectPrefetch), not by a
+    /// warp: no pipeline-view entry, not an N-mode access.
+    pub hw_prefetch: bool,
     /// CAE: runs on an affine unit instead of the SP lanes.
     pub affine_unit: bool,
 }
@@ -198,6 +201,7 @@ impl Inst {
             load_id: None,
             credited: false,
             dac_record: None,
+            hw_prefetch: false,
             dac_lines: 0,
             affine_unit: false,
         }

@@ -43,6 +43,10 @@ pub struct GpuStats {
     pub dram_cycles: u64,
     pub request_flits: u64,
     pub reply_flits: u64,
+    /// Bytes per flit: the flits above are the traffic between the L1s and
+    /// L2 (seed 000 Figure 15), headers included.
+    #[serde(default)]
+    pub flit_bytes: u32,
     pub l2: L2Stats,
     pub dram_reads: u64,
     pub dram_writes: u64,
@@ -52,6 +56,13 @@ pub struct GpuStats {
     pub dram_bus_busy: u64,
     /// Core cycles each SM had a CTA or requests in flight.
     pub sm_busy_cycles: Vec<u64>,
+}
+
+impl GpuStats {
+    /// Bytes moved between the L1s and L2, both directions.
+    pub fn l1_l2_bytes(&self) -> u64 {
+        (self.request_flits + self.reply_flits) * self.flit_bytes as u64
+    }
 }
 
 /// A clock domain: its period and next edge, in femtoseconds.
@@ -210,6 +221,7 @@ impl Gpu {
         let mut stats = merge(&sms, self.now);
         self.stats.request_flits = self.requests.stats.flits;
         self.stats.reply_flits = self.replies.stats.flits;
+        self.stats.flit_bytes = self.cfg.gpu.flit_bytes;
         for s in &self.slices {
             add_l2(&mut self.stats.l2, &s.stats);
         }

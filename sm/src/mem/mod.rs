@@ -3,5 +3,6 @@
 
 pub mod cache;
 pub mod coalesce;
+pub mod direct_prefetch;
 pub mod lower;
 pub mod mta;
