@@ -556,6 +556,93 @@ fn dac_table(rows: &[DacRow]) -> String {
     s + &means
 }
 
+/// A timing run's totals over its launches (seed 000 Figures 12 to 15
+/// and 18): cycles, scheduler-cycles per stall category, N-mode L1 line
+/// requests and those that hit or merged, bytes between L1 and L2 (a
+/// whole-GPU run).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PerfTotals {
+    cycles: u64,
+    breakdown: [u64; 9],
+    scheduler_cycles: u64,
+    n_accesses: u64,
+    n_hit_or_merge: u64,
+    l1_l2_bytes: Option<u64>,
+}
+
+fn perf_totals(stats: &Path) -> PerfTotals {
+    let mut t = PerfTotals::default();
+    for line in std::fs::read_to_string(stats).unwrap_or_default().lines() {
+        let Ok(l) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let Ok(v) = serde_json::from_value::<sm::Stats>(l["sm"].clone()) else { continue };
+        t.cycles += v.cycles;
+        for c in sm::Stall::ALL {
+            t.breakdown[c as usize] += v.breakdown.get(c);
+        }
+        t.scheduler_cycles += v.scheduler_cycles;
+        t.n_accesses += v.pmode.n_l1_accesses;
+        t.n_hit_or_merge += v.pmode.n_l1_hit_or_merge;
+        if let Some(g) = &v.gpu {
+            *t.l1_l2_bytes.get_or_insert(0) += g.l1_l2_bytes();
+        }
+    }
+    t
+}
+
+/// Per application and timing run: cycles and speedup over the
+/// application's first timing run (seed 000 Figure 12), each stall
+/// category's share of scheduler-cycles (Figure 13), the N-mode L1
+/// hit-or-merge rate (Figure 14) and the L1-L2 traffic, in MB and against
+/// the first run's (Figure 15). Then a mean row per run (geometric for
+/// speedup and traffic).
+fn breakdown_table(rows: &[(String, String, PerfTotals)]) -> String {
+    let mut s = String::from("application,run,cycles,speedup");
+    for c in sm::Stall::ALL {
+        let _ = write!(s, ",{}", c.name());
+    }
+    s.push_str(",n_l1_hit_or_merge,l1_l2_mb,traffic_vs_first\n");
+    let mut runs: Vec<&str> = Vec::new();
+    for r in rows {
+        if !runs.contains(&r.1.as_str()) {
+            runs.push(&r.1);
+        }
+    }
+    let pct = |x: u64, of: u64| 100.0 * x as f64 / of.max(1) as f64;
+    let mut means = String::new();
+    for run in runs {
+        let (mut n, mut speed, mut shares, mut hits, mut nt, mut traffic) = (0u32, 0.0f64, [0.0f64; 9], 0.0, 0u32, 0.0f64);
+        for (app, _, t) in rows.iter().filter(|r| r.1 == run) {
+            let first = &rows.iter().find(|r| &r.0 == app).expect("the application's first run").2;
+            let speedup = first.cycles as f64 / t.cycles.max(1) as f64;
+            let _ = write!(s, "{app},{run},{},{speedup:.3}", t.cycles);
+            for (k, &b) in t.breakdown.iter().enumerate() {
+                shares[k] += pct(b, t.scheduler_cycles);
+                let _ = write!(s, ",{:.1}", pct(b, t.scheduler_cycles));
+            }
+            let hm = pct(t.n_hit_or_merge, t.n_accesses);
+            let _ = write!(s, ",{hm:.1}");
+            match (t.l1_l2_bytes, first.l1_l2_bytes) {
+                (Some(b), Some(f)) if f > 0 => {
+                    let _ = writeln!(s, ",{:.2},{:.3}", b as f64 / 1e6, b as f64 / f as f64);
+                    traffic += (b as f64 / f as f64).ln();
+                    nt += 1;
+                }
+                _ => s.push_str(",-,-\n"),
+            }
+            n += 1;
+            speed += speedup.ln();
+            hits += hm;
+        }
+        let _ = write!(means, "mean ({n} applications),{run},-,{:.3}", (speed / n as f64).exp());
+        for x in shares {
+            let _ = write!(means, ",{:.1}", x / n as f64);
+        }
+        let traffic = if nt > 0 { format!("{:.3}", (traffic / nt as f64).exp()) } else { "-".into() };
+        let _ = writeln!(means, ",{:.1},-,{traffic}", hits / n as f64);
+    }
+    s + &means
+}
+
 /// The trace-scheduling report of a run, one CSV row per kernel.
 fn trace_rows(table: &mut String, app: &str, report: &Path) {
     for line in std::fs::read_to_string(report).unwrap_or_default().lines() {
@@ -657,6 +744,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     // DAC runs: (application, run, the first timing run's cycles and warp
     // instructions, the DAC totals).
     let mut dac_rows: Vec<DacRow> = Vec::new();
+    let mut perf_rows: Vec<(String, String, PerfTotals)> = Vec::new();
     let mut failures = 0;
     for app in apps {
         let t = Instant::now();
@@ -724,6 +812,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 o.secs
             );
             if o.ok.is_ok() && run_spec(mode).is_some() {
+                perf_rows.push((app.name.clone(), mode.to_string(), perf_totals(&dir.join("stats.jsonl"))));
                 let (t, mech) = run_totals(&dir.join("stats.jsonl"));
                 if let Some(m) = mech {
                     dac_rows.push((app.name.clone(), mode.to_string(), base, m, t));
@@ -763,6 +852,11 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let path = out.join(format!("speedup-kernels-{}.csv", a.size));
         crate::output::write(&path, &speedups(&timing, &kernel_cycles, "kernels"))?;
         println!("{} (per kernel)", path.display());
+    }
+    if !perf_rows.is_empty() {
+        let path = out.join(format!("breakdown-{}.csv", a.size));
+        crate::output::write(&path, &breakdown_table(&perf_rows))?;
+        println!("{} (speedup, stall breakdown, N-mode L1 hit-or-merge, L1-L2 traffic)", path.display());
     }
     if !dac_rows.is_empty() {
         let t = dac_table(&dac_rows);
@@ -858,6 +952,32 @@ mod tests {
         std::fs::write(&p, launch("baseline", "")).unwrap();
         assert!(run_totals(&p).1.is_none());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn breakdown_table_against_the_first_run() {
+        let t = |cycles, long_raw, hm, bytes| PerfTotals {
+            cycles,
+            breakdown: [cycles, long_raw, 0, 0, 0, 0, 0, 0, 0],
+            scheduler_cycles: cycles + long_raw,
+            n_accesses: 10,
+            n_hit_or_merge: hm,
+            l1_l2_bytes: bytes,
+        };
+        let rows = vec![
+            ("a".to_string(), "base".to_string(), t(200, 200, 2, Some(1_000_000))),
+            ("a".to_string(), "pmode".to_string(), t(100, 100 / 3, 5, Some(1_500_000))),
+            ("b".to_string(), "base".to_string(), t(50, 0, 0, None)),
+            ("b".to_string(), "pmode".to_string(), t(200, 0, 10, None)),
+        ];
+        let csv = breakdown_table(&rows);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(lines[0].starts_with("application,run,cycles,speedup,issued,long_raw,"));
+        assert_eq!(lines[3], "a,pmode,100,2.000,75.2,24.8,0.0,0.0,0.0,0.0,0.0,0.0,0.0,50.0,1.50,1.500");
+        assert_eq!(lines[4], "b,pmode,200,0.250,100.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,100.0,-,-");
+        // Geomean speedup of 2 and 1/4, mean hit rate of 50% and 100%, traffic of `a` only.
+        assert!(lines[6].starts_with("mean (2 applications),pmode,-,0.707,"), "{}", lines[6]);
+        assert!(lines[6].ends_with(",75.0,-,1.500"), "{}", lines[6]);
     }
 
     #[test]
