@@ -644,9 +644,14 @@ impl Config {
             Ok(())
         };
         let c = &self.core;
-        // Warp ids index the hardware blocks (P-mode family: at most 64 warps).
-        range("core.max_warps", c.max_warps as u64, 1, 64)?;
-        range("core.max_threads", c.max_threads as u64, 32, 64 * 32)?;
+        // Warp ids index the hardware blocks; the P-mode unit's per-warp
+        // vectors are 64 bits wide (seed 000's 2xTLP needs 96 warps, in
+        // baseline mode).
+        range("core.max_warps", c.max_warps as u64, 1, 128)?;
+        if self.mode == Mode::Pmode && c.max_warps > 64 {
+            return bad("core.max_warps", &c.max_warps, "at most 64 with mode = \"pmode\" (the P-mode unit's warp vectors)");
+        }
+        range("core.max_threads", c.max_threads as u64, 32, 128 * 32)?;
         if c.max_threads > c.max_warps * 32 {
             return bad("core.max_threads", &c.max_threads, &format!("more than core.max_warps * 32 = {}", c.max_warps * 32));
         }
@@ -933,10 +938,13 @@ mod tests {
         assert!(c.with_override("l1.mshrs=0").unwrap_err().to_string().contains("l1.mshrs"));
         let d = c.with_override("mode=\"pmode\"").unwrap();
         assert_eq!(d.mode, Mode::Pmode);
+        // 2xTLP (seed 000 Figure 17) runs 96 warps in baseline mode, not in P-mode.
+        let tlp = c.with_override("core.max_warps=96").unwrap();
+        assert!(tlp.with_override("mode=\"pmode\"").unwrap_err().to_string().contains("core.max_warps"));
         let d = Config::preset("isca17_dac").with_override("mode=cae").unwrap().with_override("cae.units=1").unwrap();
         assert_eq!((d.mode, d.cae.units, d.units.sp_lanes), (Mode::Cae, 1, 16));
         assert_eq!(c.units.sp_lanes, 32, "the default: a warp per cycle");
-        for (set, key) in [("units.sp_lanes=12", "units.sp_lanes"), ("mta.buffer_bytes=1000", "mta.buffer_bytes"), ("mta.throttle_low=90", "mta.throttle_low"), ("cae.units=0", "cae.units")] {
+        for (set, key) in [("units.sp_lanes=12", "units.sp_lanes"), ("prefetch.confidence=4", "prefetch.confidence"), ("mta.buffer_bytes=1000", "mta.buffer_bytes"), ("mta.throttle_low=90", "mta.throttle_low"), ("cae.units=0", "cae.units")] {
             let e = c.with_override(set).unwrap_err().to_string();
             assert!(e.contains(key), "{set}: {e}");
         }
