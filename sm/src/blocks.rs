@@ -142,6 +142,12 @@ impl BlockInst {
 /// Build block `P` with parameters `p` on `engine`, and bind its port
 /// description to the component.
 pub fn instantiate<P: models::Reference + Bind>(p: &P, engine: Engine) -> Result<(BlockInst, P::Io<PortId>), String> {
+    // The SM builds parameter structs directly: hold them to the block's ranges.
+    for (spec, v) in P::SPECS.iter().zip(p.values()) {
+        if v < spec.min || v > spec.max {
+            return Err(format!("block `{}`: parameter `{}` = {v} is out of range {}..={}", P::NAME, spec.name, spec.min, spec.max));
+        }
+    }
     let comp = match engine {
         Engine::Model => Engined::new(EngineComp::Model(Box::new(p.model()))),
         rtl => {

@@ -70,10 +70,12 @@ use crate::registry::{Block, PaperFigure, StorageAccount};
 use std::sync::Arc;
 
 crate::block_params! {
-    /// Parameters of the dual-mode scoreboard (all the P-mode family's: one
-    /// spec each, shared with the other P-mode blocks and `pmode_unit`).
+    /// Parameters of the dual-mode scoreboard (the P-mode family's: one
+    /// spec each, shared with the other P-mode blocks and `pmode_unit`; but
+    /// `warps` reaches 128, because the baseline SM's scoreboard also serves
+    /// seed 000's 2xTLP comparator, 96 warps).
     pub struct ScoreboardParams {
-        warps: u32 = shared(super::WARPS),
+        warps: u32 = spec { 48, 1..=128, "warps per SM", "Table 1 (2xTLP, section 6.4: 96)" },
         regs: u32 = shared(super::REGS),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
