@@ -36,6 +36,10 @@ struct App {
     /// Absent when the program's only size takes minutes on the SM.
     #[serde(default)]
     small: Option<Size>,
+    /// Enough CTAs to fill every SM of a 15-SM GPU twice over (seed 000's
+    /// CTA-limit comparisons: OptTB, 2xTLP), where small leaves SMs with one.
+    #[serde(default)]
+    medium: Option<Size>,
     paper: Size,
     #[serde(default)]
     check: Check,
@@ -81,7 +85,9 @@ pub struct WorkloadsArgs {
     /// Applications (`suite/app` or `app`, comma-separated) or `all`.
     #[arg(long, default_value = "all")]
     pub apps: String,
-    /// Input size: small (seconds on the SM) or paper (the papers' inputs).
+    /// Input size: small (seconds on the SM), medium (at least 16 CTAs per
+    /// SM of a 15-SM GPU, where an application has it) or paper (the
+    /// papers' inputs).
     #[arg(long, default_value = "small")]
     pub size: String,
     /// Runs, comma-separated: `functional`, or a preset or configuration
@@ -417,10 +423,14 @@ fn correlation(timing: &[&str], runs: &[Correlated]) -> String {
 /// The arguments of an application's input size (`None`, said why, when
 /// it has no such size).
 fn sized<'a>(app: &'a App, size: &str) -> Option<&'a Size> {
-    match (size, &app.small) {
-        ("small", Some(s)) => Some(s),
-        ("small", None) => {
+    match (size, &app.small, &app.medium) {
+        ("small", Some(s), _) | ("medium", _, Some(s)) => Some(s),
+        ("small", None, _) => {
             println!("{:<34} no small size (its one input takes minutes on the SM): run with --size paper", "");
+            None
+        }
+        ("medium", _, None) => {
+            println!("{:<34} no medium size (its small or paper input fills the GPU already)", "");
             None
         }
         _ => Some(&app.paper),
@@ -718,8 +728,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         return Err(format!("--apps {}: no such application (workloads/*/apps.toml list: {})", a.apps, names.join(", ")));
     }
     for (flag, v) in [("--size", &a.size), ("--train-size", &a.train_size)] {
-        if !["small", "paper"].contains(&v.as_str()) {
-            return Err(format!("{flag} {v}: small or paper"));
+        if !["small", "medium", "paper"].contains(&v.as_str()) {
+            return Err(format!("{flag} {v}: small, medium or paper"));
         }
     }
     let modes: Vec<&str> = a.modes.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
