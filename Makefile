@@ -49,8 +49,8 @@ pmode: setup build
 # Seed 000's comparisons on its Type-L applications in workloads/, on the
 # 15-SM preset (docs/sm.md, "The paper's comparisons"): baseline,
 # DirectPrefetch, P-mode, 2xTLP, 2x memory bandwidth with and without
-# P-mode, and the CTA limit 1..7 (OptTB: the best of these and the preset's
-# 8). Speedups (Figures 12, 17, 18), stall shares (Figure 13), N-mode L1
+# P-mode, the CTA limit 1..7, and OptTB with and without P-mode (the
+# limit of the fastest of these and the preset's 8). Speedups (Figures 12, 17, 18), stall shares (Figure 13), N-mode L1
 # hit-or-merge (Figure 14) and L1-L2 traffic (Figure 15) in
 # out/pmode-paper/*/breakdown-SIZE.csv. The medium size fills every SM with
 # CTAs for the CTA-limit runs; b+tree, spmv and LPS fill it at their small
@@ -59,7 +59,7 @@ comma := ,
 space := $(subst ,, )
 PMODE_2XBW = gpu.icnt_mhz=2800:gpu.l2_mhz=2800:gpu.dram_mhz=1848
 PMODE_2XTLP = core.max_warps=96:core.max_threads=3072:core.max_ctas=16:core.registers=65536:core.shared_memory=98304
-PMODE_RUNS = hpca16_pmode,hpca16_pmode:mode=prefetch,pmode,hpca16_pmode:$(PMODE_2XTLP),hpca16_pmode:$(PMODE_2XBW),pmode:$(PMODE_2XBW),$(subst $(space),$(comma),$(foreach k,1 2 3 4 5 6 7,hpca16_pmode:core.max_ctas=$(k)))
+PMODE_RUNS = hpca16_pmode,hpca16_pmode:mode=prefetch,pmode,hpca16_pmode:$(PMODE_2XTLP),hpca16_pmode:$(PMODE_2XBW),pmode:$(PMODE_2XBW),$(subst $(space),$(comma),$(foreach k,1 2 3 4 5 6 7,hpca16_pmode:core.max_ctas=$(k))),hpca16_pmode:core.max_ctas=best,pmode:core.max_ctas=best
 pmode-paper: setup build
 	$(WF) workloads --size medium --apps parboil/sgemm,rodinia/bfs,rodinia/nw,rodinia/kmeans --modes $(PMODE_RUNS) --out out/pmode-paper/medium
 	$(WF) workloads --apps rodinia/b+tree,parboil/spmv,ispass2009/LPS --modes $(PMODE_RUNS) --out out/pmode-paper/small

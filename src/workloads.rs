@@ -217,6 +217,30 @@ fn run_spec(mode: &str) -> Option<(String, Vec<String>)> {
     Some((config, sets))
 }
 
+/// A run part that takes its CTA limit from the application's earlier runs
+/// (seed 000's OptTB): see [`best_ctas`].
+const BEST_CTAS: &str = "core.max_ctas=best";
+
+/// The CTA limit of the fastest of `earlier` (run, cycles) that is `mode`'s
+/// configuration alone (the preset's limit, `preset_ctas`) or with only a
+/// `core.max_ctas` override; ties go to the larger limit.
+fn best_ctas(mode: &str, earlier: &[(String, u64)], preset_ctas: u32) -> Option<u32> {
+    let (config, _) = run_spec(mode)?;
+    earlier
+        .iter()
+        .filter_map(|(m, cycles)| {
+            let (c, sets) = run_spec(m)?;
+            let k = match sets.as_slice() {
+                [] => preset_ctas,
+                [s] => s.strip_prefix("core.max_ctas=")?.parse().ok()?,
+                _ => return None,
+            };
+            (c == config).then_some((*cycles, std::cmp::Reverse(k)))
+        })
+        .min()
+        .map(|(_, k)| k.0)
+}
+
 /// Per application: per timing run, (cycles, thread instructions, wall
 /// seconds) if it finished.
 type Correlated = (String, Vec<Option<(u64, u64, f64)>>);
@@ -734,7 +758,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
     }
     let modes: Vec<&str> = a.modes.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     for m in &modes {
-        if let Some((config, sets)) = run_spec(m) {
+        if let Some((config, sets)) = run_spec(&m.replace(BEST_CTAS, "core.max_ctas=1")) {
             crate::sm_cmd::config(&config, &sets).map_err(|e| format!("--modes {m}: {e}"))?;
         }
     }
@@ -785,7 +809,29 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let mut reported = false;
         // The first timing run's SM cycles and warp instructions.
         let mut base: Option<(u64, u64)> = None;
-        for mode in &modes {
+        // This application's finished timing runs so far, with their cycles.
+        let mut earlier: Vec<(String, u64)> = Vec::new();
+        for &listed in &modes {
+            let chosen;
+            let mode = if listed.contains(BEST_CTAS) {
+                let (config, _) = run_spec(listed).expect("a timing run");
+                let preset = crate::sm_cmd::config(&config, &[])?.core.max_ctas;
+                match best_ctas(listed, &earlier, preset) {
+                    Some(k) => {
+                        chosen = listed.replace(BEST_CTAS, &format!("core.max_ctas={k}"));
+                        println!("{:<34} {listed}: the fastest earlier run of {config} has a CTA limit of {k}", "");
+                        chosen.as_str()
+                    }
+                    None => {
+                        println!("{:<34} {listed} FAILED: no earlier run of {config} (alone or with core.max_ctas only) to take the CTA limit from", "");
+                        failures += 1;
+                        continue;
+                    }
+                }
+            } else {
+                listed
+            };
+            let mode = &mode;
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
             let report = dir.join("trace.jsonl");
             let extra = if traced(mode) {
@@ -822,7 +868,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 o.secs
             );
             if o.ok.is_ok() && run_spec(mode).is_some() {
-                perf_rows.push((app.name.clone(), mode.to_string(), perf_totals(&dir.join("stats.jsonl"))));
+                earlier.push((mode.to_string(), o.cycles));
+                perf_rows.push((app.name.clone(), listed.to_string(), perf_totals(&dir.join("stats.jsonl"))));
                 let (t, mech) = run_totals(&dir.join("stats.jsonl"));
                 if let Some(m) = mech {
                     dac_rows.push((app.name.clone(), mode.to_string(), base, m, t));
@@ -962,6 +1009,23 @@ mod tests {
         std::fs::write(&p, launch("baseline", "")).unwrap();
         assert!(run_totals(&p).1.is_none());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn best_cta_limit_from_the_earlier_runs() {
+        let runs = |v: &[(&str, u64)]| v.iter().map(|(m, c)| (m.to_string(), *c)).collect::<Vec<_>>();
+        let earlier = runs(&[
+            ("hpca16_pmode", 100),
+            ("pmode", 50),
+            ("hpca16_pmode:core.max_ctas=2", 90),
+            ("hpca16_pmode:core.max_ctas=3", 90),
+            ("hpca16_pmode:mode=prefetch", 10),
+            ("hpca16_pmode:core.max_ctas=1:gpu.sms=1", 5),
+        ]);
+        // Only the preset alone (8) and its core.max_ctas runs compete; the tie goes to 3.
+        assert_eq!(best_ctas("pmode:core.max_ctas=best", &earlier, 8), Some(3));
+        assert_eq!(best_ctas("pmode:core.max_ctas=best", &earlier[..1], 8), Some(8));
+        assert_eq!(best_ctas("isca17_dac:core.max_ctas=best", &earlier, 8), None);
     }
 
     #[test]
