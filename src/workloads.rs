@@ -811,27 +811,25 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
         let mut base: Option<(u64, u64)> = None;
         // This application's finished timing runs so far, with their cycles.
         let mut earlier: Vec<(String, u64)> = Vec::new();
-        for &listed in &modes {
-            let chosen;
-            let mode = if listed.contains(BEST_CTAS) {
-                let (config, _) = run_spec(listed).expect("a timing run");
+        for mode in &modes {
+            // The run as `exec` gets it (`core.max_ctas=best` resolved).
+            let spec = if mode.contains(BEST_CTAS) {
+                let (config, _) = run_spec(mode).expect("a timing run");
                 let preset = crate::sm_cmd::config(&config, &[])?.core.max_ctas;
-                match best_ctas(listed, &earlier, preset) {
+                match best_ctas(mode, &earlier, preset) {
                     Some(k) => {
-                        chosen = listed.replace(BEST_CTAS, &format!("core.max_ctas={k}"));
-                        println!("{:<34} {listed}: the fastest earlier run of {config} has a CTA limit of {k}", "");
-                        chosen.as_str()
+                        println!("{:<34} {mode}: the fastest earlier run of {config} has a CTA limit of {k}", "");
+                        mode.replace(BEST_CTAS, &format!("core.max_ctas={k}"))
                     }
                     None => {
-                        println!("{:<34} {listed} FAILED: no earlier run of {config} (alone or with core.max_ctas only) to take the CTA limit from", "");
+                        println!("{:<34} {mode} FAILED: no earlier run of {config} (alone or with core.max_ctas only) to take the CTA limit from", "");
                         failures += 1;
                         continue;
                     }
                 }
             } else {
-                listed
+                mode.to_string()
             };
-            let mode = &mode;
             let dir = out.join(&app.name).join(format!("{}-{}", a.size, mode.replace(['/', '.', ':', '=', '"'], "_")));
             let report = dir.join("trace.jsonl");
             let extra = if traced(mode) {
@@ -841,7 +839,7 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
             } else {
                 Vec::new()
             };
-            let o = run(app, size, &exe, mode, &dir, &extra);
+            let o = run(app, size, &exe, &spec, &dir, &extra);
             // The report of the first run that moves statements (not the ablation).
             if traced(mode) && !mode.contains("trace=blocks") && !std::mem::replace(&mut reported, true) {
                 trace_rows(&mut trace_table, &app.name, &report);
@@ -868,8 +866,8 @@ pub fn workloads(a: &WorkloadsArgs) -> Res<()> {
                 o.secs
             );
             if o.ok.is_ok() && run_spec(mode).is_some() {
-                earlier.push((mode.to_string(), o.cycles));
-                perf_rows.push((app.name.clone(), listed.to_string(), perf_totals(&dir.join("stats.jsonl"))));
+                earlier.push((spec, o.cycles));
+                perf_rows.push((app.name.clone(), mode.to_string(), perf_totals(&dir.join("stats.jsonl"))));
                 let (t, mech) = run_totals(&dir.join("stats.jsonl"));
                 if let Some(m) = mech {
                     dac_rows.push((app.name.clone(), mode.to_string(), base, m, t));
