@@ -177,9 +177,10 @@ fn idle_shortcut_is_exact() {
     let cae = Config::preset("isca17_dac").single_sm().with_override("mode=cae").unwrap();
     let mta = Config::preset("isca17_dac").single_sm().with_override("mode=mta").unwrap();
     let prefetch = Config::preset("hpca16_pmode").single_sm().with_override("mode=prefetch").unwrap();
+    let pmode = Config::preset("hpca16_pmode").single_sm().with_override("mode=pmode").unwrap();
     for name in SUITE {
         let stalling = sm::Policy::ALL.map(|policy| Config::preset("hpca16_pmode").single_sm().with_override(&format!("core.policy=\"{policy}\"")).unwrap());
-        for c in stalling.iter().chain([&replay, &credit, &dac, &cae, &mta, &prefetch]) {
+        for c in stalling.iter().chain([&replay, &credit, &dac, &cae, &mta, &prefetch, &pmode]) {
             let a = run(name, c, Engine::Model);
             let b = run_with(name, c, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() });
             assert_eq!(a.json(), b.json(), "{name} {} {} {}", c.core.policy, c.mode, c.replay.variant());

@@ -88,6 +88,29 @@ struct Warp {
     /// The scoreboard's answer for the instruction-buffer head (cleared
     /// when the head changes or a register of this warp is written back).
     sb: Option<SbAnswer>,
+    /// P-mode unit: its last N-mode answer for the head when that was not
+    /// carried out (kept and cleared with `sb`).
+    kept: Kept,
+}
+
+/// An N-mode answer of the P-mode unit the scan did not carry out. It
+/// stands until the warp changes, so the scan need not offer the warp again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Kept {
+    #[default]
+    Nothing,
+    /// A TRIGGER deferred behind warps that could issue.
+    Trigger,
+    /// An ISSUE that found no free collector unit of its kind.
+    Issue,
+}
+
+impl Warp {
+    /// Something of the warp changed: its kept answers are stale.
+    fn forget(&mut self) {
+        self.sb = None;
+        self.kept = Kept::Nothing;
+    }
 }
 
 /// A CTA slot.
@@ -1012,7 +1035,7 @@ impl Sm {
         }
         warp.fetch_op = op;
         warp.fetch_blocked = false;
-        warp.sb = None;
+        warp.forget();
         if let Some(rp) = self.rp.as_mut() {
             rp.flush(w);
         }
@@ -1157,7 +1180,7 @@ impl Sm {
     /// instruction or a pre-load. Returns the op and the lanes that executed.
     fn issue_as(&mut self, k: usize, w: u16, kind: IssueKind) -> Result<(u32, u32), RunError> {
         let head = self.warps[w as usize].ibuf.pop_front().expect("issue with an empty buffer");
-        self.warps[w as usize].sb = None;
+        self.warps[w as usize].forget();
         self.fetch_candidates |= 1 << w;
         let ops = Arc::clone(&self.ops);
         let op = &ops[head.op as usize];
@@ -1458,7 +1481,7 @@ impl Sm {
                     self.oc.write_bank(b);
                 }
             }
-            self.warps[w as usize].sb = None;
+            self.warps[w as usize].forget();
             if pmode {
                 self.pm_writeback(w, op.n_writes as u32);
             }

@@ -53,7 +53,7 @@
 //! only, short latency, pre-executable).
 
 use super::op::{Access, Control, Op, Unit};
-use super::{IssueKind, RunError, Sm, Stall};
+use super::{IssueKind, Kept, RunError, Sm, Stall};
 use crate::blocks::{Action, Offer};
 use crate::config::Config;
 use crate::func::Functional;
@@ -269,7 +269,7 @@ impl Sm {
         // writeback (no bypass in the P-queue): a STALL kept in that cycle
         // is stale now.
         for w in std::mem::take(&mut self.pm_extra.wrote_back) {
-            self.warps[w as usize].sb = None;
+            self.warps[w as usize].forget();
         }
         let clocked = self.pm_block().commanded;
         let st = self.pm_block().status(clocked);
@@ -422,12 +422,28 @@ impl Sm {
         let Some(head) = warp.ibuf.front().copied().filter(|e| e.ready <= self.now) else {
             return Ok(Tried::Stalled(Stall::IbufferEmpty));
         };
-        if !pmode && !self.out.exhaustive {
-            // An N-mode STALL stays a STALL until something of this warp
-            // changes (a writeback, a new head, a mode switch: each clears
-            // the cache); see `pm_cacheable`.
+        if !self.out.exhaustive {
+            // A STALL on pending operands stays a STALL until something of
+            // this warp changes (a writeback, a new head, a mode switch:
+            // each clears the cache), in N-mode and in P-mode alike.
             if let Some(a) = warp.sb {
                 return Ok(Tried::Stalled(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
+            }
+            // So does an answer not carried out (unless a lower port
+            // triggered this cycle: one episode start per cycle, the unit
+            // then says STALL to a TRIGGER): a deferred TRIGGER, and an
+            // ISSUE while its unit has no free collector.
+            if !self.pm_extra.triggered_now {
+                match warp.kept {
+                    Kept::Trigger if !trigger => return Ok(Tried::Trigger),
+                    Kept::Issue => {
+                        let unit = self.ops[head.op as usize].unit;
+                        if !self.oc.has_free(unit) {
+                            return Ok(Tried::Stalled(if unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
         let ops = std::sync::Arc::clone(&self.ops);
@@ -440,7 +456,15 @@ impl Sm {
         let needs_unit = matches!(action, Action::Issue | Action::Preexec | Action::Preload);
         if action == Action::Stall {
             let (stall, long) = self.pm_block().stall_reason(k);
-            if !pmode && !self.pm_extra.triggered_now {
+            // A P-mode STALL is kept only when it cannot be for want of a
+            // rename register (registers other warps free would end it):
+            // more are free than this cycle's lower ports can reserve.
+            let reservable = (self.scheds.len() * super::op::MAX_WRITES) as u32;
+            let renames_left = |b: &crate::blocks::PmodeBlock| {
+                let (used, size) = b.rename_used();
+                size - used > reservable
+            };
+            if (!pmode || (stall && renames_left(self.pm_block()))) && !self.pm_extra.triggered_now {
                 self.warps[w as usize].sb = Some(crate::blocks::SbAnswer { stall, long_dep: long });
             }
             if pmode && !stall && !self.pm_extra.exhausted_counted {
@@ -455,9 +479,15 @@ impl Sm {
             return Ok(Tried::Stalled(if long { Stall::LongRaw } else { Stall::ShortRaw }));
         }
         if action == Action::Trigger && !trigger {
+            if !self.pm_extra.triggered_now {
+                self.warps[w as usize].kept = Kept::Trigger;
+            }
             return Ok(Tried::Trigger);
         }
         if needs_unit && !self.oc.has_free(op.unit) {
+            if action == Action::Issue && !self.pm_extra.triggered_now {
+                self.warps[w as usize].kept = Kept::Issue;
+            }
             return Ok(Tried::Stalled(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
         }
         self.pm_block().commit();
@@ -558,7 +588,7 @@ impl Sm {
     /// An instruction leaves the buffer without entering the pipeline.
     fn pm_consume(&mut self, w: u16, uid: u64) {
         self.warps[w as usize].ibuf.pop_front();
-        self.warps[w as usize].sb = None;
+        self.warps[w as usize].forget();
         self.fetch_candidates |= 1 << w;
         if let Some(kv) = self.out.pipeview.as_mut() {
             let _ = kv.retire(self.now, uid, true);
