@@ -644,12 +644,12 @@ impl Config {
             Ok(())
         };
         let c = &self.core;
-        // Warp ids index the hardware blocks; the P-mode unit's per-warp
-        // vectors are 64 bits wide (seed 000's 2xTLP needs 96 warps, in
-        // baseline mode).
+        // Warp ids index the hardware blocks, whose per-warp vectors are 64
+        // bits wide but the scoreboard's; seed 000's 2xTLP comparator needs
+        // 96 warps, in baseline mode (and DirectPrefetch's, beside it).
         range("core.max_warps", c.max_warps as u64, 1, 128)?;
-        if self.mode == Mode::Pmode && c.max_warps > 64 {
-            return bad("core.max_warps", &c.max_warps, "at most 64 with mode = \"pmode\" (the P-mode unit's warp vectors)");
+        if !matches!(self.mode, Mode::Baseline | Mode::Prefetch) && c.max_warps > 64 {
+            return bad("core.max_warps", &c.max_warps, &format!("at most 64 with mode = \"{}\" (more: baseline and prefetch modes only)", self.mode));
         }
         range("core.max_threads", c.max_threads as u64, 32, 128 * 32)?;
         if c.max_threads > c.max_warps * 32 {

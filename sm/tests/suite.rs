@@ -166,6 +166,26 @@ fn suite_direct_prefetch() {
     run("stencil2d", &Config::preset("hpca16_pmode").with_override("mode=prefetch").unwrap(), Engine::Model);
 }
 
+/// Seed 000's 2xTLP (96 warps, twice the registers, scratchpad, threads
+/// and CTAs) on one SM: every suite kernel, in baseline and prefetch modes,
+/// leaves the functional memory; the 96-warp scoreboard's netlist agrees
+/// with its model; P-mode refuses it by name.
+#[test]
+fn two_x_tlp_runs_96_warps() {
+    let tlp = ["core.max_warps=96", "core.max_threads=3072", "core.max_ctas=16", "core.registers=65536", "core.shared_memory=98304"]
+        .iter()
+        .fold(Config::preset("hpca16_pmode").single_sm(), |c, s| c.with_override(s).unwrap());
+    let pf = tlp.with_override("mode=prefetch").unwrap();
+    let base = Config::preset("hpca16_pmode").single_sm();
+    for name in SUITE {
+        let (b, t) = (run(name, &base, Engine::Model), run(name, &tlp, Engine::Model));
+        run(name, &pf, Engine::Model);
+        println!("{name:16} cycles {:8} -> 2xTLP {:8}", b.cycles, t.cycles);
+    }
+    assert_eq!(same(run("vecadd", &tlp, Engine::Compiled)), same(run("vecadd", &tlp, Engine::Model)));
+    assert!(tlp.with_override("mode=pmode").unwrap_err().to_string().contains("core.max_warps"));
+}
+
 /// The idle-scheduler shortcut changes nothing: same statistics as
 /// scanning every scheduler every cycle (stalling, and replaying with and
 /// without a tracker).

@@ -356,7 +356,7 @@ pub struct Sm {
     /// Warp slots that may be able to fetch (bit per slot): set by every
     /// event that can make a warp fetchable (launch, issue, flush), cleared
     /// when fetch finds it cannot.
-    fetch_candidates: u64,
+    fetch_candidates: u128,
     pub stats: Stats,
     last_progress: u64,
     out: Outputs,
@@ -973,10 +973,10 @@ impl Sm {
         let n = self.warps.len();
         let mut fetched = 0;
         let cap = self.cfg.core.ibuffer_entries as usize;
-        // Candidates (at most 64 slots) in round-robin order from `fetch_rr`.
+        // Candidates (at most 128 slots) in round-robin order from `fetch_rr`.
         let c = self.fetch_candidates;
         let rr = self.fetch_rr;
-        let (mut hi, mut lo) = (c & (!0u64 << rr), c & ((1u64 << rr) - 1));
+        let (mut hi, mut lo) = (c & (!0u128 << rr), c & ((1u128 << rr) - 1));
         while hi | lo != 0 {
             if fetched == self.cfg.core.fetch_width {
                 break;
@@ -987,7 +987,7 @@ impl Sm {
             let warp = &self.warps[w];
             if !warp.live || warp.exited || warp.fetch_blocked || warp.ibuf.len() >= cap || warp.fetch_op as usize >= self.ops.len() {
                 // Not fetchable until launch, issue or flush marks it again.
-                self.fetch_candidates &= !(1u64 << w);
+                self.fetch_candidates &= !(1u128 << w);
                 continue;
             }
             let op = warp.fetch_op;
