@@ -456,19 +456,7 @@ impl DacSm {
     pub fn take_prefetch(&mut self, pool: &mut Pool, uid: u64) -> Option<(u16, u32)> {
         let (w, seq, r) = self.prefetch.pop_front()?;
         let idx = pool.alloc();
-        let i = pool.get_mut(idx);
-        *i = super::op::Inst::empty();
-        i.uid = uid;
-        i.warp = w;
-        i.active = r.mask;
-        i.space = Space::Global;
-        i.access = Some(Access::Load);
-        i.bytes = r.bytes;
-        i.addrs = r.vals;
-        i.long = true;
-        i.preload = true;
-        i.dac_record = Some(seq);
-        i.hw_prefetch = true;
+        *pool.get_mut(idx) = super::op::Inst { dac_record: Some(seq), ..super::op::Inst::prefetch(uid, w, r.mask, r.bytes, r.vals) };
         self.stats.prefetches += 1;
         Some((w, idx))
     }

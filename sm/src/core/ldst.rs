@@ -677,19 +677,10 @@ impl MemStage {
                 continue;
             }
             d.stats.issued += 1;
+            let mut addrs = [0; 32];
+            addrs[0] = line * self.line_bytes as u64;
             let idx = pool.alloc();
-            let i = pool.get_mut(idx);
-            *i = super::op::Inst::empty();
-            i.uid = uid;
-            i.warp = w;
-            i.active = 1;
-            i.space = Space::Global;
-            i.access = Some(Access::Load);
-            i.bytes = 4;
-            i.addrs[0] = line * self.line_bytes as u64;
-            i.long = true;
-            i.preload = true;
-            i.hw_prefetch = true;
+            *pool.get_mut(idx) = super::op::Inst::prefetch(uid, w, 1, 4, addrs);
             return Some((w, idx));
         }
         None

@@ -1164,7 +1164,7 @@ impl Sm {
             return Err(if answer.long_dep { Stall::LongRaw } else { Stall::ShortRaw });
         }
         if !self.oc.has_free(op.unit) {
-            return Err(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull });
+            return Err(op.unit.full_stall());
         }
         Ok(())
     }

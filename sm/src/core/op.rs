@@ -14,6 +14,18 @@ pub enum Unit {
     Mem,
 }
 
+impl Unit {
+    /// The stall a warp meets when no collector unit for this one is free.
+    pub fn full_stall(self) -> crate::stats::Stall {
+        use crate::stats::Stall;
+        if self == Unit::Mem {
+            Stall::LsuFull
+        } else {
+            Stall::SpSfuFull
+        }
+    }
+}
+
 /// Control effect of an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
@@ -204,6 +216,25 @@ impl Inst {
             hw_prefetch: false,
             dac_lines: 0,
             affine_unit: false,
+        }
+    }
+
+    /// A prefetcher's global load (DAC's expansion, DirectPrefetch) of
+    /// `active` lanes' `addrs`, charged to warp slot `warp`: it fills L1
+    /// and writes no register.
+    pub fn prefetch(uid: u64, warp: u16, active: u32, bytes: u32, addrs: [u64; 32]) -> Self {
+        Inst {
+            uid,
+            warp,
+            active,
+            space: Space::Global,
+            access: Some(Access::Load),
+            bytes,
+            addrs,
+            long: true,
+            preload: true,
+            hw_prefetch: true,
+            ..Inst::empty()
         }
     }
 }

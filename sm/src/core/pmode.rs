@@ -52,7 +52,7 @@
 //! stores (skipped in P-mode). `.param` / `.const` loads are ALU-class (read
 //! only, short latency, pre-executable).
 
-use super::op::{Access, Control, Op, Unit};
+use super::op::{Access, Control, Op};
 use super::{IssueKind, Kept, RunError, Sm, Stall};
 use crate::blocks::{Action, Offer};
 use crate::config::Config;
@@ -439,7 +439,7 @@ impl Sm {
                     Kept::Issue => {
                         let unit = self.ops[head.op as usize].unit;
                         if !self.oc.has_free(unit) {
-                            return Ok(Tried::Stalled(if unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
+                            return Ok(Tried::Stalled(unit.full_stall()));
                         }
                     }
                     _ => {}
@@ -488,7 +488,7 @@ impl Sm {
             if action == Action::Issue && !self.pm_extra.triggered_now {
                 self.warps[w as usize].kept = Kept::Issue;
             }
-            return Ok(Tried::Stalled(if op.unit == Unit::Mem { Stall::LsuFull } else { Stall::SpSfuFull }));
+            return Ok(Tried::Stalled(op.unit.full_stall()));
         }
         self.pm_block().commit();
         let pre_dst = action == Action::Preexec && op.control == Control::None;
