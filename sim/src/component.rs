@@ -180,6 +180,20 @@ impl PortFrame {
         self.words[o + n - 1] &= mask;
     }
 
+    /// Store a value as `set` does; whether the stored value changed.
+    #[inline]
+    pub fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
+        let (o, n, mask) = self.slots[port.0 as usize];
+        let (o, n) = (o as usize, n as usize);
+        let mut changed = false;
+        for k in 0..n {
+            let v = value.get(k).copied().unwrap_or(0) & if k == n - 1 { mask } else { u64::MAX };
+            changed |= self.words[o + k] != v;
+            self.words[o + k] = v;
+        }
+        changed
+    }
+
     #[inline]
     pub fn get(&self, port: PortId) -> &[u64] {
         let (o, n, _) = self.slots[port.0 as usize];

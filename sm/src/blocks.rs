@@ -477,6 +477,11 @@ impl PmodeBlock {
     pub fn begin_cycle(&mut self) {
         self.wb_used = 0;
         self.commanded = false;
+        self.clear_commands();
+    }
+
+    /// No instruction offered, nothing written back, launched or released.
+    fn clear_commands(&mut self) {
         let c = &mut self.inst.comp;
         for p in &self.io.wb {
             c.set_bool(p.en, false);
@@ -603,6 +608,9 @@ impl PmodeBlock {
     /// state, and so all of these, is last cycle's).
     pub fn status(&mut self, clocked: bool) -> UnitStatus {
         if clocked || self.status.is_none() {
+            // The status is the state's; settled with this cycle's commands
+            // cleared, it is also the settle next cycle's first offer needs.
+            self.clear_commands();
             let c = &mut self.inst.comp;
             c.eval();
             let mask = if self.warps >= 64 { u64::MAX } else { (1u64 << self.warps) - 1 };

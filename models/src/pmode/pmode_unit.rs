@@ -37,13 +37,65 @@ struct Wire {
     to: (usize, PortId),
 }
 
+/// The five sub-blocks (the scoreboard may be any component of its ports;
+/// the others are called directly, not through `dyn`, on this hot path).
+struct Subs {
+    sb: Box<dyn Component + Send>,
+    pq: PqueueModel,
+    rn: RenameModel,
+    st: SimtStackModel,
+    mc: ModeCtrlModel,
+}
+
+impl Subs {
+    #[inline]
+    fn get(&self, c: usize, id: PortId) -> &[u64] {
+        match c {
+            SB => self.sb.get(id),
+            PQ => self.pq.get(id),
+            RN => self.rn.get(id),
+            ST => self.st.get(id),
+            _ => self.mc.get(id),
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, c: usize, id: PortId, v: &[u64]) {
+        match c {
+            SB => self.sb.set(id, v),
+            PQ => self.pq.set(id, v),
+            RN => self.rn.set(id, v),
+            ST => self.st.set(id, v),
+            _ => self.mc.set(id, v),
+        }
+    }
+
+    fn eval(&mut self, c: usize) {
+        match c {
+            SB => self.sb.eval(),
+            PQ => self.pq.eval(),
+            RN => self.rn.eval(),
+            ST => self.st.eval(),
+            _ => self.mc.eval(),
+        }
+    }
+
+    fn tick(&mut self) {
+        self.sb.tick();
+        self.pq.tick();
+        self.rn.tick();
+        self.st.tick();
+        self.mc.tick();
+    }
+}
+
 /// Cycle-accurate reference model of `pmode_unit`: the five sub-block models
 /// wired as in the hardware.
 pub struct PmodeUnitModel {
     p: PmodeUnitParams,
     frame: PortFrame,
     io: PmodeUnitIo<PortId>,
-    subs: [Box<dyn Component + Send>; 5],
+    subs: Subs,
     sb: ScoreboardIo<PortId>,
     pq: PqueueIo<PortId>,
     rn: RenameIo<PortId>,
@@ -52,8 +104,20 @@ pub struct PmodeUnitModel {
     /// entry's (`RPC_NONE`).
     st_rpc: Vec<PortId>,
     rpc_none: u64,
-    /// Unit inputs into the sub-blocks: stage 1.
-    stage1: Vec<Wire>,
+    /// Unit inputs into the sub-blocks (stage 1), by unit input port.
+    stage1: Vec<Vec<Wire>>,
+    /// Unit inputs whose value changed since the last settle (each once).
+    changed: Vec<PortId>,
+    changed_mark: Vec<bool>,
+    /// Sub-blocks whose inputs changed (or that ticked) since their last
+    /// `eval`: a sub-block is a function of its inputs and state, so an
+    /// `eval` of the others is skipped and every answer stays exact.
+    dirty: [bool; 5],
+    /// No input changed and no edge since the last settle.
+    settled: bool,
+    /// Sub-blocks evaluated in this settle (only their outputs can differ
+    /// from the unit outputs already copied).
+    fresh: [bool; 5],
     /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
     stage_pm: Vec<Wire>,
     /// Sub-block status into mode_ctrl: stage 2.
@@ -77,13 +141,13 @@ impl PmodeUnitModel {
         let frame = p.frame();
         let io = p.ids();
         let sb_io = p.scoreboard().bind(sb.as_ref())?;
-        let subs: [Box<dyn Component + Send>; 5] = [
+        let subs = Subs {
             sb,
-            Box::new(PqueueModel::new(&p.pqueue())),
-            Box::new(RenameModel::new(&p.rename())),
-            Box::new(SimtStackModel::new(&p.simt_stack())),
-            Box::new(ModeCtrlModel::new(&p.mode_ctrl())),
-        ];
+            pq: PqueueModel::new(&p.pqueue()),
+            rn: RenameModel::new(&p.rename()),
+            st: SimtStackModel::new(&p.simt_stack()),
+            mc: ModeCtrlModel::new(&p.mode_ctrl()),
+        };
         let (sb, pq, rn, st, mc) = (sb_io, p.pqueue().ids(), p.rename().ids(), p.simt_stack().ids(), p.mode_ctrl().ids());
         let u = Src::Unit;
         let w = |from: Src, c: usize, to: PortId| Wire { from, to: (c, to) };
@@ -220,6 +284,12 @@ impl PmodeUnitModel {
         outs.push((Src::Sub(RN, rn.used), io.used));
         outs.push((Src::Sub(ST, st.overflow), io.overflow));
         let st_rpc = st.iss.iter().map(|x| x.rpc).collect();
+        let nports = frame.specs().len();
+        let mut stage1: Vec<Vec<Wire>> = vec![Vec::new(); nports];
+        for wire in s1 {
+            let Src::Unit(id) = wire.from else { unreachable!("stage 1 wires come from unit inputs") };
+            stage1[id.0 as usize].push(wire);
+        }
         Ok(PmodeUnitModel {
             buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
             p: p.clone(),
@@ -232,7 +302,12 @@ impl PmodeUnitModel {
             mc,
             st_rpc,
             rpc_none: p.simt_stack().rpc_none(),
-            stage1: s1,
+            stage1,
+            changed: (0..nports as u32).map(PortId).collect(),
+            changed_mark: vec![true; nports],
+            dirty: [true; 5],
+            settled: false,
+            fresh: [true; 5],
             stage_pm: spm,
             stage2: s2,
             stage3: s3,
@@ -240,88 +315,147 @@ impl PmodeUnitModel {
         })
     }
 
+    /// Drive a sub-block input, marking the sub-block dirty if it changes.
+    #[inline]
+    fn put(subs: &mut Subs, dirty: &mut [bool; 5], c: usize, id: PortId, v: &[u64]) {
+        let cur = subs.get(c, id);
+        let same = match (cur, v) {
+            ([a], [b]) => a == b,
+            _ => cur == v,
+        };
+        if !same {
+            subs.set(c, id, v);
+            dirty[c] = true;
+        }
+    }
+
+    fn put_u64(&mut self, c: usize, id: PortId, v: u64) {
+        Self::put(&mut self.subs, &mut self.dirty, c, id, &[v]);
+    }
+
+    fn eval_sub(&mut self, c: usize) {
+        if self.dirty[c] {
+            self.dirty[c] = false;
+            self.fresh[c] = true;
+            self.subs.eval(c);
+        }
+    }
+
+    /// Stage 1: the unit inputs that changed into the sub-blocks.
+    fn route_inputs(&mut self) {
+        let PmodeUnitModel { stage1, changed, changed_mark, subs, frame, buf, dirty, .. } = self;
+        for id in changed.drain(..) {
+            changed_mark[id.0 as usize] = false;
+            let v = frame.get(id);
+            let n = v.len();
+            buf[..n].copy_from_slice(v);
+            for wire in &stage1[id.0 as usize] {
+                Self::put(subs, dirty, wire.to.0, wire.to.1, &buf[..n]);
+            }
+        }
+    }
+
+    /// Sub-block outputs into sub-block inputs.
     fn route(&mut self, wires: usize) {
-        let PmodeUnitModel { stage1, stage_pm, stage2, stage3, subs, frame, buf, .. } = self;
+        let PmodeUnitModel { stage_pm, stage2, stage3, subs, frame, buf, dirty, .. } = self;
         let list = match wires {
             0 => stage_pm,
-            1 => stage1,
             2 => stage2,
             _ => stage3,
         };
         for wire in list.iter() {
             let v: &[u64] = match wire.from {
                 Src::Unit(id) => frame.get(id),
-                Src::Sub(c, id) => subs[c].get(id),
+                Src::Sub(c, id) => subs.get(c, id),
             };
-            let n = v.len();
-            buf[..n].copy_from_slice(v);
-            subs[wire.to.0].set(wire.to.1, &buf[..n]);
+            if let [x] = *v {
+                Self::put(subs, dirty, wire.to.0, wire.to.1, &[x]);
+            } else {
+                let n = v.len();
+                buf[..n].copy_from_slice(v);
+                Self::put(subs, dirty, wire.to.0, wire.to.1, &buf[..n]);
+            }
         }
     }
 
     /// Settle the whole unit for the current inputs.
     fn settle(&mut self) {
-        self.route(1);
-        self.subs[MC].eval(); // pmode depends on state and warp only
+        if self.settled {
+            return;
+        }
+        self.settled = true;
+        self.route_inputs();
+        self.eval_sub(MC); // pmode depends on state and warp only
         self.route(0);
         // Glue: register bank of the original destination, writeback board
         // selects, P-queue writeback enable.
         let banks = self.p.banks as u64;
-        for (k, ui) in self.io.iss.iter().enumerate() {
-            for (d, o) in ui.dst.iter().enumerate() {
-                let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(o.reg)) & (banks - 1);
-                self.subs[RN].set(self.rn.iss[k].dst[d].bank, &[bank]);
-            }
-        }
-        for (j, uw) in self.io.wb.iter().enumerate() {
-            let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
-            self.subs[SB].set(self.sb.wb[j].n, &[1 - pm]);
-            self.subs[SB].set(self.sb.wb[j].p, &[1]);
-            self.subs[PQ].set(self.pq.wb[j].en, &[en & pm & rec]);
-        }
-        self.subs[RN].eval();
-        self.subs[PQ].eval();
         for k in 0..self.io.iss.len() {
-            let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
-            for d in 0..rnk.alloc_phys.len() {
-                let (alloc, head) = (self.subs[RN].get(rnk.alloc_phys[d])[0], self.subs[PQ].get(pqk.head[d].pdst)[0]);
-                self.subs[PQ].set(pqk.dst[d].pdst, &[alloc]);
-                self.subs[RN].set(rnk.reuse_phys[d], &[head]);
+            for d in 0..self.io.iss[k].dst.len() {
+                let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
+                let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst[d].reg)) & (banks - 1);
+                self.put_u64(RN, to, bank);
             }
         }
-        self.subs[SB].eval();
-        self.subs[ST].eval();
+        for j in 0..self.io.wb.len() {
+            let uw = &self.io.wb[j];
+            let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
+            let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
+            self.put_u64(SB, n, 1 - pm);
+            self.put_u64(SB, p, 1);
+            self.put_u64(PQ, pq_en, en & pm & rec);
+        }
+        self.eval_sub(RN);
+        self.eval_sub(PQ);
+        for k in 0..self.io.iss.len() {
+            for d in 0..self.rn.iss[k].alloc_phys.len() {
+                let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
+                let (alloc_phys, head_pdst, pdst, reuse_phys) = (rnk.alloc_phys[d], pqk.head[d].pdst, pqk.dst[d].pdst, rnk.reuse_phys[d]);
+                let (alloc, head) = (self.subs.get(RN, alloc_phys)[0], self.subs.get(PQ, head_pdst)[0]);
+                self.put_u64(PQ, pdst, alloc);
+                self.put_u64(RN, reuse_phys, head);
+            }
+        }
+        self.eval_sub(SB);
+        self.eval_sub(ST);
         // Glue: a top entry other than the base (RPC_NONE) is a divergent path.
         for k in 0..self.io.iss.len() {
-            let diverged = self.subs[ST].get(self.st_rpc[k])[0] != self.rpc_none;
-            self.subs[MC].set(self.mc.iss[k].diverged, &[diverged as u64]);
+            let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
+            let to = self.mc.iss[k].diverged;
+            self.put_u64(MC, to, diverged as u64);
         }
         self.route(2);
-        self.subs[MC].eval();
+        self.eval_sub(MC);
         self.route(3);
         for c in [SB, PQ, RN, ST] {
-            self.subs[c].eval();
+            self.eval_sub(c);
         }
         for (from, to) in &self.outs {
             let v: &[u64] = match *from {
                 Src::Unit(id) => self.frame.get(id),
-                Src::Sub(c, id) => self.subs[c].get(id),
+                Src::Sub(c, _) if !self.fresh[c] => continue,
+                Src::Sub(c, id) => self.subs.get(c, id),
             };
-            let n = v.len();
-            self.buf[..n].copy_from_slice(v);
-            self.frame.set(*to, &self.buf[..n]);
+            if let [x] = *v {
+                self.frame.set_u64(*to, x);
+            } else {
+                let n = v.len();
+                self.buf[..n].copy_from_slice(v);
+                self.frame.set(*to, &self.buf[..n]);
+            }
         }
         for (k, ui) in self.io.iss.iter().enumerate() {
-            let a = self.subs[MC].get(self.mc.iss[k].action)[0];
+            let a = self.subs.get(MC, self.mc.iss[k].action)[0];
             for (d, &o) in ui.pdst.iter().enumerate() {
                 let v = if a == act::REUSE {
-                    self.subs[PQ].get(self.pq.iss[k].head[d].pdst)[0]
+                    self.subs.get(PQ, self.pq.iss[k].head[d].pdst)[0]
                 } else {
-                    self.subs[RN].get(self.rn.iss[k].alloc_phys[d])[0]
+                    self.subs.get(RN, self.rn.iss[k].alloc_phys[d])[0]
                 };
                 self.frame.set(o, &[v]);
             }
         }
+        self.fresh = [false; 5];
     }
 }
 
@@ -329,15 +463,29 @@ impl Component for PmodeUnitModel {
     fn name(&self) -> &str {
         "pmode_unit"
     }
-    sim::frame_ports!(frame);
+    fn ports(&self) -> &[sim::PortSpec] {
+        self.frame.specs()
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        if self.frame.set_changed(port, value) {
+            self.settled = false;
+            if !self.changed_mark[port.0 as usize] {
+                self.changed_mark[port.0 as usize] = true;
+                self.changed.push(port);
+            }
+        }
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        self.frame.get(port)
+    }
     fn eval(&mut self) {
         self.settle();
     }
     fn tick(&mut self) {
         self.settle();
-        for c in &mut self.subs {
-            c.tick();
-        }
+        self.subs.tick();
+        self.dirty = [true; 5];
+        self.settled = false;
     }
 }
 
