@@ -23,6 +23,14 @@ const RN: usize = 2;
 const ST: usize = 3;
 const MC: usize = 4;
 
+/// Groups of wires from sub-blocks (`PmodeUnitModel::seen`).
+const SEEN_PM: usize = 0;
+const SEEN_PDST: usize = 1;
+const SEEN_DIVERGED: usize = 2;
+const SEEN_STATUS: usize = 3;
+const SEEN_COMMANDS: usize = 4;
+const SEEN_OUTS: usize = 5;
+
 /// Where a wire's value comes from.
 #[derive(Clone, Copy, Debug)]
 enum Src {
@@ -115,9 +123,11 @@ pub struct PmodeUnitModel {
     dirty: [bool; 5],
     /// No input changed and no edge since the last settle.
     settled: bool,
-    /// Sub-blocks evaluated in this settle (only their outputs can differ
-    /// from the unit outputs already copied).
-    fresh: [bool; 5],
+    /// Per sub-block: `eval`s so far; per group of wires read from the
+    /// sub-blocks (`SEEN_*`): the counts when it was last routed. A wire
+    /// whose source has not been evaluated since is left as it is.
+    evals: [u64; 5],
+    seen: [[u64; 5]; 6],
     /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
     stage_pm: Vec<Wire>,
     /// Sub-block status into mode_ctrl: stage 2.
@@ -307,7 +317,8 @@ impl PmodeUnitModel {
             changed_mark: vec![true; nports],
             dirty: [true; 5],
             settled: false,
-            fresh: [true; 5],
+            evals: [1; 5],
+            seen: [[0; 5]; 6],
             stage_pm: spm,
             stage2: s2,
             stage3: s3,
@@ -336,14 +347,15 @@ impl PmodeUnitModel {
     fn eval_sub(&mut self, c: usize) {
         if self.dirty[c] {
             self.dirty[c] = false;
-            self.fresh[c] = true;
+            self.evals[c] += 1;
             self.subs.eval(c);
         }
     }
 
     /// Stage 1: the unit inputs that changed into the sub-blocks.
-    fn route_inputs(&mut self) {
+    fn route_inputs(&mut self) -> bool {
         let PmodeUnitModel { stage1, changed, changed_mark, subs, frame, buf, dirty, .. } = self;
+        let any = !changed.is_empty();
         for id in changed.drain(..) {
             changed_mark[id.0 as usize] = false;
             let v = frame.get(id);
@@ -353,19 +365,30 @@ impl PmodeUnitModel {
                 Self::put(subs, dirty, wire.to.0, wire.to.1, &buf[..n]);
             }
         }
+        any
+    }
+
+    /// Whether sub-block `c` was evaluated since group `g` last read it
+    /// (and marks it read).
+    fn unseen(&mut self, g: usize) -> [bool; 5] {
+        let fresh = std::array::from_fn(|c| self.seen[g][c] != self.evals[c]);
+        self.seen[g] = self.evals;
+        fresh
     }
 
     /// Sub-block outputs into sub-block inputs.
-    fn route(&mut self, wires: usize) {
+    fn route(&mut self, g: usize) {
+        let fresh = self.unseen(g);
         let PmodeUnitModel { stage_pm, stage2, stage3, subs, frame, buf, dirty, .. } = self;
-        let list = match wires {
-            0 => stage_pm,
-            2 => stage2,
+        let list = match g {
+            SEEN_PM => stage_pm,
+            SEEN_STATUS => stage2,
             _ => stage3,
         };
         for wire in list.iter() {
             let v: &[u64] = match wire.from {
                 Src::Unit(id) => frame.get(id),
+                Src::Sub(c, _) if !fresh[c] => continue,
                 Src::Sub(c, id) => subs.get(c, id),
             };
             if let [x] = *v {
@@ -384,20 +407,20 @@ impl PmodeUnitModel {
             return;
         }
         self.settled = true;
-        self.route_inputs();
+        let inputs = self.route_inputs();
         self.eval_sub(MC); // pmode depends on state and warp only
-        self.route(0);
-        // Glue: register bank of the original destination, writeback board
-        // selects, P-queue writeback enable.
+        self.route(SEEN_PM);
+        // Glue from unit inputs: register bank of the original destination,
+        // writeback board selects, P-queue writeback enable.
         let banks = self.p.banks as u64;
-        for k in 0..self.io.iss.len() {
+        for k in (0..self.io.iss.len()).filter(|_| inputs) {
             for d in 0..self.io.iss[k].dst.len() {
                 let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
                 let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst[d].reg)) & (banks - 1);
                 self.put_u64(RN, to, bank);
             }
         }
-        for j in 0..self.io.wb.len() {
+        for j in (0..self.io.wb.len()).filter(|_| inputs) {
             let uw = &self.io.wb[j];
             let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
             let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
@@ -407,7 +430,8 @@ impl PmodeUnitModel {
         }
         self.eval_sub(RN);
         self.eval_sub(PQ);
-        for k in 0..self.io.iss.len() {
+        let fresh = self.unseen(SEEN_PDST);
+        for k in (0..self.io.iss.len()).filter(|_| fresh[RN] || fresh[PQ]) {
             for d in 0..self.rn.iss[k].alloc_phys.len() {
                 let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
                 let (alloc_phys, head_pdst, pdst, reuse_phys) = (rnk.alloc_phys[d], pqk.head[d].pdst, pqk.dst[d].pdst, rnk.reuse_phys[d]);
@@ -419,21 +443,23 @@ impl PmodeUnitModel {
         self.eval_sub(SB);
         self.eval_sub(ST);
         // Glue: a top entry other than the base (RPC_NONE) is a divergent path.
-        for k in 0..self.io.iss.len() {
+        let fresh = self.unseen(SEEN_DIVERGED);
+        for k in (0..self.io.iss.len()).filter(|_| fresh[ST]) {
             let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
             let to = self.mc.iss[k].diverged;
             self.put_u64(MC, to, diverged as u64);
         }
-        self.route(2);
+        self.route(SEEN_STATUS);
         self.eval_sub(MC);
-        self.route(3);
+        self.route(SEEN_COMMANDS);
         for c in [SB, PQ, RN, ST] {
             self.eval_sub(c);
         }
+        let fresh = self.unseen(SEEN_OUTS);
         for (from, to) in &self.outs {
             let v: &[u64] = match *from {
                 Src::Unit(id) => self.frame.get(id),
-                Src::Sub(c, _) if !self.fresh[c] => continue,
+                Src::Sub(c, _) if !fresh[c] => continue,
                 Src::Sub(c, id) => self.subs.get(c, id),
             };
             if let [x] = *v {
@@ -455,7 +481,6 @@ impl PmodeUnitModel {
                 self.frame.set(o, &[v]);
             }
         }
-        self.fresh = [false; 5];
     }
 }
 
