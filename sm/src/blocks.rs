@@ -418,6 +418,18 @@ impl Action {
     }
 }
 
+/// What an N-mode warp's P-queue head says at fetch (§5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchMatch {
+    /// A ready match: it leaves the queue for the instruction buffer, with
+    /// the rename registers of its results.
+    Moved([u16; MAX_WRITES]),
+    /// The head matches; its result is not back yet.
+    Wait,
+    /// No match: fetched and decoded as usual.
+    Fetch,
+}
+
 /// An instruction offered to the P-mode unit.
 pub struct Offer<'a> {
     pub warp: u16,
@@ -428,6 +440,8 @@ pub struct Offer<'a> {
     pub writes: &'a [u8],
     /// Branch outcome: threads taking it, target, reconvergence PC.
     pub branch: (u32, u32, u32),
+    /// Moved from the P-queue at fetch, with its rename registers.
+    pub reuse: Option<[u16; MAX_WRITES]>,
 }
 
 /// The P-mode unit (`pmode_unit`: dual-mode scoreboard, P-queue, rename
@@ -464,6 +478,7 @@ impl PmodeBlock {
             entries: c.pmode.pqueue_entries,
             depth: c.pmode.stack_depth,
             issue_ports: c.core.schedulers,
+            fetch_ports: c.core.fetch_width,
             wb_ports: c.units.writeback_width * MAX_WRITES as u32,
             srcs: MAX_READS as u32,
             dsts: MAX_WRITES as u32,
@@ -491,6 +506,9 @@ impl PmodeBlock {
         }
         for x in [self.io.rst, self.io.init_en, self.io.launch_en, self.io.rel_en] {
             c.set_bool(x, false);
+        }
+        for p in &self.io.fe {
+            c.set_bool(p.pop, false);
         }
     }
 
@@ -526,8 +544,40 @@ impl PmodeBlock {
         c.set_u64(p.taken, o.branch.0 as u64);
         c.set_u64(p.target, o.branch.1 as u64);
         c.set_u64(p.reconv, o.branch.2 as u64);
+        c.set_bool(p.reuse, o.reuse.is_some());
+        for (&id, &r) in p.reuse_pdst.iter().zip(&o.reuse.unwrap_or_default()) {
+            c.set_u64(id, r as u64);
+        }
         c.eval();
         Action::from_code(c.get_u64(p.action))
+    }
+
+    /// Fetch port `f` (§5.2): compare `warp`'s P-queue head with the
+    /// instruction at `pc`; a ready match moves from the queue at the edge.
+    pub fn fetch(&mut self, f: usize, warp: u16, pc: u32) -> FetchMatch {
+        let c = &mut self.inst.comp;
+        let p = &self.io.fe[f];
+        c.set_u64(p.warp, warp as u64);
+        c.set_u64(p.pc, pc as u64);
+        c.eval();
+        if !c.get_bool(p.hit) {
+            return FetchMatch::Fetch;
+        }
+        if !c.get_bool(p.rdy) {
+            return FetchMatch::Wait;
+        }
+        let mut pdst = [0u16; MAX_WRITES];
+        for (x, &id) in pdst.iter_mut().zip(&p.pdst) {
+            *x = c.get_u64(id) as u16;
+        }
+        c.set_bool(p.pop, true);
+        self.commanded = true;
+        FetchMatch::Moved(pdst)
+    }
+
+    /// Fetch ports.
+    pub fn fetch_ports(&self) -> usize {
+        self.io.fe.len()
     }
 
     /// Why the last offer on port `k` stalled, as far as the scoreboard

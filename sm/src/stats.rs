@@ -185,6 +185,18 @@ pub struct PmodeStats {
     /// again before reaching them).
     #[serde(default)]
     pub pqueue_dropped: u64,
+    /// Instructions that came from the P-queue head at fetch, bypassing
+    /// fetch and decode (§5.2).
+    #[serde(default)]
+    pub fetch_moved: u64,
+    /// Fetches that waited because the matching head's result was not
+    /// back yet.
+    #[serde(default)]
+    pub fetch_waits: u64,
+    /// Of `fetch_moved`, those flushed with the instruction buffer before
+    /// they issued (lost for reuse).
+    #[serde(default)]
+    pub fetch_flushed: u64,
     /// Sum over cycles of the rename registers P-mode held (beyond the
     /// compiler's): the register file's extra utilisation (seed 001).
     #[serde(default)]
@@ -497,13 +509,16 @@ impl Stats {
             let per = |x: u64| if p.switches == 0 { 0.0 } else { x as f64 / p.switches as f64 };
             let _ = writeln!(
                 s,
-                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches), {} dropped by a new episode; pre-executed unrecorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
+                "P-mode: {} switches; per switch {:.2} pre-executed, {:.2} skipped, {:.2} pre-loads; {} reused ({} mismatches; {} moved from the P-queue at fetch, {} of them flushed, {} fetches waited for a result), {} dropped by a new episode; pre-executed unrecorded (P-queue full) {}, rename-exhausted cycles {}, halts on a long-latency branch {}",
                 p.switches,
                 per(p.pre_executed),
                 per(p.skipped),
                 per(p.pre_loads),
                 p.reused,
                 p.reuse_mismatches,
+                p.fetch_moved,
+                p.fetch_flushed,
+                p.fetch_waits,
                 p.pqueue_dropped,
                 p.pqueue_full,
                 p.rename_exhausted,

@@ -232,7 +232,8 @@ impl ModeCtrlModel {
                 self.exited[w as usize] = true;
             }
         }
-        let mut trig = false;
+        // A launch takes the cycle's one episode start (see the generator).
+        let mut trig = self.frame.get_bool(self.io.launch_en);
         for k in 0..self.ins.len() {
             let d = self.decide(k, trig);
             trig |= d.action == act::TRIGGER;

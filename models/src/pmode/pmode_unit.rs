@@ -151,7 +151,7 @@ impl PmodeUnitModel {
         let frame = p.frame();
         let io = p.ids();
         let sb_io = p.scoreboard().bind(sb.as_ref())?;
-        let subs = Subs {
+        let mut subs = Subs {
             sb,
             pq: PqueueModel::new(&p.pqueue()),
             rn: RenameModel::new(&p.rename()),
@@ -159,6 +159,9 @@ impl PmodeUnitModel {
             mc: ModeCtrlModel::new(&p.mode_ctrl()),
         };
         let (sb, pq, rn, st, mc) = (sb_io, p.pqueue().ids(), p.rename().ids(), p.simt_stack().ids(), p.mode_ctrl().ids());
+        for mck in &mc.iss {
+            subs.mc.set(mck.pq_rdy, &[1]); // a reused instruction arrives ready
+        }
         let u = Src::Unit;
         let w = |from: Src, c: usize, to: PortId| Wire { from, to: (c, to) };
         let (mut s1, mut spm, mut s2, mut s3, mut outs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -190,6 +193,11 @@ impl PmodeUnitModel {
                 s1.push(w(u(from), MC, to));
             }
             s1.push(w(u(ui.warp), SB, sbk.warp));
+            // A reused instruction left the P-queue at fetch, ready (§5.2).
+            s1.push(w(u(ui.reuse), MC, mck.pq_hit));
+            for (&from, &to) in ui.reuse_pdst.iter().zip(&rnk.reuse_phys) {
+                s1.push(w(u(from), RN, to));
+            }
             for (from, to) in [(ui.warp, pqk.warp), (ui.pc, pqk.pc), (ui.src[0].reg, pqk.src0)] {
                 s1.push(w(u(from), PQ, to));
             }
@@ -232,7 +240,7 @@ impl PmodeUnitModel {
             for (&from, &to) in sbk.src_long.iter().zip(&mck.src_long) {
                 s2.push(w(Src::Sub(SB, from), MC, to));
             }
-            for (from, to) in [(pqk.ok, mck.pq_ok), (pqk.full, mck.pq_full), (pqk.hit, mck.pq_hit), (pqk.rdy, mck.pq_rdy)] {
+            for (from, to) in [(pqk.ok, mck.pq_ok), (pqk.full, mck.pq_full)] {
                 s2.push(w(Src::Sub(PQ, from), MC, to));
             }
             s2.push(w(Src::Sub(RN, rnk.free), MC, mck.rn_free));
@@ -244,7 +252,6 @@ impl PmodeUnitModel {
                 (mck.sb_long, SB, sbk.long),
                 (mck.sb_skip, SB, sbk.skip),
                 (mck.pq_push, PQ, pqk.push),
-                (mck.pq_pop, PQ, pqk.pop),
                 (mck.rn_alloc, RN, rnk.alloc),
                 (mck.rn_reuse, RN, rnk.reuse),
                 (mck.rn_write, RN, rnk.write),
@@ -284,11 +291,21 @@ impl PmodeUnitModel {
         s3.push(w(from_mc(mc.start_warp), SB, sb.copy_warp));
         s3.push(w(from_mc(mc.start_en), ST, st.copy_en));
         s3.push(w(from_mc(mc.start_warp), ST, st.copy_warp));
-        for (from, to) in [(mc.start_en, pq.start_en), (mc.start_warp, pq.start_warp), (mc.start_pc, pq.start_pc)] {
-            s3.push(w(from_mc(from), PQ, to));
-        }
         s3.push(w(from_mc(mc.start_en), RN, rn.start_en));
         s3.push(w(from_mc(mc.start_warp), RN, rn.start_warp));
+        // Fetch ports: the P-queue's ports after the issue ports (their
+        // record inputs stay 0).
+        for (f, fe) in io.fe.iter().enumerate() {
+            let pqf = &pq.iss[p.issue_ports as usize + f];
+            for (from, to) in [(fe.warp, pqf.warp), (fe.pc, pqf.pc), (fe.pop, pqf.pop)] {
+                s1.push(w(u(from), PQ, to));
+            }
+            outs.push((Src::Sub(PQ, pqf.hit), fe.hit));
+            outs.push((Src::Sub(PQ, pqf.rdy), fe.rdy));
+            for (&o, h) in fe.pdst.iter().zip(&pqf.head) {
+                outs.push((Src::Sub(PQ, h.pdst), o));
+            }
+        }
         outs.push((Src::Sub(MC, mc.mode), io.mode));
         outs.push((Src::Sub(MC, mc.halted), io.halted));
         outs.push((Src::Sub(RN, rn.used), io.used));
@@ -430,14 +447,13 @@ impl PmodeUnitModel {
         }
         self.eval_sub(RN);
         self.eval_sub(PQ);
+        // Glue: the P-queue records the allocated rename registers.
         let fresh = self.unseen(SEEN_PDST);
-        for k in (0..self.io.iss.len()).filter(|_| fresh[RN] || fresh[PQ]) {
+        for k in (0..self.io.iss.len()).filter(|_| fresh[RN]) {
             for d in 0..self.rn.iss[k].alloc_phys.len() {
-                let (rnk, pqk) = (&self.rn.iss[k], &self.pq.iss[k]);
-                let (alloc_phys, head_pdst, pdst, reuse_phys) = (rnk.alloc_phys[d], pqk.head[d].pdst, pqk.dst[d].pdst, rnk.reuse_phys[d]);
-                let (alloc, head) = (self.subs.get(RN, alloc_phys)[0], self.subs.get(PQ, head_pdst)[0]);
+                let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
+                let alloc = self.subs.get(RN, alloc_phys)[0];
                 self.put_u64(PQ, pdst, alloc);
-                self.put_u64(RN, reuse_phys, head);
             }
         }
         self.eval_sub(SB);
@@ -452,6 +468,15 @@ impl PmodeUnitModel {
         self.route(SEEN_STATUS);
         self.eval_sub(MC);
         self.route(SEEN_COMMANDS);
+        // Glue: the P-queue's start port takes the episode start, or else
+        // the launch (a launched warp's queue is emptied).
+        let (mc_io, io) = (&self.mc, &self.io);
+        let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(MC, id)[0]);
+        let launch = [io.launch_en, io.launch_warp, io.launch_pc].map(|id| self.frame.get_u64(id));
+        let [en, warp, pc] = if start[0] == 1 { start } else { launch };
+        for (id, v) in [(self.pq.start_en, en), (self.pq.start_warp, warp), (self.pq.start_pc, pc)] {
+            self.put_u64(PQ, id, v);
+        }
         for c in [SB, PQ, RN, ST] {
             self.eval_sub(c);
         }
@@ -474,7 +499,7 @@ impl PmodeUnitModel {
             let a = self.subs.get(MC, self.mc.iss[k].action)[0];
             for (d, &o) in ui.pdst.iter().enumerate() {
                 let v = if a == act::REUSE {
-                    self.subs.get(PQ, self.pq.iss[k].head[d].pdst)[0]
+                    self.frame.get_u64(ui.reuse_pdst[d])
                 } else {
                     self.subs.get(RN, self.rn.iss[k].alloc_phys[d])[0]
                 };

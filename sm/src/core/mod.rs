@@ -19,7 +19,7 @@ pub mod pipes;
 pub mod replay;
 pub mod sched;
 
-use crate::blocks::{Engine, MshrTable, PmodeBlock, SbAnswer, Scoreboard};
+use crate::blocks::{Engine, FetchMatch, MshrTable, PmodeBlock, SbAnswer, Scoreboard};
 use crate::config::Config;
 use kernel::barrier::{Arrival, CtaBarriers};
 use crate::func::{ExecOut, Functional};
@@ -65,6 +65,9 @@ pub(crate) struct IbEntry {
     uid: u64,
     /// Replay mode: its warp-buffer slot.
     slot: u8,
+    /// P-mode: moved from the P-queue at fetch (`Reuse.Rdy`), with the
+    /// rename registers of its results (`Phy.Dst`).
+    reuse: Option<[u16; op::MAX_WRITES]>,
 }
 
 /// Timing state of one warp slot.
@@ -1000,13 +1003,29 @@ impl Sm {
                     None => continue,
                 }
             }
+            // P-mode (§5.2): an N-mode warp's next instruction is matched
+            // with its P-queue head; a ready match comes from the queue,
+            // bypassing the instruction cache and decode, and a match not
+            // yet ready waits for its result.
+            let reuse = match self.pm_fetch(fetched as usize, w as u16, op) {
+                FetchMatch::Moved(pdst) => Some(pdst),
+                FetchMatch::Wait => {
+                    fetched += 1;
+                    continue;
+                }
+                FetchMatch::Fetch => None,
+            };
             let uid = self.new_uid();
-            let there = self.icache.as_mut().map_or(self.now, |c| c.access(op as u64 * kernel::INST_BYTES as u64, self.now));
-            let ready = there + self.cfg.core.fetch_latency as u64;
+            let ready = if reuse.is_some() {
+                self.now + 1
+            } else {
+                let there = self.icache.as_mut().map_or(self.now, |c| c.access(op as u64 * kernel::INST_BYTES as u64, self.now));
+                there + self.cfg.core.fetch_latency as u64
+            };
             let control = self.ops[op as usize].control;
             let warp = &mut self.warps[w];
             let was_empty = warp.ibuf.is_empty();
-            warp.ibuf.push_back(IbEntry { op, ready, uid, slot });
+            warp.ibuf.push_back(IbEntry { op, ready, uid, slot, reuse });
             warp.fetch_op += 1;
             if control.blocks_fetch() {
                 warp.fetch_blocked = true;
@@ -1028,7 +1047,9 @@ impl Sm {
     /// warp took) and fetch from `op` next.
     fn flush(&mut self, w: u16, op: u32) {
         let warp = &mut self.warps[w as usize];
+        let mut moved = 0;
         while let Some(e) = warp.ibuf.pop_front() {
+            moved += e.reuse.is_some() as usize;
             if let Some(k) = self.out.pipeview.as_mut() {
                 let _ = k.retire(self.now, e.uid, true);
             }
@@ -1041,6 +1062,9 @@ impl Sm {
         }
         self.fetch_candidates |= 1 << w;
         self.wake_warp(w);
+        if moved > 0 {
+            self.pm_flushed_moved(w, moved);
+        }
     }
 
     // ---- issue ----------------------------------------------------------

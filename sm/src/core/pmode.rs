@@ -54,7 +54,7 @@
 
 use super::op::{Access, Control, Op};
 use super::{IssueKind, Kept, RunError, Sm, Stall};
-use crate::blocks::{Action, Offer};
+use crate::blocks::{Action, FetchMatch, Offer};
 use crate::config::Config;
 use crate::func::Functional;
 use hw::blocks::pmode::mode_ctrl::{op as class, ModeCtrlParams};
@@ -144,9 +144,10 @@ pub struct PmSm {
     exhausted_counted: bool,
     /// Warps with a P-mode result written back this cycle.
     pub(super) wrote_back: Vec<u16>,
-    /// A port committed a TRIGGER this cycle: a higher port's N-mode STALL
-    /// may be owed to it (one trigger per cycle), so it is not cached.
-    triggered_now: bool,
+    /// The cycle's one episode start is taken — a port committed a TRIGGER,
+    /// or a warp is launched (its P-queue is emptied through the start
+    /// port): an N-mode STALL may be owed to it, so it is not cached.
+    start_taken: bool,
 }
 
 /// The rename registers the compiler's allocation occupies (§5.1: "the
@@ -211,6 +212,36 @@ impl Sm {
         }
     }
 
+    /// The `f`-th fetch of this cycle, of warp `w` at `op` (§5.2): an N-mode
+    /// warp's instruction is matched with its P-queue head on fetch port
+    /// `f` (outside P-mode, or past the unit's fetch ports: fetched as
+    /// usual).
+    pub(super) fn pm_fetch(&mut self, f: usize, w: u16, op: u32) -> FetchMatch {
+        if !matches!(self.sb, super::Issuer::Pm(_)) || self.pm[w as usize].active || f >= self.pm_block().fetch_ports() {
+            return FetchMatch::Fetch;
+        }
+        let m = self.pm_block().fetch(f, w, op * kernel::INST_BYTES);
+        match m {
+            FetchMatch::Moved(_) => self.stats.pmode.fetch_moved += 1,
+            FetchMatch::Wait => self.stats.pmode.fetch_waits += 1,
+            FetchMatch::Fetch => {}
+        }
+        m
+    }
+
+    /// `n` instructions that came from the P-queue at fetch were flushed
+    /// with the instruction buffer (fetched past a reconvergence point the
+    /// warp does not reach next): they left the queue and are lost, and the
+    /// instructions execute normally when the warp gets there. Their
+    /// records are the oldest ones not yet reused.
+    pub(super) fn pm_flushed_moved(&mut self, w: u16, n: usize) {
+        let p = &mut self.pm[w as usize];
+        for _ in 0..n {
+            p.recorded.pop_front();
+        }
+        self.stats.pmode.fetch_flushed += n as u64;
+    }
+
     /// A warp of a new CTA: start it in the unit (one per cycle).
     pub(super) fn pm_launch(&mut self, w: u16) {
         let lanes = self.func.lanes(w);
@@ -242,10 +273,11 @@ impl Sm {
         }
         self.pm_extra.launched_now = None;
         self.pm_extra.released_now = None;
-        self.pm_extra.triggered_now = false;
+        self.pm_extra.start_taken = false;
         if let Some((w, lanes)) = self.pm_extra.launch_queue.pop_front() {
             self.pm_block().launch(w, lanes);
             self.pm_extra.launched_now = Some(w);
+            self.pm_extra.start_taken = true;
         }
         if let Some((w, r)) = self.pm_extra.release_queue.pop_front() {
             self.pm_block().release(w, r);
@@ -433,7 +465,7 @@ impl Sm {
             // triggered this cycle: one episode start per cycle, the unit
             // then says STALL to a TRIGGER): a deferred TRIGGER, and an
             // ISSUE while its unit has no free collector.
-            if !self.pm_extra.triggered_now {
+            if !self.pm_extra.start_taken {
                 match warp.kept {
                     Kept::Trigger if !trigger => return Ok(Tried::Trigger),
                     Kept::Issue => {
@@ -450,7 +482,8 @@ impl Sm {
         let op = &ops[head.op as usize];
         let cls = class_of(op, &self.func.kernel().insts[head.op as usize]);
         let branch = self.func.branch_preview(w, pmode).unwrap_or((0, 0, 0));
-        let offer = Offer { warp: w, pc: head.op * kernel::INST_BYTES, class: cls, reads: op.reads(), writes: op.writes(), branch };
+        let offer =
+            Offer { warp: w, pc: head.op * kernel::INST_BYTES, class: cls, reads: op.reads(), writes: op.writes(), branch, reuse: head.reuse };
         let action = self.pm_block().offer(k, &offer);
 
         let needs_unit = matches!(action, Action::Issue | Action::Preexec | Action::Preload);
@@ -464,7 +497,7 @@ impl Sm {
                 let (used, size) = b.rename_used();
                 size - used > reservable
             };
-            if (!pmode || (stall && renames_left(self.pm_block()))) && !self.pm_extra.triggered_now {
+            if (!pmode || (stall && renames_left(self.pm_block()))) && !self.pm_extra.start_taken {
                 self.warps[w as usize].sb = Some(crate::blocks::SbAnswer { stall, long_dep: long });
             }
             if pmode && !stall && !self.pm_extra.exhausted_counted {
@@ -479,13 +512,13 @@ impl Sm {
             return Ok(Tried::Stalled(if long { Stall::LongRaw } else { Stall::ShortRaw }));
         }
         if action == Action::Trigger && !trigger {
-            if !self.pm_extra.triggered_now {
+            if !self.pm_extra.start_taken {
                 self.warps[w as usize].kept = Kept::Trigger;
             }
             return Ok(Tried::Trigger);
         }
         if needs_unit && !self.oc.has_free(op.unit) {
-            if action == Action::Issue && !self.pm_extra.triggered_now {
+            if action == Action::Issue && !self.pm_extra.start_taken {
                 self.warps[w as usize].kept = Kept::Issue;
             }
             return Ok(Tried::Stalled(op.unit.full_stall()));
@@ -512,7 +545,7 @@ impl Sm {
                 self.pm_reuse(k, w, op)?;
             }
             Action::Trigger => {
-                self.pm_extra.triggered_now = true;
+                self.pm_extra.start_taken = true;
                 self.stats.pmode.switches += 1;
                 let p = &mut self.pm[w as usize];
                 p.active = true;

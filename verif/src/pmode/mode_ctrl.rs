@@ -292,7 +292,7 @@ pub fn check(p: &ModeCtrlParams, dut: &mut dyn Component, st: &Stimulus) -> Resu
                 vec![(true, act::STALL)]
             } else if !pmode {
                 vec![
-                    (long_dep && flight[w] == 0 && trig_port.is_none(), act::TRIGGER),
+                    (long_dep && flight[w] == 0 && trig_port.is_none() && !iv.b(io.launch_en), act::TRIGGER),
                     (long_dep, act::STALL),
                     (src_pending || dst_pending != 0, act::STALL),
                     (pq_hit && pq_rdy, act::REUSE),

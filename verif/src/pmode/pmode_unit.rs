@@ -179,6 +179,10 @@ struct DWarp {
     /// Release walk after EXIT: next register.
     releasing: Option<u64>,
     done: bool,
+    /// N-mode instructions whose P-queue entry moved at fetch (§5.2), in
+    /// order: dynamic position and rename registers (the instruction
+    /// buffer's `Reuse.Rdy` entries).
+    moved: VecDeque<(usize, Vec<u64>)>,
 }
 
 /// A scheduled writeback: every destination of one instruction, written
@@ -277,12 +281,18 @@ impl PmodeUnitDriver {
         f.set(d.taken, taken);
         f.set(d.target, target);
         f.set(d.reconv, reconv);
+        let w = &self.warps[w];
+        let moved = w.moved.front().filter(|m| !w.pmode && m.0 == w.n_pos);
+        f.set_bool(d.reuse, moved.is_some());
+        for (i, &id) in d.reuse_pdst.iter().enumerate() {
+            f.set(id, moved.and_then(|m| m.1.get(i)).copied().unwrap_or(0));
+        }
     }
 
     fn clear_port(&self, f: &mut Frame, k: usize) {
         let d = &self.io.iss[k];
-        let ops = d.src.iter().chain(&d.dst).flat_map(|o| [o.reg, o.vld]);
-        for id in [d.valid, d.warp, d.pc, d.op, d.taken, d.target, d.reconv].into_iter().chain(ops) {
+        let ops = d.src.iter().chain(&d.dst).flat_map(|o| [o.reg, o.vld]).chain(d.reuse_pdst.iter().copied());
+        for id in [d.valid, d.warp, d.pc, d.op, d.taken, d.target, d.reconv, d.reuse].into_iter().chain(ops) {
             f.set(id, 0);
         }
     }
@@ -439,10 +449,14 @@ impl Driver for PmodeUnitDriver {
                         d.n_pos += 1;
                     }
                 }
-                act::REUSE => d.n_pos += 1,
+                act::REUSE => {
+                    d.moved.pop_front();
+                    d.n_pos += 1;
+                }
                 act::TRIGGER => {
                     d.pmode = true;
                     d.p_pos = d.n_pos;
+                    d.moved.clear(); // the instruction buffer is flushed
                 }
                 act::PREEXEC => {
                     if !inst.dsts().is_empty() {
@@ -454,12 +468,46 @@ impl Driver for PmodeUnitDriver {
                 _ => {}
             }
         }
+        self.fetch(f, mode);
         for d in &mut self.warps {
             if d.kernel.is_some() {
                 d.done = false;
             }
         }
         self.shadow.tick();
+    }
+}
+
+impl PmodeUnitDriver {
+    /// Fetch ports (§5.2): N-mode warps in turn, each at its next
+    /// instruction not yet moved, while its instruction buffer has room; a
+    /// ready match of the P-queue head moves to the buffer. Now and then a
+    /// fetch does not pop (it only looks).
+    fn fetch(&mut self, f: &mut Frame, mode: u64) {
+        let nw = self.warps.len();
+        let mut taken = Vec::new();
+        for fe in self.io.fe.clone() {
+            let start = self.rng.random_range(0..nw.max(1));
+            let pick = (0..nw).map(|i| (start + i) % nw).find(|&w| {
+                let d = &self.warps[w];
+                d.kernel.is_some() && !d.pmode && mode >> w & 1 == 0 && d.releasing.is_none() && d.moved.len() < 2 && !taken.contains(&w)
+            });
+            let Some(w) = pick else { continue };
+            taken.push(w);
+            let d = &self.warps[w];
+            let pos = d.n_pos + d.moved.len();
+            let Some(kern) = d.kernel.as_ref() else { continue };
+            let (pc, _, _) = kern.step(pos);
+            let pop = self.rng.random_bool(0.9);
+            f.set(fe.warp, w as u64);
+            f.set(fe.pc, pc);
+            f.set_bool(fe.pop, pop);
+            self.feed_shadow(f);
+            if pop && self.sh(fe.hit) == 1 && self.sh(fe.rdy) == 1 {
+                let pdst = fe.pdst.iter().map(|&id| self.sh(id)).collect();
+                self.warps[w].moved.push_back((pos, pdst));
+            }
+        }
     }
 }
 
@@ -478,9 +526,11 @@ impl Driver for PmodeUnitDriver {
 ///   destination register is free in `used` and differs from every other
 ///   port's this cycle;
 /// - **no free register means a P-mode warp may not issue**;
-/// - **entries leave in push order and a reused entry was reuse-ready**: a
-///   REUSE consumes the oldest PREEXEC of the warp, whose P-mode writeback
-///   has arrived, and renames to its register;
+/// - **entries leave in push order, at fetch, ready** (§5.2): a fetch port
+///   hits exactly when the warp's oldest recorded PREEXEC has its PC, is
+///   ready exactly when that result has been written back, and moves it with
+///   its registers; a REUSE consumes the oldest moved entry and renames to
+///   its registers, and a moved instruction is never executed again;
 /// - **an episode start drops the entries left and frees their registers**:
 ///   a trigger waits until every entry's result is written back, and the
 ///   registers of the entries it drops are free in `used` after the edge;
@@ -501,6 +551,8 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
         p_pend: HashSet<u64>,
         p_long: HashSet<u64>,
         queue: VecDeque<(u64, u64, Vec<u64>, bool)>, // (pc, idx, pdst per destination, ready)
+        /// Entries moved to the instruction buffer at fetch: (pc, pdst).
+        moved: VecDeque<(u64, Vec<u64>)>,
         /// Registers of results pre-executed without being recorded.
         unrecorded: Vec<u64>,
         /// P-mode results (registers) not yet written back.
@@ -585,6 +637,9 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                     if let Some(r) = srcs.iter().chain(dsts.iter()).find(|r| n_pending(r)) {
                         return err(format!("port {k} warp {w} pc {pc:#x}: {name} with $r{r} pending"));
                     }
+                    if a == act::ISSUE && iv.b(d.reuse) {
+                        return err(format!("port {k} warp {w} pc {pc:#x}: a reused instruction executed again"));
+                    }
                 }
                 act::TRIGGER => {
                     if !srcs.iter().any(n_long) {
@@ -616,16 +671,48 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                 }
             }
             if a == act::REUSE {
-                let Some((qpc, _, qpdst, ready)) = bk.queue.front() else {
-                    return err(format!("port {k} warp {w} pc {pc:#x}: reuse with no pre-executed instruction"));
+                let Some((qpc, qpdst)) = bk.moved.front().filter(|_| iv.b(d.reuse)) else {
+                    return err(format!("port {k} warp {w} pc {pc:#x}: reuse of an instruction that did not come from the P-queue"));
                 };
-                if *qpc != pc || !ready || &pdsts != qpdst {
+                if *qpc != pc || &pdsts != qpdst {
                     return err(format!(
-                        "port {k} warp {w} pc {pc:#x}: reused (pc {qpc:#x}, ready {ready}, registers {qpdst:?}), got registers {pdsts:?}"
+                        "port {k} warp {w} pc {pc:#x}: reused (moved at fetch: pc {qpc:#x}, registers {qpdst:?}), got registers {pdsts:?}"
                     ));
                 }
             }
             actions.push((k, w, a, pc, opc, srcs, dsts, pdsts));
+        }
+        // Fetch ports (§5.2): the head is matched, and a ready match moves
+        // (unless an episode starts for the warp, or a lower port acts on it).
+        let mut moves = Vec::new();
+        for (f, fe) in io.fe.iter().enumerate() {
+            let w = iv.u(fe.warp) as usize;
+            if w >= nw {
+                continue;
+            }
+            let pc = iv.u(fe.pc);
+            let (hit, rdy) = (dut.get(fe.hit)[0] == 1, dut.get(fe.rdy)[0] == 1);
+            let head = b[w].queue.front();
+            if hit != head.is_some_and(|e| e.0 == pc) {
+                return err(format!("fetch port {f} warp {w} pc {pc:#x}: hit {hit}, P-queue head {:?}", head.map(|e| e.0)));
+            }
+            if hit && rdy != head.is_some_and(|e| e.3) {
+                return err(format!("fetch port {f} warp {w} pc {pc:#x}: ready {rdy}, the head's result back {}", !rdy));
+            }
+            if !(hit && rdy && iv.b(fe.pop)) {
+                continue;
+            }
+            let pdsts: Vec<u64> = fe.pdst.iter().map(|&x| dut.get(x)[0]).collect();
+            let n = head.map_or(0, |e| e.2.len());
+            if head.is_some_and(|e| e.2[..] != pdsts[..n]) {
+                return err(format!("fetch port {f} warp {w} pc {pc:#x}: moved registers {pdsts:?}, recorded {:?}", head.map(|e| &e.2)));
+            }
+            let started = actions.iter().any(|x| x.1 == w && x.2 == act::TRIGGER);
+            let pushed = io.iss.iter().any(|d| iv.b(d.valid) && iv.u(d.warp) as usize == w && dut.get(d.recorded)[0] == 1);
+            let lower = io.fe[..f].iter().any(|x| iv.b(x.pop) && iv.u(x.warp) as usize == w);
+            if !(started || pushed || lower) {
+                moves.push((w, pc, pdsts[..n].to_vec()));
+            }
         }
         // Books: next state (writebacks clear first, then issue effects).
         if iv.b(rst) {
@@ -667,10 +754,11 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
                         }
                     }
                     act::REUSE => {
-                        x.queue.pop_front();
+                        x.moved.pop_front();
                     }
                     act::TRIGGER => {
                         dropped.extend(x.queue.drain(..).flat_map(|e| e.2));
+                        dropped.extend(x.moved.drain(..).flat_map(|e| e.1));
                         dropped.append(&mut x.unrecorded);
                         x.pmode = true;
                         x.p_pend = x.n_pend.clone();
@@ -704,7 +792,12 @@ pub fn check(p: &PmodeUnitParams, dut: &mut dyn Component, st: &Stimulus) -> Res
             if iv.b(io.rel_en) && (iv.u(io.rel_warp) as usize) < nw {
                 let x = &mut b[iv.u(io.rel_warp) as usize];
                 dropped.extend(x.queue.drain(..).flat_map(|e| e.2));
+                dropped.extend(x.moved.drain(..).flat_map(|e| e.1));
                 dropped.append(&mut x.unrecorded);
+            }
+            for (w, pc, pdst) in moves {
+                b[w].queue.pop_front();
+                b[w].moved.push_back((pc, pdst));
             }
             for w in exits {
                 b[w].pmode = false;
@@ -768,6 +861,29 @@ pub mod golden {
         fn action(&mut self) -> &'static str {
             let id = self.1.iss[0].action;
             act::NAMES[self.get(id) as usize]
+        }
+        /// Fetch `pc` of warp 0 on fetch port 0 (§5.2): (hit, ready) of its
+        /// P-queue head; a ready match leaves the queue at the edge.
+        fn fetch(&mut self, pc: u64) -> (u64, u64) {
+            let fe = self.1.fe[0].clone();
+            self.set(fe.pc, pc);
+            self.set(fe.pop, 1);
+            (self.get(fe.hit), self.get(fe.rdy))
+        }
+        /// `fetch` of a ready match: the rename registers of its first `n`
+        /// destinations, which the instruction carries to issue.
+        fn fetch_reused(&mut self, pc: u64, n: usize) -> Vec<u64> {
+            assert_eq!(self.fetch(pc), (1, 1), "fetch at {pc:#x}: the P-queue head matches, ready");
+            let ids: Vec<PortId> = self.1.fe[0].pdst[..n].to_vec();
+            ids.into_iter().map(|id| self.get(id)).collect()
+        }
+        /// Port 0's offer is a reused instruction carrying `pdsts`.
+        fn reuse(&mut self, pdsts: &[u64]) {
+            let n = self.1.iss[0].clone();
+            self.set(n.reuse, 1);
+            for (&id, &r) in n.reuse_pdst.iter().zip(pdsts) {
+                self.set(id, r);
+            }
         }
     }
 
@@ -845,11 +961,18 @@ pub mod golden {
         assert_eq!(t.get(io.mode), 0);
         t.offer(mul, op::ALU, Some(3), &[0, 2]);
         assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", mul));
+        // The next instruction matches the P-queue head at fetch and leaves
+        // the queue for the instruction buffer with its register (§5.2).
+        let r = t.fetch_reused(sub, 1);
+        assert_eq!(r, [5]);
         t.step();
         t.offer(sub, op::ALU, Some(1), &[2, 5]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.get(io.iss[0].pdst[0])), ("reuse", 5));
+        let r = t.fetch_reused(set, 1);
         t.step();
         t.offer(set, op::ALU, Some(4), &[1, 2]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.get(io.iss[0].pdst[0])), ("reuse", 4));
         assert_eq!((t.get(io.iss[0].lookup[0].renamed), t.get(io.iss[0].lookup[0].phys)), (1, 5));
         t.step();
@@ -862,12 +985,14 @@ pub mod golden {
         t.offer(ld, op::GLOAD, Some(0), &[1]);
         assert_eq!((t.action(), t.get(io.iss[0].stack_pc), t.get(io.iss[0].lookup[0].phys)), ("issue", ld, 5));
         t.step();
-        t.offer(add, op::ALU, Some(2), &[2]);
-        assert_eq!(t.action(), "stall"); // pre-executed, result not back yet
+        assert_eq!(t.fetch(add), (1, 0)); // pre-executed, result not back yet: the fetch waits
         t.step();
         t.wb(2, true, 2);
         t.step();
+        let r = t.fetch_reused(add, 1);
+        t.step();
         t.offer(add, op::ALU, Some(2), &[2]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.get(io.iss[0].pdst[0])), ("reuse", 6));
         t.step();
         t.offer(mul, op::ALU, Some(3), &[0, 2]);
@@ -1024,15 +1149,21 @@ pub mod golden {
         assert_eq!(t.get(io.mode), 0);
         t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
         assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", fma));
+        let r = t.fetch_reused(mulw, 2);
         t.step();
         t.offer_ops(mulw, op::ALU, &[6, 7], &[4, 8]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.pdsts(2)), ("reuse", vec![6, 7]));
+        let r = t.fetch_reused(add64, 2);
         t.step();
         t.offer_ops(add64, op::ALU, &[2, 3], &[10, 11, 6, 7]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.pdsts(2)), ("reuse", vec![10, 11]));
         assert_eq!((t.src_reads(0), t.src_reads(2), t.src_reads(3)), ((0, 0), (1, 6), (1, 7)));
+        let r = t.fetch_reused(setp, 1);
         t.step();
         t.offer_ops(setp, op::ALU, &[64], &[4, 9]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.pdsts(1)), ("reuse", vec![4]));
         t.step();
         branch(&mut t);
@@ -1041,12 +1172,14 @@ pub mod golden {
         t.offer_ops(ld, op::GLOAD, &[0], &[2, 3]);
         assert_eq!((t.action(), t.src_reads(0), t.src_reads(1)), ("issue", (1, 10), (1, 11)));
         t.step();
-        t.offer_ops(add, op::ALU, &[4], &[4]);
-        assert_eq!(t.action(), "stall"); // pre-executed, result not back yet
+        assert_eq!(t.fetch(add), (1, 0)); // pre-executed, result not back yet: the fetch waits
         t.step();
         t.wb_all(&[4], true, 3);
         t.step();
+        let r = t.fetch_reused(add, 1);
+        t.step();
         t.offer_ops(add, op::ALU, &[4], &[4]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.pdsts(1)), ("reuse", vec![8]));
         t.step();
         t.offer_ops(fma, op::ALU, &[5], &[12, 0, 5]);
@@ -1096,8 +1229,10 @@ pub mod golden {
         assert_eq!(t.get(io.mode), 0);
         t.offer_ops(add, op::ALU, &[4], &[0, 5]);
         assert_eq!((t.action(), t.get(io.iss[0].stack_pc)), ("issue", add));
+        let r = t.fetch_reused(v4, 4);
         t.step();
         t.offer_ops(v4, op::SLOAD, &[8, 9, 10, 11], &[12]);
+        t.reuse(&r);
         assert_eq!((t.action(), t.pdsts(4)), ("reuse", vec![4, 5, 6, 7]));
         t.step();
         t.offer_ops(sum, op::ALU, &[13], &[8, 9, 10, 11]);

@@ -149,9 +149,11 @@ fn golden_figure5_single_warp() {
 fn unit_is_a_hierarchy_of_the_real_blocks() {
     let top = build("pmode_unit", &[]);
     let subs: Vec<(&str, &str)> = top.instances.iter().map(|i| (i.name.as_str(), i.module.name.as_str())).collect();
-    assert_eq!(subs, [("sb", "scoreboard"), ("pq", "pqueue"), ("rn", "rename"), ("st", "simt_stack"), ("mc", "mode_ctrl")]);
+    // The P-queue's ports are the two issue ports and the two fetch ports.
+    let pq = "pqueue_issue_ports4";
+    assert_eq!(subs, [("sb", "scoreboard"), ("pq", pq), ("rn", "rename"), ("st", "simt_stack"), ("mc", "mode_ctrl")]);
     let files = hw::verilog::emit(&top);
-    for name in ["scoreboard", "pqueue", "rename", "simt_stack", "mode_ctrl", "pmode_unit"] {
+    for name in ["scoreboard", pq, "rename", "simt_stack", "mode_ctrl", "pmode_unit"] {
         assert!(files.iter().any(|f| f.module == name), "{name} missing from the emitted Verilog");
     }
     // Non-default parameters name the sub-modules after their own parameters.

@@ -157,6 +157,17 @@ pub const ISSUE_PORTS: ParamSpec = ParamSpec {
     source: "Table 1: 2 schedulers",
 };
 
+/// Fetch ports of the P-mode unit: the P-queue head is matched at fetch
+/// (§5.2), once per fetched instruction.
+pub const FETCH_PORTS: ParamSpec = ParamSpec {
+    name: "fetch_ports",
+    default: 2,
+    min: 1,
+    max: 2,
+    doc: "fetch ports: instructions fetched per cycle, each matched against its warp's P-queue head",
+    source: "section 4: at most two instructions fetched per cycle; section 5.2: the head is matched at fetch",
+};
+
 /// Writeback ports.
 pub const WB_PORTS: ParamSpec = ParamSpec {
     name: "wb_ports",

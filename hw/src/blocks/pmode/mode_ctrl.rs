@@ -83,8 +83,10 @@
 //!
 //! **N-mode** (`mode[w] = 0`):
 //! 1. `long_dep`: TRIGGER if none of the warp's P-mode results is in flight
-//!    (`flight[w] = 0`) and no lower port triggers this cycle (one episode
-//!    start per cycle: the scoreboard has one copy port); otherwise STALL.
+//!    (`flight[w] = 0`), no lower port triggers this cycle and no warp is
+//!    launched (one episode start per cycle: the scoreboard has one copy
+//!    port, and the unit empties a launched warp's P-queue through the
+//!    P-queue's start port); otherwise STALL.
 //!    Entries left from the last episode do not hold the trigger back: the
 //!    start drops them (their offsets are relative to the old base, §5.1) and
 //!    `rename` frees their registers and those of unrecorded results. A
@@ -529,7 +531,9 @@ pub fn mode_ctrl(p: &ModeCtrlParams, name: &str) -> Result<Arc<Module>, HwError>
     let a = |v: u64| lit(v, 3);
     let is = |o: Sig, v: u64| o.eq(v);
     let (mut trig_set, mut halt_set, mut sst_set, mut bar_set, mut redef_set) = (zero_w, zero_w, zero_w, zero_w, zero_w);
-    let mut lower_trigger = lit(0, 1);
+    // A launch takes the cycle's one episode start (the unit empties the
+    // launched warp's P-queue through the start port).
+    let mut lower_trigger = launch_en;
     let mut start = (lit(0, 1), lit(0, ww), lit(0, pcw));
     let mut triggers = Vec::new();
     // Per issue port: (warp, P-mode results it adds to the warp's count).

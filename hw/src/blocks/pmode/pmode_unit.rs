@@ -10,7 +10,11 @@
 //! one decoded instruction per issue port (`iss{k}_valid`); the unit decides
 //! what happens to it (`iss{k}_action`, see `mode_ctrl::action`), renames its
 //! operands, and updates every structure at the clock edge. Results come back
-//! on the writeback ports.
+//! on the writeback ports. The fetch ports reach into the fetch stage
+//! (§5.2): an N-mode warp's next instruction is compared with its P-queue
+//! head, and a ready match moves from the queue into the instruction buffer
+//! (`Reuse.Rdy`, `Phy.Dst`), bypassing fetch and decode; it comes back to
+//! issue with `iss{k}_reuse` and its registers, and is reused there.
 //!
 //! # Parameters (paper defaults)
 //!
@@ -27,6 +31,7 @@
 //! | `lanes` | 32 | simt_stack (L) |
 //! | `inst_bytes` | 8 | simt_stack |
 //! | `issue_ports` | 2 | all (K) |
+//! | `fetch_ports` | 2 | pqueue: its ports K.. (F; §4: two instructions fetched per cycle) |
 //! | `wb_ports` | 2 | scoreboard, pqueue, mode_ctrl (J) |
 //! | `release` | 0 | mode_ctrl: a reused result renamed in the N table (0) or moved home (1) |
 //!
@@ -45,6 +50,11 @@
 //! | `iss{k}_src0`, `iss{k}_src0_vld`, `iss{k}_src1`, `iss{k}_src1_vld` | in | A, 1 | sources |
 //! | `iss{k}_dst`, `iss{k}_dst_vld` | in | A, 1 | destination |
 //! | `iss{k}_taken`, `iss{k}_target`, `iss{k}_reconv` | in | L, P, P | branch outcome (threads taking it), target, reconvergence PC |
+//! | `iss{k}_reuse`, `iss{k}_reuse_pdst{d}` | in | 1, R | the instruction came from the P-queue at fetch (`Reuse.Rdy`), with its rename registers (`Phy.Dst`) |
+//! | `fe{f}_warp`, `fe{f}_pc` | in | W, P | fetch port f: an N-mode warp's next instruction |
+//! | `fe{f}_pop` | in | 1 | move a ready match out of the P-queue |
+//! | `fe{f}_hit`, `fe{f}_rdy` | out | 1, 1 | the warp's P-queue head has this PC; its result is back |
+//! | `fe{f}_pdst{d}` | out | R | the head's rename registers |
 //! | `wb{j}_en`, `wb{j}_warp`, `wb{j}_reg` | in | 1, W, A | a result is written back |
 //! | `wb{j}_pmode`, `wb{j}_rec`, `wb{j}_idx` | in | 1, 1, I | issued in P-mode; recorded in the P-queue (`iss{k}_recorded` at issue), and its P-queue index (`iss{k}_pq_idx` at issue) |
 //! | `mode`, `halted` | out | warps | per-warp P-mode / halted bits (for the scheduler) |
@@ -68,16 +78,23 @@
 //!   — an N-mode result clears both boards (a P-mode reader of the
 //!   architected register needs it), a P-mode result only the P board.
 //!   `copy_en/copy_warp` = `start_en/start_warp`.
-//! - pqueue: warp, pc, sources, destination from the port; `pdst` = rename
-//!   `iss{k}_alloc_phys`; push/pop from `mode_ctrl`; `wb{j}_en = wb{j}_en &
-//!   wb{j}_pmode & wb{j}_rec`; start = `start_*`.
+//! - pqueue: ports 0..K are the issue ports: warp, pc, sources, destination
+//!   from the port; `pdst` = rename `iss{k}_alloc_phys`; push from
+//!   `mode_ctrl`, no pop. Ports K..K+F are the fetch ports: warp, pc, pop; no
+//!   push. `wb{j}_en = wb{j}_en & wb{j}_pmode & wb{j}_rec`; start = `start_*`,
+//!   or the launch (`launch_*`): a launched warp's queue is emptied, since
+//!   entries its slot's last warp left would match the same kernel's PCs
+//!   (`mode_ctrl` starts no episode in a launch cycle).
+//! - mode_ctrl: `pq_hit` = `iss{k}_reuse`, `pq_rdy` = 1 (only a ready entry
+//!   leaves the queue); its `pq_pop` is unused (the entry left at fetch).
 //! - rename: warp, pmode, sources, destination; `bank = (warp + dst) mod banks`
 //!   (GPGPU-Sim's register-to-bank mapping with warp shift); `reuse_phys` =
-//!   pqueue `iss{k}_head_pdst`; alloc/reuse/write from `mode_ctrl`; start =
+//!   `iss{k}_reuse_pdst`; alloc/reuse/write from `mode_ctrl`; start =
 //!   `start_en/start_warp`; `init_*`, `rel_*` from the unit's ports.
 //! - simt_stack: warp, pmode, outcome from the port; adv/br from `mode_ctrl`;
 //!   `copy` = `start_*`; `launch_*` from the unit's ports.
-//! - Outputs: `iss{k}_pdst = action == REUSE ? head_pdst : alloc_phys`.
+//! - Outputs: `iss{k}_pdst = action == REUSE ? reuse_pdst : alloc_phys`;
+//!   `fe{f}_*` = pqueue port K+f's `hit`, `rdy`, `head_pdst`.
 //!
 //! Combinational paths run mode_ctrl (pmode) → scoreboard / pqueue / rename →
 //! mode_ctrl (action) → sub-block commands and unit outputs. No sub-block
@@ -158,6 +175,7 @@ crate::block_params! {
         lanes: u32 = shared(super::LANES),
         inst_bytes: u32 = shared(super::INST_BYTES),
         issue_ports: u32 = shared(super::ISSUE_PORTS),
+        fetch_ports: u32 = shared(super::FETCH_PORTS),
         wb_ports: u32 = shared(super::WB_PORTS),
         srcs: u32 = shared(super::SRCS),
         dsts: u32 = shared(super::DSTS),
@@ -199,6 +217,9 @@ impl PmodeUnitParams {
             dsts: self.dsts,
         }
     }
+    /// The P-queue's parameters: its ports are the issue ports (which
+    /// record, `push`) followed by the fetch ports (which match and move the
+    /// head, `pop`).
     pub fn pqueue(&self) -> PqueueParams {
         PqueueParams {
             warps: self.warps,
@@ -207,7 +228,7 @@ impl PmodeUnitParams {
             regs: self.regs,
             rename_regs: self.rename_regs,
             pc_bits: self.pc_bits,
-            issue_ports: self.issue_ports,
+            issue_ports: self.issue_ports + self.fetch_ports,
             wb_ports: self.wb_ports,
             dsts: self.dsts,
         }
@@ -289,6 +310,23 @@ pub struct PmodeUnitIo<H> {
     pub iss: Vec<PmodeUnitIssue<H>>,
     /// Writeback port `j`: `wb{j}_*`.
     pub wb: Vec<PmodeUnitWb<H>>,
+    /// Fetch port `f`: `fe{f}_*`.
+    pub fe: Vec<PmodeUnitFetch<H>>,
+}
+
+/// One fetch port (§5.2): an N-mode warp's next instruction is compared
+/// with its P-queue head; on `pop` a ready match leaves the queue for the
+/// instruction buffer, bypassing fetch and decode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PmodeUnitFetch<H> {
+    pub warp: H,
+    pub pc: H,
+    pub pop: H,
+    pub hit: H,
+    pub rdy: H,
+    /// The head entry's rename registers (`Phy.Dst`): `fe{f}_pdst`,
+    /// `fe{f}_pdst{d}`.
+    pub pdst: Vec<H>,
 }
 
 /// One issue port: the offered instruction and what the unit decided.
@@ -306,6 +344,10 @@ pub struct PmodeUnitIssue<H> {
     pub taken: H,
     pub target: H,
     pub reconv: H,
+    /// The instruction came from the P-queue at fetch (`Reuse.Rdy`), with
+    /// its rename registers (`Phy.Dst`): `iss{k}_reuse`, `iss{k}_reuse_pdst{d}`.
+    pub reuse: H,
+    pub reuse_pdst: Vec<H>,
     pub action: H,
     /// `iss{k}_src{j}_renamed`, `iss{k}_src{j}_phys`.
     pub lookup: Vec<RenameLookup<H>>,
@@ -366,6 +408,8 @@ impl Interface for PmodeUnitParams {
                         taken: b.input(n("taken"), lanes),
                         target: b.input(n("target"), pcw),
                         reconv: b.input(n("reconv"), pcw),
+                        reuse: b.input(n("reuse"), 1),
+                        reuse_pdst: (0..self.dsts).map(|d| b.input(n(&per_dst("reuse_pdst", d)), rw)).collect(),
                         action: b.output(n("action"), 3),
                         lookup: (0..self.srcs)
                             .map(|j| RenameLookup {
@@ -393,6 +437,19 @@ impl Interface for PmodeUnitParams {
                         pmode: b.input(n("pmode"), 1),
                         rec: b.input(n("rec"), 1),
                         idx: b.input(n("idx"), iw),
+                    }
+                })
+                .collect(),
+            fe: (0..self.fetch_ports)
+                .map(|f| {
+                    let n = |x: &str| format!("fe{f}_{x}");
+                    PmodeUnitFetch {
+                        warp: b.input(n("warp"), ww),
+                        pc: b.input(n("pc"), pcw),
+                        pop: b.input(n("pop"), 1),
+                        hit: b.output(n("hit"), 1),
+                        rdy: b.output(n("rdy"), 1),
+                        pdst: (0..self.dsts).map(|d| b.output(n(&per_dst("pdst", d)), rw)).collect(),
                     }
                 })
                 .collect(),
@@ -493,6 +550,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         taken: Sig,
         target: Sig,
         reconv: Sig,
+        reuse: Sig,
+        reuse_pdst: Vec<Sig>,
     }
     let iss: Vec<Iss> = io
         .iss
@@ -507,6 +566,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             taken: m.port(&d.taken),
             target: m.port(&d.target),
             reconv: m.port(&d.reconv),
+            reuse: m.port(&d.reuse),
+            reuse_pdst: d.reuse_pdst.iter().map(|x| m.port(x)).collect(),
         })
         .collect();
     let wbs: Vec<[Sig; 6]> = io
@@ -514,6 +575,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         .iter()
         .map(|d| [m.port(&d.en), m.port(&d.warp), m.port(&d.reg), m.port(&d.pmode), m.port(&d.rec), m.port(&d.idx)])
         .collect();
+
+    let fes: Vec<(Sig, Sig, Sig)> = io.fe.iter().map(|d| (m.port(&d.warp), m.port(&d.pc), m.port(&d.pop))).collect();
 
     let sb = m.instance("sb", &sb_mod).io(&sb_p);
     let pq = m.instance("pq", &pq_mod).io(&pq_p);
@@ -539,9 +602,12 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
     sb.copy_warp.set(start_warp);
     st.copy_en.set(start_en);
     st.copy_warp.set(start_warp);
-    pq.start_en.set(start_en);
-    pq.start_warp.set(start_warp);
-    pq.start_pc.set(mc.start_pc);
+    // A launched warp's P-queue is emptied too: entries a warp left at its
+    // exit would otherwise match the new warp's instructions (same kernel,
+    // same PCs). The mode controller starts no episode in a launch cycle.
+    pq.start_en.set(start_en | launch_en);
+    pq.start_warp.set(mux(start_en, start_warp, launch_warp));
+    pq.start_pc.set(mux(start_en, mc.start_pc.sig(), launch_pc));
     rn.start_en.set(start_en);
     rn.start_warp.set(start_warp);
 
@@ -608,24 +674,26 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         }
         mck.pq_ok.set(pqk.ok);
         mck.pq_full.set(pqk.full);
-        mck.pq_hit.set(pqk.hit);
-        mck.pq_rdy.set(pqk.rdy);
+        // A reused instruction left the P-queue at fetch, ready (§5.2).
+        mck.pq_hit.set(port.reuse);
+        mck.pq_rdy.set(lit(1, 1));
         mck.rn_free.set(rnk.free);
         mck.dst_long.set(sbk.dst_long);
         // The base entry's reconvergence PC is RPC_NONE; any other top entry
         // is one side of a divergent branch.
         mck.diverged.set(st.iss[k].rpc.sig().ne(lit(st_p.rpc_none(), st_p.pc_bits)));
-        // The renamed destinations are recorded; a reuse maps the head's registers.
-        for ((d, a), (h, r)) in pqk.dst.iter().zip(&rnk.alloc_phys).zip(pqk.head.iter().zip(&rnk.reuse_phys)) {
+        // The renamed destinations are recorded; a reuse maps the registers
+        // the instruction brought from the P-queue.
+        for ((d, a), (r, x)) in pqk.dst.iter().zip(&rnk.alloc_phys).zip(rnk.reuse_phys.iter().zip(&port.reuse_pdst)) {
             d.pdst.set(*a);
-            r.set(h.pdst);
+            r.set(*x);
         }
         // Commands.
         sbk.fire.set(mck.sb_fire);
         sbk.long.set(mck.sb_long);
         sbk.skip.set(mck.sb_skip);
         pqk.push.set(mck.pq_push);
-        pqk.pop.set(mck.pq_pop);
+        pqk.pop.set(lit(0, 1));
         rnk.alloc.set(mck.rn_alloc);
         rnk.reuse.set(mck.rn_reuse);
         rnk.write.set(mck.rn_write);
@@ -651,6 +719,21 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         pqj.idx.set(idx);
     }
 
+    // Fetch ports: the P-queue's ports after the issue ports; they match and
+    // move the head, and record nothing.
+    for (f, &(warp, pc, pop)) in fes.iter().enumerate() {
+        let pqf = &pq.iss[p.issue_ports as usize + f];
+        pqf.warp.set(warp);
+        pqf.pc.set(pc);
+        pqf.pop.set(pop);
+        pqf.push.set(lit(0, 1));
+        pqf.src0.set(lit(0, p.reg_bits()));
+        pqf.src1.set(lit(0, p.reg_bits()));
+        for d in &pqf.dst {
+            d.dst.set(lit(0, p.reg_bits()));
+            d.pdst.set(lit(0, p.phys_bits()));
+        }
+    }
     m.port(&io.mode).set(mc.mode);
     m.port(&io.halted).set(mc.halted);
     m.port(&io.used).set(rn.used);
@@ -663,8 +746,8 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
             m.port(&d.phys).set(l.phys);
         }
         let reuse = action.eq(super::mode_ctrl::action::REUSE);
-        for ((o, h), a) in o.pdst.iter().zip(&pq.iss[k].head).zip(&rn.iss[k].alloc_phys) {
-            m.port(o).set(mux(reuse, h.pdst, *a));
+        for ((o, x), a) in o.pdst.iter().zip(&iss[k].reuse_pdst).zip(&rn.iss[k].alloc_phys) {
+            m.port(o).set(mux(reuse, *x, *a));
         }
         m.port(&o.recorded).set(mc.iss[k].pq_push);
         m.port(&o.pq_idx).set(pq.iss[k].idx);
@@ -672,6 +755,14 @@ pub fn pmode_unit(p: &PmodeUnitParams, name: &str) -> Result<Arc<Module>, HwErro
         m.port(&o.stack_mask).set(st.iss[k].mask);
         m.port(&o.stall).set(sb.iss[k].stall);
         m.port(&o.long_dep).set(sb.iss[k].long_dep);
+    }
+    for (f, fe) in io.fe.iter().enumerate() {
+        let pqf = &pq.iss[p.issue_ports as usize + f];
+        m.port(&fe.hit).set(pqf.hit);
+        m.port(&fe.rdy).set(pqf.rdy);
+        for (o, h) in fe.pdst.iter().zip(&pqf.head) {
+            m.port(o).set(h.pdst);
+        }
     }
     m.finish_io(p)
 }

@@ -19,7 +19,7 @@
 //! | `regs` | 63 | architected registers; id width A = clog2(regs) = 6 |
 //! | `rename_regs` | 128 | rename registers; id width R = clog2(rename_regs) = 7 |
 //! | `pc_bits` | 32 | PC width (P) |
-//! | `issue_ports` | 2 | K |
+//! | `issue_ports` | 2 | K: ports (in the P-mode unit, its issue ports then its fetch ports) |
 //! | `wb_ports` | 2 | J |
 //!
 //! W = clog2(warps), I = clog2(entries).
@@ -144,7 +144,7 @@ use crate::util::{below, idx_bits, inc_mod, row_addr};
 use std::sync::Arc;
 
 crate::block_params! {
-    /// Parameters of `pqueue` (all shared with the P-mode family).
+    /// Parameters of `pqueue` (shared with the P-mode family but the port count).
     pub struct PqueueParams {
         warps: u32 = shared(super::WARPS),
         entries: u32 = shared(super::ENTRIES),
@@ -152,7 +152,9 @@ crate::block_params! {
         regs: u32 = shared(super::REGS),
         rename_regs: u32 = shared(super::RENAME_REGS),
         pc_bits: u32 = shared(super::PC_BITS),
-        issue_ports: u32 = shared(super::ISSUE_PORTS),
+        // In the P-mode unit: its issue ports (which record) then its fetch
+        // ports (which match and move the head, §5.2).
+        issue_ports: u32 = spec { 2, 1..=8, "ports, each with record (push) and match (pop) sides", "Table 1: 2 schedulers; section 5.2: the head is matched at fetch" },
         wb_ports: u32 = shared(super::WB_PORTS),
         dsts: u32 = shared(super::DSTS),
     }
