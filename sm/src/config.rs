@@ -665,6 +665,11 @@ impl Config {
         range("core.two_level_active", c.two_level_active as u64, 1, 64)?;
         range("core.ibuffer_entries", c.ibuffer_entries as u64, 1, 64)?;
         range("core.fetch_width", c.fetch_width as u64, 1, 64)?;
+        let fetch_ports = hw::blocks::pmode::FETCH_PORTS.max;
+        if self.mode == Mode::Pmode && c.fetch_width as u64 > fetch_ports {
+            // Every fetch is matched with its warp's P-queue head (§5.2).
+            return bad("core.fetch_width", &c.fetch_width, &format!("at most {fetch_ports} with mode = \"pmode\" (the P-mode unit's fetch ports)"));
+        }
         range("core.fetch_latency", c.fetch_latency as u64, 1, 64)?;
         range("core.cta_launch_interval", c.cta_launch_interval as u64, 1, 1 << 16)?;
         range("core.clock_mhz", c.clock_mhz as u64, 1, 100_000)?;
@@ -941,6 +946,9 @@ mod tests {
         // 2xTLP (seed 000 Figure 17) runs 96 warps in baseline mode, not in P-mode.
         let tlp = c.with_override("core.max_warps=96").unwrap();
         assert!(tlp.with_override("mode=\"pmode\"").unwrap_err().to_string().contains("core.max_warps"));
+        // P-mode matches every fetch with the P-queue: the unit's fetch ports bound the fetch width.
+        let wide = c.with_override("core.fetch_width=3").unwrap();
+        assert!(wide.with_override("mode=\"pmode\"").unwrap_err().to_string().contains("core.fetch_width"));
         let d = Config::preset("isca17_dac").with_override("mode=cae").unwrap().with_override("cae.units=1").unwrap();
         assert_eq!((d.mode, d.cae.units, d.units.sp_lanes), (Mode::Cae, 1, 16));
         assert_eq!(c.units.sp_lanes, 32, "the default: a warp per cycle");
