@@ -790,7 +790,8 @@ mod tests {
         );
         // 13.1 KB per SM (KB = 1024 bytes).
         assert_eq!(format!("{:.1}", 107_456.0 / 8.0 / 1024.0), "13.1");
-        assert_eq!(d.pqueue(), PqueueParams::default());
+        // The P-queue's ports: the two issue ports, then the two fetch ports.
+        assert_eq!(d.pqueue(), PqueueParams { issue_ports: 4, ..PqueueParams::default() });
         assert_eq!(d.rename(), RenameParams::default());
         assert_eq!(d.simt_stack(), SimtStackParams::default());
         assert_eq!(d.mode_ctrl(), ModeCtrlParams::default());
