@@ -172,12 +172,7 @@ impl PortFrame {
     /// Store a value, masking bits above the port width.
     #[inline]
     pub fn set(&mut self, port: PortId, value: &[u64]) {
-        let (o, n, mask) = self.slots[port.0 as usize];
-        let (o, n) = (o as usize, n as usize);
-        for k in 0..n {
-            self.words[o + k] = value.get(k).copied().unwrap_or(0);
-        }
-        self.words[o + n - 1] &= mask;
+        self.set_changed(port, value);
     }
 
     /// Store a value as `set` does; whether the stored value changed.

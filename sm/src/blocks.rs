@@ -575,11 +575,6 @@ impl PmodeBlock {
         FetchMatch::Moved(pdst)
     }
 
-    /// Fetch ports.
-    pub fn fetch_ports(&self) -> usize {
-        self.io.fe.len()
-    }
-
     /// Why the last offer on port `k` stalled, as far as the scoreboard
     /// knows: (operands pending, a source pending on a long-latency load).
     pub fn stall_reason(&self, k: usize) -> (bool, bool) {

@@ -430,40 +430,44 @@ impl PmodeUnitModel {
         // Glue from unit inputs: register bank of the original destination,
         // writeback board selects, P-queue writeback enable.
         let banks = self.p.banks as u64;
-        for k in (0..self.io.iss.len()).filter(|_| inputs) {
-            for d in 0..self.io.iss[k].dst.len() {
-                let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
-                let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst[d].reg)) & (banks - 1);
-                self.put_u64(RN, to, bank);
+        if inputs {
+            for k in 0..self.io.iss.len() {
+                for d in 0..self.io.iss[k].dst.len() {
+                    let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
+                    let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst[d].reg)) & (banks - 1);
+                    self.put_u64(RN, to, bank);
+                }
             }
-        }
-        for j in (0..self.io.wb.len()).filter(|_| inputs) {
-            let uw = &self.io.wb[j];
-            let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
-            let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
-            self.put_u64(SB, n, 1 - pm);
-            self.put_u64(SB, p, 1);
-            self.put_u64(PQ, pq_en, en & pm & rec);
+            for j in 0..self.io.wb.len() {
+                let uw = &self.io.wb[j];
+                let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
+                let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
+                self.put_u64(SB, n, 1 - pm);
+                self.put_u64(SB, p, 1);
+                self.put_u64(PQ, pq_en, en & pm & rec);
+            }
         }
         self.eval_sub(RN);
         self.eval_sub(PQ);
         // Glue: the P-queue records the allocated rename registers.
-        let fresh = self.unseen(SEEN_PDST);
-        for k in (0..self.io.iss.len()).filter(|_| fresh[RN]) {
-            for d in 0..self.rn.iss[k].alloc_phys.len() {
-                let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
-                let alloc = self.subs.get(RN, alloc_phys)[0];
-                self.put_u64(PQ, pdst, alloc);
+        if self.unseen(SEEN_PDST)[RN] {
+            for k in 0..self.io.iss.len() {
+                for d in 0..self.rn.iss[k].alloc_phys.len() {
+                    let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
+                    let alloc = self.subs.get(RN, alloc_phys)[0];
+                    self.put_u64(PQ, pdst, alloc);
+                }
             }
         }
         self.eval_sub(SB);
         self.eval_sub(ST);
         // Glue: a top entry other than the base (RPC_NONE) is a divergent path.
-        let fresh = self.unseen(SEEN_DIVERGED);
-        for k in (0..self.io.iss.len()).filter(|_| fresh[ST]) {
-            let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
-            let to = self.mc.iss[k].diverged;
-            self.put_u64(MC, to, diverged as u64);
+        if self.unseen(SEEN_DIVERGED)[ST] {
+            for k in 0..self.io.iss.len() {
+                let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
+                let to = self.mc.iss[k].diverged;
+                self.put_u64(MC, to, diverged as u64);
+            }
         }
         self.route(SEEN_STATUS);
         self.eval_sub(MC);

@@ -214,10 +214,10 @@ impl Sm {
 
     /// The `f`-th fetch of this cycle, of warp `w` at `op` (§5.2): an N-mode
     /// warp's instruction is matched with its P-queue head on fetch port
-    /// `f` (outside P-mode, or past the unit's fetch ports: fetched as
-    /// usual).
+    /// `f` (the configuration holds the fetch width to the unit's fetch
+    /// ports); outside P-mode it is fetched as usual.
     pub(super) fn pm_fetch(&mut self, f: usize, w: u16, op: u32) -> FetchMatch {
-        if !matches!(self.sb, super::Issuer::Pm(_)) || self.pm[w as usize].active || f >= self.pm_block().fetch_ports() {
+        if !matches!(self.sb, super::Issuer::Pm(_)) || self.pm[w as usize].active {
             return FetchMatch::Fetch;
         }
         let m = self.pm_block().fetch(f, w, op * kernel::INST_BYTES);

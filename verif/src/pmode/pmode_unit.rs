@@ -297,6 +297,37 @@ impl PmodeUnitDriver {
         }
     }
 
+    /// Fetch ports (§5.2): N-mode warps in turn, each at its next
+    /// instruction not yet moved, while its instruction buffer has room; a
+    /// ready match of the P-queue head moves to the buffer. Now and then a
+    /// fetch does not pop (it only looks).
+    fn fetch(&mut self, f: &mut Frame, mode: u64) {
+        let nw = self.warps.len();
+        let mut taken = Vec::new();
+        for fe in self.io.fe.clone() {
+            let start = self.rng.random_range(0..nw.max(1));
+            let pick = (0..nw).map(|i| (start + i) % nw).find(|&w| {
+                let d = &self.warps[w];
+                d.kernel.is_some() && !d.pmode && mode >> w & 1 == 0 && d.releasing.is_none() && d.moved.len() < 2 && !taken.contains(&w)
+            });
+            let Some(w) = pick else { continue };
+            taken.push(w);
+            let d = &self.warps[w];
+            let pos = d.n_pos + d.moved.len();
+            let Some(kern) = d.kernel.as_ref() else { continue };
+            let (pc, _, _) = kern.step(pos);
+            let pop = self.rng.random_bool(0.9);
+            f.set(fe.warp, w as u64);
+            f.set(fe.pc, pc);
+            f.set_bool(fe.pop, pop);
+            self.feed_shadow(f);
+            if pop && self.sh(fe.hit) == 1 && self.sh(fe.rdy) == 1 {
+                let pdst = fe.pdst.iter().map(|&id| self.sh(id)).collect();
+                self.warps[w].moved.push_back((pos, pdst));
+            }
+        }
+    }
+
     fn latency(&mut self, opc: u64) -> u64 {
         match opc {
             op::GLOAD if self.rng.random_bool(0.3) => self.rng.random_range(20..40),
@@ -475,39 +506,6 @@ impl Driver for PmodeUnitDriver {
             }
         }
         self.shadow.tick();
-    }
-}
-
-impl PmodeUnitDriver {
-    /// Fetch ports (§5.2): N-mode warps in turn, each at its next
-    /// instruction not yet moved, while its instruction buffer has room; a
-    /// ready match of the P-queue head moves to the buffer. Now and then a
-    /// fetch does not pop (it only looks).
-    fn fetch(&mut self, f: &mut Frame, mode: u64) {
-        let nw = self.warps.len();
-        let mut taken = Vec::new();
-        for fe in self.io.fe.clone() {
-            let start = self.rng.random_range(0..nw.max(1));
-            let pick = (0..nw).map(|i| (start + i) % nw).find(|&w| {
-                let d = &self.warps[w];
-                d.kernel.is_some() && !d.pmode && mode >> w & 1 == 0 && d.releasing.is_none() && d.moved.len() < 2 && !taken.contains(&w)
-            });
-            let Some(w) = pick else { continue };
-            taken.push(w);
-            let d = &self.warps[w];
-            let pos = d.n_pos + d.moved.len();
-            let Some(kern) = d.kernel.as_ref() else { continue };
-            let (pc, _, _) = kern.step(pos);
-            let pop = self.rng.random_bool(0.9);
-            f.set(fe.warp, w as u64);
-            f.set(fe.pc, pc);
-            f.set_bool(fe.pop, pop);
-            self.feed_shadow(f);
-            if pop && self.sh(fe.hit) == 1 && self.sh(fe.rdy) == 1 {
-                let pdst = fe.pdst.iter().map(|&id| self.sh(id)).collect();
-                self.warps[w].moved.push_back((pos, pdst));
-            }
-        }
     }
 }
 
