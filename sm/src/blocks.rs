@@ -670,6 +670,11 @@ impl PmodeBlock {
         self.status.expect("read above")
     }
 
+    /// The status last read, if it was read.
+    pub fn last_status(&self) -> Option<UnitStatus> {
+        self.status
+    }
+
     /// Rename registers in use (the availability vector), and its size. The
     /// vector depends on the unit's state only: read after an offer's `eval`.
     pub fn rename_used(&self) -> (u32, u32) {

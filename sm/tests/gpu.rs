@@ -125,11 +125,11 @@ fn instruction_and_constant_caches_cost_cycles_not_results() {
 /// cycle in full (`Outputs::exhaustive`) gives the same statistics.
 #[test]
 fn quiet_sms_skip_work_not_results() {
-    for name in ["sgemm", "bfs", "histogram", "vecadd"] {
+    for (name, mode) in [("sgemm", "baseline"), ("bfs", "baseline"), ("histogram", "baseline"), ("vecadd", "baseline"), ("sgemm", "pmode"), ("bfs", "pmode")] {
         let (k, l, _) = prepare(name);
-        let cfg = gpu(15, "baseline");
+        let cfg = gpu(15, mode);
         let fast = run(&k, &l, &cfg, 1);
         let full = sm::run::simulate(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs { exhaustive: true, ..Outputs::default() }).unwrap();
-        assert_eq!(fast.stats.json(), full.stats.json(), "{name}");
+        assert_eq!(fast.stats.json(), full.stats.json(), "{name} {mode}");
     }
 }

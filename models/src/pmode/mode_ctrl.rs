@@ -99,6 +99,22 @@ impl ModeCtrlModel {
         self.st.get(w).filter(|s| s.mode).map(|s| s.trig)
     }
 
+    /// Whether the warp on port `k` is in P-mode (state and `warp` only).
+    fn port_mode(&self, k: usize) -> bool {
+        let w = self.frame.get_u64(self.io.iss[k].warp);
+        self.st.get(w as usize).is_some_and(|s| s.mode)
+    }
+
+    /// The `pmode` outputs alone, which depend on the state and each port's
+    /// `warp` only: what a composition needs of this block before its other
+    /// inputs are known. `eval` writes the same values.
+    pub fn eval_modes(&mut self) {
+        for k in 0..self.io.iss.len() {
+            let pm = self.port_mode(k);
+            self.frame.set_bool(self.io.iss[k].pmode, pm);
+        }
+    }
+
     fn read_inputs(&mut self) {
         for k in 0..self.ins.len() {
             let (f, d) = (&self.frame, &self.io.iss[k]);
@@ -261,7 +277,7 @@ impl Component for ModeCtrlModel {
         for k in 0..self.ins.len() {
             let i = self.ins[k];
             let d = self.decs[k];
-            let pm = self.st.get(i.warp as usize).is_some_and(|s| s.mode);
+            let pm = self.port_mode(k);
             let o = &self.io.iss[k];
             let strobes =
                 [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];

@@ -15,7 +15,11 @@ use hw::blocks::pmode::pmode_unit::{PmodeUnitIo, PmodeUnitParams};
 use hw::blocks::pmode::pqueue::PqueueIo;
 use hw::blocks::pmode::rename::RenameIo;
 use hw::blocks::pmode::scoreboard::ScoreboardIo;
-use sim::{words_for, Bind, BindError, Component, PortFrame, PortId};
+use hw::ir::Module;
+use hw::registry::Block;
+use sim::{words_for, Bind, BindError, Component, Dir, PortFrame, PortId, PortSpec};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
 
 const SB: usize = 0;
 const PQ: usize = 1;
@@ -29,7 +33,6 @@ const SEEN_PDST: usize = 1;
 const SEEN_DIVERGED: usize = 2;
 const SEEN_STATUS: usize = 3;
 const SEEN_COMMANDS: usize = 4;
-const SEEN_OUTS: usize = 5;
 
 /// Where a wire's value comes from.
 #[derive(Clone, Copy, Debug)]
@@ -45,6 +48,19 @@ struct Wire {
     to: (usize, PortId),
 }
 
+/// Wires out of the sub-blocks, by source sub-block (only the ones
+/// evaluated since are read): (source port, destination).
+type BySrc<T> = [Vec<(PortId, T)>; 5];
+
+fn by_src<T>(wires: impl IntoIterator<Item = (Src, T)>) -> BySrc<T> {
+    let mut g: BySrc<T> = Default::default();
+    for (from, to) in wires {
+        let Src::Sub(c, id) = from else { unreachable!("these wires come from sub-blocks") };
+        g[c].push((id, to));
+    }
+    g
+}
+
 /// The five sub-blocks (the scoreboard may be any component of its ports;
 /// the others are called directly, not through `dyn`, on this hot path).
 struct Subs {
@@ -53,6 +69,45 @@ struct Subs {
     rn: RenameModel,
     st: SimtStackModel,
     mc: ModeCtrlModel,
+    /// Per sub-block, by port: an input with a combinational path to an
+    /// output in the sub-block's generator ([`comb_inputs`]).
+    comb: [Arc<Vec<bool>>; 5],
+}
+
+/// By port of a component of `m`'s ports: true for an input with a
+/// combinational path to some output of `m` (`Module::comb_deps`), and for a
+/// port `m` does not list (the reset: conservatively). A block's outputs are
+/// a function of its state and those inputs, so a change of any other input
+/// (a command acted on at the clock edge) needs no new `eval`. Cached by
+/// module name (one name, one module).
+fn comb_inputs(m: &Module, ports: &[PortSpec]) -> Arc<Vec<bool>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<bool>>>>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let v = cache.entry(m.name.clone()).or_insert_with(|| {
+        let inputs: Vec<&str> = m.inputs().map(|s| s.name.as_str()).collect();
+        let comb: HashSet<&str> = m.comb_deps.iter().flatten().map(|&i| inputs[i as usize]).collect();
+        let known: HashSet<&str> = inputs.iter().copied().collect();
+        Arc::new(ports.iter().map(|p| p.dir == Dir::In && (!known.contains(p.name.as_str()) || comb.contains(p.name.as_str()))).collect())
+    });
+    Arc::clone(v)
+}
+
+/// [`comb_inputs`] of a block's generator, elaborated once per parameter set.
+fn block_comb<B: Block>(p: &B, ports: &[PortSpec]) -> Arc<Vec<bool>> {
+    static MODULES: OnceLock<Mutex<HashMap<String, Arc<Module>>>> = OnceLock::new();
+    let name = p.name();
+    let m = {
+        let mut mods = MODULES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        match mods.get(&name) {
+            Some(m) => Arc::clone(m),
+            None => {
+                let m = p.elaborate().unwrap_or_else(|e| panic!("the generator of `{name}` builds at parameters its model accepts: {e}"));
+                mods.insert(name, Arc::clone(&m));
+                m
+            }
+        }
+    };
+    comb_inputs(&m, ports)
 }
 
 impl Subs {
@@ -127,15 +182,16 @@ pub struct PmodeUnitModel {
     /// sub-blocks (`SEEN_*`): the counts when it was last routed. A wire
     /// whose source has not been evaluated since is left as it is.
     evals: [u64; 5],
-    seen: [[u64; 5]; 6],
+    seen: [[u64; 5]; 5],
     /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
-    stage_pm: Vec<Wire>,
+    stage_pm: BySrc<(usize, PortId)>,
     /// Sub-block status into mode_ctrl: stage 2.
-    stage2: Vec<Wire>,
+    stage2: BySrc<(usize, PortId)>,
     /// mode_ctrl commands into the sub-blocks: stage 3.
-    stage3: Vec<Wire>,
-    /// Sub-block outputs to unit outputs.
-    outs: Vec<(Src, PortId)>,
+    stage3: BySrc<(usize, PortId)>,
+    /// By unit port: the sub-block output that is this unit output (a
+    /// wire: `get` reads it where it is).
+    out_src: Vec<Option<(usize, PortId)>>,
     buf: Vec<u64>,
 }
 
@@ -151,13 +207,16 @@ impl PmodeUnitModel {
         let frame = p.frame();
         let io = p.ids();
         let sb_io = p.scoreboard().bind(sb.as_ref())?;
-        let mut subs = Subs {
-            sb,
-            pq: PqueueModel::new(&p.pqueue()),
-            rn: RenameModel::new(&p.rename()),
-            st: SimtStackModel::new(&p.simt_stack()),
-            mc: ModeCtrlModel::new(&p.mode_ctrl()),
-        };
+        let (pq, rn, st, mc) =
+            (PqueueModel::new(&p.pqueue()), RenameModel::new(&p.rename()), SimtStackModel::new(&p.simt_stack()), ModeCtrlModel::new(&p.mode_ctrl()));
+        let comb = [
+            block_comb(&p.scoreboard(), sb.ports()),
+            block_comb(&p.pqueue(), pq.ports()),
+            block_comb(&p.rename(), rn.ports()),
+            block_comb(&p.simt_stack(), st.ports()),
+            block_comb(&p.mode_ctrl(), mc.ports()),
+        ];
+        let mut subs = Subs { sb, pq, rn, st, mc, comb };
         let (sb, pq, rn, st, mc) = (sb_io, p.pqueue().ids(), p.rename().ids(), p.simt_stack().ids(), p.mode_ctrl().ids());
         for mck in &mc.iss {
             subs.mc.set(mck.pq_rdy, &[1]); // a reused instruction arrives ready
@@ -312,6 +371,11 @@ impl PmodeUnitModel {
         outs.push((Src::Sub(ST, st.overflow), io.overflow));
         let st_rpc = st.iss.iter().map(|x| x.rpc).collect();
         let nports = frame.specs().len();
+        let mut out_src = vec![None; nports];
+        for (from, to) in outs {
+            let Src::Sub(c, id) = from else { unreachable!("unit outputs come from sub-blocks") };
+            out_src[to.0 as usize] = Some((c, id));
+        }
         let mut stage1: Vec<Vec<Wire>> = vec![Vec::new(); nports];
         for wire in s1 {
             let Src::Unit(id) = wire.from else { unreachable!("stage 1 wires come from unit inputs") };
@@ -335,15 +399,16 @@ impl PmodeUnitModel {
             dirty: [true; 5],
             settled: false,
             evals: [1; 5],
-            seen: [[0; 5]; 6],
-            stage_pm: spm,
-            stage2: s2,
-            stage3: s3,
-            outs,
+            seen: [[0; 5]; 5],
+            stage_pm: by_src(spm.into_iter().map(|w: Wire| (w.from, w.to))),
+            stage2: by_src(s2.into_iter().map(|w: Wire| (w.from, w.to))),
+            stage3: by_src(s3.into_iter().map(|w: Wire| (w.from, w.to))),
+            out_src,
         })
     }
 
-    /// Drive a sub-block input, marking the sub-block dirty if it changes.
+    /// Drive a sub-block input, marking the sub-block dirty if it changes
+    /// an input its outputs depend on.
     #[inline]
     fn put(subs: &mut Subs, dirty: &mut [bool; 5], c: usize, id: PortId, v: &[u64]) {
         let cur = subs.get(c, id);
@@ -353,7 +418,7 @@ impl PmodeUnitModel {
         };
         if !same {
             subs.set(c, id, v);
-            dirty[c] = true;
+            dirty[c] |= subs.comb[c][id.0 as usize];
         }
     }
 
@@ -396,24 +461,22 @@ impl PmodeUnitModel {
     /// Sub-block outputs into sub-block inputs.
     fn route(&mut self, g: usize) {
         let fresh = self.unseen(g);
-        let PmodeUnitModel { stage_pm, stage2, stage3, subs, frame, buf, dirty, .. } = self;
+        let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, .. } = self;
         let list = match g {
             SEEN_PM => stage_pm,
             SEEN_STATUS => stage2,
             _ => stage3,
         };
-        for wire in list.iter() {
-            let v: &[u64] = match wire.from {
-                Src::Unit(id) => frame.get(id),
-                Src::Sub(c, _) if !fresh[c] => continue,
-                Src::Sub(c, id) => subs.get(c, id),
-            };
-            if let [x] = *v {
-                Self::put(subs, dirty, wire.to.0, wire.to.1, &[x]);
-            } else {
-                let n = v.len();
-                buf[..n].copy_from_slice(v);
-                Self::put(subs, dirty, wire.to.0, wire.to.1, &buf[..n]);
+        for c in (0..5).filter(|&c| fresh[c]) {
+            for &(from, (tc, to)) in &list[c] {
+                let v = subs.get(c, from);
+                if let [x] = *v {
+                    Self::put(subs, dirty, tc, to, &[x]);
+                } else {
+                    let n = v.len();
+                    buf[..n].copy_from_slice(v);
+                    Self::put(subs, dirty, tc, to, &buf[..n]);
+                }
             }
         }
     }
@@ -425,7 +488,12 @@ impl PmodeUnitModel {
         }
         self.settled = true;
         let inputs = self.route_inputs();
-        self.eval_sub(MC); // pmode depends on state and warp only
+        // `pmode` depends on mode_ctrl's state and the ports' warps only;
+        // the full evaluation comes once the status is routed.
+        if self.dirty[MC] {
+            self.subs.mc.eval_modes();
+            self.evals[MC] += 1;
+        }
         self.route(SEEN_PM);
         // Glue from unit inputs: register bank of the original destination,
         // writeback board selects, P-queue writeback enable.
@@ -484,21 +552,6 @@ impl PmodeUnitModel {
         for c in [SB, PQ, RN, ST] {
             self.eval_sub(c);
         }
-        let fresh = self.unseen(SEEN_OUTS);
-        for (from, to) in &self.outs {
-            let v: &[u64] = match *from {
-                Src::Unit(id) => self.frame.get(id),
-                Src::Sub(c, _) if !fresh[c] => continue,
-                Src::Sub(c, id) => self.subs.get(c, id),
-            };
-            if let [x] = *v {
-                self.frame.set_u64(*to, x);
-            } else {
-                let n = v.len();
-                self.buf[..n].copy_from_slice(v);
-                self.frame.set(*to, &self.buf[..n]);
-            }
-        }
         for (k, ui) in self.io.iss.iter().enumerate() {
             let a = self.subs.get(MC, self.mc.iss[k].action)[0];
             for (d, &o) in ui.pdst.iter().enumerate() {
@@ -530,7 +583,10 @@ impl Component for PmodeUnitModel {
         }
     }
     fn get(&self, port: PortId) -> &[u64] {
-        self.frame.get(port)
+        match self.out_src[port.0 as usize] {
+            Some((c, id)) => self.subs.get(c, id),
+            None => self.frame.get(port),
+        }
     }
     fn eval(&mut self) {
         self.settle();

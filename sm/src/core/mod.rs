@@ -712,14 +712,14 @@ impl Sm {
 
     /// A GPU's SM with nothing to do until its CTA scheduler gives it a CTA:
     /// no CTA, nothing in flight, every scheduler's last scan found no warp
-    /// (baseline mode, no outputs that watch each cycle). Its cycle only
-    /// counts the schedulers' idle cycles; a test compares it with the full
-    /// cycle (`Outputs::exhaustive`).
-    fn quiet(&self) -> bool {
-        !self.out.exhaustive
+    /// (baseline or P-mode, no outputs that watch each cycle). Its cycle only
+    /// counts the schedulers' idle cycles (and in P-mode the rename registers
+    /// held, `Some` of them); a test compares it with the full cycle
+    /// (`Outputs::exhaustive`).
+    fn quiet(&self) -> Option<Option<u32>> {
+        let quiet = !self.out.exhaustive
             && self.tracing.is_none()
             && self.out.pipeview.is_none()
-            && matches!(self.sb, Issuer::Sb(_))
             && self.rp.is_none()
             && self.dac.as_ref().is_none_or(|d| d.idle())
             // MTA's throttle counts every cycle; DirectPrefetch's queue drains.
@@ -730,8 +730,14 @@ impl Sm {
             && self.wbq.is_empty()
             && self.oc.occupied() == 0
             && !self.sp.iter().chain(&self.sfu).chain(self.cae.iter().flat_map(|c| &c.pipes)).any(|p| p.busy())
-            && !self.mem.busy()
-            && self.sched_idle.iter().all(|i| i.is_some_and(|i| i.stall == Stall::NoInstLeft && i.until == u64::MAX))
+            && !self.mem.busy();
+        match &self.sb {
+            _ if !quiet => None,
+            Issuer::Sb(_) => {
+                self.sched_idle.iter().all(|i| i.is_some_and(|i| i.stall == Stall::NoInstLeft && i.until == u64::MAX)).then_some(None)
+            }
+            Issuer::Pm(_) => self.pm_quiet().map(Some),
+        }
     }
 
     /// No CTA running or waiting to launch, nothing in flight below the SM.
@@ -792,12 +798,13 @@ impl Sm {
 
     /// One clock cycle.
     pub fn cycle(&mut self) -> Result<(), RunError> {
-        if self.quiet() {
+        if let Some(held) = self.quiet() {
             // Nothing can change this cycle: each scheduler's scan would find
             // no warp, as it did last cycle, and no block is commanded.
             for _ in 0..self.scheds.len() {
                 self.stats.breakdown.add(Stall::NoInstLeft);
             }
+            self.stats.pmode.rename_held_sum += held.unwrap_or(0) as u64;
             self.now += 1;
             return Ok(());
         }

@@ -267,6 +267,25 @@ impl Sm {
         }
     }
 
+    /// Nothing for the P-mode unit this cycle: no warp to offer, launch or
+    /// release, no writeback to forget, and its status read since its last
+    /// edge (without a command it is not clocked, so the status stands).
+    /// `rename_held` is the status's, for the cycle's statistics.
+    pub(super) fn pm_quiet(&self) -> Option<u32> {
+        let super::Issuer::Pm(b) = &self.sb else { return None };
+        let x = &self.pm_extra;
+        let nothing = x.launch_queue.is_empty()
+            && x.release_queue.is_empty()
+            && x.wrote_back.is_empty()
+            && self.pm.iter().all(|p| p.releasing == 0 && !p.active)
+            && self.warps.iter().all(|w| !w.live);
+        if nothing {
+            b.last_status().map(|s| s.rename_held)
+        } else {
+            None
+        }
+    }
+
     pub(super) fn pm_begin_cycle(&mut self) {
         if self.pm_extra.p_rr.is_empty() {
             self.pm_extra.p_rr = vec![0; self.scheds.len()];
