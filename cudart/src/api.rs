@@ -351,13 +351,17 @@ unsafe fn copy_rows(d: &mut Device, dst: *mut c_void, src: *const c_void, n: usi
     match kind {
         MEMCPY_HOST_TO_HOST => std::ptr::copy(src as *const u8, dst as *mut u8, n),
         MEMCPY_HOST_TO_DEVICE => match d.bytes(dst as u64, n as u64) {
-            Ok(b) => b.copy_from_slice(std::slice::from_raw_parts(src as *const u8, n)),
+            Ok(b) => {
+                b.copy_from_slice(std::slice::from_raw_parts(src as *const u8, n));
+                d.copied(dst as u64, n as u64);
+            }
             Err(e) => return bad(e, range(dst)),
         },
         MEMCPY_DEVICE_TO_HOST => match d.bytes(src as u64, n as u64) {
             Ok(b) => {
                 let host = std::slice::from_raw_parts_mut(dst as *mut u8, n);
                 host.copy_from_slice(b);
+                d.copied(src as u64, n as u64);
                 match rows {
                     Some(r) => r.extend_from_slice(host),
                     None => d.record_d2h(host)?,

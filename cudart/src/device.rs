@@ -221,6 +221,8 @@ pub struct Device {
     textures: Vec<kernel::texture::Texture>,
     /// CUDA arrays by their handle (their base address).
     arrays: HashMap<u64, CudaArray>,
+    /// The caches the last timed launch left (`gpu.warm_l2`, `l1.warm_read_only`).
+    warm: sm::run::Warm,
 }
 
 /// Device memory of the simulated GPU.
@@ -246,6 +248,7 @@ impl Device {
             profile: Default::default(),
             textures: Vec::new(),
             arrays: HashMap::new(),
+            warm: Default::default(),
         }
     }
 
@@ -521,8 +524,10 @@ impl Device {
         );
         if let (Some((cfg, engine)), Some(before)) = (&self.opts.timing, before) {
             launch.memory = before;
-            let o = sm::run::simulate(Arc::new(kernel.clone()), Arc::new(launch), cfg, *engine, sm::core::Outputs::default())
+            let warm = std::mem::take(&mut self.warm);
+            let o = sm::run::simulate_warm(Arc::new(kernel.clone()), Arc::new(launch), cfg, *engine, sm::core::Outputs::default(), warm)
                 .map_err(|e| Fatal(format!("{what} on the timing SM: {e}")))?;
+            self.warm = o.warm.clone();
             self.cycles += o.stats.cycles;
             let stats = serde_json::to_string(&o.stats).expect("stats serialize");
             line += &format!(",\"cycles\":{},\"wall_seconds\":{:.6},\"sm\":{stats}}}", o.stats.cycles, t.elapsed().as_secs_f64());
@@ -538,6 +543,12 @@ impl Device {
         }
         self.launches = n;
         Ok(())
+    }
+
+    /// The program copied `bytes` at device address `addr` to or from the
+    /// host (the next launch finds the lines in L2: `gpu.copies_fill_l2`).
+    pub fn copied(&mut self, addr: u64, bytes: u64) {
+        self.warm.copied(addr, bytes);
     }
 
     /// Record a copy from the device to the host (`Options::d2h`).

@@ -151,6 +151,19 @@ pub struct Units {
     /// 16-lane units take two cycles per warp instruction).
     #[serde(default = "default_sp_lanes")]
     pub sp_lanes: u32,
+    /// Cycles an SP or SFU result spends in pipeline registers besides the
+    /// unit's latency, from its collector unit to the scoreboard (GPGPU-Sim:
+    /// ID_OC, OC_EX, the unit's dispatch register and EX_WB; a dependent
+    /// instruction issues `latency + 6` cycles after its producer there,
+    /// `latency + 2` here without them). Throughput is unchanged.
+    #[serde(default)]
+    pub result_stages: u32,
+    /// Latency of the instructions GPGPU-Sim puts in none of the five
+    /// classes (logic, shifts, `setp`, `selp`, `mov`, `cvt`, branches), with
+    /// an initiation interval of one pass: GPGPU-Sim gives them 1 cycle.
+    /// 0: the add class's latency and interval.
+    #[serde(default)]
+    pub other_latency: u32,
 }
 
 fn default_sp_lanes() -> u32 {
@@ -196,6 +209,11 @@ pub struct L1 {
     pub const_line: u32,
     #[serde(default)]
     pub const_miss_latency: u32,
+    /// A program's next kernel launch finds the instruction and constant
+    /// caches as the last one left them (`crate::run::Warm`), as GPGPU-Sim
+    /// keeps them (it invalidates only L1D between kernels).
+    #[serde(default)]
+    pub warm_read_only: bool,
 }
 
 /// Interconnect, L2 and DRAM: one SM's share, as a fixed latency plus a
@@ -396,6 +414,18 @@ pub struct Gpu {
     pub dram_bus_bytes: u32,
     pub dram_chips: u32,
     pub dram_data_command_ratio: u32,
+    /// A program's next kernel launch finds the L2 slices as the last one
+    /// left them (`crate::run::Warm`), as GPGPU-Sim does
+    /// (`-gpgpu_flush_l2_cache 0`); `false`: every launch starts cold. For
+    /// programs (`warpforge exec`, `workloads`): a single launch starts cold
+    /// either way.
+    #[serde(default)]
+    pub warm_l2: bool,
+    /// The program's copies between host and device memory leave their
+    /// lines in L2 for the next launch, as in GPGPU-Sim
+    /// (`-gpgpu_perf_sim_memcpy 1`).
+    #[serde(default)]
+    pub copies_fill_l2: bool,
 }
 
 impl Default for Gpu {
@@ -427,6 +457,8 @@ impl Default for Gpu {
             dram_bus_bytes: 4,
             dram_chips: 2,
             dram_data_command_ratio: 4,
+            warm_l2: false,
+            copies_fill_l2: false,
         }
     }
 }
@@ -707,6 +739,8 @@ impl Config {
         }
         range("units.sfu_latency", u.sfu_latency as u64, 1, 4096)?;
         range("units.sfu_initiation", u.sfu_initiation as u64, 1, u.sfu_latency as u64)?;
+        range("units.result_stages", u.result_stages as u64, 0, 64)?;
+        range("units.other_latency", u.other_latency as u64, 0, 1 << 16)?;
         range("units.writeback_width", u.writeback_width as u64, 1, 2)?;
         if ![1, 2, 4, 8, 16, 32].contains(&u.sp_lanes) {
             return bad("units.sp_lanes", &u.sp_lanes, "must divide the warp: 1, 2, 4, 8, 16 or 32");

@@ -528,14 +528,15 @@ fn class_of(inst: &Inst) -> (LatType, LatClass) {
                 AluOp::Mul | AluOp::MulHi | AluOp::MulWide => LatClass::Mul,
                 AluOp::Mad | AluOp::MadHi | AluOp::MadWide => LatClass::Mad,
                 AluOp::Div | AluOp::Rem => LatClass::Div,
-                _ => LatClass::Add,
+                AluOp::Add | AluOp::Sub | AluOp::Mul24 { .. } | AluOp::Mad24 { .. } => LatClass::Add,
+                _ => LatClass::Other,
             };
             (ty_of(ty), class)
         }
-        K::Setp { ty, .. } => (ty_of(ty), LatClass::Add),
-        K::Cvt { dty, sty, .. } => (if dty == Ty::F64 || sty == Ty::F64 { LatType::Dp } else { ty_of(dty) }, LatClass::Add),
-        K::Mov(t) | K::Selp(t) => (ty_of(t), LatClass::Add),
-        _ => (LatType::Int, LatClass::Add),
+        K::Setp { ty, .. } => (ty_of(ty), LatClass::Other),
+        K::Cvt { dty, sty, .. } => (if dty == Ty::F64 || sty == Ty::F64 { LatType::Dp } else { ty_of(dty) }, LatClass::Other),
+        K::Mov(t) | K::Selp(t) => (ty_of(t), LatClass::Other),
+        _ => (LatType::Int, LatClass::Other),
     }
 }
 

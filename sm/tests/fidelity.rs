@@ -129,6 +129,34 @@ fn issue_rate_and_alu_latency() {
     assert!(spacing[0] >= 5 && spacing[0] <= 5 + 3, "spacing {} for latency 5", spacing[0]);
 }
 
+/// `units.result_stages` (GPGPU-Sim's pipeline registers) moves a dependent
+/// instruction that many cycles later and leaves independent ones back to
+/// back; `units.other_latency` sets the latency of the instructions outside
+/// the five classes (the loop's `setp` here).
+#[test]
+fn result_stages_delay_dependents_not_throughput() {
+    let base = Config::preset("hpca16_pmode").single_sm();
+    let median_gap = |c: &Config, kernel: &str, name: &str| {
+        let log = tmp(name);
+        micro("alu_chain.cu", kernel, &alu_launch(64), c, Some(&log));
+        let t = issue_cycles(&log, "mad.lo");
+        let mut gaps: Vec<u64> = t.windows(2).map(|w| w[1] - w[0]).collect();
+        gaps.sort();
+        (gaps[gaps.len() / 2], gaps.iter().filter(|&&g| g == 1).count())
+    };
+    let staged = base.with_override("units.result_stages=4").unwrap();
+    let (dep0, _) = median_gap(&base, "alu_dependent", "stages0.log");
+    let (dep4, _) = median_gap(&staged, "alu_dependent", "stages4.log");
+    assert_eq!(dep4, dep0 + 4, "dependent spacing {dep0} -> {dep4}");
+    let (_, b2b0) = median_gap(&base, "alu_independent", "stages0i.log");
+    let (_, b2b4) = median_gap(&staged, "alu_independent", "stages4i.log");
+    assert_eq!(b2b4, b2b0, "back-to-back issues of independent instructions");
+    // The loop's compare-and-branch is outside the classes: 1 cycle instead
+    // of the add class's 4 shortens each iteration.
+    let run = |c: &Config| micro("alu_chain.cu", "alu_dependent", &alu_launch(64), c, None).cycles;
+    assert!(run(&base.with_override("units.other_latency=1").unwrap()) < run(&base));
+}
+
 #[test]
 fn coalescing_requests_per_warp_instruction() {
     let cfg = Config::preset("hpca16_pmode").single_sm();

@@ -133,3 +133,55 @@ fn quiet_sms_skip_work_not_results() {
         assert_eq!(fast.stats.json(), full.stats.json(), "{name} {mode}");
     }
 }
+
+/// A program's second launch of a kernel finds the L2, instruction and
+/// constant caches as the first left them (`gpu.warm_l2`,
+/// `l1.warm_read_only`): the same memory, fewer misses, fewer cycles; on
+/// the whole GPU and on one SM. Off, the second launch is the first.
+#[test]
+fn a_relaunch_finds_the_caches_warm() {
+    let (k, l, golden) = prepare("sgemm");
+    let cold_cfg = Config::preset("gtx480").with_override("gpu.warm_l2=false").unwrap().with_override("l1.warm_read_only=false").unwrap();
+    let first = sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), &cold_cfg, Engine::Model, Outputs::default(), Default::default()).unwrap();
+    let again = sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), &cold_cfg, Engine::Model, Outputs::default(), first.warm).unwrap();
+    assert_eq!(first.stats.json(), again.stats.json(), "nothing kept");
+    for sms in [15, 1] {
+        let cfg = Config::preset("gtx480").with_override(&format!("gpu.sms={sms}")).unwrap();
+        let sim = |w: sm::run::Warm| sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default(), w).unwrap();
+        let cold = sim(Default::default());
+        let warm = sim(cold.warm.clone());
+        assert!(cold.memory == golden && warm.memory == golden, "{sms} SMs");
+        assert!(warm.stats.icache.misses < cold.stats.icache.misses, "{sms} SMs: icache {:?} then {:?}", cold.stats.icache, warm.stats.icache);
+        assert!(warm.stats.const_cache.misses < cold.stats.const_cache.misses, "{sms} SMs: {:?} then {:?}", cold.stats.const_cache, warm.stats.const_cache);
+        if sms > 1 {
+            assert!(warm.stats.l2_misses < cold.stats.l2_misses, "L2 misses {} then {}", cold.stats.l2_misses, warm.stats.l2_misses);
+        }
+        assert!(warm.stats.cycles < cold.stats.cycles, "{sms} SMs: {} then {} cycles", cold.stats.cycles, warm.stats.cycles);
+        // Deterministic: the same warm start, the same run.
+        assert_eq!(sim(cold.warm.clone()).stats.json(), warm.stats.json());
+    }
+}
+
+/// Host copies leave their lines in L2 for the next launch
+/// (`gpu.copies_fill_l2`, GPGPU-Sim's `-gpgpu_perf_sim_memcpy`): sgemm's
+/// inputs copied in, its loads hit in L2; off, they do not. The same memory
+/// either way.
+#[test]
+fn copies_fill_the_l2() {
+    let (k, l, golden) = prepare("sgemm");
+    let run = |fill: bool| {
+        let cfg = Config::preset("gtx480").with_override(&format!("gpu.copies_fill_l2={fill}")).unwrap();
+        let mut warm = sm::run::Warm::default();
+        for name in ["A", "B"] {
+            let r = l.memory.region(name).unwrap();
+            warm.copied(r.base, r.data.len() as u64);
+        }
+        sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), &cfg, Engine::Model, Outputs::default(), warm).unwrap()
+    };
+    let (filled, not) = (run(true), run(false));
+    assert!(filled.memory == golden && not.memory == golden);
+    let dram = |o: &sm::run::Outcome| o.stats.gpu.as_ref().unwrap().dram_reads;
+    assert_eq!(dram(&filled), 0, "every input line was in L2");
+    assert!(dram(&not) > 0);
+    assert!(filled.stats.cycles < not.stats.cycles, "{} vs {}", filled.stats.cycles, not.stats.cycles);
+}

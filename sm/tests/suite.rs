@@ -418,13 +418,12 @@ fn suite_trace_scheduled() {
         let m2 = kernel::Module::from_ptx(&s.ptx, &file).unwrap();
         let k2 = m2.only_kernel().unwrap().clone();
         let l2 = lf.bind(&m2, &k2).unwrap();
-        for (preset, mode) in [cases[i % cases.len()]] {
-            let cfg = Config::preset(preset).single_sm().with_override(&format!("mode={mode}")).unwrap();
-            let before = sm::run::simulate(Arc::new(k.clone()), Arc::new(launch.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
-            let after = sm::run::simulate(Arc::new(k2.clone()), Arc::new(l2.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
-            assert!(after.memory == golden.memory, "{name} trace-scheduled, {preset} {mode}: final memory differs");
-            faster += (after.stats.cycles < before.stats.cycles) as usize;
-        }
+        let (preset, mode) = cases[i % cases.len()];
+        let cfg = Config::preset(preset).single_sm().with_override(&format!("mode={mode}")).unwrap();
+        let before = sm::run::simulate(Arc::new(k.clone()), Arc::new(launch.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
+        let after = sm::run::simulate(Arc::new(k2.clone()), Arc::new(l2.clone()), &cfg, Engine::Model, Outputs::default()).unwrap();
+        assert!(after.memory == golden.memory, "{name} trace-scheduled, {preset} {mode}: final memory differs");
+        faster += (after.stats.cycles < before.stats.cycles) as usize;
     }
     assert!(faster > 0, "the pass never shortened a run");
 }

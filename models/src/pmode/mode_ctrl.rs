@@ -64,7 +64,7 @@ const MOVED: usize = 10;
 /// Cycle-accurate reference model of `mode_ctrl`.
 pub struct ModeCtrlModel {
     p: ModeCtrlParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: ModeCtrlIo<PortId>,
     st: Vec<WarpState>,
     ins: Vec<In>,

@@ -61,10 +61,31 @@ fn by_src<T>(wires: impl IntoIterator<Item = (Src, T)>) -> BySrc<T> {
     g
 }
 
+/// The scoreboard: its reference model, or any component of its ports.
+enum Board {
+    Model(Box<ScoreboardModel>),
+    Other(Box<dyn Component + Send>),
+}
+
+impl Board {
+    fn comp(&self) -> &dyn Component {
+        match self {
+            Board::Model(m) => m.as_ref(),
+            Board::Other(c) => c.as_ref(),
+        }
+    }
+    fn comp_mut(&mut self) -> &mut dyn Component {
+        match self {
+            Board::Model(m) => m.as_mut(),
+            Board::Other(c) => c.as_mut(),
+        }
+    }
+}
+
 /// The five sub-blocks (the scoreboard may be any component of its ports;
 /// the others are called directly, not through `dyn`, on this hot path).
 struct Subs {
-    sb: Box<dyn Component + Send>,
+    sb: Board,
     pq: PqueueModel,
     rn: RenameModel,
     st: SimtStackModel,
@@ -114,28 +135,42 @@ impl Subs {
     #[inline]
     fn get(&self, c: usize, id: PortId) -> &[u64] {
         match c {
-            SB => self.sb.get(id),
-            PQ => self.pq.get(id),
-            RN => self.rn.get(id),
-            ST => self.st.get(id),
-            _ => self.mc.get(id),
+            SB => match &self.sb {
+                Board::Model(m) => m.frame.get(id),
+                Board::Other(o) => o.get(id),
+            },
+            PQ => self.pq.frame.get(id),
+            RN => self.rn.frame.get(id),
+            ST => self.st.frame.get(id),
+            _ => self.mc.frame.get(id),
         }
     }
 
+    /// Set an input; whether its value changed.
     #[inline]
-    fn set(&mut self, c: usize, id: PortId, v: &[u64]) {
-        match c {
-            SB => self.sb.set(id, v),
-            PQ => self.pq.set(id, v),
-            RN => self.rn.set(id, v),
-            ST => self.st.set(id, v),
-            _ => self.mc.set(id, v),
-        }
+    fn set_changed(&mut self, c: usize, id: PortId, v: &[u64]) -> bool {
+        let f = match c {
+            SB => match &mut self.sb {
+                Board::Model(m) => &mut m.frame,
+                Board::Other(o) => {
+                    let same = o.get(id) == v;
+                    if !same {
+                        o.set(id, v);
+                    }
+                    return !same;
+                }
+            },
+            PQ => &mut self.pq.frame,
+            RN => &mut self.rn.frame,
+            ST => &mut self.st.frame,
+            _ => &mut self.mc.frame,
+        };
+        f.set_changed(id, v)
     }
 
     fn eval(&mut self, c: usize) {
         match c {
-            SB => self.sb.eval(),
+            SB => self.sb.comp_mut().eval(),
             PQ => self.pq.eval(),
             RN => self.rn.eval(),
             ST => self.st.eval(),
@@ -144,7 +179,7 @@ impl Subs {
     }
 
     fn tick(&mut self) {
-        self.sb.tick();
+        self.sb.comp_mut().tick();
         self.pq.tick();
         self.rn.tick();
         self.st.tick();
@@ -198,19 +233,23 @@ pub struct PmodeUnitModel {
 impl PmodeUnitModel {
     /// The unit of the sub-blocks' reference models.
     pub fn new(p: &PmodeUnitParams) -> Self {
-        Self::with_scoreboard(p, Box::new(ScoreboardModel::new(&p.scoreboard()))).expect("the scoreboard model has its ports")
+        Self::build(p, Board::Model(Box::new(ScoreboardModel::new(&p.scoreboard())))).expect("the scoreboard model has its ports")
     }
 
     /// The unit with another scoreboard component of the same ports (e.g. a
     /// deliberately broken one, or the netlist simulation of the generator).
     pub fn with_scoreboard(p: &PmodeUnitParams, sb: Box<dyn Component + Send>) -> Result<Self, BindError> {
+        Self::build(p, Board::Other(sb))
+    }
+
+    fn build(p: &PmodeUnitParams, sb: Board) -> Result<Self, BindError> {
         let frame = p.frame();
         let io = p.ids();
-        let sb_io = p.scoreboard().bind(sb.as_ref())?;
+        let sb_io = p.scoreboard().bind(sb.comp())?;
         let (pq, rn, st, mc) =
             (PqueueModel::new(&p.pqueue()), RenameModel::new(&p.rename()), SimtStackModel::new(&p.simt_stack()), ModeCtrlModel::new(&p.mode_ctrl()));
         let comb = [
-            block_comb(&p.scoreboard(), sb.ports()),
+            block_comb(&p.scoreboard(), sb.comp().ports()),
             block_comb(&p.pqueue(), pq.ports()),
             block_comb(&p.rename(), rn.ports()),
             block_comb(&p.simt_stack(), st.ports()),
@@ -411,13 +450,7 @@ impl PmodeUnitModel {
     /// an input its outputs depend on.
     #[inline]
     fn put(subs: &mut Subs, dirty: &mut [bool; 5], c: usize, id: PortId, v: &[u64]) {
-        let cur = subs.get(c, id);
-        let same = match (cur, v) {
-            ([a], [b]) => a == b,
-            _ => cur == v,
-        };
-        if !same {
-            subs.set(c, id, v);
+        if subs.set_changed(c, id, v) {
             dirty[c] |= subs.comb[c][id.0 as usize];
         }
     }

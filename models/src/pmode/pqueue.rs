@@ -52,7 +52,7 @@ struct View {
 /// Cycle-accurate reference model of `pqueue`.
 pub struct PqueueModel {
     p: PqueueParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: PqueueIo<PortId>,
     q: Vec<WarpQ>,
     /// A warp in reset state, read for warp ids `>= warps`.

@@ -20,7 +20,7 @@ struct WarpTables {
 /// Cycle-accurate reference model of `rename`.
 pub struct RenameModel {
     p: RenameParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: RenameIo<PortId>,
     t: Vec<WarpTables>,
     /// Availability vector, set = in use (little-endian words).

@@ -11,7 +11,7 @@ use sim::{Bind, Component, PortFrame, PortId};
 /// 1 = long; bit `warp * regs + reg`.
 pub struct ScoreboardModel {
     p: ScoreboardParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: ScoreboardIo<PortId>,
     boards: [[BitVec; 2]; 2],
 }

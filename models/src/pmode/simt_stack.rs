@@ -35,7 +35,7 @@ struct Warp {
 /// Cycle-accurate reference model of `simt_stack`.
 pub struct SimtStackModel {
     p: SimtStackParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: SimtStackIo<PortId>,
     w: Vec<Warp>,
     idle: Stack,

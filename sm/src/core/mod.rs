@@ -356,6 +356,8 @@ pub struct Sm {
     fetch_rr: usize,
     /// The instruction cache (`None`: ideal).
     icache: Option<crate::mem::cache::FillCache>,
+    /// Address of the kernel's first instruction (`crate::run::Warm`).
+    code_base: u64,
     /// Warp slots that may be able to fetch (bit per slot): set by every
     /// event that can make a warp fetchable (launch, issue, flush), cleared
     /// when fetch finds it cannot.
@@ -444,6 +446,7 @@ impl Sm {
             wbq: VecDeque::new(),
             fetch_rr: 0,
             icache: crate::mem::cache::FillCache::new(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.icache_miss_latency),
+            code_base: 0,
             fetch_candidates: 0,
             stats,
             last_progress: 0,
@@ -740,6 +743,27 @@ impl Sm {
         }
     }
 
+    /// Start with the instruction and constant caches an earlier launch
+    /// left (of the same shape; `l1.warm_read_only`), the kernel's code at
+    /// `code_base`.
+    pub(crate) fn warm_up(&mut self, c: Option<&crate::run::SmCaches>, code_base: u64) {
+        self.code_base = code_base;
+        let Some(c) = c.filter(|_| self.cfg.l1.warm_read_only) else { return };
+        for (mine, old) in [(&mut self.icache, &c.icache), (&mut self.mem.const_cache, &c.const_cache)] {
+            if let (Some(m), Some(o)) = (mine.as_mut(), old) {
+                if m.same_shape(o) {
+                    *m = o.clone();
+                }
+            }
+        }
+    }
+
+    /// The instruction and constant caches for the next launch.
+    pub(crate) fn caches(&self) -> crate::run::SmCaches {
+        let carry = |c: &Option<crate::mem::cache::FillCache>| c.as_ref().map(|c| c.carried(self.now));
+        crate::run::SmCaches { icache: carry(&self.icache), const_cache: carry(&self.mem.const_cache) }
+    }
+
     /// No CTA running or waiting to launch, nothing in flight below the SM.
     pub fn idle(&self) -> bool {
         self.given.as_ref().is_none_or(|q| q.is_empty()) && self.ctas.iter().all(|c| c.is_none()) && !self.mem.lower.busy()
@@ -1026,7 +1050,8 @@ impl Sm {
             let ready = if reuse.is_some() {
                 self.now + 1
             } else {
-                let there = self.icache.as_mut().map_or(self.now, |c| c.access(op as u64 * kernel::INST_BYTES as u64, self.now));
+                let pc = self.code_base + op as u64 * kernel::INST_BYTES as u64;
+                let there = self.icache.as_mut().map_or(self.now, |c| c.access(pc, self.now));
                 there + self.cfg.core.fetch_latency as u64
             };
             let control = self.ops[op as usize].control;
@@ -1388,6 +1413,7 @@ impl Sm {
     fn collect(&mut self) {
         let ops = Arc::clone(&self.ops);
         let now = self.now;
+        let stages = self.cfg.units.result_stages;
         let (sp, sfu, mem) = (&mut self.sp, &mut self.sfu, &mut self.mem);
         let mut affine = self.cae.as_mut().map(|c| &mut c.pipes);
         let mut dispatched = std::mem::take(&mut self.scratch_uids);
@@ -1416,7 +1442,7 @@ impl Sm {
                         };
                         match units.iter_mut().find(|p| p.can_accept(now)) {
                             Some(p) => {
-                                p.accept(now, op.latency, initiation, inst.uid, i);
+                                p.accept(now, op.latency + stages, initiation, inst.uid, i);
                                 true
                             }
                             None => false,

@@ -61,7 +61,9 @@ pub enum Space {
     Const,
 }
 
-/// GPGPU-Sim's latency classes `[add, max, mul, mad, div]`.
+/// GPGPU-Sim's latency classes `[add, max, mul, mad, div]`, and the
+/// instructions it lists in none of them (logic, shifts, `setp`, `mov`,
+/// `cvt`, branches: `units.other_latency`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LatClass {
     Add = 0,
@@ -69,6 +71,7 @@ pub enum LatClass {
     Mul = 2,
     Mad = 3,
     Div = 4,
+    Other = 5,
 }
 
 /// Operand type for the latency tables.
@@ -130,8 +133,13 @@ pub fn timing(c: &Config, unit: Unit, ty: LatType, class: LatClass) -> (u32, u32
     let u = &c.units;
     match unit {
         Unit::Sfu if class != LatClass::Div => (u.sfu_latency, u.sfu_initiation),
+        _ if class == LatClass::Other && u.other_latency > 0 => {
+            let passes = if unit == Unit::Sp { 32 / u.sp_lanes } else { 1 };
+            (u.other_latency.max(passes), passes)
+        }
         _ => {
-            let i = class as usize;
+            // Without `other_latency`, the unlisted instructions take the add class's.
+            let i = if class == LatClass::Other { LatClass::Add as usize } else { class as usize };
             let (lat, ini) = match ty {
                 LatType::Int => (u.int_latency[i], u.int_initiation[i]),
                 LatType::Fp => (u.fp_latency[i], u.fp_initiation[i]),

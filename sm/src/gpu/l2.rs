@@ -50,7 +50,7 @@ pub struct L2Stats {
     pub stalls: u64,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Way {
     line: u64,
     valid: bool,
@@ -86,7 +86,46 @@ pub struct L2Slice {
     pub stats: L2Stats,
 }
 
+/// What an L2 slice keeps for the next kernel launch (`crate::run::Warm`):
+/// its lines, dirty ones included, and its clock, so that their use order
+/// stands.
+#[derive(Clone, Debug)]
+pub struct L2Lines {
+    tags: Vec<Way>,
+    now: u64,
+}
+
 impl L2Slice {
+    /// The lines for the next launch (the slice is drained at a launch's end).
+    pub fn lines(&self) -> L2Lines {
+        L2Lines { tags: self.tags.clone(), now: self.now }
+    }
+
+    /// Start with the lines a launch left (of a slice of the same shape).
+    pub fn warm(&mut self, l: &L2Lines) {
+        if l.tags.len() == self.tags.len() {
+            self.tags.clone_from(&l.tags);
+            self.now = l.now;
+        }
+    }
+
+    /// A line a host copy moved through this slice (GPGPU-Sim's
+    /// `force_tag_access`): there, clean, most recently used; a victim is
+    /// replaced without a write-back, as GPGPU-Sim's tag update does.
+    pub fn install(&mut self, line: u64, set: u32) {
+        let now = self.now;
+        let ways = self.set_ways(set);
+        match ways.iter_mut().find(|w| w.valid && w.line == line) {
+            Some(w) => w.used = now,
+            None => {
+                let v = (0..ways.len()).min_by_key(|&i| (ways[i].valid, ways[i].used)).expect("at least one way");
+                ways[v] = Way { line, valid: true, dirty: false, used: now };
+            }
+        }
+        // Each line a step later: the copy's order is the use order.
+        self.now += 1;
+    }
+
     pub fn new(g: &crate::config::Gpu) -> L2Slice {
         L2Slice {
             ways: g.l2_ways as usize,

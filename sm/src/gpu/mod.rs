@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::core::{Outputs, Progress, ProgressFn, RunError, Sm, StuckWatch, PROGRESS_CYCLES};
 use crate::func::Functional;
 use crate::mem::lower::{Kind, Response};
-use crate::run::Outcome;
+use crate::run::{Outcome, Warm};
 use crate::stats::Stats;
 use addr::AddressMap;
 use dram::{Dram, DramRequest, DramStats, DramTiming};
@@ -105,13 +105,17 @@ pub struct Gpu {
     /// Warp instructions issued so far, over the SMs.
     warp_insts: u64,
     stats: GpuStats,
+    /// The caches for the next launch, filled in at the end.
+    warm: Warm,
 }
 
 impl Gpu {
     /// `threads`: worker threads stepping the SMs (1: on this thread).
     /// `out`: SM 0 writes the VCD and pipeline log and keeps the event
     /// logs; `out.threads` threads step the SMs.
-    pub fn new(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: &mut Outputs) -> Result<Gpu, String> {
+    /// `warm`: the caches an earlier launch of the program left
+    /// (`crate::run::Warm`), the kernel's code at `code_base`.
+    pub fn new(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, out: &mut Outputs, warm: Warm, code_base: u64) -> Result<Gpu, String> {
         let threads = out.threads.max(1);
         let g = &cfg.gpu;
         let memory = Arc::new(RwLock::new(launch.memory.clone()));
@@ -123,6 +127,7 @@ impl Gpu {
             let own = Outputs { exhaustive: out.exhaustive, ..Outputs::default() };
             let mut sm = Sm::new(cfg.clone(), func, engine, if i == 0 { std::mem::replace(out, own) } else { own })?;
             sm.join_gpu(memory.clone());
+            sm.warm_up(warm.sms.get(i as usize), code_base);
             sms.push(sm);
         }
         sms[0].check_fits().map_err(|e| e.to_string())?;
@@ -145,10 +150,18 @@ impl Gpu {
             let h = std::thread::Builder::new().name(format!("sm-worker-{k}")).spawn(move || sh.work()).map_err(|e| format!("cannot start {threads} threads: {e}"))?;
             workers.push(h);
         }
-        Ok(Gpu {
+        let mut gpu = Gpu {
             requests: Crossbar::new(n, nslices, buffer, g.icnt_latency as u64),
             replies: Crossbar::new(nslices, n, buffer, g.icnt_latency as u64),
-            slices: (0..nslices).map(|_| L2Slice::new(g)).collect(),
+            slices: (0..nslices)
+                .map(|i| {
+                    let mut s = L2Slice::new(g);
+                    if let Some(l) = warm.l2.get(i).filter(|_| g.warm_l2 && warm.l2.len() == nslices) {
+                        s.warm(l);
+                    }
+                    s
+                })
+                .collect(),
             drams: (0..g.channels)
                 .map(|_| Dram::new(timing, g.dram_queue as usize, g.dram_return_queue as usize, g.dram_burst_length, g.dram_bus_bytes * g.dram_chips, g.dram_data_command_ratio))
                 .collect(),
@@ -168,10 +181,31 @@ impl Gpu {
             can_take: vec![false; n],
             warp_insts: 0,
             stats: GpuStats { sms: g.sms, channels: g.channels, ..GpuStats::default() },
+            warm,
             shared,
             memory,
             cfg: cfg.clone(),
-        })
+        };
+        gpu.copies_into_l2();
+        Ok(gpu)
+    }
+
+    /// The lines of the host copies since the last launch go into L2, in
+    /// copy order (`gpu.copies_fill_l2`, GPGPU-Sim's
+    /// `-gpgpu_perf_sim_memcpy`).
+    fn copies_into_l2(&mut self) {
+        let copies = std::mem::take(&mut self.warm.copies);
+        if !self.cfg.gpu.copies_fill_l2 {
+            return;
+        }
+        for (addr, bytes) in copies {
+            for line in addr / self.line..=(addr + bytes - 1) / self.line {
+                let a = line * self.line;
+                let slice = self.map.decode(a).sub_partition as usize;
+                let set = ((self.map.partition_address(a) / self.line) % self.cfg.gpu.l2_sets as u64) as u32;
+                self.slices[slice].install(line, set);
+            }
+        }
     }
 
     /// Run the grid to completion: the GPU's statistics (SMs summed) and
@@ -213,11 +247,16 @@ impl Gpu {
             (sm0.take_actions(), sm0.replay_events(), sm0.dac_tuples())
         };
         let mut sms = Vec::with_capacity(self.shared.sms.len());
+        let mut caches = Vec::with_capacity(self.shared.sms.len());
         for i in 0..self.shared.sms.len() {
             let mut sm = self.sm(i);
             sm.finish_stats()?;
             sms.push(sm.stats.clone());
+            caches.push(sm.caches());
         }
+        let mut warm = std::mem::take(&mut self.warm);
+        warm.sms = caches;
+        warm.l2 = self.slices.iter().map(|s| s.lines()).collect();
         let mut stats = merge(&sms, self.now);
         self.stats.request_flits = self.requests.stats.flits;
         self.stats.reply_flits = self.replies.stats.flits;
@@ -242,7 +281,7 @@ impl Gpu {
         let memory = std::mem::replace(&mut self.memory, Arc::new(RwLock::new(Memory::new())));
         let memory = Arc::try_unwrap(memory).map_err(|_| RunError::Exec("the GPU's memory is still shared".into()))?;
         let memory = memory.into_inner().map_err(|_| RunError::Exec("the GPU's memory lock was poisoned".into()))?;
-        Ok(Outcome { stats, memory, actions, replay_events, dac_tuples })
+        Ok(Outcome { stats, memory, actions, replay_events, dac_tuples, warm })
     }
 
     fn memory_generation(&self) -> u64 {
@@ -581,8 +620,8 @@ fn merge(sms: &[Stats], cycles: u64) -> Stats {
 }
 
 /// Run `kernel` with `launch` on the GPU of `cfg` (`gpu.sms` SMs).
-pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, mut out: Outputs) -> Result<Outcome, String> {
+pub fn simulate(kernel: Arc<Kernel>, launch: Arc<Launch>, cfg: &Config, engine: Engine, mut out: Outputs, warm: Warm, code_base: u64) -> Result<Outcome, String> {
     let progress = out.progress.take();
-    let gpu = Gpu::new(kernel, launch, cfg, engine, &mut out)?;
+    let gpu = Gpu::new(kernel, launch, cfg, engine, &mut out, warm, code_base)?;
     gpu.run(progress).map_err(|e| e.to_string())
 }

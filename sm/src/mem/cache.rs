@@ -170,6 +170,9 @@ pub struct FillCache {
     /// Per way: (line, cycle its data is there, last use); line `u64::MAX` is empty.
     tags: Vec<(u64, u64, u64)>,
     miss_latency: u64,
+    /// Added to the SM's cycle: a cache carried into the next launch keeps
+    /// its fill and use times in the same order (`carried`).
+    base: u64,
     pub stats: crate::stats::CacheCount,
 }
 
@@ -182,8 +185,20 @@ impl FillCache {
             line_shift: line_bytes.trailing_zeros(),
             tags: vec![(u64::MAX, 0, 0); (sets * ways) as usize],
             miss_latency: miss_latency as u64,
+            base: 0,
             stats: Default::default(),
         })
+    }
+
+    /// This cache for the next launch, whose cycles count from 0 again
+    /// after this one's `end`: the same lines, all there, no statistics.
+    pub fn carried(&self, end: u64) -> FillCache {
+        FillCache { base: self.base + end, stats: Default::default(), ..self.clone() }
+    }
+
+    /// Same sets, ways and lines.
+    pub fn same_shape(&self, other: &FillCache) -> bool {
+        (self.sets, self.ways, self.line_shift) == (other.sets, other.ways, other.line_shift)
     }
 
     pub fn line(&self, addr: u64) -> u64 {
@@ -192,17 +207,18 @@ impl FillCache {
 
     /// An access to `addr` at cycle `now`: the cycle its line is there.
     pub fn access(&mut self, addr: u64, now: u64) -> u64 {
+        let (base, t) = (self.base, now + self.base);
         let line = self.line(addr);
         let s = (line % self.sets) as usize * self.ways;
         let ways = &mut self.tags[s..s + self.ways];
         self.stats.accesses += 1;
         if let Some(w) = ways.iter_mut().find(|w| w.0 == line) {
-            w.2 = now;
-            return w.1.max(now);
+            w.2 = t;
+            return w.1.max(t) - base;
         }
         self.stats.misses += 1;
         let v = (0..ways.len()).min_by_key(|&i| (ways[i].0 != u64::MAX, ways[i].2)).expect("a way");
-        ways[v] = (line, now + self.miss_latency, now);
+        ways[v] = (line, t + self.miss_latency, t);
         now + self.miss_latency
     }
 }
@@ -222,6 +238,24 @@ mod tests {
         assert_eq!(c.access(0x40, 400), 500);
         assert_eq!((c.stats.accesses, c.stats.misses), (5, 3));
         assert!(FillCache::new(0, 4, 128, 10).is_none(), "0 sets: ideal");
+    }
+
+    #[test]
+    fn a_carried_cache_keeps_its_lines_and_their_order() {
+        let mut c = FillCache::new(1, 2, 64, 100).unwrap();
+        c.access(0x00, 0); // line 0, there at 100
+        c.access(0x40, 50); // line 1, there at 150
+        c.access(0x00, 400); // line 0 used last
+        let mut next = c.carried(500);
+        assert_eq!(next.stats.accesses, 0, "statistics are per launch");
+        assert_eq!(next.access(0x40, 0), 0, "line 1 is there from cycle 0");
+        assert_eq!(next.access(0x80, 1), 101, "a miss evicts the least recently used: line 0");
+        assert_eq!(next.access(0x40, 2), 2);
+        assert_eq!(next.access(0x00, 3), 103, "line 0 was evicted");
+        // A launch still in flight: a fill not back by the end arrives later.
+        let mut c = FillCache::new(1, 1, 64, 100).unwrap();
+        c.access(0x00, 450);
+        assert_eq!(c.carried(500).access(0x00, 0), 50);
     }
 
     #[test]
