@@ -177,7 +177,7 @@ fn trigger_takes_no_issue_slot() {
     assert!(o.memory == golden.memory);
     let trigger = o.actions.iter().find(|a| a.action == Trigger).expect("the load warp enters P-mode");
     assert_eq!(trigger.warp, 0);
-    let load = o.actions.iter().filter(|a| a.warp == 0 && a.action == Issue && a.cycle < trigger.cycle).next_back().unwrap().cycle;
+    let load = o.actions.iter().rfind(|a| a.warp == 0 && a.action == Issue && a.cycle < trigger.cycle).unwrap().cycle;
     for c in load + 1..=load + 20 {
         assert!(
             o.actions.iter().any(|a| a.cycle == c && a.warp != 0 && a.action == Issue),
