@@ -180,6 +180,12 @@ pub struct L1 {
     pub line: u32,
     /// Cycles from the tag probe to the data for a hit.
     pub hit_latency: u32,
+    /// Cycles a request below L1 (a miss, a store, an atomic, a prefetch)
+    /// waits before it leaves: GPGPU-Sim's L1 probes every access at the end
+    /// of its `-gpgpu_l1_latency` queue, so a miss pays that latency too.
+    /// 0: it leaves at once.
+    #[serde(default)]
+    pub miss_delay: u32,
     /// MSHR table entries (the `mshr_table` block's `entries`).
     pub mshrs: u32,
     /// Requests one MSHR can hold (the block's `merge_limit`).
@@ -751,6 +757,7 @@ impl Config {
         pow2("l1.line", l.line)?;
         range("l1.line", l.line as u64, 32, 4096)?;
         range("l1.hit_latency", l.hit_latency as u64, 1, 4096)?;
+        range("l1.miss_delay", l.miss_delay as u64, 0, 4096)?;
         range("l1.mshrs", l.mshrs as u64, 1, 256)?;
         range("l1.merge", l.merge as u64, 1, 64)?;
         pow2("l1.shared_banks", l.shared_banks)?;

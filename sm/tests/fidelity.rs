@@ -85,6 +85,20 @@ fn pointer_chase_measures_the_configured_latencies() {
     }
 }
 
+/// `l1.miss_delay` (GPGPU-Sim's L1 latency queue, which misses wait out
+/// too) adds its cycles to every hop that misses L1 and none to a hop that
+/// hits.
+#[test]
+fn miss_delay_lengthens_misses_only() {
+    let cfg = Config::preset("hpca16_pmode").single_sm();
+    let delayed = cfg.with_override("l1.miss_delay=35").unwrap();
+    let in_l1: Vec<u32> = (0..8).map(|i| (i + 1) % 8).collect();
+    let (h1, d1) = (per_hop(&in_l1, 64, 128, &cfg), per_hop(&in_l1, 64, 128, &delayed));
+    assert!((d1 - h1).abs() < 0.5, "an L1 hit: {h1:.2} -> {d1:.2}/hop");
+    let (h2, d2) = (per_hop(&ring(384), 384 * 2, 384 * 4, &cfg), per_hop(&ring(384), 384 * 2, 384 * 4, &delayed));
+    assert!((d2 - h2 - 35.0).abs() <= 1.0, "an L2 hit: {h2:.2} -> {d2:.2}/hop");
+}
+
 /// (issue cycle of each instruction whose label contains `what`) in order.
 fn issue_cycles(log: &Path, what: &str) -> Vec<u64> {
     let recs = sm::pipeview::parse(&std::fs::read_to_string(log).unwrap()).unwrap();

@@ -93,6 +93,11 @@ pub struct MemStage {
     hits: VecDeque<(u64, u32)>,
     /// Shared / const accesses returning: (ready cycle, instruction).
     timed: VecDeque<(u64, u32)>,
+    /// Requests below L1 waiting out `l1.miss_delay` (GPGPU-Sim's L1
+    /// latency queue, which a miss passes before it leaves): (cycle it may
+    /// leave, request). They count against the queue's room.
+    delayed: VecDeque<(u64, Request)>,
+    miss_delay: u64,
     pub lower: Lower,
     woken: Vec<u32>,
     /// Instructions finished this cycle (the caller drains it).
@@ -151,6 +156,8 @@ impl MemStage {
             free_ids: (0..n as u32).rev().collect(),
             hits: VecDeque::new(),
             timed: VecDeque::new(),
+            delayed: VecDeque::new(),
+            miss_delay: c.l1.miss_delay as u64,
             lower: Lower::new(c),
             woken: Vec::with_capacity(64),
             done: Vec::with_capacity(8),
@@ -189,7 +196,26 @@ impl MemStage {
 
     /// Anything still in flight (stage, pending loads, memory below).
     pub fn busy(&self) -> bool {
-        self.cur.is_some() || self.free_ids.len() < self.loads.len() || !self.timed.is_empty() || self.lower.busy() || self.mta.as_ref().is_some_and(|m| m.busy())
+        self.cur.is_some()
+            || self.free_ids.len() < self.loads.len()
+            || !self.timed.is_empty()
+            || !self.delayed.is_empty()
+            || self.lower.busy()
+            || self.mta.as_ref().is_some_and(|m| m.busy())
+    }
+
+    /// A request below L1: now, or after `l1.miss_delay`.
+    fn send(&mut self, r: Request) {
+        if self.miss_delay == 0 {
+            self.lower.push(r);
+        } else {
+            self.delayed.push_back((self.now + self.miss_delay, r));
+        }
+    }
+
+    /// Room for requests below L1, the delayed ones counted.
+    fn room(&self) -> usize {
+        self.lower.queue_space().saturating_sub(self.delayed.len())
     }
 
     /// One cycle. Returns whether anything moved (for deadlock detection).
@@ -199,6 +225,10 @@ impl MemStage {
         self.checkpoint = None;
         self.mshr_freed_by = None;
         let mut progress = false;
+        while self.delayed.front().is_some_and(|&(t, _)| t <= now) && self.lower.queue_space() > 0 {
+            let (_, r) = self.delayed.pop_front().expect("a delayed request");
+            self.lower.push(r);
+        }
         self.lower.cycle(now);
         // A response entering the SM: a line fill goes through the MSHR
         // table (this cycle's request sees it), an atomic returns directly.
@@ -592,7 +622,7 @@ impl MemStage {
                 let pending = self.mshr.probe(line);
                 self.last_line = (false, true);
                 if !pending {
-                    if self.lower.queue_space() == 0 {
+                    if self.room() == 0 {
                         return Err(Hazard::Comq);
                     }
                     if !self.l1.can_reserve(line) {
@@ -613,7 +643,7 @@ impl MemStage {
                         }
                         self.count_n(false);
                         self.l1.reserve(line);
-                        self.lower.push(Request { line, kind: Kind::Read { mshr: e } });
+                        self.send(Request { line, kind: Kind::Read { mshr: e } });
                         self.l1_stats.accesses += 1;
                         self.l1_stats.misses += 1;
                         Ok(())
@@ -649,6 +679,7 @@ impl MemStage {
     /// keeps room for a demand miss; drop those L1 or the buffer has or
     /// will have.
     fn prefetch(&mut self, now: u64) {
+        let room = self.room();
         let m = self.mta.as_mut().expect("MTA mode");
         m.cycle(now);
         while let Some(line) = m.candidates.pop_front() {
@@ -656,12 +687,12 @@ impl MemStage {
                 m.stats.redundant += 1;
                 continue;
             }
-            if self.lower.queue_space() < 2 {
+            if room < 2 {
                 m.candidates.push_front(line);
                 return;
             }
             m.sent(line);
-            self.lower.push(Request { line, kind: Kind::Prefetch });
+            self.send(Request { line, kind: Kind::Prefetch });
             return;
         }
     }
@@ -694,23 +725,23 @@ impl MemStage {
     }
 
     fn store_line(&mut self, line: u64) -> Result<(), Hazard> {
-        if self.lower.queue_space() == 0 {
+        if self.room() == 0 {
             return Err(Hazard::Comq);
         }
         if self.l1.probe(line) == Probe::Hit {
             self.l1.touch(line);
         }
-        self.lower.push(Request { line, kind: Kind::Write });
+        self.send(Request { line, kind: Kind::Write });
         self.l1_stats.stores += 1;
         Ok(())
     }
 
     fn atomic_line(&mut self, line: u64) -> Result<(), Hazard> {
-        if self.lower.queue_space() == 0 {
+        if self.room() == 0 {
             return Err(Hazard::Comq);
         }
         let id = self.load_id.expect("a load id");
-        self.lower.push(Request { line, kind: Kind::Atomic { load: id } });
+        self.send(Request { line, kind: Kind::Atomic { load: id } });
         self.l1_stats.atomics += 1;
         Ok(())
     }
