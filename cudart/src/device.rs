@@ -525,9 +525,9 @@ impl Device {
         if let (Some((cfg, engine)), Some(before)) = (&self.opts.timing, before) {
             launch.memory = before;
             let warm = std::mem::take(&mut self.warm);
-            let o = sm::run::simulate_warm(Arc::new(kernel.clone()), Arc::new(launch), cfg, *engine, sm::core::Outputs::default(), warm)
+            let mut o = sm::run::simulate_warm(Arc::new(kernel.clone()), Arc::new(launch), cfg, *engine, sm::core::Outputs::default(), warm)
                 .map_err(|e| Fatal(format!("{what} on the timing SM: {e}")))?;
-            self.warm = o.warm.clone();
+            self.warm = std::mem::take(&mut o.warm);
             self.cycles += o.stats.cycles;
             let stats = serde_json::to_string(&o.stats).expect("stats serialize");
             line += &format!(",\"cycles\":{},\"wall_seconds\":{:.6},\"sm\":{stats}}}", o.stats.cycles, t.elapsed().as_secs_f64());

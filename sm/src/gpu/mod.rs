@@ -200,12 +200,18 @@ impl Gpu {
         }
         for (addr, bytes) in copies {
             for line in addr / self.line..=(addr + bytes - 1) / self.line {
-                let a = line * self.line;
-                let slice = self.map.decode(a).sub_partition as usize;
-                let set = ((self.map.partition_address(a) / self.line) % self.cfg.gpu.l2_sets as u64) as u32;
+                let (slice, set) = self.slice_and_set(line);
                 self.slices[slice].install(line, set);
             }
         }
+    }
+
+    /// The L2 slice of a line and its set there: sets are indexed by the
+    /// partition address (`l2_cache_config::set_index`).
+    fn slice_and_set(&self, line: u64) -> (usize, u32) {
+        let addr = line * self.line;
+        let slice = self.map.decode(addr).sub_partition as usize;
+        (slice, ((self.map.partition_address(addr) / self.line) % self.cfg.gpu.l2_sets as u64) as u32)
     }
 
     /// Run the grid to completion: the GPU's statistics (SMs summed) and
@@ -360,9 +366,7 @@ impl Gpu {
             }
             if self.requests.can_push(i) {
                 if let Some(r) = port.out.pop_front() {
-                    let addr = r.line * self.line;
-                    let slice = self.map.decode(addr).sub_partition as usize;
-                    let set = ((self.map.partition_address(addr) / self.line) % self.cfg.gpu.l2_sets as u64) as u32;
+                    let (slice, set) = self.slice_and_set(r.line);
                     let flits = if r.kind == Kind::Write || matches!(r.kind, Kind::Atomic { .. }) { self.line_flits } else { 1 };
                     self.requests.push(i, slice, flits, L2Request { sm: i as u16, line: r.line, set, kind: r.kind });
                 }

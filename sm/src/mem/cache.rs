@@ -191,7 +191,7 @@ impl FillCache {
     }
 
     /// This cache for the next launch, whose cycles count from 0 again
-    /// after this one's `end`: the same lines, all there, no statistics.
+    /// after this one's `end`: the same lines and fill times, no statistics.
     pub fn carried(&self, end: u64) -> FillCache {
         FillCache { base: self.base + end, stats: Default::default(), ..self.clone() }
     }
