@@ -99,36 +99,25 @@ struct Subs {
 /// combinational path to some output of `m` (`Module::comb_deps`), and for a
 /// port `m` does not list (the reset: conservatively). A block's outputs are
 /// a function of its state and those inputs, so a change of any other input
-/// (a command acted on at the clock edge) needs no new `eval`. Cached by
-/// module name (one name, one module).
-fn comb_inputs(m: &Module, ports: &[PortSpec]) -> Arc<Vec<bool>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<bool>>>>> = OnceLock::new();
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    let v = cache.entry(m.name.clone()).or_insert_with(|| {
-        let inputs: Vec<&str> = m.inputs().map(|s| s.name.as_str()).collect();
-        let comb: HashSet<&str> = m.comb_deps.iter().flatten().map(|&i| inputs[i as usize]).collect();
-        let known: HashSet<&str> = inputs.iter().copied().collect();
-        Arc::new(ports.iter().map(|p| p.dir == Dir::In && (!known.contains(p.name.as_str()) || comb.contains(p.name.as_str()))).collect())
-    });
-    Arc::clone(v)
+/// (a command acted on at the clock edge) needs no new `eval`.
+fn comb_inputs(m: &Module, ports: &[PortSpec]) -> Vec<bool> {
+    let inputs: Vec<&str> = m.inputs().map(|s| s.name.as_str()).collect();
+    let comb: HashSet<&str> = m.comb_deps.iter().flatten().map(|&i| inputs[i as usize]).collect();
+    let known: HashSet<&str> = inputs.iter().copied().collect();
+    ports.iter().map(|p| p.dir == Dir::In && (!known.contains(p.name.as_str()) || comb.contains(p.name.as_str()))).collect()
 }
 
-/// [`comb_inputs`] of a block's generator, elaborated once per parameter set.
+/// [`comb_inputs`] of a block's generator, elaborated once per parameter
+/// set (cached by module name: one name, one module).
 fn block_comb<B: Block>(p: &B, ports: &[PortSpec]) -> Arc<Vec<bool>> {
-    static MODULES: OnceLock<Mutex<HashMap<String, Arc<Module>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<bool>>>>> = OnceLock::new();
     let name = p.name();
-    let m = {
-        let mut mods = MODULES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-        match mods.get(&name) {
-            Some(m) => Arc::clone(m),
-            None => {
-                let m = p.elaborate().unwrap_or_else(|e| panic!("the generator of `{name}` builds at parameters its model accepts: {e}"));
-                mods.insert(name, Arc::clone(&m));
-                m
-            }
-        }
-    };
-    comb_inputs(&m, ports)
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let v = cache.entry(name).or_insert_with_key(|name| {
+        let m = p.elaborate().unwrap_or_else(|e| panic!("the generator of `{name}` builds at parameters its model accepts: {e}"));
+        Arc::new(comb_inputs(&m, ports))
+    });
+    Arc::clone(v)
 }
 
 impl Subs {

@@ -131,12 +131,11 @@ pub fn gpr_read_mask(op: &Op) -> u8 {
 
 pub fn timing(c: &Config, unit: Unit, ty: LatType, class: LatClass) -> (u32, u32) {
     let u = &c.units;
+    // A narrow SP unit takes a warp in several passes.
+    let passes = if unit == Unit::Sp { 32 / u.sp_lanes } else { 1 };
     match unit {
         Unit::Sfu if class != LatClass::Div => (u.sfu_latency, u.sfu_initiation),
-        _ if class == LatClass::Other && u.other_latency > 0 => {
-            let passes = if unit == Unit::Sp { 32 / u.sp_lanes } else { 1 };
-            (u.other_latency.max(passes), passes)
-        }
+        _ if class == LatClass::Other && u.other_latency > 0 => (u.other_latency.max(passes), passes),
         _ => {
             // Without `other_latency`, the unlisted instructions take the add class's.
             let i = if class == LatClass::Other { LatClass::Add as usize } else { class as usize };
@@ -145,8 +144,6 @@ pub fn timing(c: &Config, unit: Unit, ty: LatType, class: LatClass) -> (u32, u32
                 LatType::Fp => (u.fp_latency[i], u.fp_initiation[i]),
                 LatType::Dp => (u.dp_latency[i], u.dp_initiation[i]),
             };
-            // A narrow SP unit takes a warp in several passes.
-            let passes = if unit == Unit::Sp { 32 / u.sp_lanes } else { 1 };
             (lat.max(passes), ini.max(passes))
         }
     }
