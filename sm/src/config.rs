@@ -220,7 +220,42 @@ pub struct L1 {
     /// keeps them (it invalidates only L1D between kernels).
     #[serde(default)]
     pub warm_read_only: bool,
+    /// Where an instruction- or constant-cache miss fills from: `"latency"`
+    /// (the default), after `icache_miss_latency` / `const_miss_latency`;
+    /// `"memory"`, from L2 (and DRAM) through the SM's request queue and the
+    /// interconnect, as a read that competes with L1's misses, as GPGPU-Sim
+    /// sends L1I and L1C misses (code at `READ_ONLY_CODE`, the constant and
+    /// parameter banks at `READ_ONLY_CONST`).
+    #[serde(default)]
+    pub read_only_misses: ReadOnlyMisses,
 }
+
+impl L1 {
+    /// A read-only cache's miss latency for `FillCache::new`: 0 when its
+    /// misses fill from memory.
+    pub fn read_only_miss_latency(&self, latency: u32) -> u32 {
+        match self.read_only_misses {
+            ReadOnlyMisses::Latency => latency,
+            ReadOnlyMisses::Memory => 0,
+        }
+    }
+}
+
+/// Where the read-only caches' misses fill from (`l1.read_only_misses`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadOnlyMisses {
+    #[default]
+    Latency,
+    Memory,
+}
+
+/// Device addresses of the lines the read-only caches fetch from memory
+/// (`l1.read_only_misses = "memory"`): the code (GPGPU-Sim's
+/// `PROGRAM_MEM_START`) and the constant and parameter banks, above every
+/// buffer a program allocates.
+pub const READ_ONLY_CODE: u64 = 0xF000_0000;
+pub const READ_ONLY_CONST: u64 = 0xE000_0000;
 
 /// Interconnect, L2 and DRAM: one SM's share, as a fixed latency plus a
 /// bandwidth-limited queue per level.
@@ -243,6 +278,11 @@ pub struct Memory {
     pub dram_latency: u32,
     /// Core cycles per line transferred from DRAM (bandwidth).
     pub dram_interval: u32,
+    /// L2 acknowledges every store, and a warp is done (its CTA's resources
+    /// free) only once its stores are acknowledged, as in GPGPU-Sim
+    /// (`stores_done`); false: stores get no response.
+    #[serde(default)]
+    pub store_acks: bool,
     /// A global load outside every allocation: `"error"` (the default) or
     /// `"zero"` (reads zero and is counted, as GPGPU-Sim's sparse memory
     /// does; for unmodified programs that read past an allocation).
@@ -773,7 +813,11 @@ impl Config {
                 range(&format!("l1.{name}_ways"), ways as u64, 1, 64)?;
                 pow2(&format!("l1.{name}_line"), line)?;
                 range(&format!("l1.{name}_line"), line as u64, 8, 4096)?;
-                range(&format!("l1.{name}_miss_latency"), miss as u64, 1, 1 << 16)?;
+                if l.read_only_misses == ReadOnlyMisses::Latency {
+                    range(&format!("l1.{name}_miss_latency"), miss as u64, 1, 1 << 16)?;
+                } else if line > l.line {
+                    return bad(&format!("l1.{name}_line"), &line, &format!("larger than l1.line = {} (its misses fill from memory, one L1 line each)", l.line));
+                }
             }
         }
         let m = &self.memory;

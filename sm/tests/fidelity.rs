@@ -171,6 +171,60 @@ fn result_stages_delay_dependents_not_throughput() {
     assert!(run(&base.with_override("units.other_latency=1").unwrap()) < run(&base));
 }
 
+/// `l1.read_only_misses = "memory"` (GPGPU-Sim's L1I and L1C misses): a
+/// cold instruction or constant line comes from DRAM through the SM's
+/// request queue, not after the fixed `*_miss_latency`, and every request
+/// below L1 is one of the three caches' misses or a store.
+#[test]
+fn read_only_misses_fill_from_memory() {
+    let memory = Config::preset("gtx480").single_sm();
+    let latency = memory.with_override("l1.read_only_misses=\"latency\"").unwrap();
+    let first_issue = |c: &Config, name: &str| {
+        let log = tmp(name);
+        let stats = micro("alu_chain.cu", "alu_dependent", &alu_launch(16), c, Some(&log));
+        let recs = sm::pipeview::parse(&std::fs::read_to_string(&log).unwrap()).unwrap();
+        let first = recs.iter().filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| t)).min().unwrap();
+        (first, stats)
+    };
+    let (lat_first, lat) = first_issue(&latency, "ro_latency.log");
+    let (mem_first, mem) = first_issue(&memory, "ro_memory.log");
+    let (m, l1) = (&memory.memory, &memory.l1);
+    assert!(lat_first <= (l1.icache_miss_latency + memory.core.fetch_latency + 2) as u64, "fixed latency: first issue at {lat_first}");
+    assert!(mem_first >= (m.dram_latency + memory.core.fetch_latency) as u64, "from DRAM: first issue at {mem_first}");
+    assert!(mem_first < (m.dram_latency + memory.core.fetch_latency + 20) as u64, "from DRAM: first issue at {mem_first}");
+    assert_eq!((mem.icache, mem.const_cache), (lat.icache, lat.const_cache), "the same accesses and misses");
+    assert!(mem.icache.misses > 1 && mem.const_cache.misses > 0);
+    assert_eq!(lat.l2_hits + lat.l2_misses, lat.l1.misses + lat.l1.stores, "fixed latency: only L1's requests go below");
+    assert_eq!(mem.l2_hits + mem.l2_misses, mem.l1.misses + mem.l1.stores + mem.icache.misses + mem.const_cache.misses);
+}
+
+/// `memory.store_acks` (GPGPU-Sim's `stores_done`): a warp is done once L2
+/// has acknowledged its stores, so the kernel ends an L2 round trip after
+/// its last store leaves; on the GPU each store's acknowledgement is one
+/// reply flit.
+#[test]
+fn store_acks_hold_the_warp_until_l2_has_its_stores() {
+    let acked = Config::preset("gtx480").single_sm();
+    let unacked = acked.with_override("memory.store_acks=false").unwrap();
+    let run = |c: &Config| micro("alu_chain.cu", "alu_dependent", &alu_launch(16), c, None);
+    let (a, u) = (run(&acked), run(&unacked));
+    assert_eq!(a.l1.stores, 1);
+    // Unacknowledged, the kernel ends while its store waits out the L1
+    // queue; acknowledged, once the store has left it and L2's reply is back.
+    let (m, d) = (acked.memory.l2_latency as u64, acked.l1.miss_delay as u64);
+    assert!((m..=m + d).contains(&(a.cycles - u.cycles)), "{} vs {} cycles", a.cycles, u.cycles);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let m = load(&root.join("sgemm.cu"), &CompileOptions::default()).unwrap();
+    let k = Arc::new(m.kernel("sgemm").unwrap().clone());
+    let l = Arc::new(LaunchFile::load(&root.join("sgemm.toml")).unwrap().bind(&m, &k).unwrap());
+    let gpu = |c: &Config| sm::run::simulate(Arc::clone(&k), Arc::clone(&l), c, Engine::Model, Outputs::default()).unwrap();
+    let (a, u) = (gpu(&Config::preset("gtx480")), gpu(&Config::preset("gtx480").with_override("memory.store_acks=false").unwrap()));
+    assert!(a.memory == u.memory);
+    let flits = |o: &sm::run::Outcome| o.stats.gpu.as_ref().unwrap().reply_flits;
+    assert_eq!(flits(&a) - flits(&u), a.stats.l1.stores, "one flit per acknowledgement");
+    assert!(a.stats.cycles > u.stats.cycles);
+}
+
 #[test]
 fn coalescing_requests_per_warp_instruction() {
     let cfg = Config::preset("hpca16_pmode").single_sm();

@@ -170,7 +170,8 @@ fn a_relaunch_finds_the_caches_warm() {
 fn copies_fill_the_l2() {
     let (k, l, golden) = prepare("sgemm");
     let run = |fill: bool| {
-        let cfg = Config::preset("gtx480").with_override(&format!("gpu.copies_fill_l2={fill}")).unwrap();
+        // Code and parameters are not copied: they fill from L2 at the fixed latency.
+        let cfg = Config::preset("gtx480").with_override(&format!("gpu.copies_fill_l2={fill}")).unwrap().with_override("l1.read_only_misses=\"latency\"").unwrap();
         let mut warm = sm::run::Warm::default();
         for name in ["A", "B"] {
             let r = l.memory.region(name).unwrap();

@@ -24,8 +24,8 @@
 
 use super::op::{Access, Pool, Space};
 use crate::blocks::{MshrReply, MshrTable};
-use crate::config::Config;
-use crate::mem::cache::{Probe, TagArray};
+use crate::config::{Config, READ_ONLY_CODE, READ_ONLY_CONST};
+use crate::mem::cache::{Probe, TagArray, PENDING};
 use crate::mem::coalesce::{bank_conflicts, bank_pass, coalesce, line_pass, Lines};
 use crate::mem::direct_prefetch::DirectPrefetch;
 use crate::mem::lower::{Kind, Lower, Request};
@@ -74,6 +74,20 @@ pub struct MemStage {
     const_latency: u64,
     /// The constant cache (`None`: ideal).
     pub const_cache: Option<crate::mem::cache::FillCache>,
+    /// Constant loads waiting for lines filling from memory: (instruction,
+    /// its constant-cache lines not there yet).
+    const_waiting: Vec<(u32, Vec<u64>)>,
+    /// Instruction- and constant-cache misses waiting to leave below L1
+    /// (`l1.read_only_misses = "memory"`); they go before L1's own.
+    read_only_out: VecDeque<Request>,
+    /// L1 lines of code that arrived this cycle (the fetch stage takes them).
+    pub inst_fills: Vec<u64>,
+    /// `memory.store_acks`: per warp slot, its stores L2 has not
+    /// acknowledged (a warp is done only once they are, as GPGPU-Sim's
+    /// `stores_done`); the warps whose last one arrived this cycle.
+    store_acks: bool,
+    pub stores_out: Vec<u32>,
+    pub stores_done: Vec<u16>,
     shared_banks: u32,
     now: u64,
     /// The instruction in the stage, and its progress.
@@ -140,7 +154,13 @@ impl MemStage {
             hit_latency: c.l1.hit_latency as u64,
             shared_latency: c.l1.shared_latency as u64,
             const_latency: c.l1.const_latency as u64,
-            const_cache: crate::mem::cache::FillCache::new(c.l1.const_sets, c.l1.const_ways, c.l1.const_line, c.l1.const_miss_latency),
+            const_cache: crate::mem::cache::FillCache::new(c.l1.const_sets, c.l1.const_ways, c.l1.const_line, c.l1.read_only_miss_latency(c.l1.const_miss_latency)),
+            const_waiting: Vec::new(),
+            read_only_out: VecDeque::new(),
+            inst_fills: Vec::new(),
+            store_acks: c.memory.store_acks,
+            stores_out: vec![0; c.core.max_warps as usize],
+            stores_done: Vec::new(),
             shared_banks: c.l1.shared_banks,
             now: 0,
             cur: None,
@@ -200,6 +220,7 @@ impl MemStage {
             || self.free_ids.len() < self.loads.len()
             || !self.timed.is_empty()
             || !self.delayed.is_empty()
+            || !self.read_only_out.is_empty()
             || self.lower.busy()
             || self.mta.as_ref().is_some_and(|m| m.busy())
     }
@@ -225,6 +246,10 @@ impl MemStage {
         self.checkpoint = None;
         self.mshr_freed_by = None;
         let mut progress = false;
+        while !self.read_only_out.is_empty() && self.lower.queue_space() > 0 {
+            let r = self.read_only_out.pop_front().expect("a request");
+            self.lower.push(r);
+        }
         while self.delayed.front().is_some_and(|&(t, _)| t <= now) && self.lower.queue_space() > 0 {
             let (_, r) = self.delayed.pop_front().expect("a delayed request");
             self.lower.push(r);
@@ -247,6 +272,14 @@ impl MemStage {
                 let line = response.expect("a response").line;
                 self.mta.as_mut().expect("MTA mode").fill(line);
             }
+            Some(Kind::Inst) => self.inst_fills.push(response.expect("a response").line),
+            Some(Kind::Store { warp }) => {
+                self.stores_out[warp as usize] -= 1;
+                if self.stores_out[warp as usize] == 0 {
+                    self.stores_done.push(warp);
+                }
+            }
+            Some(Kind::Const) => self.const_filled(response.expect("a response").line),
             _ => {}
         }
         if response.is_some() {
@@ -419,12 +452,14 @@ impl MemStage {
     }
 
     /// When a constant load of `lanes` is done: after the constant cache's
-    /// latency, once every line it reads is there.
+    /// latency, once every line it reads is there (`PENDING`: once the lines
+    /// filling from memory arrive, `const_filled`).
     fn const_ready(&mut self, now: u64, pool: &Pool, inst: u32, lanes: u32) -> u64 {
         let Some(c) = self.const_cache.as_mut() else { return now + self.const_latency };
         let addrs = &pool.get(inst).addrs;
         let mut seen = [u64::MAX; 4];
         let mut there = now;
+        let mut waits = Vec::new();
         for l in (0..32).filter(|l| lanes >> l & 1 != 0) {
             // Lanes mostly share a line: look each line up once.
             let a = addrs[l as usize];
@@ -433,9 +468,58 @@ impl MemStage {
             }
             seen.rotate_right(1);
             seen[0] = c.line(a);
-            there = there.max(c.access(a, now));
+            match c.access(a, now) {
+                PENDING if !waits.contains(&c.line(a)) => waits.push(c.line(a)),
+                PENDING => {}
+                t => there = there.max(t),
+            }
         }
-        there + self.const_latency
+        let bytes = c.line_bytes();
+        for line in c.take_requests() {
+            self.read_only_out.push_back(Request { line: (READ_ONLY_CONST + line * bytes) / self.line_bytes as u64, kind: Kind::Const });
+        }
+        if waits.is_empty() {
+            return there + self.const_latency;
+        }
+        self.const_waiting.push((inst, waits));
+        PENDING
+    }
+
+    /// An L1 line of the constant and parameter banks arrived: the constant
+    /// loads it completes are done after the cache's latency.
+    fn const_filled(&mut self, l1_line: u64) {
+        let Some(c) = self.const_cache.as_mut() else { return };
+        let now = self.now;
+        let bytes = c.line_bytes();
+        let first = (l1_line * self.line_bytes as u64 - READ_ONLY_CONST) / bytes;
+        let lines = first..first + (self.line_bytes as u64 / bytes).max(1);
+        for line in lines.clone() {
+            c.fill(line, now);
+        }
+        let done = now + self.const_latency;
+        let timed = &mut self.timed;
+        self.const_waiting.retain_mut(|(inst, waits)| {
+            waits.retain(|l| !lines.contains(l));
+            if !waits.is_empty() {
+                return true;
+            }
+            if let Some(e) = timed.iter_mut().find(|e| e.1 == *inst && e.0 == PENDING) {
+                e.0 = done;
+            }
+            false
+        });
+    }
+
+    /// Request a line of code below L1 (an instruction-cache miss filling
+    /// from memory); it arrives in `inst_fills`.
+    pub fn request_code(&mut self, pc: u64) {
+        self.read_only_out.push_back(Request { line: (READ_ONLY_CODE + pc) / self.line_bytes as u64, kind: Kind::Inst });
+    }
+
+    /// The code addresses an L1 line of code that arrived holds.
+    pub fn code_range(&self, l1_line: u64) -> std::ops::Range<u64> {
+        let start = l1_line * self.line_bytes as u64 - READ_ONLY_CODE;
+        start..start + self.line_bytes as u64
     }
 
     fn count_hazard(&mut self, h: Hazard) {
@@ -731,7 +815,13 @@ impl MemStage {
         if self.l1.probe(line) == Probe::Hit {
             self.l1.touch(line);
         }
-        self.send(Request { line, kind: Kind::Write });
+        let kind = if self.store_acks {
+            self.stores_out[self.cur_warp as usize] += 1;
+            Kind::Store { warp: self.cur_warp }
+        } else {
+            Kind::Write
+        };
+        self.send(Request { line, kind });
         self.l1_stats.stores += 1;
         Ok(())
     }

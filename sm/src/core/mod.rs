@@ -21,6 +21,7 @@ pub mod sched;
 
 use crate::blocks::{Engine, FetchMatch, MshrTable, PmodeBlock, SbAnswer, Scoreboard};
 use crate::config::Config;
+use crate::mem::cache::PENDING;
 use kernel::barrier::{Arrival, CtaBarriers};
 use crate::func::{ExecOut, Functional};
 use crate::pipeview::Kanata;
@@ -445,7 +446,7 @@ impl Sm {
             mem: MemStage::new(&cfg, mshr),
             wbq: VecDeque::new(),
             fetch_rr: 0,
-            icache: crate::mem::cache::FillCache::new(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.icache_miss_latency),
+            icache: crate::mem::cache::FillCache::new(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.read_only_miss_latency(cfg.l1.icache_miss_latency)),
             code_base: 0,
             fetch_candidates: 0,
             stats,
@@ -853,6 +854,12 @@ impl Sm {
         }
         self.mem.mshr.begin_cycle();
         let mut progress = self.mem.cycle(self.now, &mut self.pool);
+        if !self.mem.inst_fills.is_empty() {
+            self.code_filled();
+        }
+        for w in std::mem::take(&mut self.mem.stores_done) {
+            self.maybe_finish_warp(w);
+        }
         if self.rp.is_some() {
             self.replay_checkpoint();
         }
@@ -1051,8 +1058,17 @@ impl Sm {
                 self.now + 1
             } else {
                 let pc = self.code_base + op as u64 * kernel::INST_BYTES as u64;
-                let there = self.icache.as_mut().map_or(self.now, |c| c.access(pc, self.now));
-                there + self.cfg.core.fetch_latency as u64
+                match self.icache.as_mut().map_or(self.now, |c| c.access(pc, self.now)) {
+                    PENDING => {
+                        let c = self.icache.as_mut().expect("a cache");
+                        let bytes = c.line_bytes();
+                        for line in c.take_requests() {
+                            self.mem.request_code(line * bytes);
+                        }
+                        PENDING
+                    }
+                    there => there + self.cfg.core.fetch_latency as u64,
+                }
             };
             let control = self.ops[op as usize].control;
             let warp = &mut self.warps[w];
@@ -1073,6 +1089,35 @@ impl Sm {
             self.fetch_rr = (w + 1) % n;
             self.view.fetch.push((w as u16, op));
         }
+    }
+
+    /// Lines of code arrived from memory: the instruction cache has them,
+    /// and the fetches that waited for them are decoded.
+    fn code_filled(&mut self) {
+        let fills = std::mem::take(&mut self.mem.inst_fills);
+        let ready = self.now + self.cfg.core.fetch_latency as u64;
+        for &l1_line in &fills {
+            let code = self.mem.code_range(l1_line);
+            if let Some(c) = self.icache.as_mut() {
+                for pc in code.clone().step_by(c.line_bytes() as usize) {
+                    c.fill(c.line(pc), self.now);
+                }
+            }
+            for w in 0..self.warps.len() {
+                let mut woke = false;
+                for e in self.warps[w].ibuf.iter_mut().filter(|e| e.ready == PENDING) {
+                    if code.contains(&(self.code_base + e.op as u64 * kernel::INST_BYTES as u64)) {
+                        e.ready = ready;
+                        woke = true;
+                    }
+                }
+                if woke {
+                    self.wake_warp(w as u16);
+                }
+            }
+        }
+        self.mem.inst_fills = fills;
+        self.mem.inst_fills.clear();
     }
 
     /// Drop a warp's decoded instructions (they do not follow the path the
@@ -1382,7 +1427,7 @@ impl Sm {
 
     fn maybe_finish_warp(&mut self, w: u16) {
         let warp = &self.warps[w as usize];
-        if !warp.live || !warp.exited || warp.inflight > 0 {
+        if !warp.live || !warp.exited || warp.inflight > 0 || self.mem.stores_out[w as usize] > 0 {
             return;
         }
         let slot = warp.cta as usize;

@@ -205,7 +205,7 @@ impl L2Slice {
 
     fn fill(&mut self, m: u32) -> bool {
         let e = self.mshrs[m as usize].as_ref().expect("a pending fill");
-        let reads = e.waiting.iter().filter(|r| r.kind != Kind::Write).count();
+        let reads = e.waiting.iter().filter(|r| r.kind.replies()).count();
         if self.replies.len() + reads > self.reply_capacity {
             return false;
         }
@@ -214,23 +214,23 @@ impl L2Slice {
             return false;
         }
         let e = self.mshrs[m as usize].take().expect("a pending fill");
-        self.replies.extend(e.waiting.into_iter().filter(|r| r.kind != Kind::Write));
+        self.replies.extend(e.waiting.into_iter().filter(|r| r.kind.replies()));
         true
     }
 
     /// Serve one request; `false` if it must wait.
     fn access(&mut self, r: L2Request) -> bool {
         let now = self.now;
-        let write = r.kind == Kind::Write;
+        let write = r.kind.is_write();
         let reply_room = self.replies.len() < self.reply_capacity;
         let ways = self.set_ways(r.set);
         if let Some(w) = ways.iter_mut().find(|w| w.valid && w.line == r.line) {
-            if !write && !reply_room {
+            if r.kind.replies() && !reply_room {
                 return false;
             }
             w.used = now;
             w.dirty |= r.kind.dirties();
-            if !write {
+            if r.kind.replies() {
                 self.replies.push_back(r);
             }
             self.count(r.kind, true);
@@ -247,8 +247,11 @@ impl L2Slice {
             return true;
         }
         if write {
-            if !self.allocate(r.line, r.set, true) {
+            if r.kind.replies() && !reply_room || !self.allocate(r.line, r.set, true) {
                 return false;
+            }
+            if r.kind.replies() {
+                self.replies.push_back(r);
             }
             self.count(r.kind, false);
             return true;
@@ -266,8 +269,8 @@ impl L2Slice {
 
     fn count(&mut self, k: Kind, hit: bool) {
         match k {
-            Kind::Read { .. } | Kind::Prefetch => self.stats.reads += 1,
-            Kind::Write => self.stats.writes += 1,
+            Kind::Read { .. } | Kind::Prefetch | Kind::Inst | Kind::Const => self.stats.reads += 1,
+            Kind::Write | Kind::Store { .. } => self.stats.writes += 1,
             Kind::Atomic { .. } => self.stats.atomics += 1,
         }
         if hit {

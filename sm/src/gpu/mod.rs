@@ -367,7 +367,7 @@ impl Gpu {
             if self.requests.can_push(i) {
                 if let Some(r) = port.out.pop_front() {
                     let (slice, set) = self.slice_and_set(r.line);
-                    let flits = if r.kind == Kind::Write || matches!(r.kind, Kind::Atomic { .. }) { self.line_flits } else { 1 };
+                    let flits = if r.kind.is_write() || matches!(r.kind, Kind::Atomic { .. }) { self.line_flits } else { 1 };
                     self.requests.push(i, slice, flits, L2Request { sm: i as u16, line: r.line, set, kind: r.kind });
                 }
             }
@@ -419,7 +419,9 @@ impl Gpu {
             slice.cycle();
             if self.replies.can_push(s) {
                 if let Some(r) = slice.replies.pop_front() {
-                    self.replies.push(s, r.sm as usize, self.line_flits, r);
+                    // A store's acknowledgement is a header alone.
+                    let flits = if r.kind.is_write() { 1 } else { self.line_flits };
+                    self.replies.push(s, r.sm as usize, flits, r);
                 }
             }
         }

@@ -157,27 +157,36 @@ impl TagArray {
     }
 }
 
-/// A read-only cache whose misses fill after a fixed time: the
-/// instruction cache (GPGPU-Sim's L1I) and the constant cache (L1C), whose
-/// misses go to L2. A line's tag is installed at the miss with the cycle its
-/// data arrives, so a later access to it waits for that fill (a pending
-/// hit, as an MSHR merge) instead of missing again.
+/// A read-only cache: the instruction cache (GPGPU-Sim's L1I) and the
+/// constant cache (L1C), whose misses go to L2. A miss fills after a fixed
+/// time, or, when the cache fills from memory, when its response arrives
+/// (`fill`): the owner sends the lines `take_requests` gives below L1.
+/// A line's tag is installed at the miss, so a later access to it waits for
+/// that fill (a pending hit, as an MSHR merge) instead of missing again.
 #[derive(Clone, Debug)]
 pub struct FillCache {
     sets: u64,
     ways: usize,
     line_shift: u32,
-    /// Per way: (line, cycle its data is there, last use); line `u64::MAX` is empty.
+    /// Per way: (line, cycle its data is there or `PENDING`, last use);
+    /// line `u64::MAX` is empty.
     tags: Vec<(u64, u64, u64)>,
+    /// 0: misses fill from memory.
     miss_latency: u64,
+    /// Lines missed since the last `take_requests`.
+    requests: Vec<u64>,
     /// Added to the SM's cycle: a cache carried into the next launch keeps
     /// its fill and use times in the same order (`carried`).
     base: u64,
     pub stats: crate::stats::CacheCount,
 }
 
+/// The time of a line whose fill from memory has not arrived.
+pub const PENDING: u64 = u64::MAX;
+
 impl FillCache {
-    /// `None` when `sets` is 0: an ideal cache.
+    /// `None` when `sets` is 0: an ideal cache. A `miss_latency` of 0: misses
+    /// fill from memory.
     pub fn new(sets: u32, ways: u32, line_bytes: u32, miss_latency: u32) -> Option<FillCache> {
         (sets > 0).then(|| FillCache {
             sets: sets as u64,
@@ -185,15 +194,18 @@ impl FillCache {
             line_shift: line_bytes.trailing_zeros(),
             tags: vec![(u64::MAX, 0, 0); (sets * ways) as usize],
             miss_latency: miss_latency as u64,
+            requests: Vec::new(),
             base: 0,
             stats: Default::default(),
         })
     }
 
     /// This cache for the next launch, whose cycles count from 0 again
-    /// after this one's `end`: the same lines and fill times, no statistics.
+    /// after this one's `end`: the same lines and fill times, no statistics;
+    /// a line still on its way is dropped (its response went to this launch).
     pub fn carried(&self, end: u64) -> FillCache {
-        FillCache { base: self.base + end, stats: Default::default(), ..self.clone() }
+        let tags = self.tags.iter().map(|&w| if w.1 == PENDING { (u64::MAX, 0, 0) } else { w }).collect();
+        FillCache { base: self.base + end, stats: Default::default(), requests: Vec::new(), tags, ..self.clone() }
     }
 
     /// Same sets, ways and lines.
@@ -205,7 +217,12 @@ impl FillCache {
         addr >> self.line_shift
     }
 
-    /// An access to `addr` at cycle `now`: the cycle its line is there.
+    pub fn line_bytes(&self) -> u64 {
+        1 << self.line_shift
+    }
+
+    /// An access to `addr` at cycle `now`: the cycle its line is there, or
+    /// `PENDING` until its fill arrives.
     pub fn access(&mut self, addr: u64, now: u64) -> u64 {
         let (base, t) = (self.base, now + self.base);
         let line = self.line(addr);
@@ -214,12 +231,31 @@ impl FillCache {
         self.stats.accesses += 1;
         if let Some(w) = ways.iter_mut().find(|w| w.0 == line) {
             w.2 = t;
-            return w.1.max(t) - base;
+            return if w.1 == PENDING { PENDING } else { w.1.max(t) - base };
         }
         self.stats.misses += 1;
-        let v = (0..ways.len()).min_by_key(|&i| (ways[i].0 != u64::MAX, ways[i].2)).expect("a way");
+        // The least recently used line, one whose fill is on its way last.
+        let v = (0..ways.len()).min_by_key(|&i| (ways[i].0 != u64::MAX, ways[i].1 == PENDING, ways[i].2)).expect("a way");
+        if self.miss_latency == 0 {
+            ways[v] = (line, PENDING, t);
+            self.requests.push(line);
+            return PENDING;
+        }
         ways[v] = (line, t + self.miss_latency, t);
         now + self.miss_latency
+    }
+
+    /// The lines missed since the last call, to request from memory.
+    pub fn take_requests(&mut self) -> std::vec::Drain<'_, u64> {
+        self.requests.drain(..)
+    }
+
+    /// `line`'s data arrived from memory at `now`.
+    pub fn fill(&mut self, line: u64, now: u64) {
+        let s = (line % self.sets) as usize * self.ways;
+        if let Some(w) = self.tags[s..s + self.ways].iter_mut().find(|w| w.0 == line && w.1 == PENDING) {
+            w.1 = now + self.base;
+        }
     }
 }
 
@@ -258,6 +294,26 @@ mod tests {
         assert_eq!(c.carried(500).access(0x00, 0), 50);
     }
 
+    #[test]
+    fn a_cache_filling_from_memory_waits_for_the_response() {
+        let mut c = FillCache::new(1, 2, 64, 0).unwrap();
+        assert_eq!(c.access(0x40, 10), PENDING, "a miss waits for its fill");
+        assert_eq!(c.access(0x7c, 11), PENDING, "so does the same line: no second request");
+        assert_eq!(c.take_requests().collect::<Vec<_>>(), vec![1]);
+        assert_eq!(c.take_requests().count(), 0);
+        c.fill(1, 250);
+        assert_eq!(c.access(0x40, 260), 260, "then hits");
+        // Two more misses: the second evicts line 1 (least recently used)
+        // rather than line 2, whose fill is on its way.
+        assert_eq!(c.access(0x80, 300), PENDING);
+        assert_eq!(c.access(0xc0, 301), PENDING);
+        assert_eq!(c.take_requests().collect::<Vec<_>>(), vec![2, 3]);
+        assert_eq!(c.access(0x40, 302), PENDING, "line 1 was evicted: it misses again");
+        // A launch ending with fills on their way: the next starts without them.
+        let mut next = c.carried(400);
+        assert_eq!(next.access(0x80, 0), PENDING);
+        assert_eq!(next.take_requests().collect::<Vec<_>>(), vec![2], "requested again");
+    }
     #[test]
     fn lru_and_reservation() {
         let mut t = TagArray::new(2, 2, 128);

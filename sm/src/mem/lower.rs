@@ -24,16 +24,33 @@ pub enum Kind {
     Read { mshr: u32 },
     /// A write-through store: no response.
     Write,
+    /// A write-through store of warp `warp` that L2 acknowledges
+    /// (`memory.store_acks`).
+    Store { warp: u16 },
     /// An atomic performed at L2 for in-flight load `load`.
     Atomic { load: u32 },
     /// An MTA prefetch: the line fills the prefetch buffer (no MSHR).
     Prefetch,
+    /// An instruction-cache miss (`l1.read_only_misses = "memory"`).
+    Inst,
+    /// A constant-cache miss (`l1.read_only_misses = "memory"`).
+    Const,
 }
 
 impl Kind {
     /// The request changes the line's data (an L2 line becomes dirty).
     pub fn dirties(self) -> bool {
-        matches!(self, Kind::Write | Kind::Atomic { .. })
+        matches!(self, Kind::Write | Kind::Store { .. } | Kind::Atomic { .. })
+    }
+
+    /// A store (acknowledged or not).
+    pub fn is_write(self) -> bool {
+        matches!(self, Kind::Write | Kind::Store { .. })
+    }
+
+    /// The request gets a response: data, or a store's acknowledgement.
+    pub fn replies(self) -> bool {
+        self != Kind::Write
     }
 }
 
@@ -163,8 +180,8 @@ impl LowerMemory {
             }
         }
         match r.kind {
-            Kind::Read { .. } | Kind::Prefetch => self.stats.reads += 1,
-            Kind::Write => self.stats.writes += 1,
+            Kind::Read { .. } | Kind::Prefetch | Kind::Inst | Kind::Const => self.stats.reads += 1,
+            Kind::Write | Kind::Store { .. } => self.stats.writes += 1,
             Kind::Atomic { .. } => self.stats.atomics += 1,
         }
         if missing > 0 {
@@ -172,7 +189,12 @@ impl LowerMemory {
         } else {
             self.stats.l2_hits += 1;
         }
-        if r.kind != Kind::Write {
+        if let Kind::Store { .. } = r.kind {
+            // Acknowledged once L2 has it: a write miss allocates without a
+            // fetch (GPGPU-Sim's lazy fetch-on-read L2).
+            ready = now + self.l2_latency;
+        }
+        if r.kind.replies() {
             self.seq += 1;
             self.in_flight.push(Reverse((ready, self.seq, r.line, r.kind, missing > 0)));
         }
@@ -263,7 +285,7 @@ impl Lower {
             Lower::Private(m) => m.push(r),
             Lower::Port(p) => {
                 debug_assert!(p.out.len() < p.capacity);
-                p.outstanding += (r.kind != Kind::Write) as u32;
+                p.outstanding += r.kind.replies() as u32;
                 p.out.push_back(r);
             }
         }
