@@ -448,6 +448,26 @@ pub struct Gpu {
     /// part of the DRAM path (`-dram_latency`), in L2 cycles.
     pub rop_latency: u32,
     pub dram_latency: u32,
+    /// Where a request toward DRAM spends `dram_latency`: true, in a queue
+    /// of its own after the channel took it from its slice's queues (the
+    /// slice's `l2_miss_queue` entries, then `partition_queue` entries
+    /// toward DRAM), as GPGPU-Sim's `m_dram_latency_queue`; false, at the
+    /// head of the slice's miss queue, which then holds at most
+    /// `l2_miss_queue` misses per `dram_latency`.
+    #[serde(default)]
+    pub dram_latency_queue: bool,
+    /// Bytes of each DRAM request a line's fill becomes: 0, the whole line;
+    /// 32, its four sectors, each its own request taking a whole DRAM atom
+    /// (GPGPU-Sim dev's sectored GTX 480 L2 splits each access into 32-byte
+    /// sector requests). A write-back is the whole line either way.
+    #[serde(default)]
+    pub dram_sector_bytes: u32,
+    /// A DRAM bank's group is its number's low bits (GPGPU-Sim's
+    /// `-dram_bnkgrp_indexing_policy 1`, the GTX 480 configuration's), so
+    /// consecutive banks alternate groups; false: its high bits (the
+    /// simulator's default, policy 0).
+    #[serde(default)]
+    pub dram_bank_group_low_bits: bool,
     /// `-gpgpu_dram_timing_opt`.
     pub dram_timing: String,
     /// FR-FCFS queue (`-gpgpu_frfcfs_dram_sched_queue_size`) and return
@@ -496,6 +516,9 @@ impl Default for Gpu {
             partition_queue: 8,
             rop_latency: 120,
             dram_latency: 100,
+            dram_latency_queue: false,
+            dram_sector_bytes: 0,
+            dram_bank_group_low_bits: false,
             dram_timing: "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2".into(),
             dram_queue: 16,
             dram_return_queue: 116,
@@ -875,6 +898,10 @@ impl Config {
         range("gpu.partition_queue", g.partition_queue as u64, 1, 4096)?;
         range("gpu.rop_latency", g.rop_latency as u64, 1, 1 << 16)?;
         range("gpu.dram_latency", g.dram_latency as u64, 0, 1 << 16)?;
+        if g.dram_sector_bytes != 0 {
+            pow2("gpu.dram_sector_bytes", g.dram_sector_bytes)?;
+            range("gpu.dram_sector_bytes", g.dram_sector_bytes as u64, (g.l2_line as u64 / 64).max(8), g.l2_line as u64)?;
+        }
         range("gpu.dram_queue", g.dram_queue as u64, 1, 4096)?;
         range("gpu.dram_return_queue", g.dram_return_queue as u64, 1, 4096)?;
         range("gpu.dram_burst_length", g.dram_burst_length as u64, 1, 64)?;

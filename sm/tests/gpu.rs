@@ -186,3 +186,49 @@ fn copies_fill_the_l2() {
     assert!(dram(&not) > 0);
     assert!(filled.stats.cycles < not.stats.cycles, "{} vs {}", filled.stats.cycles, not.stats.cycles);
 }
+
+/// A streaming vecadd of `n` elements (no copies into L2: every input line
+/// comes from DRAM).
+fn stream(n: u32) -> (Arc<kernel::Kernel>, Arc<kernel::Launch>, kernel::Memory) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let module = load(&root.join("vecadd.cu"), &CompileOptions::default()).unwrap();
+    let k = module.only_kernel().unwrap().clone();
+    let buf = |name: &str, seed: u32| format!("[buffers.{name}]\ntype = \"f32\"\nlen = {n}\ninit = {{ random = {{ seed = {seed}, min = -1.0, max = 1.0 }} }}\n");
+    let text = format!("grid = [{}]\nblock = [256]\nargs = [\"a\", \"b\", \"c\", {n}]\n{}{}[buffers.c]\ntype = \"f32\"\nlen = {n}\n", n / 256, buf("a", 1), buf("b", 2));
+    let launch = LaunchFile::parse(&text, &root.join("stream.toml")).unwrap().bind(&module, &k).unwrap();
+    let golden = kernel::run_functional(&k, &launch, &RunOptions::default()).unwrap();
+    (Arc::new(k), Arc::new(launch), golden.memory)
+}
+
+/// GPGPU-Sim's DRAM path on the gtx480 preset, each key against its own
+/// reference: with `gpu.dram_latency_queue` off, `dram_latency` is spent in
+/// the slice's `l2_miss_queue`-entry queue, which caps a slice at that many
+/// misses per `dram_latency`; on, streaming beats the cap. With
+/// `gpu.dram_sector_bytes = 32` every line fill is four DRAM reads of one
+/// atom each (a write-back stays one); with low-bit bank groups
+/// consecutive banks alternate groups, and the data bus is busier.
+#[test]
+fn dram_path_as_gpgpu_sim() {
+    let (k, l, golden) = stream(1 << 17);
+    let base = Config::preset("gtx480").with_override("gpu.dram_sector_bytes=0").unwrap();
+    let outcome = |c: &Config| {
+        let o = run(&k, &l, c, 2);
+        assert!(o.memory == golden);
+        o
+    };
+    let g = &base.gpu;
+    let slices = (g.channels * g.sub_partitions) as f64;
+    let fills = |o: &sm::run::Outcome| (o.stats.gpu.as_ref().unwrap().dram_reads + o.stats.gpu.as_ref().unwrap().dram_writes) as f64;
+    let cap = slices * g.l2_miss_queue as f64 / g.dram_latency as f64;
+    let off = outcome(&base.with_override("gpu.dram_latency_queue=false").unwrap());
+    let on = outcome(&base);
+    assert!(fills(&off) / off.stats.gpu.as_ref().unwrap().l2_cycles as f64 <= cap, "DRAM requests per L2 cycle within the cap {cap}");
+    assert!(fills(&on) / on.stats.gpu.as_ref().unwrap().l2_cycles as f64 > 1.5 * cap);
+    let gpu = |o: &sm::run::Outcome| o.stats.gpu.clone().unwrap();
+    let sectored = outcome(&base.with_override("gpu.dram_sector_bytes=32").unwrap());
+    assert_eq!(gpu(&on).dram_reads * 4, gpu(&sectored).dram_reads, "four sector reads per line");
+    assert_eq!(gpu(&sectored).dram_writes, gpu(&sectored).l2.writebacks, "one DRAM write per write-back");
+    let util = |o: &sm::run::Outcome| gpu(o).dram_bus_busy as f64 / gpu(o).dram_cycles as f64;
+    let high = outcome(&base.with_override("gpu.dram_sector_bytes=32").unwrap().with_override("gpu.dram_bank_group_low_bits=false").unwrap());
+    assert!(util(&sectored) > util(&high), "bus use {} with low-bit groups, {} with high-bit", util(&sectored), util(&high));
+}

@@ -91,6 +91,8 @@ pub struct Dram {
     t: DramTiming,
     /// Banks per bank group, bytes per burst, data-bus cycles per burst.
     group_size: u32, burst_bytes: u32, burst_cycles: u64,
+    /// A bank's group is its number's low bits, not its high bits.
+    group_low: bool,
     /// GPGPU-Sim's derived delays: ACT to WR, read to write, write to read, write to PRE.
     rcdwr: u64, rtw: u64, wtr: u64, wtp: u64,
     queue: Vec<Pending>, queue_cap: usize,
@@ -132,7 +134,7 @@ impl Dram {
         let max_bursts = usize::try_from(cl.max(wl) + burst_cycles + 2).unwrap_or(64);
         let burst_bytes = burst_length.max(1).saturating_mul(bus_bytes.max(1));
         Dram {
-            t, group_size: (nbk / ngroups).max(1), burst_bytes, burst_cycles,
+            t, group_size: (nbk / ngroups).max(1), burst_bytes, burst_cycles, group_low: false,
             rcdwr: u64::from(t.rcd.saturating_sub(t.wl.saturating_add(1))),
             rtw: (cl + burst_cycles + 2).saturating_sub(wl),
             wtr: wl + burst_cycles + u64::from(t.cdlr),
@@ -145,6 +147,13 @@ impl Dram {
             returns: VecDeque::with_capacity(return_cap),
             return_cap, reserved: 0, seq: 0, stats: DramStats::default(),
         }
+    }
+
+    /// Bank groups by the bank number's low bits (GPGPU-Sim's
+    /// `-dram_bnkgrp_indexing_policy 1`): consecutive banks alternate groups.
+    pub fn with_low_group_bits(mut self) -> Dram {
+        self.group_low = true;
+        self
     }
 
     /// The scheduler queue has room.
@@ -187,8 +196,10 @@ impl Dram {
 
     pub fn stats(&self) -> &DramStats { &self.stats }
 
-    /// Bank group of a bank: GPGPU-Sim's default takes the bank number's high bits.
-    fn group(&self, bank: usize) -> usize { (bank / self.group_size as usize).min(self.groups.len() - 1) }
+    /// Bank group of a bank: the bank number's high bits (GPGPU-Sim's default) or low bits.
+    fn group(&self, bank: usize) -> usize {
+        if self.group_low { bank % self.groups.len() } else { (bank / self.group_size as usize).min(self.groups.len() - 1) }
+    }
 
     /// FR-FCFS: each bank without a request takes the oldest queued request for its
     /// open row, else its oldest request (GPGPU-Sim's `frfcfs_scheduler::schedule`).
@@ -405,6 +416,25 @@ mod tests {
             assert_eq!(s.reads + s.writes, reqs.len() as u64);
             assert!(!d.busy());
         }
+    }
+
+    /// 64-byte reads alternating between banks 0 and 1 (one row each): with
+    /// high-bit groups (banks 0-3 one group) consecutive RDs wait CCDL = 3,
+    /// with low-bit groups the banks are in different groups and RDs go every
+    /// CCD = 2 cycles, one burst (2 cycles) each: the data bus full.
+    #[test]
+    fn low_bit_bank_groups_alternate() {
+        let gaps = |mut d: Dram| {
+            for t in 0..16 {
+                d.push(DramRequest { tag: t, bank: (t % 2) as u32, row: 1, col: 0, write: false, bytes: 64 });
+            }
+            let out = run(&mut d, &[], 16);
+            let mut g: Vec<u64> = out.windows(2).map(|w| w[1].1 - w[0].1).collect();
+            g.sort();
+            g[g.len() / 2]
+        };
+        assert_eq!(gaps(chan(116)), 3);
+        assert_eq!(gaps(chan(116).with_low_group_bits()), 2);
     }
 
     #[test]

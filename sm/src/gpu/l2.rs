@@ -75,6 +75,8 @@ pub struct L2Slice {
     /// Toward DRAM: (L2 cycle it may leave, operation).
     pub miss_queue: VecDeque<(u64, DramOp)>,
     miss_capacity: usize,
+    /// Spent at the miss queue's head (0 with `gpu.dram_latency_queue`:
+    /// the GPU's channel spends it after the queue).
     dram_latency: u64,
     pub replies: VecDeque<L2Request>,
     reply_capacity: usize,
@@ -135,8 +137,9 @@ impl L2Slice {
             rop: VecDeque::new(),
             rop_latency: g.rop_latency as u64,
             miss_queue: VecDeque::new(),
-            miss_capacity: g.l2_miss_queue as usize,
-            dram_latency: g.dram_latency as u64,
+            // The miss queue, then the partition's queue toward DRAM.
+            miss_capacity: (g.l2_miss_queue + if g.dram_latency_queue { g.partition_queue } else { 0 }) as usize,
+            dram_latency: if g.dram_latency_queue { 0 } else { g.dram_latency as u64 },
             replies: VecDeque::new(),
             reply_capacity: g.partition_queue as usize,
             fills: VecDeque::new(),

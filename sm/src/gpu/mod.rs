@@ -26,6 +26,7 @@ use dram::{Dram, DramRequest, DramStats, DramTiming};
 use icnt::Crossbar;
 use kernel::{Kernel, Launch, Memory};
 use l2::{L2Request, L2Slice, L2Stats};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
@@ -87,6 +88,14 @@ pub struct Gpu {
     drams: Vec<Dram>,
     /// Per channel: the slice its DRAM takes from next (round-robin).
     dram_rr: Vec<usize>,
+    /// Per channel (`gpu.dram_latency_queue`): requests spending
+    /// `dram_latency` on their way into DRAM, (L2 cycle they arrive, request).
+    dram_latency: Vec<VecDeque<(u64, DramRequest)>>,
+    /// Per channel: the sector requests of the line it took last
+    /// (`gpu.dram_sector_bytes`), one to DRAM a cycle; per slice and MSHR,
+    /// the sectors of its fill back so far.
+    dram_sectors: Vec<VecDeque<DramRequest>>,
+    sectors_back: Vec<Vec<u8>>,
     map: AddressMap,
     line: u64,
     line_flits: u32,
@@ -163,9 +172,15 @@ impl Gpu {
                 })
                 .collect(),
             drams: (0..g.channels)
-                .map(|_| Dram::new(timing, g.dram_queue as usize, g.dram_return_queue as usize, g.dram_burst_length, g.dram_bus_bytes * g.dram_chips, g.dram_data_command_ratio))
+                .map(|_| {
+                    let d = Dram::new(timing, g.dram_queue as usize, g.dram_return_queue as usize, g.dram_burst_length, g.dram_bus_bytes * g.dram_chips, g.dram_data_command_ratio);
+                    if g.dram_bank_group_low_bits { d.with_low_group_bits() } else { d }
+                })
                 .collect(),
             dram_rr: vec![0; g.channels as usize],
+            dram_latency: vec![VecDeque::new(); g.channels as usize],
+            dram_sectors: vec![VecDeque::new(); g.channels as usize],
+            sectors_back: vec![vec![0; g.l2_mshrs as usize]; (g.channels * g.sub_partitions) as usize],
             map,
             line: g.l2_line as u64,
             line_flits: (HEADER_BYTES + g.l2_line).div_ceil(g.flit_bytes),
@@ -319,6 +334,8 @@ impl Gpu {
             && !self.replies.busy()
             && self.slices.iter().all(|s| !s.busy())
             && self.drams.iter().all(|d| !d.busy())
+            && self.dram_latency.iter().all(|q| q.is_empty())
+            && self.dram_sectors.iter().all(|q| q.is_empty())
     }
 
     /// Advance to the next clock edge(s) of any domain.
@@ -374,12 +391,29 @@ impl Gpu {
         }
     }
 
+    /// Bytes of each DRAM request (a whole line unless `gpu.dram_sector_bytes`).
+    fn sector_bytes(&self) -> u64 {
+        match self.cfg.gpu.dram_sector_bytes {
+            0 => self.line,
+            s => s as u64,
+        }
+    }
+
     fn dram_cycle(&mut self) {
         self.stats.dram_cycles += 1;
         let subs = self.cfg.gpu.sub_partitions as usize;
+        let delay = self.cfg.gpu.dram_latency as u64;
+        let queued = self.cfg.gpu.dram_latency_queue;
+        let sector = self.sector_bytes();
         for (c, dram) in self.drams.iter_mut().enumerate() {
-            // The channel takes one request a cycle from its slices in turn.
+            let latency = &mut self.dram_latency[c];
+            let sectors = &mut self.dram_sectors[c];
+            // The channel takes one request a cycle from its slices in turn
+            // (a line's sectors one after the other).
             for k in 0..subs {
+                if !sectors.is_empty() {
+                    break;
+                }
                 let s = c * subs + (self.dram_rr[c] + k) % subs;
                 let slice = &mut self.slices[s];
                 let ready = slice.miss_queue.front().is_some_and(|&(t, _)| t <= slice.now());
@@ -391,17 +425,44 @@ impl Gpu {
                     break;
                 }
                 let (_, op) = slice.miss_queue.pop_front().expect("a ready request");
-                let a = self.map.decode(op.line * self.line);
                 let tag = ((s as u64) << 32) | op.mshr as u64;
-                dram.push(DramRequest { tag, bank: a.bank, row: a.row, col: a.col, write: op.write, bytes: self.line as u32 });
+                // A write-back is the whole line, as GPGPU-Sim's of a line
+                // whose every sector is dirty.
+                let bytes = if op.write { self.line } else { sector };
+                for at in (0..self.line).step_by(bytes as usize) {
+                    let a = self.map.decode(op.line * self.line + at);
+                    sectors.push_back(DramRequest { tag, bank: a.bank, row: a.row, col: a.col, write: op.write, bytes: bytes as u32 });
+                }
                 self.dram_rr[c] = (s - c * subs + 1) % subs;
                 break;
             }
+            if !sectors.is_empty() {
+                if dram.can_accept() {
+                    let r = sectors.pop_front().expect("a request");
+                    if queued {
+                        latency.push_back((self.slices[c * subs].now() + delay, r));
+                    } else {
+                        dram.push(r);
+                    }
+                } else {
+                    dram.note_full();
+                }
+            }
+            let now = self.slices[c * subs].now();
+            if latency.front().is_some_and(|&(t, _)| t <= now) && dram.can_accept() {
+                dram.push(latency.pop_front().expect("a request").1);
+            }
             dram.cycle();
             if let Some(tag) = dram.peek_return() {
-                let slice = &mut self.slices[(tag >> 32) as usize];
-                if slice.fills.len() < slice.queue {
-                    slice.fills.push_back(tag as u32);
+                let (s, m) = ((tag >> 32) as usize, tag as u32);
+                let slice = &mut self.slices[s];
+                let back = &mut self.sectors_back[s][m as usize];
+                if *back + 1 < (self.line / sector) as u8 {
+                    *back += 1;
+                    dram.pop_return();
+                } else if slice.fills.len() < slice.queue {
+                    *back = 0;
+                    slice.fills.push_back(m);
                     dram.pop_return();
                 }
             }
