@@ -228,16 +228,27 @@ pub struct L1 {
     /// parameter banks at `READ_ONLY_CONST`).
     #[serde(default)]
     pub read_only_misses: ReadOnlyMisses,
+    /// With `read_only_misses = "memory"`: lines each of the two caches may
+    /// have on their way at once (GPGPU-Sim's L1I and L1C MSHRs, 2 each on
+    /// the GTX 480); a miss beyond them waits. 0: no limit.
+    #[serde(default)]
+    pub read_only_mshrs: u32,
+    /// The constant cache takes one line a cycle: a `.param` / `.const`
+    /// load touching k lines holds the memory stage k cycles (GPGPU-Sim's
+    /// `constant_cycle`, one access per distinct line). False: all at once.
+    #[serde(default)]
+    pub const_serial: bool,
 }
 
 impl L1 {
-    /// A read-only cache's miss latency for `FillCache::new`: 0 when its
-    /// misses fill from memory.
-    pub fn read_only_miss_latency(&self, latency: u32) -> u32 {
-        match self.read_only_misses {
-            ReadOnlyMisses::Latency => latency,
-            ReadOnlyMisses::Memory => 0,
-        }
+    /// A read-only cache of `sets`, `ways`, `line` bytes and miss latency
+    /// `latency` as this configuration has it (`None`: ideal): misses fill
+    /// after `latency`, or from memory (miss latency 0) through its MSHRs.
+    pub fn read_only_cache(&self, sets: u32, ways: u32, line: u32, latency: u32) -> Option<crate::mem::cache::FillCache> {
+        Some(match self.read_only_misses {
+            ReadOnlyMisses::Latency => crate::mem::cache::FillCache::new(sets, ways, line, latency)?,
+            ReadOnlyMisses::Memory => crate::mem::cache::FillCache::new(sets, ways, line, 0)?.with_mshrs(self.read_only_mshrs),
+        })
     }
 }
 

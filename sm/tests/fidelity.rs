@@ -198,6 +198,29 @@ fn read_only_misses_fill_from_memory() {
     assert_eq!(mem.l2_hits + mem.l2_misses, mem.l1.misses + mem.l1.stores + mem.icache.misses + mem.const_cache.misses);
 }
 
+/// `l1.const_serial` (GPGPU-Sim's `constant_cycle`): a constant load takes
+/// one cycle per distinct line, so a loop whose load touches 32 lines takes
+/// about 31 cycles an iteration more than one whose load touches one (warm
+/// lines: the slope per iteration; the loads follow one another through
+/// their destination register); all at once, the same. `l1.read_only_mshrs = 2`: the cold
+/// first load's 32 misses go two at a time, not all at once.
+#[test]
+fn constant_lines_one_a_cycle_through_two_mshrs() {
+    let serial = Config::preset("gtx480").single_sm();
+    let parallel = serial.with_override("l1.const_serial=false").unwrap();
+    let launch = |stride: u32, steps: u32| format!("grid = [1]\nblock = [32]\nargs = [\"out\", {stride}, {steps}]\n[buffers.out]\ntype = \"u32\"\nlen = 32\n");
+    let cycles = |c: &Config, stride: u32, steps: u32| micro("const_lines.cu", "const_gather", &launch(stride, steps), c, None).cycles as f64;
+    let slope = |c: &Config, stride: u32| (cycles(c, stride, 48) - cycles(c, stride, 16)) / 32.0;
+    let extra = slope(&serial, 16) - slope(&serial, 0);
+    assert!((extra - 31.0).abs() <= 3.0, "32 lines a load: {extra:.1} cycles more per iteration");
+    let extra = slope(&parallel, 16) - slope(&parallel, 0);
+    assert!(extra.abs() <= 1.5, "all at once: {extra:.1} cycles more per iteration");
+    // 32 cold lines through 2 MSHRs: 16 rounds of a DRAM access, at least.
+    let unlimited = serial.with_override("l1.read_only_mshrs=0").unwrap();
+    let (two, any) = (cycles(&serial, 16, 1), cycles(&unlimited, 16, 1));
+    assert!(two - any >= 15.0 * serial.memory.l2_latency as f64, "{two} cycles with two MSHRs, {any} with no limit");
+}
+
 /// `memory.store_acks` (GPGPU-Sim's `stores_done`): a warp is done once L2
 /// has acknowledged its stores, so the kernel ends an L2 round trip after
 /// its last store leaves; on the GPU each store's acknowledgement is one

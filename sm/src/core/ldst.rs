@@ -77,6 +77,14 @@ pub struct MemStage {
     /// Constant loads waiting for lines filling from memory: (instruction,
     /// its constant-cache lines not there yet).
     const_waiting: Vec<(u32, Vec<u64>)>,
+    /// `l1.const_serial`: the distinct lines of the constant load in the
+    /// stage, the next to look up, when those looked up are there, and the
+    /// ones on their way from memory.
+    const_serial: bool,
+    const_lines: Vec<u64>,
+    const_next: usize,
+    const_there: u64,
+    const_waits: Vec<u64>,
     /// Instruction- and constant-cache misses waiting to leave below L1
     /// (`l1.read_only_misses = "memory"`); they go before L1's own.
     read_only_out: VecDeque<Request>,
@@ -154,8 +162,13 @@ impl MemStage {
             hit_latency: c.l1.hit_latency as u64,
             shared_latency: c.l1.shared_latency as u64,
             const_latency: c.l1.const_latency as u64,
-            const_cache: crate::mem::cache::FillCache::new(c.l1.const_sets, c.l1.const_ways, c.l1.const_line, c.l1.read_only_miss_latency(c.l1.const_miss_latency)),
+            const_cache: c.l1.read_only_cache(c.l1.const_sets, c.l1.const_ways, c.l1.const_line, c.l1.const_miss_latency),
             const_waiting: Vec::new(),
+            const_serial: c.l1.const_serial,
+            const_lines: Vec::new(),
+            const_next: 0,
+            const_there: 0,
+            const_waits: Vec::new(),
             read_only_out: VecDeque::new(),
             inst_fills: Vec::new(),
             store_acks: c.memory.store_acks,
@@ -474,15 +487,21 @@ impl MemStage {
                 t => there = there.max(t),
             }
         }
-        let bytes = c.line_bytes();
-        for line in c.take_requests() {
-            self.read_only_out.push_back(Request { line: (READ_ONLY_CONST + line * bytes) / self.line_bytes as u64, kind: Kind::Const });
-        }
+        self.const_requests();
         if waits.is_empty() {
             return there + self.const_latency;
         }
         self.const_waiting.push((inst, waits));
         PENDING
+    }
+
+    /// The constant cache's new misses go below L1.
+    fn const_requests(&mut self) {
+        let Some(c) = self.const_cache.as_mut() else { return };
+        let bytes = c.line_bytes();
+        for line in c.take_requests() {
+            self.read_only_out.push_back(Request { line: (READ_ONLY_CONST + line * bytes) / self.line_bytes as u64, kind: Kind::Const });
+        }
     }
 
     /// An L1 line of the constant and parameter banks arrived: the constant
@@ -497,6 +516,11 @@ impl MemStage {
             c.fill(line, now);
         }
         let done = now + self.const_latency;
+        // The load in the stage (`l1.const_serial`) has the line from now.
+        if self.const_waits.iter().any(|l| lines.contains(l)) {
+            self.const_waits.retain(|l| !lines.contains(l));
+            self.const_there = self.const_there.max(now);
+        }
         let timed = &mut self.timed;
         self.const_waiting.retain_mut(|(inst, waits)| {
             waits.retain(|l| !lines.contains(l));
@@ -545,6 +569,16 @@ impl MemStage {
             self.cur_pmode = i.pmode || i.hw_prefetch;
             self.cur_warp = i.warp;
             match space {
+                Space::Const if self.const_serial => {
+                    // GPGPU-Sim's access per distinct line, in its order.
+                    let bytes = self.const_cache.as_ref().map_or(64, |c| c.line_bytes());
+                    let lines: std::collections::BTreeSet<u64> = (0..32).filter(|l| i.active >> l & 1 != 0).map(|l| i.addrs[l as usize] / bytes * bytes).collect();
+                    self.const_lines.clear();
+                    self.const_lines.extend(lines.into_iter().rev());
+                    self.const_next = 0;
+                    self.const_there = now;
+                    self.const_waits.clear();
+                }
                 Space::Const => {
                     let t = self.const_ready(now, pool, inst, i.active);
                     self.timed.push_back((t, inst));
@@ -594,7 +628,36 @@ impl MemStage {
             }
         }
         match space {
-            Space::Const => unreachable!("handled on entry"),
+            Space::Const => {
+                // One line a cycle; a miss with no free MSHR waits.
+                if let (Some(c), Some(&a)) = (self.const_cache.as_mut(), self.const_lines.get(self.const_next)) {
+                    if !c.has(a) && !c.can_miss() {
+                        self.count_hazard(Hazard::Rsv);
+                        return false;
+                    }
+                    match c.access(a, now) {
+                        PENDING if !self.const_waits.contains(&c.line(a)) => self.const_waits.push(c.line(a)),
+                        PENDING => {}
+                        t => self.const_there = self.const_there.max(t),
+                    }
+                    self.const_requests();
+                }
+                self.const_next += 1;
+                if self.const_next < self.const_lines.len() {
+                    return true;
+                }
+                // Also a load of no active thread: done after the latency.
+                let t = if self.const_waits.is_empty() {
+                    self.const_there + self.const_latency
+                } else {
+                    self.const_waiting.push((inst, std::mem::take(&mut self.const_waits)));
+                    PENDING
+                };
+                self.timed.push_back((t, inst));
+                self.cur = None;
+                self.report(inst, None, Some(pool.get(inst).active));
+                true
+            }
             Space::Shared => {
                 if self.bank_cycles_left < self.bank_cycles_total {
                     self.hazard_now = 2;

@@ -446,7 +446,7 @@ impl Sm {
             mem: MemStage::new(&cfg, mshr),
             wbq: VecDeque::new(),
             fetch_rr: 0,
-            icache: crate::mem::cache::FillCache::new(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.read_only_miss_latency(cfg.l1.icache_miss_latency)),
+            icache: cfg.l1.read_only_cache(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.icache_miss_latency),
             code_base: 0,
             fetch_candidates: 0,
             stats,
@@ -1051,7 +1051,16 @@ impl Sm {
                     fetched += 1;
                     continue;
                 }
-                FetchMatch::Fetch => None,
+                FetchMatch::Fetch => {
+                    // A miss with no free instruction-cache MSHR: the fetch
+                    // slot is spent, the warp tries again.
+                    let pc = self.code_base + op as u64 * kernel::INST_BYTES as u64;
+                    if self.icache.as_ref().is_some_and(|c| !c.has(pc) && !c.can_miss()) {
+                        fetched += 1;
+                        continue;
+                    }
+                    None
+                }
             };
             let uid = self.new_uid();
             let ready = if reuse.is_some() {

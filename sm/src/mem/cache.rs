@@ -175,6 +175,10 @@ pub struct FillCache {
     miss_latency: u64,
     /// Lines missed since the last `take_requests`.
     requests: Vec<u64>,
+    /// Filling from memory: the lines on their way, at most `mshrs` of them
+    /// (0: no limit).
+    pending: Vec<u64>,
+    mshrs: usize,
     /// Added to the SM's cycle: a cache carried into the next launch keeps
     /// its fill and use times in the same order (`carried`).
     base: u64,
@@ -195,6 +199,8 @@ impl FillCache {
             tags: vec![(u64::MAX, 0, 0); (sets * ways) as usize],
             miss_latency: miss_latency as u64,
             requests: Vec::new(),
+            pending: Vec::new(),
+            mshrs: 0,
             base: 0,
             stats: Default::default(),
         })
@@ -205,7 +211,26 @@ impl FillCache {
     /// a line still on its way is dropped (its response went to this launch).
     pub fn carried(&self, end: u64) -> FillCache {
         let tags = self.tags.iter().map(|&w| if w.1 == PENDING { (u64::MAX, 0, 0) } else { w }).collect();
-        FillCache { base: self.base + end, stats: Default::default(), requests: Vec::new(), tags, ..self.clone() }
+        FillCache { base: self.base + end, stats: Default::default(), requests: Vec::new(), pending: Vec::new(), tags, ..self.clone() }
+    }
+
+    /// At most `n` lines on their way from memory at once (its MSHRs; 0: no
+    /// limit): a miss beyond them waits (`can_miss`).
+    pub fn with_mshrs(mut self, n: u32) -> FillCache {
+        self.mshrs = n as usize;
+        self
+    }
+
+    /// `addr`'s line is there or on its way.
+    pub fn has(&self, addr: u64) -> bool {
+        let line = self.line(addr);
+        let s = (line % self.sets) as usize * self.ways;
+        self.tags[s..s + self.ways].iter().any(|w| w.0 == line)
+    }
+
+    /// A miss may go to memory now (an MSHR is free).
+    pub fn can_miss(&self) -> bool {
+        self.mshrs == 0 || self.pending.len() < self.mshrs
     }
 
     /// Same sets, ways and lines.
@@ -239,6 +264,7 @@ impl FillCache {
         if self.miss_latency == 0 {
             ways[v] = (line, PENDING, t);
             self.requests.push(line);
+            self.pending.push(line);
             return PENDING;
         }
         ways[v] = (line, t + self.miss_latency, t);
@@ -252,6 +278,7 @@ impl FillCache {
 
     /// `line`'s data arrived from memory at `now`.
     pub fn fill(&mut self, line: u64, now: u64) {
+        self.pending.retain(|&l| l != line);
         let s = (line % self.sets) as usize * self.ways;
         if let Some(w) = self.tags[s..s + self.ways].iter_mut().find(|w| w.0 == line && w.1 == PENDING) {
             w.1 = now + self.base;
