@@ -479,6 +479,11 @@ pub struct Gpu {
     /// simulator's default, policy 0).
     #[serde(default)]
     pub dram_bank_group_low_bits: bool,
+    /// A program's next launch gives its first CTA to the SM after the one
+    /// that took the last launch's last CTA, as GPGPU-Sim's CTA scheduler
+    /// (`m_last_cluster_issue`) does; false: every launch starts at SM 0.
+    #[serde(default)]
+    pub carry_cta_order: bool,
     /// `-gpgpu_dram_timing_opt`.
     pub dram_timing: String,
     /// FR-FCFS queue (`-gpgpu_frfcfs_dram_sched_queue_size`) and return
@@ -530,6 +535,7 @@ impl Default for Gpu {
             dram_latency_queue: false,
             dram_sector_bytes: 0,
             dram_bank_group_low_bits: false,
+            carry_cta_order: false,
             dram_timing: "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2".into(),
             dram_queue: 16,
             dram_return_queue: 116,

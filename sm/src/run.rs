@@ -40,6 +40,9 @@ pub struct Warm {
     /// Device memory the program copied to or from the host since the last
     /// launch, in order: (address, bytes) (`gpu.copies_fill_l2`).
     pub(crate) copies: Vec<(u64, u64)>,
+    /// The SM the GPU's CTA scheduler gave the last CTA to
+    /// (`gpu.carry_cta_order`).
+    pub(crate) last_sm: Option<usize>,
 }
 
 /// One SM's read-only caches.

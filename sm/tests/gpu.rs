@@ -141,7 +141,7 @@ fn quiet_sms_skip_work_not_results() {
 #[test]
 fn a_relaunch_finds_the_caches_warm() {
     let (k, l, golden) = prepare("sgemm");
-    let cold_cfg = Config::preset("gtx480").with_override("gpu.warm_l2=false").unwrap().with_override("l1.warm_read_only=false").unwrap();
+    let cold_cfg = Config::preset("gtx480").with_override("gpu.warm_l2=false").unwrap().with_override("l1.warm_read_only=false").unwrap().with_override("gpu.carry_cta_order=false").unwrap();
     let first = sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), &cold_cfg, Engine::Model, Outputs::default(), Default::default()).unwrap();
     let again = sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), &cold_cfg, Engine::Model, Outputs::default(), first.warm).unwrap();
     assert_eq!(first.stats.json(), again.stats.json(), "nothing kept");
@@ -231,4 +231,23 @@ fn dram_path_as_gpgpu_sim() {
     let util = |o: &sm::run::Outcome| gpu(o).dram_bus_busy as f64 / gpu(o).dram_cycles as f64;
     let high = outcome(&base.with_override("gpu.dram_sector_bytes=32").unwrap().with_override("gpu.dram_bank_group_low_bits=false").unwrap());
     assert!(util(&sectored) > util(&high), "bus use {} with low-bit groups, {} with high-bit", util(&sectored), util(&high));
+}
+
+/// `gpu.carry_cta_order` (GPGPU-Sim's `m_last_cluster_issue`): a program's
+/// next launch gives its first CTA to the SM after the one that took the
+/// last launch's last CTA; off, every launch starts at SM 0.
+#[test]
+fn the_cta_order_goes_on_across_launches() {
+    let (k, l, golden) = stream(1024);
+    let busy = |cfg: &Config| {
+        let sim = |w: sm::run::Warm| sm::run::simulate_warm(Arc::clone(&k), Arc::clone(&l), cfg, Engine::Model, Outputs::default(), w).unwrap();
+        let first = sim(Default::default());
+        let again = sim(first.warm.clone());
+        assert!(first.memory == golden && again.memory == golden);
+        let sms = |o: &sm::run::Outcome| o.stats.gpu.as_ref().unwrap().sm_busy_cycles.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, _)| i).collect::<Vec<_>>();
+        (sms(&first), sms(&again))
+    };
+    let carried = Config::preset("gtx480");
+    assert_eq!(busy(&carried), (vec![0, 1, 2, 3], vec![4, 5, 6, 7]), "four CTAs a launch");
+    assert_eq!(busy(&carried.with_override("gpu.carry_cta_order=false").unwrap()), (vec![0, 1, 2, 3], vec![0, 1, 2, 3]));
 }

@@ -186,7 +186,8 @@ impl Gpu {
             line_flits: (HEADER_BYTES + g.l2_line).div_ceil(g.flit_bytes),
             ctas: launch.ctas() as u32,
             next_cta: 0,
-            last_sm: g.sms as usize - 1,
+            // GPGPU-Sim's round robin goes on from the last launch's SM.
+            last_sm: warm.last_sm.filter(|&s| g.carry_cta_order && s < g.sms as usize).unwrap_or(g.sms as usize - 1),
             now: 0,
             clocks: [Clock::new(cfg.core.clock_mhz), Clock::new(g.icnt_mhz), Clock::new(g.l2_mhz), Clock::new(g.dram_mhz)],
             workers,
@@ -278,6 +279,7 @@ impl Gpu {
         let mut warm = std::mem::take(&mut self.warm);
         warm.sms = caches;
         warm.l2 = self.slices.iter().map(|s| s.lines()).collect();
+        warm.last_sm = Some(self.last_sm);
         let mut stats = merge(&sms, self.now);
         self.stats.request_flits = self.requests.stats.flits;
         self.stats.reply_flits = self.replies.stats.flits;
