@@ -200,6 +200,8 @@ struct Outcome {
     warp_insts: u64,
     divergent_warp_insts: u64,
     thread_insts: u64,
+    /// Wall seconds of the program's run under the simulator (its inputs'
+    /// preparation and the output check not counted).
     secs: f64,
 }
 
@@ -256,7 +258,6 @@ fn traced(mode: &str) -> bool {
 
 /// Run one program: `extra` are more `exec` arguments.
 fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[String]) -> Outcome {
-    let t = Instant::now();
     let mut o = Outcome { ok: Ok(()), launches: 0, cycles: 0, replays: 0, warp_insts: 0, divergent_warp_insts: 0, thread_insts: 0, secs: 0.0 };
     o.ok = (|| {
         let _ = std::fs::remove_dir_all(dir);
@@ -270,7 +271,10 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
         crate::output::create_dir(&cwd)?;
         let stats = dir.join("stats.jsonl");
         if mode == GPGPUSIM {
-            let stdout = gpgpusim(app, size, exe, &cwd, &mut o)?;
+            let t = Instant::now();
+            let stdout = gpgpusim(app, size, exe, &cwd, &mut o);
+            o.secs = t.elapsed().as_secs_f64();
+            let stdout = stdout?;
             // A reference check that reads warpforge's copies to the host
             // (`{run}/d2h`) has nothing to read here: the output checks only.
             let d2h = size.reference.as_ref().is_some_and(|r| r.iter().any(|w| w.contains("/d2h/")));
@@ -299,7 +303,10 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
             cmd.env("LD_PRELOAD", fixed_time(exe));
         }
         cmd.arg("--").arg(exe).args(expand(&size.args, &src, bin, dir)).current_dir(&cwd);
-        let out = cmd.output().map_err(|e| format!("cannot run warpforge exec: {e}"))?;
+        let t = Instant::now();
+        let out = cmd.output().map_err(|e| format!("cannot run warpforge exec: {e}"));
+        o.secs = t.elapsed().as_secs_f64();
+        let out = out?;
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         crate::output::write(&dir.join("stdout.txt"), &stdout)?;
@@ -321,7 +328,6 @@ fn run(app: &App, size: &Size, exe: &Path, mode: &str, dir: &Path, extra: &[Stri
         }
         check(app, size, &stdout, &src, bin, dir, &cwd)
     })();
-    o.secs = t.elapsed().as_secs_f64();
     o
 }
 
