@@ -35,6 +35,10 @@ pub struct Crossbar<T> {
     /// Per output: packets on their way (arrival cycle) and arrived.
     flying: Vec<VecDeque<(u64, T)>>,
     arrived: Vec<VecDeque<T>>,
+    /// Packets in the input queues, and per output whether an input's head
+    /// wants it this cycle (scratch: arbitration looks only at those).
+    queued: usize,
+    wanted: Vec<bool>,
     now: u64,
     pub stats: IcntStats,
 }
@@ -50,6 +54,8 @@ impl<T> Crossbar<T> {
             rr: vec![0; outputs],
             flying: (0..outputs).map(|_| VecDeque::new()).collect(),
             arrived: (0..outputs).map(|_| VecDeque::new()).collect(),
+            queued: 0,
+            wanted: vec![false; outputs],
             now: 0,
             stats: IcntStats::default(),
         }
@@ -64,6 +70,7 @@ impl<T> Crossbar<T> {
     pub fn push(&mut self, i: usize, dest: usize, flits: u32, payload: T) {
         debug_assert!(self.can_push(i) && flits > 0);
         self.inputs[i].push_back((dest as u32, flits, payload));
+        self.queued += 1;
     }
 
     /// The packet that arrived first at output `o`.
@@ -76,15 +83,23 @@ impl<T> Crossbar<T> {
     }
 
     pub fn busy(&self) -> bool {
-        self.inputs.iter().any(|q| !q.is_empty()) || self.flying.iter().any(|q| !q.is_empty()) || self.arrived.iter().any(|q| !q.is_empty())
+        self.queued > 0 || self.flying.iter().any(|q| !q.is_empty()) || self.arrived.iter().any(|q| !q.is_empty())
     }
 
     /// One interconnect cycle.
     pub fn cycle(&mut self) {
         let now = self.now;
         let n = self.inputs.len();
+        self.wanted.fill(false);
+        if self.queued > 0 {
+            for (i, q) in self.inputs.iter().enumerate() {
+                if let Some(p) = q.front().filter(|_| self.input_free[i] <= now) {
+                    self.wanted[p.0 as usize] = true;
+                }
+            }
+        }
         for o in 0..self.output_free.len() {
-            if self.output_free[o] > now || self.flying[o].len() + self.arrived[o].len() >= self.buffer {
+            if !self.wanted[o] || self.output_free[o] > now || self.flying[o].len() + self.arrived[o].len() >= self.buffer {
                 continue;
             }
             let start = self.rr[o] as usize;
@@ -93,6 +108,7 @@ impl<T> Crossbar<T> {
             });
             let Some(i) = granted else { continue };
             let (_, flits, payload) = self.inputs[i].pop_front().expect("a granted packet");
+            self.queued -= 1;
             self.input_free[i] = now + flits as u64;
             self.output_free[o] = now + flits as u64;
             self.rr[o] = ((i + 1) % n) as u32;
@@ -100,9 +116,11 @@ impl<T> Crossbar<T> {
             self.stats.packets += 1;
             self.stats.flits += flits as u64;
         }
-        for (i, q) in self.inputs.iter().enumerate() {
-            if q.front().is_some() && self.input_free[i] <= now {
-                self.stats.blocked += 1;
+        if self.queued > 0 {
+            for (i, q) in self.inputs.iter().enumerate() {
+                if q.front().is_some() && self.input_free[i] <= now {
+                    self.stats.blocked += 1;
+                }
             }
         }
         for (f, a) in self.flying.iter_mut().zip(&mut self.arrived) {
