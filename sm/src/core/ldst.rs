@@ -154,6 +154,19 @@ pub struct MemStage {
     pub direct: Option<Box<DirectPrefetch>>,
 }
 
+/// Look `a` up in the constant cache at `now`: a line there by a known
+/// cycle raises `there`, one on its way from memory joins `waits`.
+fn const_lookup(c: &mut crate::mem::cache::FillCache, a: u64, now: u64, there: &mut u64, waits: &mut Vec<u64>) {
+    match c.access(a, now) {
+        PENDING => {
+            if !waits.contains(&c.line(a)) {
+                waits.push(c.line(a));
+            }
+        }
+        t => *there = (*there).max(t),
+    }
+}
+
 impl MemStage {
     pub fn new(c: &Config, mshr: MshrTable) -> Self {
         let n = 1usize << MshrTable::ID_BITS;
@@ -481,11 +494,7 @@ impl MemStage {
             }
             seen.rotate_right(1);
             seen[0] = c.line(a);
-            match c.access(a, now) {
-                PENDING if !waits.contains(&c.line(a)) => waits.push(c.line(a)),
-                PENDING => {}
-                t => there = there.max(t),
-            }
+            const_lookup(c, a, now, &mut there, &mut waits);
         }
         self.const_requests();
         if waits.is_empty() {
@@ -635,11 +644,7 @@ impl MemStage {
                         self.count_hazard(Hazard::Rsv);
                         return false;
                     }
-                    match c.access(a, now) {
-                        PENDING if !self.const_waits.contains(&c.line(a)) => self.const_waits.push(c.line(a)),
-                        PENDING => {}
-                        t => self.const_there = self.const_there.max(t),
-                    }
+                    const_lookup(c, a, now, &mut self.const_there, &mut self.const_waits);
                     self.const_requests();
                 }
                 self.const_next += 1;

@@ -1054,7 +1054,7 @@ impl Sm {
                 FetchMatch::Fetch => {
                     // A miss with no free instruction-cache MSHR: the fetch
                     // slot is spent, the warp tries again.
-                    let pc = self.code_base + op as u64 * kernel::INST_BYTES as u64;
+                    let pc = self.code_addr(op);
                     if self.icache.as_ref().is_some_and(|c| !c.has(pc) && !c.can_miss()) {
                         fetched += 1;
                         continue;
@@ -1066,7 +1066,7 @@ impl Sm {
             let ready = if reuse.is_some() {
                 self.now + 1
             } else {
-                let pc = self.code_base + op as u64 * kernel::INST_BYTES as u64;
+                let pc = self.code_addr(op);
                 match self.icache.as_mut().map_or(self.now, |c| c.access(pc, self.now)) {
                     PENDING => {
                         let c = self.icache.as_mut().expect("a cache");
@@ -1100,6 +1100,11 @@ impl Sm {
         }
     }
 
+    /// The code address of instruction `op`.
+    fn code_addr(&self, op: u32) -> u64 {
+        self.code_base + op as u64 * kernel::INST_BYTES as u64
+    }
+
     /// Lines of code arrived from memory: the instruction cache has them,
     /// and the fetches that waited for them are decoded.
     fn code_filled(&mut self) {
@@ -1112,10 +1117,11 @@ impl Sm {
                     c.fill(c.line(pc), self.now);
                 }
             }
+            let base = self.code_base;
             for w in 0..self.warps.len() {
                 let mut woke = false;
                 for e in self.warps[w].ibuf.iter_mut().filter(|e| e.ready == PENDING) {
-                    if code.contains(&(self.code_base + e.op as u64 * kernel::INST_BYTES as u64)) {
+                    if code.contains(&(base + e.op as u64 * kernel::INST_BYTES as u64)) {
                         e.ready = ready;
                         woke = true;
                     }
