@@ -106,6 +106,14 @@ pub struct Core {
     pub fetch_width: u32,
     /// Cycles from fetch to the instruction buffer (ideal instruction cache).
     pub fetch_latency: u32,
+    /// A warp is fetched only once its instruction buffer is empty, and then
+    /// fills it at once from one instruction-cache line (one access), as
+    /// GPGPU-Sim's fetch does (two instructions, one warp a cycle with
+    /// `fetch_width = 1`). False: a buffer entry is refilled as soon as it
+    /// frees, one instruction per fetch. Not with P-mode's fetch-time reuse
+    /// or replay's warp buffer, which fetch one instruction at a time.
+    #[serde(default)]
+    pub fetch_when_empty: bool,
     /// Cycles between the first CTA launches (one CTA starts per this many cycles).
     pub cta_launch_interval: u32,
     /// Core clock (MHz): `%globaltimer` is the cycle count in ns at it.
@@ -788,6 +796,10 @@ impl Config {
             // Every fetch is matched with its warp's P-queue head (§5.2).
             return bad("core.fetch_width", &c.fetch_width, &format!("at most {fetch_ports} with mode = \"pmode\" (the P-mode unit's fetch ports)"));
         }
+        if c.fetch_when_empty && matches!(self.mode, Mode::Pmode | Mode::Replay) {
+            // Each fetch is matched with the P-queue, or takes a warp-buffer slot, one instruction at a time.
+            return bad("core.fetch_when_empty", &c.fetch_when_empty, "not with mode = \"pmode\" or \"replay\", which fetch one instruction at a time: set it false");
+        }
         range("core.fetch_latency", c.fetch_latency as u64, 1, 64)?;
         range("core.cta_launch_interval", c.cta_launch_interval as u64, 1, 1 << 16)?;
         range("core.clock_mhz", c.clock_mhz as u64, 1, 100_000)?;
@@ -1078,6 +1090,10 @@ mod tests {
         // P-mode matches every fetch with the P-queue: the unit's fetch ports bound the fetch width.
         let wide = c.with_override("core.fetch_width=3").unwrap();
         assert!(wide.with_override("mode=\"pmode\"").unwrap_err().to_string().contains("core.fetch_width"));
+        let grouped = c.with_override("core.fetch_when_empty=true").unwrap();
+        for mode in ["pmode", "replay"] {
+            assert!(grouped.with_override(&format!("mode=\"{mode}\"")).unwrap_err().to_string().contains("core.fetch_when_empty"));
+        }
         let d = Config::preset("isca17_dac").with_override("mode=cae").unwrap().with_override("cae.units=1").unwrap();
         assert_eq!((d.mode, d.cae.units, d.units.sp_lanes), (Mode::Cae, 1, 16));
         assert_eq!(c.units.sp_lanes, 32, "the default: a warp per cycle");

@@ -221,6 +221,40 @@ fn constant_lines_one_a_cycle_through_two_mshrs() {
     assert!(two - any >= 15.0 * serial.memory.l2_latency as f64, "{two} cycles with two MSHRs, {any} with no limit");
 }
 
+/// `core.fetch_when_empty` (GPGPU-Sim's fetch): a warp's buffer is filled
+/// only once empty, with the instructions of one fetch; past a taken branch
+/// the target issues a cycle later than with per-entry refills (GPGPU-Sim
+/// fetches past the branch and flushes the stale buffer at its scheduler the
+/// next cycle). Independent instructions of one warp then issue in pairs.
+#[test]
+fn fetch_when_empty_as_gpgpu_sim() {
+    let grouped = Config::preset("gtx480").single_sm();
+    let refill = grouped.with_override("core.fetch_when_empty=false").unwrap();
+    // (median issue gap after a loop's branch, back-to-back issues of the independent chains)
+    let measure = |c: &Config, name: &str| {
+        let log = tmp(name);
+        micro("alu_chain.cu", "alu_independent", &alu_launch(32), c, Some(&log));
+        let recs = sm::pipeview::parse(&std::fs::read_to_string(&log).unwrap()).unwrap();
+        let issued: Vec<(&str, u64)> = recs
+            .iter()
+            .filter(|r| r.retired.is_some_and(|(_, flushed)| !flushed))
+            .filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| (r.label.as_str(), t)))
+            .collect();
+        let mut after_branch: Vec<u64> = issued.windows(2).filter(|w| w[0].0.contains("bra")).map(|w| w[1].1 - w[0].1).collect();
+        after_branch.sort();
+        let b2b = issued.windows(2).filter(|w| w[1].1 == w[0].1 + 1).count();
+        (after_branch[after_branch.len() / 2], b2b, issued.len())
+    };
+    let (g_branch, g_b2b, n) = measure(&grouped, "grouped.log");
+    let (r_branch, r_b2b, _) = measure(&refill, "refill.log");
+    assert_eq!(g_branch, r_branch + 1, "after a taken branch: {g_branch} cycles grouped, {r_branch} refilling");
+    assert_eq!(r_branch, refill.core.fetch_latency as u64);
+    // Refilling, more than half of the independent instructions issue back
+    // to back; grouped, at most every other one (a pair, then the refill).
+    assert!(r_b2b * 2 > n, "{r_b2b} of {n} back to back refilling");
+    assert!(g_b2b * 2 <= n + 2, "{g_b2b} of {n} back to back grouped, {r_b2b} refilling");
+}
+
 /// `memory.store_acks` (GPGPU-Sim's `stores_done`): a warp is done once L2
 /// has acknowledged its stores, so the kernel ends an L2 round trip after
 /// its last store leaves; on the GPU each store's acknowledgement is one

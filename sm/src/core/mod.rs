@@ -84,6 +84,10 @@ struct Warp {
     fetch_op: u32,
     /// A control instruction was fetched: no fetch until it issues.
     fetch_blocked: bool,
+    /// `core.fetch_when_empty`: the cycle a warp whose buffer was flushed
+    /// may fetch again (GPGPU-Sim fetches past a branch and flushes the
+    /// stale buffer at its scheduler the cycle after the branch issues).
+    fetch_from: u64,
     at_barrier: bool,
     /// A `bar.red` waiting for its result: (instruction, lanes).
     reduced: Option<(u32, u32)>,
@@ -1014,6 +1018,9 @@ impl Sm {
         let n = self.warps.len();
         let mut fetched = 0;
         let cap = self.cfg.core.ibuffer_entries as usize;
+        // `core.fetch_when_empty`: a warp's whole buffer at once, from one
+        // instruction-cache line.
+        let group = self.cfg.core.fetch_when_empty;
         // Candidates (at most 128 slots) in round-robin order from `fetch_rr`.
         let c = self.fetch_candidates;
         let rr = self.fetch_rr;
@@ -1026,7 +1033,11 @@ impl Sm {
             let w = half.trailing_zeros() as usize;
             *half &= *half - 1;
             let warp = &self.warps[w];
-            if !warp.live || warp.exited || warp.fetch_blocked || warp.ibuf.len() >= cap || warp.fetch_op as usize >= self.ops.len() {
+            if warp.fetch_from > self.now {
+                continue;
+            }
+            let full = if group { !warp.ibuf.is_empty() } else { warp.ibuf.len() >= cap };
+            if !warp.live || warp.exited || warp.fetch_blocked || full || warp.fetch_op as usize >= self.ops.len() {
                 // Not fetchable until launch, issue or flush marks it again.
                 self.fetch_candidates &= !(1u128 << w);
                 continue;
@@ -1079,24 +1090,34 @@ impl Sm {
                     there => there + self.cfg.core.fetch_latency as u64,
                 }
             };
-            let control = self.ops[op as usize].control;
-            let warp = &mut self.warps[w];
-            let was_empty = warp.ibuf.is_empty();
-            warp.ibuf.push_back(IbEntry { op, ready, uid, slot, reuse });
-            warp.fetch_op += 1;
-            if control.blocks_fetch() {
-                warp.fetch_blocked = true;
-            }
-            if let Some(k) = self.out.pipeview.as_mut() {
-                let label = format!("w{w} {}", self.ops[op as usize].text);
-                let _ = k.start(self.now, uid, w as u32, &label);
+            let was_empty = self.warps[w].ibuf.is_empty();
+            let line_bytes = self.icache.as_ref().map_or(16, |c| c.line_bytes());
+            let (first, mut op, mut uid) = (self.code_addr(op) / line_bytes, op, uid);
+            loop {
+                let control = self.ops[op as usize].control;
+                let warp = &mut self.warps[w];
+                warp.ibuf.push_back(IbEntry { op, ready, uid, slot, reuse });
+                warp.fetch_op += 1;
+                if control.blocks_fetch() && !group {
+                    warp.fetch_blocked = true;
+                }
+                if let Some(k) = self.out.pipeview.as_mut() {
+                    let label = format!("w{w} {}", self.ops[op as usize].text);
+                    let _ = k.start(self.now, uid, w as u32, &label);
+                }
+                let warp = &self.warps[w];
+                op = warp.fetch_op;
+                if !group || warp.fetch_blocked || warp.ibuf.len() >= cap || op as usize >= self.ops.len() || self.code_addr(op) / line_bytes != first {
+                    break;
+                }
+                uid = self.new_uid();
             }
             if was_empty {
                 self.wake_warp(w as u16);
             }
             fetched += 1;
             self.fetch_rr = (w + 1) % n;
-            self.view.fetch.push((w as u16, op));
+            self.view.fetch.push((w as u16, self.warps[w].fetch_op - 1));
         }
     }
 
@@ -1148,6 +1169,9 @@ impl Sm {
         }
         warp.fetch_op = op;
         warp.fetch_blocked = false;
+        if self.cfg.core.fetch_when_empty {
+            warp.fetch_from = self.now + 1;
+        }
         warp.forget();
         if let Some(rp) = self.rp.as_mut() {
             rp.flush(w);
