@@ -99,14 +99,19 @@ fn miss_delay_lengthens_misses_only() {
     assert!((d2 - h2 - 35.0).abs() <= 1.0, "an L2 hit: {h2:.2} -> {d2:.2}/hop");
 }
 
+/// (label, issue cycle) of each instruction of a pipeview log that issued
+/// and retired (not flushed), in the log's order.
+fn issues(log: &Path) -> Vec<(String, u64)> {
+    let recs = sm::pipeview::parse(&std::fs::read_to_string(log).unwrap()).unwrap();
+    recs.into_iter()
+        .filter(|r| r.retired.is_some_and(|(_, flushed)| !flushed))
+        .filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| t).map(|t| (r.label, t)))
+        .collect()
+}
+
 /// (issue cycle of each instruction whose label contains `what`) in order.
 fn issue_cycles(log: &Path, what: &str) -> Vec<u64> {
-    let recs = sm::pipeview::parse(&std::fs::read_to_string(log).unwrap()).unwrap();
-    let mut v: Vec<u64> = recs
-        .iter()
-        .filter(|r| r.label.contains(what) && r.retired == Some((r.retired.unwrap().0, false)))
-        .filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| t))
-        .collect();
+    let mut v: Vec<u64> = issues(log).into_iter().filter(|(l, _)| l.contains(what)).map(|(_, t)| t).collect();
     v.sort();
     v
 }
@@ -182,9 +187,7 @@ fn read_only_misses_fill_from_memory() {
     let first_issue = |c: &Config, name: &str| {
         let log = tmp(name);
         let stats = micro("alu_chain.cu", "alu_dependent", &alu_launch(16), c, Some(&log));
-        let recs = sm::pipeview::parse(&std::fs::read_to_string(&log).unwrap()).unwrap();
-        let first = recs.iter().filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| t)).min().unwrap();
-        (first, stats)
+        (issues(&log).iter().map(|&(_, t)| t).min().unwrap(), stats)
     };
     let (lat_first, lat) = first_issue(&latency, "ro_latency.log");
     let (mem_first, mem) = first_issue(&memory, "ro_memory.log");
@@ -234,12 +237,7 @@ fn fetch_when_empty_as_gpgpu_sim() {
     let measure = |c: &Config, name: &str| {
         let log = tmp(name);
         micro("alu_chain.cu", "alu_independent", &alu_launch(32), c, Some(&log));
-        let recs = sm::pipeview::parse(&std::fs::read_to_string(&log).unwrap()).unwrap();
-        let issued: Vec<(&str, u64)> = recs
-            .iter()
-            .filter(|r| r.retired.is_some_and(|(_, flushed)| !flushed))
-            .filter_map(|r| r.stages.iter().find(|(s, _)| s == "Rr").map(|&(_, t)| (r.label.as_str(), t)))
-            .collect();
+        let issued = issues(&log);
         let mut after_branch: Vec<u64> = issued.windows(2).filter(|w| w[0].0.contains("bra")).map(|w| w[1].1 - w[0].1).collect();
         after_branch.sort();
         let b2b = issued.windows(2).filter(|w| w[1].1 == w[0].1 + 1).count();
