@@ -410,12 +410,11 @@ impl Gpu {
         for (c, dram) in self.drams.iter_mut().enumerate() {
             let latency = &mut self.dram_latency[c];
             let sectors = &mut self.dram_sectors[c];
+            // The slices of a channel share the L2 clock.
+            let now = self.slices[c * subs].now();
             // The channel takes one request a cycle from its slices in turn
             // (a line's sectors one after the other).
-            for k in 0..subs {
-                if !sectors.is_empty() {
-                    break;
-                }
+            for k in (0..subs).filter(|_| sectors.is_empty()) {
                 let s = c * subs + (self.dram_rr[c] + k) % subs;
                 let slice = &mut self.slices[s];
                 let ready = slice.miss_queue.front().is_some_and(|&(t, _)| t <= slice.now());
@@ -442,7 +441,7 @@ impl Gpu {
                 if dram.can_accept() {
                     let r = sectors.pop_front().expect("a request");
                     if queued {
-                        latency.push_back((self.slices[c * subs].now() + delay, r));
+                        latency.push_back((now + delay, r));
                     } else {
                         dram.push(r);
                     }
@@ -450,7 +449,6 @@ impl Gpu {
                     dram.note_full();
                 }
             }
-            let now = self.slices[c * subs].now();
             if latency.front().is_some_and(|&(t, _)| t <= now) && dram.can_accept() {
                 dram.push(latency.pop_front().expect("a request").1);
             }
