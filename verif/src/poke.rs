@@ -7,7 +7,6 @@ use sim::{Component, ComponentExt, Dir, PortId};
 
 /// Set every input of `m` to 0.
 pub fn clear_inputs(m: &mut dyn Component) {
-    const ZERO: [u64; 16] = [0; 16];
     let ins: Vec<(PortId, usize)> = m
         .ports()
         .iter()
@@ -16,7 +15,7 @@ pub fn clear_inputs(m: &mut dyn Component) {
         .map(|(i, q)| (PortId(i as u32), q.words()))
         .collect();
     for (id, words) in ins {
-        m.set(id, &ZERO[..words]);
+        m.set(id, &vec![0; words]);
     }
 }
 

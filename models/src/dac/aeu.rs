@@ -1,7 +1,7 @@
 //! Reference model of the address expansion unit (AEU), written from the
 //! specification in `hw/src/blocks/dac/aeu.rs` (paper §4.2).
 
-use super::walk::{mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::walk::{self, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{Record, TupleCmd};
 use crate::Reference;
 use hw::blocks::dac::aeu::{AeuIo, AeuParams};
@@ -98,11 +98,17 @@ impl Aeu {
         self.cta.warp0(&self.frame, c) + self.s.ctx[c].lin / WARP_SIZE
     }
 
-    /// The queue of the context's warp is full (an out-of-range warp has no
-    /// queue and is never full: its records are dropped).
+    /// The active threads of context `c`'s warp (none out of range).
+    fn lanes(&self, c: usize) -> u32 {
+        walk::lanes(&self.frame, self.io.lane_mask, self.warp_of(c), self.p.warps)
+    }
+
+    /// The queue of the context's warp is full and the warp has active
+    /// threads (an out-of-range warp has no queue and is never full: its
+    /// records are dropped; a warp with no active thread pushes nothing).
     fn blocked(&self, c: usize) -> bool {
         let w = self.warp_of(c);
-        w < self.p.warps && self.frame.get_u64(self.io.pwaq_full) >> w & 1 != 0
+        w < self.p.warps && self.frame.get_u64(self.io.pwaq_full) >> w & 1 != 0 && self.lanes(c) != 0
     }
 
     /// One RUN step of context `c` into `self.n`; returns the record to push.
@@ -116,23 +122,26 @@ impl Aeu {
         let region_shift = 5 + gl;
         let m = w.run_limit(&ctx);
         let s = w.otx();
+        // Thread j of the step is lane `lin % 32 + j`; only active threads name a unit.
+        let run_lanes = self.lanes(c) >> (ctx.lin % WARP_SIZE);
+        let on = |j: u32| run_lanes >> j & 1 != 0;
         // (threads covered, mask, next accumulated value, push now?)
         let (k, mask, next, emit) = match classify(s, gl) {
             Stride::Serial => {
-                let bit = 1u32 << u0;
+                let bit = if on(0) { 1u32 << u0 } else { 0 };
                 let next = acc.wrapping_add(s);
                 let same = next >> region_shift == acc >> region_shift;
                 let mask = if self.s.lock.is_some() { self.s.bld_mask | bit } else { bit };
                 (1, mask, next, m == 1 || !same)
             }
-            Stride::Zero => (m, 1u32 << u0, acc, true),
+            Stride::Zero => (m, if (0..m).any(on) { 1u32 << u0 } else { 0 }, acc, true),
             Stride::Up(p) => {
                 let k = m.min(((31 - u0) >> p) + 1);
-                (k, (0..k).fold(0u32, |a, j| a | 1 << (u0 + (j << p))), mac(acc, s, k, false), true)
+                (k, (0..k).filter(|&j| on(j)).fold(0u32, |a, j| a | 1 << (u0 + (j << p))), mac(acc, s, k, false), true)
             }
             Stride::Down(p) => {
                 let k = m.min((u0 >> p) + 1);
-                (k, (0..k).fold(0u32, |a, j| a | 1 << (u0 - (j << p))), mac(acc, s, k, false), true)
+                (k, (0..k).filter(|&j| on(j)).fold(0u32, |a, j| a | 1 << (u0 - (j << p))), mac(acc, s, k, false), true)
             }
         };
         if emit && self.blocked(c) {
@@ -172,8 +181,8 @@ impl Aeu {
                     self.n.gl = if g & 2 != 0 { 2 } else { g as u32 };
                     self.n.data = t.kind == tuple::KIND_DATA;
                     for c in 0..self.p.ctas as usize {
-                        self.n.ctx[c] =
-                            Ctx { st: if self.cta.valid(&self.frame, c) { Cst::Start0 } else { Cst::Done }, ..Ctx::IDLE };
+                        let st = if self.cta.target(&self.frame, c, t.ctas) { Cst::Start0 } else { Cst::Done };
+                        self.n.ctx[c] = Ctx { st, ..Ctx::IDLE };
                     }
                     self.n.lock = None;
                     self.n.bld_mask = 0;
@@ -197,8 +206,9 @@ impl Aeu {
                 if let Some(c) = pick {
                     let st = self.s.ctx[c].st;
                     if st == Cst::Run {
+                        let live = self.lanes(c) != 0;
                         if let Some(rec) = self.run_step(c) {
-                            push = Some(Push { warp: self.warp_of(c), rec });
+                            push = Some(Push { warp: self.warp_of(c), rec }).filter(|_| live);
                         }
                     } else {
                         let bid = self.cta.bid(&self.frame, c);
@@ -223,7 +233,7 @@ impl Aeu {
         };
         self.frame.set_u64(self.io.push_warp, w);
         self.frame.set_u64(self.io.push_rec, r);
-        self.frame.set_bool(self.io.push_data, in_range && self.s.data);
+        self.frame.set_bool(self.io.push_data, in_range && self.s.data && r & 0xffff_ffff != 0);
     }
 }
 

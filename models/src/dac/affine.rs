@@ -362,10 +362,11 @@ pub fn gran_bytes(gran: u64) -> u32 {
 }
 
 /// The set of access units (byte address rounded down to the granularity) the
-/// threads of warp `w` touch: what the warp's address records must cover.
-pub fn warp_units(t: &Aff, g: &CtaGeom, w: u32, gran: u64) -> BTreeSet<u32> {
+/// active threads (`lanes`, bit i = thread 32w+i) of warp `w` touch: what the
+/// warp's address records must cover.
+pub fn warp_units(t: &Aff, g: &CtaGeom, w: u32, gran: u64, lanes: u32) -> BTreeSet<u32> {
     let gb = gran_bytes(gran);
-    g.warp_threads(w).map(|lin| thread_value(t, g, lin) / gb * gb).collect()
+    g.warp_threads(w).filter(|lin| lanes >> (lin % 32) & 1 != 0).map(|lin| thread_value(t, g, lin) / gb * gb).collect()
 }
 
 /// Comparison `a OP b` for an op code of [`hw::blocks::dac::tuple`].

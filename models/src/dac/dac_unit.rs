@@ -31,6 +31,7 @@ struct UPorts {
     in_tuple: PortId,
     cfg: [PortId; 6],
     full: PortId,
+    lanes: PortId,
     in_ready: PortId,
     push: PortId,
     push_warp: PortId,
@@ -46,6 +47,7 @@ impl UPorts {
             in_tuple: u.in_tuple,
             cfg: u.cta.as_array().map(|x| *x),
             full: u.pwaq_full,
+            lanes: u.lane_mask,
             in_ready: u.in_ready,
             push: u.push,
             push_warp: u.push_warp,
@@ -60,6 +62,7 @@ impl UPorts {
             in_tuple: u.in_tuple,
             cfg: u.cta.as_array().map(|x| *x),
             full: u.pwpq_full,
+            lanes: u.lane_mask,
             in_ready: u.in_ready,
             push: u.push,
             push_warp: u.push_warp,
@@ -136,11 +139,12 @@ impl DacUnit {
         let to_aeu = head_valid && (kind == tuple::KIND_ADDR || kind == tuple::KIND_DATA);
         let to_peu = head_valid && kind == tuple::KIND_PRED;
         let drop = head_valid && kind == tuple::KIND_RSVD;
-        for (u, up, q, qp, valid) in [
-            (&mut self.aeu as &mut dyn Component, &self.aeu_p, &self.pwaq, &self.pwaq_p, to_aeu),
-            (&mut self.peu as &mut dyn Component, &self.peu_p, &self.pwpq, &self.pwpq_p, to_peu),
+        for (u, up, q, qp, valid, lanes) in [
+            (&mut self.aeu as &mut dyn Component, &self.aeu_p, &self.pwaq, &self.pwaq_p, to_aeu, o.aeu_lane_mask),
+            (&mut self.peu as &mut dyn Component, &self.peu_p, &self.pwpq, &self.pwpq_p, to_peu, o.peu_lane_mask),
         ] {
             u.set(up.rst, &[rst]);
+            u.set(up.lanes, self.frame.get(lanes));
             u.set(up.in_valid, &[valid as u64]);
             wire(u, up.in_tuple, &self.atq, ap.head_tuple);
             wire(u, up.full, q, qp.full_vec);

@@ -48,9 +48,14 @@ pub struct TupleCmd {
     pub rhs: u32,
     pub kind: u64,
     pub op: u64,
+    /// The CTA slots it is for (bit c: slot c).
+    pub ctas: u16,
 }
 
 impl TupleCmd {
+    /// Every CTA slot: the paper's one affine warp per SM.
+    pub const ALL_CTAS: u16 = u16::MAX;
+
     pub fn pack(&self) -> TupleWords {
         let mut w = [0u64; tuple::WORDS];
         put_field(&mut w, (tuple::BASE) as usize, 32, self.aff.base as u64);
@@ -60,6 +65,7 @@ impl TupleCmd {
         put_field(&mut w, (tuple::RHS) as usize, 32, self.rhs as u64);
         put_field(&mut w, (tuple::KIND) as usize, 2, self.kind & 3);
         put_field(&mut w, (tuple::OP) as usize, 4, self.op & 15);
+        put_field(&mut w, (tuple::CTAS) as usize, 16, self.ctas as u64);
         w
     }
 
@@ -73,6 +79,7 @@ impl TupleCmd {
             rhs: get_field(w, (tuple::RHS) as usize, 32) as u32,
             kind: get_field(w, (tuple::KIND) as usize, 2),
             op: get_field(w, (tuple::OP) as usize, 4),
+            ctas: get_field(w, (tuple::CTAS) as usize, 16) as u16,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! specification in `hw/src/blocks/dac/peu.rs` (paper §4.3).
 
 use super::affine::compare;
-use super::walk::{mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::walk::{self, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::TupleCmd;
 use crate::Reference;
 use hw::blocks::dac::peu::{PeuIo, PeuParams};
@@ -133,9 +133,16 @@ impl Peu {
         self.cta.warp0(&self.frame, c) + self.s.ctx[c].lin / WARP_SIZE
     }
 
+    /// The active threads of context `c`'s warp.
+    fn lanes(&self, c: usize) -> u32 {
+        walk::lanes(&self.frame, self.io.lane_mask, self.warp_of(c), self.p.warps)
+    }
+
+    /// The queue of the context's warp is full and the warp has active
+    /// threads (one with none pushes nothing).
     fn blocked(&self, c: usize) -> bool {
         let w = self.warp_of(c);
-        w < self.p.warps && self.frame.get_u64(self.io.pwpq_full) >> w & 1 != 0
+        w < self.p.warps && self.frame.get_u64(self.io.pwpq_full) >> w & 1 != 0 && self.lanes(c) != 0
     }
 
     /// One step of context `c` in RUN; returns the mask to push. A step that
@@ -147,6 +154,8 @@ impl Peu {
         let (op, rhs, step) = (s.op, s.rhs, w.otx());
         let n = w.warp_left(&ctx);
         let cta_uniform = w.t.is_cta_uniform();
+        // A path counter counts pushed masks: none for a warp with no active thread.
+        let live = self.lanes(c) != 0;
         match s.lock {
             None if cta_uniform => {
                 // Scalar vs scalar: one comparison per CTA, reused by its warps.
@@ -159,7 +168,7 @@ impl Peu {
                     self.n.scal_v[c] = true;
                     self.n.scal_r[c] = r;
                 }
-                self.n.cnt_scalar = self.n.cnt_scalar.wrapping_add(1);
+                self.n.cnt_scalar = self.n.cnt_scalar.wrapping_add(live as u32);
                 w.advance(&mut self.n.ctx[c], n);
                 Some(uniform(r, n))
             }
@@ -179,7 +188,7 @@ impl Peu {
                             return None;
                         }
                         self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
-                        self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(1);
+                        self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(live as u32);
                         self.n.ctx[c].acc = mac(ctx.acc, step, n, false);
                         w.advance(&mut self.n.ctx[c], n);
                         self.n.lock = None;
@@ -208,7 +217,7 @@ impl Peu {
                 self.n.ctx[c].acc = ctx.acc.wrapping_add(step);
                 w.advance(&mut self.n.ctx[c], 1);
                 if ends {
-                    self.n.cnt_serial = self.n.cnt_serial.wrapping_add(1);
+                    self.n.cnt_serial = self.n.cnt_serial.wrapping_add(live as u32);
                     self.n.lock = None;
                     self.n.mask = 0;
                     Some(mask)
@@ -233,8 +242,8 @@ impl Peu {
                     self.n.rhs = t.rhs;
                     self.n.op = t.op;
                     for c in 0..self.p.ctas as usize {
-                        self.n.ctx[c] =
-                            Ctx { st: if self.cta.valid(&self.frame, c) { Cst::Start0 } else { Cst::Done }, ..Ctx::IDLE };
+                        let st = if self.cta.target(&self.frame, c, t.ctas) { Cst::Start0 } else { Cst::Done };
+                        self.n.ctx[c] = Ctx { st, ..Ctx::IDLE };
                         self.n.scal_v[c] = false;
                         self.n.scal_r[c] = false;
                     }
@@ -257,8 +266,9 @@ impl Peu {
                 };
                 if let Some(c) = pick {
                     if self.s.ctx[c].st == Cst::Run {
+                        let lanes = self.lanes(c);
                         if let Some(mask) = self.run_step(c) {
-                            push = Some((self.warp_of(c), mask));
+                            push = Some((self.warp_of(c), mask & lanes)).filter(|_| lanes != 0);
                         }
                     } else {
                         // start, or a row adjustment (also inside a serial warp)

@@ -194,6 +194,15 @@ impl WalkRegs {
     }
 }
 
+/// Warp `w`'s active threads on a `lane_mask` input (none past `warps`).
+pub fn lanes(f: &PortFrame, lane_mask: PortId, w: u32, warps: u32) -> u32 {
+    if w < warps {
+        get_field(f.get(lane_mask), 32 * w as usize, 32) as u32
+    } else {
+        0
+    }
+}
+
 /// The CTA configuration inputs of an expansion unit, read from its port
 /// frame.
 #[derive(Clone, Debug)]
@@ -205,6 +214,11 @@ pub struct CtaPorts {
 impl CtaPorts {
     pub fn valid(&self, f: &PortFrame, c: usize) -> bool {
         f.get_u64(self.io.valid) >> c & 1 != 0
+    }
+
+    /// A context starts for slot `c`: it holds a CTA and the tuple names it.
+    pub fn target(&self, f: &PortFrame, c: usize, tuple_ctas: u16) -> bool {
+        self.valid(f, c) && tuple_ctas >> c & 1 != 0
     }
 
     pub fn bid(&self, f: &PortFrame, c: usize) -> [u32; 3] {

@@ -21,7 +21,8 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 /// Constrained-random AEU traffic: address tuples (see [`ExpansionDriver`]).
 pub fn driver(p: &AeuParams, seed: u64) -> ExpansionDriver {
     let io = p.ids();
-    let ports = ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwaq_full };
+    let ports =
+        ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwaq_full, lanes: io.lane_mask };
     ExpansionDriver::new(Expansion::Addr, &p.ports(), ports, &p.expansion(), seed)
 }
 
@@ -41,15 +42,17 @@ pub struct AeuReport {
 
 /// Run `stim` through `dut` (any engine with the AEU's ports) and check, for
 /// every tuple the unit accepted and finished:
-/// - the records pushed for each warp cover exactly the access units the
-///   per-thread reference expansion gives for that warp ([`affine::warp_units`]),
-/// - no record is empty, records carry the tuple's granularity, and the last
-///   record of each warp, and only it, has `last` set,
+/// - the records pushed for each warp with active threads cover exactly the
+///   access units the per-thread reference expansion gives for those
+///   threads ([`affine::warp_units`]), records carry the tuple's
+///   granularity, and the last record of each warp, and only it, has `last`
+///   set; a warp with none gets no record,
 /// - nothing is pushed for a warp whose `pwaq_full` is set in that cycle, nor
-///   for warps outside the valid CTAs,
-/// - `push_data` is set exactly for `enq.data` tuples.
+///   for warps outside the tuple's valid CTAs,
+/// - `push_data` is set exactly for non-empty records of `enq.data` tuples.
 ///
-/// The CTA configuration inputs must change only in reset cycles.
+/// The CTA configuration and `lane_mask` inputs must change only in reset
+/// cycles.
 pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) -> Result<AeuReport, String> {
     let layout = stim.layout().clone();
     crate::run::check_inputs(dut, &layout)?;
@@ -62,6 +65,7 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
     struct Cur {
         t: TupleCmd,
         cfg: CtaConfig,
+        lanes: Vec<u32>,
         got: Vec<(BTreeSet<u32>, bool, u64)>,
         start: usize,
     }
@@ -84,17 +88,17 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
                     return err(format!("push into the full queue of warp {w}"));
                 }
                 if w >= p.warps || k.got[w as usize].2 == 0 {
-                    return err(format!("push for warp {w}, which no valid CTA owns"));
+                    return err(format!("push for warp {w}, which no target CTA owns"));
                 }
-                if rec.mask == 0 {
-                    return err(format!("empty record for warp {w}"));
+                if k.lanes[w as usize] == 0 {
+                    return err(format!("push for warp {w}, which has no active thread"));
                 }
                 let g = k.t.op & 3;
                 if rec.gran as u64 != g.min(2) {
                     return err(format!("record granularity {} for tuple granularity {g}", rec.gran));
                 }
-                if dut.get_bool(push_data) != (k.t.kind == tuple::KIND_DATA) {
-                    return err("push_data does not match the tuple kind".into());
+                if dut.get_bool(push_data) != (k.t.kind == tuple::KIND_DATA && rec.mask != 0) {
+                    return err("push_data does not match the tuple kind and record".into());
                 }
                 let e = &mut k.got[w as usize];
                 if e.1 {
@@ -106,16 +110,17 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
             }
             if ready {
                 if let Some(k) = cur.take() {
-                    // finished: compare every warp of every valid CTA
-                    for (ci, _) in k.cfg.valid.iter().enumerate().filter(|(_, v)| **v) {
+                    // finished: compare every warp of every target CTA
+                    for ci in stim::targets(&k.cfg, &k.t) {
                         let g = k.cfg.geom(ci);
                         for wi in 0..g.warps() {
                             let slot = (k.cfg.warp0[ci] + wi) as usize;
-                            let want = affine::warp_units(&k.t.aff, &g, wi, k.t.op & 3);
+                            let lanes = k.lanes.get(slot).copied().unwrap_or(0);
+                            let want = affine::warp_units(&k.t.aff, &g, wi, k.t.op & 3, lanes);
                             let (units, last, _) = &k.got[slot];
-                            if units != &want || !last {
+                            if units != &want || *last != (lanes != 0) {
                                 return err(format!(
-                                    "tuple {:?} gran {} dims {:?} cta {ci} bid {:?} warp {wi} (slot {slot}): records cover {:x?} (last seen {last}), reference {:x?}",
+                                    "tuple {:?} gran {} dims {:?} cta {ci} bid {:?} warp {wi} (slot {slot}) lanes {lanes:08x}: records cover {:x?} (last seen {last}), reference {:x?}",
                                     k.t.aff, k.t.op & 3, k.cfg.dims, g.bid, units, want
                                 ));
                             }
@@ -128,13 +133,14 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
                 if frame.get(s_valid)[0] & 1 != 0 {
                     let t = TupleCmd::unpack(frame.get(s_tuple));
                     let cfg = stim::config_from_frame(&frame, &io.cta, p.ctas, p.warp_bits());
+                    let lanes = (0..p.warps).map(|w| stim::lanes_from_frame(&frame, io.lane_mask, w)).collect();
                     let mut got = vec![(BTreeSet::new(), false, 0u64); p.warps as usize];
-                    for (ci, _) in cfg.valid.iter().enumerate().filter(|(_, v)| **v) {
+                    for ci in stim::targets(&cfg, &t) {
                         for wi in 0..cfg.geom(ci).warps() {
                             got[(cfg.warp0[ci] + wi) as usize].2 = 1;
                         }
                     }
-                    cur = Some(Cur { t, cfg, got, start: c });
+                    cur = Some(Cur { t, cfg, lanes, got, start: c });
                 }
             }
         }
@@ -144,12 +150,19 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
 }
 
 /// Drive one tuple through `dut` (an AEU of parameters `p`, any engine) from
-/// reset with no backpressure; return the records pushed per warp slot and
-/// the cycles from accepting the tuple to being ready again.
+/// reset with no backpressure, every thread active; return the records
+/// pushed per warp slot and the cycles from accepting the tuple to being
+/// ready again.
 pub fn expand_one(dut: &mut dyn Component, p: &AeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Vec<Record>>, u64) {
+    expand_masked(dut, p, cfg, t, &vec![u32::MAX; p.warps as usize])
+}
+
+/// [`expand_one`] with `lanes` (per warp slot) as the active threads.
+pub fn expand_masked(dut: &mut dyn Component, p: &AeuParams, cfg: &CtaConfig, t: TupleCmd, lanes: &[u32]) -> (Vec<Vec<Record>>, u64) {
     let io = p.bind(dut).unwrap();
     crate::poke::clear_inputs(dut);
     cfg.write(&io.cta, p.warp_bits(), |id, v| dut.set(id, v));
+    dut.set(io.lane_mask, &stim::lane_words(lanes));
     let (rst, iv, it) = (io.rst, io.in_valid, io.in_tuple);
     dut.set_bool(rst, true);
     dut.step();

@@ -25,7 +25,8 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 // ---------------------------------------------------------------------------
 
 /// Constrained-random traffic for the whole unit, as an affine warp and its
-/// non-affine warps would make it: a CTA configuration per reset epoch, a
+/// non-affine warps would make it: a CTA configuration and active threads
+/// (both units' `lane_mask`) per reset epoch, a
 /// stream of `enq` tuples (address, data, predicate, a few reserved), and
 /// `deq.addr` / `deq.pred` from the warps of the valid CTAs at varying rates
 /// (slow phases fill the per-warp queues and throttle the affine warp).
@@ -35,9 +36,10 @@ pub struct DacUnitDriver {
     p: DacUnitParams,
     layout: Arc<InputLayout>,
     rng: ChaCha8Rng,
-    sl: [PortId; 13],
+    sl: [PortId; 15],
     cycle: u64,
     cfg: CtaConfig,
+    lanes: Vec<u32>,
     gen: TupleGen,
     warps_used: Vec<u32>,
     p_enq: f64,
@@ -61,13 +63,15 @@ impl DacUnitDriver {
         let layout = InputLayout::of(&p.ports());
         let io = p.ids();
         let c = &io.cta;
-        // rst enq_valid enq_tuple, the six CTA inputs, deq_addr deq_addr_warp deq_pred deq_pred_warp
+        // rst enq_valid enq_tuple, the six CTA inputs, deq_addr deq_addr_warp deq_pred deq_pred_warp,
+        // the two lane masks
         let sl = [
             io.rst, io.enq_valid, io.enq_tuple, c.valid, c.bidx, c.warp0, c.dim_x_m1, c.dim_y_m1, c.dim_z_m1, io.deq_addr,
-            io.deq_addr_warp, io.deq_pred, io.deq_pred_warp,
+            io.deq_addr_warp, io.deq_pred, io.deq_pred_warp, io.aeu_lane_mask, io.peu_lane_mask,
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = stim::random_config(&mut rng, p.ctas, p.warps);
+        let lanes = stim::random_lanes(&mut rng, p.warps);
         let mut d = DacUnitDriver {
             p: p.clone(),
             layout,
@@ -76,6 +80,7 @@ impl DacUnitDriver {
             sl,
             cycle: 0,
             cfg,
+            lanes,
             warps_used: vec![],
             p_enq: 0.3,
             p_deq: 0.5,
@@ -116,6 +121,7 @@ impl Driver for DacUnitDriver {
         let rst = self.cycle == 0 || (self.resets && self.rng.random_bool(0.0003));
         if rst && self.cycle != 0 {
             self.cfg = stim::random_config(&mut self.rng, self.p.ctas, self.p.warps);
+            self.lanes = stim::random_lanes(&mut self.rng, self.p.warps);
             self.gen = TupleGen::for_config(&self.cfg);
             self.used();
         }
@@ -135,6 +141,9 @@ impl Driver for DacUnitDriver {
         };
         f.set_wide(self.sl[2], &t.pack());
         self.cfg.write(&self.p.ids().cta, self.p.warp_bits(), |id, v| f.set_wide(id, v));
+        let lanes = stim::lane_words(&self.lanes);
+        f.set_wide(self.sl[13], &lanes);
+        f.set_wide(self.sl[14], &lanes);
         let (da, dp, wa, wp) = if draining && !self.warps_used.is_empty() {
             self.rr = (self.rr + 1) % self.warps_used.len();
             let w = self.warps_used[self.rr];
@@ -170,16 +179,17 @@ pub struct DacReport {
 
 /// Run `stim` through `dut` (any engine with the unit's ports) and check the
 /// whole unit against the per-thread reference: every `enq` the unit accepted
-/// (`enq_valid && enq_ready`), in order, must reach each warp of each valid
-/// CTA as exactly the reference's expansion — for address/data tuples a run
-/// of non-empty records ending in `last` whose units equal
-/// [`affine::warp_units`], for predicate tuples one mask equal to
-/// [`affine::warp_pred_mask`], and reserved tuples nothing. Every
-/// dequeued record of an `enq.data` tuple must have been requested from L1
-/// (`l1_req` with its line) when it was pushed. With `complete`, every
-/// expected expansion must have been dequeued by the end and every `l1_req`
-/// matched by one such record. CTA configuration
-/// inputs must change only in reset cycles.
+/// (`enq_valid && enq_ready`), in order, must reach each warp with active
+/// threads of each of the tuple's valid CTAs as exactly the reference's
+/// expansion over those threads — for address/data tuples a run of records
+/// ending in `last` whose units equal [`affine::warp_units`], for predicate
+/// tuples one mask equal to [`affine::warp_pred_mask`] at those threads and
+/// 0 elsewhere, and reserved tuples nothing. Every dequeued non-empty record
+/// of an `enq.data` tuple must have been requested from L1 (`l1_req` with
+/// its line) when it was pushed. With `complete`, every expected expansion
+/// must have been dequeued by the end and every `l1_req` matched by one such
+/// record. The CTA configuration and lane masks must change only in reset
+/// cycles (both units get the same lane masks).
 pub fn check_end_to_end(
     dut: &mut dyn Component,
     p: &DacUnitParams,
@@ -232,16 +242,13 @@ pub fn check_end_to_end(
                 return err(format!("deq.addr of warp {w} reported a record"));
             }
             let rec = Record::unpack(dut.get_u64(addr_rec));
-            if rec.mask == 0 {
-                return err(format!("empty record for warp {w}"));
-            }
             partial[w].extend(rec.units());
             rep.records += 1;
             let Some((_, data)) = exp_addr[w].front() else {
                 return err(format!("warp {w}: unexpected record {rec:x?}"));
             };
-            if *data {
-                // an enq.data record: its line was requested from L1 when pushed
+            if *data && rec.mask != 0 {
+                // a non-empty enq.data record: its line was requested from L1 when pushed
                 match requested.get_mut(&rec.line) {
                     Some(n) if *n > 0 => *n -= 1,
                     _ => return err(format!("warp {w}: enq.data record for line {:x} without an l1_req", rec.line)),
@@ -271,17 +278,21 @@ pub fn check_end_to_end(
             let t = TupleCmd::unpack(frame.get(s[2]));
             let cfg = stim::config_from_frame(&frame, &io.cta, p.ctas, p.warp_bits());
             rep.tuples += 1;
-            for ci in (0..p.ctas as usize).filter(|&ci| cfg.valid[ci]) {
+            for ci in stim::targets(&cfg, &t) {
                 let g = cfg.geom(ci);
                 for wi in 0..g.warps() {
                     let slot = (cfg.warp0[ci] + wi) as usize;
+                    let lanes = stim::lanes_from_frame(&frame, io.aeu_lane_mask, slot as u32);
+                    if lanes == 0 {
+                        continue;
+                    }
                     match t.kind {
                         tuple::KIND_ADDR | tuple::KIND_DATA => {
-                            let u = affine::warp_units(&t.aff, &g, wi, t.op & 3);
+                            let u = affine::warp_units(&t.aff, &g, wi, t.op & 3, lanes);
                             exp_addr[slot].push_back((u, t.kind == tuple::KIND_DATA));
                         }
                         tuple::KIND_PRED => {
-                            exp_pred[slot].push_back(affine::warp_pred_mask(&t.aff, t.rhs, t.op, &g, wi))
+                            exp_pred[slot].push_back(affine::warp_pred_mask(&t.aff, t.rhs, t.op, &g, wi) & lanes)
                         }
                         _ => {}
                     }

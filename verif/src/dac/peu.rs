@@ -19,7 +19,8 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 /// Constrained-random PEU traffic: predicate tuples (see [`ExpansionDriver`]).
 pub fn driver(p: &PeuParams, seed: u64) -> ExpansionDriver {
     let io = p.ids();
-    let ports = ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwpq_full };
+    let ports =
+        ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwpq_full, lanes: io.lane_mask };
     ExpansionDriver::new(Expansion::Pred, &p.ports(), ports, &p.expansion(), seed)
 }
 
@@ -40,12 +41,13 @@ pub struct PeuReport {
 }
 
 /// Run `stim` through `dut` (any engine with the PEU's ports) and check, for
-/// every tuple the unit accepted and finished, that each warp of each valid
-/// CTA got exactly one mask, equal to the per-thread reference
-/// ([`affine::warp_pred_mask`]); that nothing is pushed into a full
-/// queue or to a warp outside the valid CTAs; and that the path counters
-/// advance by exactly one per pushed mask. CTA configuration inputs must
-/// change only in reset cycles.
+/// every tuple the unit accepted and finished, that each warp of each of the
+/// tuple's valid CTAs with active threads got exactly one mask, equal to the
+/// per-thread reference ([`affine::warp_pred_mask`]) at those threads and 0
+/// elsewhere, and a warp with none no mask; that nothing is pushed into a
+/// full queue or to a warp outside those CTAs; and that the path counters
+/// advance by exactly one per pushed mask. The CTA
+/// configuration and `lane_mask` inputs must change only in reset cycles.
 pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> Result<PeuReport, String> {
     let layout = stim.layout().clone();
     crate::run::check_inputs(dut, &layout)?;
@@ -58,6 +60,7 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
     struct Cur {
         t: TupleCmd,
         cfg: CtaConfig,
+        lanes: Vec<u32>,
         /// Per warp slot: owned by a valid CTA, mask received.
         got: Vec<(bool, Option<u32>)>,
         start: usize,
@@ -97,7 +100,10 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
                     return err(format!("push into the full queue of warp {w}"));
                 }
                 if w >= p.warps || !k.got[w as usize].0 {
-                    return err(format!("push for warp {w}, which no valid CTA owns"));
+                    return err(format!("push for warp {w}, which no target CTA owns"));
+                }
+                if k.lanes[w as usize] == 0 {
+                    return err(format!("push for warp {w}, which has no active thread"));
                 }
                 if k.got[w as usize].1.replace(m).is_some() {
                     return err(format!("second mask for warp {w}"));
@@ -105,14 +111,15 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
             }
             if dut.get_bool(in_ready) {
                 if let Some(k) = cur.take() {
-                    for (ci, _) in k.cfg.valid.iter().enumerate().filter(|(_, v)| **v) {
+                    for ci in stim::targets(&k.cfg, &k.t) {
                         let g = k.cfg.geom(ci);
                         for wi in 0..g.warps() {
                             let slot = (k.cfg.warp0[ci] + wi) as usize;
-                            let want = affine::warp_pred_mask(&k.t.aff, k.t.rhs, k.t.op, &g, wi);
-                            if k.got[slot].1 != Some(want) {
+                            let lanes = k.lanes[slot];
+                            let want = (lanes != 0).then(|| affine::warp_pred_mask(&k.t.aff, k.t.rhs, k.t.op, &g, wi) & lanes);
+                            if k.got[slot].1 != want {
                                 return err(format!(
-                                    "tuple {:?} {} op {} dims {:?} cta {ci} bid {:?} warp {wi} (slot {slot}): mask {:x?}, reference {want:08x}",
+                                    "tuple {:?} {} op {} dims {:?} cta {ci} bid {:?} warp {wi} (slot {slot}) lanes {lanes:08x}: mask {:x?}, reference {want:x?}",
                                     k.t.aff, k.t.rhs, k.t.op, k.cfg.dims, g.bid, k.got[slot].1
                                 ));
                             }
@@ -126,13 +133,14 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
                 if frame.get(s_valid)[0] & 1 != 0 {
                     let t = TupleCmd::unpack(frame.get(s_tuple));
                     let cfg = stim::config_from_frame(&frame, &io.cta, p.ctas, p.warp_bits());
+                    let lanes = (0..p.warps).map(|w| stim::lanes_from_frame(&frame, io.lane_mask, w)).collect();
                     let mut got = vec![(false, None); p.warps as usize];
-                    for (ci, _) in cfg.valid.iter().enumerate().filter(|(_, v)| **v) {
+                    for ci in stim::targets(&cfg, &t) {
                         for wi in 0..cfg.geom(ci).warps() {
                             got[(cfg.warp0[ci] + wi) as usize].0 = true;
                         }
                     }
-                    cur = Some(Cur { t, cfg, got, start: c });
+                    cur = Some(Cur { t, cfg, lanes, got, start: c });
                 }
             }
         }
@@ -145,13 +153,25 @@ pub fn check_masks(dut: &mut dyn Component, p: &PeuParams, stim: &Stimulus) -> R
 }
 
 /// Run one tuple through `dut` (a PEU of parameters `p`, any engine) from
-/// reset with no backpressure; the mask pushed per warp slot, the cycles
+/// reset with no backpressure, every thread active; the mask pushed per warp slot, the cycles
 /// from accepting the tuple to being ready again, and the counters
 /// (`cnt_scalar`, `cnt_uniform`, `cnt_serial`, `cnt_cmp`) at the end.
 pub fn expand_one(dut: &mut dyn Component, p: &PeuParams, cfg: &CtaConfig, t: TupleCmd) -> (Vec<Option<u32>>, u64, [u64; 4]) {
+    expand_masked(dut, p, cfg, t, &vec![u32::MAX; p.warps as usize])
+}
+
+/// [`expand_one`] with `lanes` (per warp slot) as the active threads.
+pub fn expand_masked(
+    dut: &mut dyn Component,
+    p: &PeuParams,
+    cfg: &CtaConfig,
+    t: TupleCmd,
+    lanes: &[u32],
+) -> (Vec<Option<u32>>, u64, [u64; 4]) {
     let io = p.bind(dut).unwrap();
     crate::poke::clear_inputs(dut);
     cfg.write(&io.cta, p.warp_bits(), |id, v| dut.set(id, v));
+    dut.set(io.lane_mask, &stim::lane_words(lanes));
     let (rst, iv, it) = (io.rst, io.in_valid, io.in_tuple);
     dut.set_bool(rst, true);
     dut.step();

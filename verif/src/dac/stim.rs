@@ -61,6 +61,36 @@ pub fn random_config(r: &mut ChaCha8Rng, ctas: u32, warps: u32) -> CtaConfig {
     cfg
 }
 
+/// Per warp slot, its active threads for an epoch: often every thread;
+/// otherwise per warp all, none, a prefix (an `if (i < n)`) or random ones.
+pub fn random_lanes(r: &mut ChaCha8Rng, warps: u32) -> Vec<u32> {
+    let all = r.random_bool(0.4);
+    (0..warps)
+        .map(|_| match r.random_range(0..100) {
+            _ if all => u32::MAX,
+            0..55 => u32::MAX,
+            55..70 => 0,
+            70..85 => u32::MAX >> r.random_range(1..32),
+            _ => r.random(),
+        })
+        .collect()
+}
+
+/// A `lane_mask` input's words.
+pub fn lane_words(lanes: &[u32]) -> Vec<u64> {
+    lanes.chunks(2).map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32).collect()
+}
+
+/// Warp `w`'s threads on a `lane_mask` input of a frame.
+pub fn lanes_from_frame(f: &Frame, id: PortId, w: u32) -> u32 {
+    (f.get(id)[w as usize / 2] >> (32 * (w % 2))) as u32
+}
+
+/// The CTA slots a tuple accepted with `cfg` is expanded for.
+pub fn targets(cfg: &CtaConfig, t: &TupleCmd) -> Vec<usize> {
+    (0..cfg.valid.len()).filter(|&c| cfg.valid[c] && t.ctas >> c & 1 != 0).collect()
+}
+
 /// Decode the CTA configuration inputs of a stimulus frame.
 pub fn config_from_frame(f: &Frame, io: &CtaConfigIo<PortId>, ctas: u32, warp_bits: u32) -> CtaConfig {
     CtaConfig::read(io, ctas, warp_bits, |id| f.get(id))
@@ -143,6 +173,16 @@ impl TupleGen {
         Aff::new(self.base(r), [otx, oty, otz, obx, oby, obz])
     }
 
+    /// The CTAs a tuple is for: mostly all (the paper's one affine warp per
+    /// SM), else one (an affine warp per CTA) or any set.
+    fn ctas(r: &mut ChaCha8Rng) -> u16 {
+        match r.random_range(0..10) {
+            0..6 => TupleCmd::ALL_CTAS,
+            6..9 => 1 << r.random_range(0..16),
+            _ => r.random(),
+        }
+    }
+
     /// An `enq.addr` / `enq.data` tuple.
     pub fn addr(&self, r: &mut ChaCha8Rng) -> TupleCmd {
         let gran = if r.random_bool(0.5) { tuple::GRAN_WORD } else { r.random_range(0..4) };
@@ -152,6 +192,7 @@ impl TupleGen {
             rhs: r.random(),
             kind: if r.random_bool(0.5) { tuple::KIND_ADDR } else { tuple::KIND_DATA },
             op: gran,
+            ctas: Self::ctas(r),
         }
     }
 
@@ -180,7 +221,7 @@ impl TupleGen {
             50..65 => [0, u32::MAX, 0x8000_0000, 0x7fff_ffff, aff.base][r.random_range(0..5)],
             _ => r.random(),
         };
-        TupleCmd { aff, rhs, kind: tuple::KIND_PRED, op: r.random_range(0..16) }
+        TupleCmd { aff, rhs, kind: tuple::KIND_PRED, op: r.random_range(0..16), ctas: Self::ctas(r) }
     }
 }
 
@@ -195,8 +236,8 @@ pub enum Expansion {
     Pred,
 }
 
-/// Constrained-random traffic for an expansion unit: a CTA configuration per
-/// reset epoch, tuples from [`TupleGen`] offered with random gaps (2% with a
+/// Constrained-random traffic for an expansion unit: a CTA configuration and
+/// active threads ([`random_lanes`]) per reset epoch, tuples from [`TupleGen`] offered with random gaps (2% with a
 /// random kind, so tuples meant for the other unit arrive too), and phases
 /// of random per-warp backpressure on the queue's full flags.
 pub struct ExpansionDriver {
@@ -207,6 +248,7 @@ pub struct ExpansionDriver {
     ports: ExpansionPorts,
     cycle: u64,
     cfg: CtaConfig,
+    lanes: Vec<u32>,
     gen: TupleGen,
     offer: f64,
     full_p: f64,
@@ -223,6 +265,7 @@ pub struct ExpansionPorts {
     pub cta: CtaConfigIo<PortId>,
     /// `pwaq_full` or `pwpq_full`.
     pub full: PortId,
+    pub lanes: PortId,
 }
 
 impl ExpansionDriver {
@@ -231,8 +274,9 @@ impl ExpansionDriver {
         let layout = InputLayout::of(ports);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = random_config(&mut rng, p.ctas, p.warps);
+        let lanes = random_lanes(&mut rng, p.warps);
         let gen = TupleGen::for_config(&cfg);
-        ExpansionDriver { unit, p: p.clone(), layout, rng, ports: io, cycle: 0, cfg, gen, offer: 0.5, full_p: 0.0, full: 0 }
+        ExpansionDriver { unit, p: p.clone(), layout, rng, ports: io, cycle: 0, cfg, lanes, gen, offer: 0.5, full_p: 0.0, full: 0 }
     }
 }
 
@@ -246,6 +290,7 @@ impl Driver for ExpansionDriver {
         let rst = self.cycle == 0 || r.random_bool(0.0005);
         if rst && self.cycle != 0 {
             self.cfg = random_config(r, self.p.ctas, self.p.warps);
+            self.lanes = random_lanes(r, self.p.warps);
             self.gen = TupleGen::for_config(&self.cfg);
         }
         if self.cycle.is_multiple_of(512) {
@@ -264,6 +309,7 @@ impl Driver for ExpansionDriver {
         }
         f.set_wide(self.ports.in_tuple, &t.pack());
         self.cfg.write(&self.ports.cta, self.p.warp_bits(), |id, v| f.set_wide(id, v));
+        f.set_wide(self.ports.lanes, &lane_words(&self.lanes));
         // Backpressure: each warp's full flag flips now and then.
         if self.full_p == 0.0 {
             self.full = 0;

@@ -3,7 +3,7 @@
 //! property on both engines, the paper's figures, the edge cases and the
 //! cycle counts, a corrupted record caught, co-simulation.
 
-use crate::common::{arbitrary_small, driven, engines, matches_model, ports_of, top_of, tuple_value, typed, Corrupt, Ov};
+use crate::common::{arbitrary_small, two_ctas_of_128, MASKED_UNIT, driven, engines, matches_model, ports_of, top_of, tuple_value, typed, Corrupt, Ov};
 use hw::blocks::dac::aeu::AeuParams;
 use hw::blocks::dac::tuple::*;
 use hw::iface::InterfaceExt;
@@ -13,7 +13,7 @@ use models::dac::{CtaConfig, Record, TupleCmd};
 use proptest::prelude::*;
 use sim::{Bind, Component, ComponentExt, NetlistSim};
 use std::collections::BTreeSet;
-use verif::dac::aeu::{check_expansion, driver, expand_one};
+use verif::dac::aeu::{check_expansion, driver, expand_masked, expand_one};
 use verif::stimulus::Stimulus;
 
 pub const SMALL: Ov = &[("warps", 5), ("ctas", 3)];
@@ -81,7 +81,7 @@ fn one_cta(dims: [u32; 3]) -> CtaConfig {
 }
 
 fn word(base: u32, otx: u32) -> TupleCmd {
-    TupleCmd { aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]), rhs: 0, kind: KIND_DATA, op: GRAN_WORD }
+    TupleCmd { aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]), rhs: 0, kind: KIND_DATA, op: GRAN_WORD, ctas: TupleCmd::ALL_CTAS }
 }
 
 fn full_line(line: u32) -> Record {
@@ -202,7 +202,7 @@ fn edge_cases_cover_exactly() {
             for base in bases {
                 for otx in offsets {
                     for gran in 0..4 {
-                        let mut t = TupleCmd { aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]), rhs: 0, kind: KIND_ADDR, op: gran };
+                        let mut t = TupleCmd { kind: KIND_ADDR, op: gran, ..word(base, otx) };
                         t.aff.off[1] = otx.wrapping_mul(dims[0]).wrapping_add(if dims[1] == 3 { 0 } else { 0x40 });
                         t.aff.off[2] = 0x1234;
                         t.aff.off[3] = 0x8000;
@@ -215,7 +215,7 @@ fn edge_cases_cover_exactly() {
                                 assert!(recs[slot].iter().all(|r| r.mask != 0), "{t:?}: empty record");
                                 assert!(recs[slot].last().unwrap().last);
                                 assert!(recs[slot][..recs[slot].len() - 1].iter().all(|r| !r.last));
-                                assert_eq!(got, warp_units(&t.aff, &g, wi, t.op), "{t:?} {dims:?} cta {ci} warp {wi}");
+                                assert_eq!(got, warp_units(&t.aff, &g, wi, t.op, u32::MAX), "{t:?} {dims:?} cta {ci} warp {wi}");
                                 warps += 1;
                             }
                         }
@@ -255,7 +255,7 @@ fn reset_mid_tuple_returns_to_idle() {
 }
 
 /// The expansion property rejects a record with one unit dropped, one with
-/// a wrong line, and an empty one.
+/// a wrong line, and one emptied.
 #[test]
 fn expansion_property_rejects_corrupted_records() {
     let p = AeuParams::default();
@@ -271,8 +271,62 @@ fn expansion_property_rejects_corrupted_records() {
         (a.get_u64(push) == 1).then(|| vec![a.get_u64(rec) ^ 1 << hw::blocks::dac::record::LINE])
     });
     assert!(check_expansion(&mut d, &p, &stim).is_err());
-    let mut d = Corrupt::new(Box::new(Aeu::new(&p)), rec, 300, move |a: &dyn Component| (a.get_u64(push) == 1).then(|| vec![0]));
-    assert!(check_expansion(&mut d, &p, &stim).unwrap_err().contains("empty record"));
+    let mut d = Corrupt::new(Box::new(Aeu::new(&p)), rec, 300, move |a: &dyn Component| {
+        let r = a.get_u64(rec);
+        (a.get_u64(push) == 1 && r as u32 != 0).then(|| vec![r & !0xffff_ffff])
+    });
+    assert!(check_expansion(&mut d, &p, &stim).unwrap_err().contains("records cover"));
+}
+
+/// Active threads (§4.5, §4.6) and the CTA set, on every engine: two CTAs
+/// of 128 threads, a tuple for the second only, `a[tid]` under an
+/// `if (tid < 70)` that also dropped some threads of the last warp. The
+/// records name only active threads' words: none for the first CTA or for
+/// a warp with no active thread, one empty record where a step covers only
+/// inactive threads; a stride-8 tuple spreads the lanes over every other
+/// word.
+#[test]
+fn active_threads_and_the_cta_set() {
+    let p: AeuParams = typed("aeu", MASKED_UNIT);
+    let cfg = two_ctas_of_128();
+    let lanes = [u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0, 0x3f, 0x00ff_00f0];
+    for mut dut in engines("aeu", MASKED_UNIT) {
+        let t = TupleCmd { ctas: 0b10, ..word(0x4000, 4) };
+        let (recs, _) = expand_masked(dut.as_mut(), &p, &cfg, t, &lanes);
+        assert!(recs[..4].iter().all(|r| r.is_empty()), "the first CTA is not the tuple's: {recs:x?}");
+        let line = |w: u32| (0x4000 + 128 * w) >> 7;
+        assert_eq!(recs[4], vec![Record { mask: !0, line: line(0), sect: 0, gran: 2, last: true }]);
+        assert!(recs[5].is_empty(), "a warp with no active thread");
+        assert_eq!(recs[6], vec![Record { mask: 0x3f, line: line(2), sect: 0, gran: 2, last: true }]);
+        assert_eq!(recs[7], vec![Record { mask: 0x00ff_00f0, line: line(3), sect: 0, gran: 2, last: true }]);
+        // Stride 8: lanes 0..16 in one line, 16..32 in the next.
+        let (recs, _) = expand_masked(dut.as_mut(), &p, &cfg, TupleCmd { ctas: 0b10, ..word(0x4000, 8) }, &lanes);
+        let spread = |m: u32| (0..16).filter(|i| m >> i & 1 != 0).fold(0u32, |a, i| a | 1 << (2 * i));
+        let l7 = 0x00ff_00f0u32;
+        assert_eq!(
+            recs[7],
+            vec![
+                Record { mask: spread(l7 & 0xffff), line: (0x4000 + 256 * 3) >> 7, sect: 0, gran: 2, last: false },
+                Record { mask: spread(l7 >> 16), line: (0x4000 + 256 * 3 + 128) >> 7, sect: 0, gran: 2, last: true },
+            ]
+        );
+        // Lanes 0..6 only: the warp's second line has no active thread; its
+        // record is pushed empty so that `last` stays on the warp's last one.
+        assert_eq!(recs[6], vec![
+            Record { mask: spread(0x3f), line: (0x4000 + 256 * 2) >> 7, sect: 0, gran: 2, last: false },
+            Record { mask: 0, line: (0x4000 + 256 * 2 + 128) >> 7, sect: 0, gran: 2, last: true },
+        ]);
+        // Negative stride and a serial one, against the reference.
+        for otx in [(-4i32) as u32, 12, 0] {
+            let t = TupleCmd { ctas: 0b10, ..word(0x8000, otx) };
+            let (recs, _) = expand_masked(dut.as_mut(), &p, &cfg, t, &lanes);
+            for wi in 0..4u32 {
+                let g = CtaGeom { dims: cfg.dims, bid: [1, 0, 0] };
+                let got: BTreeSet<u32> = recs[4 + wi as usize].iter().flat_map(|r| r.units().collect::<Vec<_>>()).collect();
+                assert_eq!(got, warp_units(&t.aff, &g, wi, t.op, lanes[4 + wi as usize]), "otx {otx} warp {wi}");
+            }
+        }
+    }
 }
 
 cosim_tests!("aeu", seed 2026, small SMALL, and_model);

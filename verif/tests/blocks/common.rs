@@ -319,12 +319,21 @@ pub fn tuple_value() -> BoxedStrategy<Vec<u64>> {
         1 => any::<u32>(),
     ];
     let base = prop_oneof![any::<u32>(), 0u32..512, 0xffff_ff00u32..=u32::MAX];
-    (base, prop::array::uniform6(off), any::<u32>(), 0u64..4, 0u64..16)
-        .prop_map(|(base, off, rhs, kind, op)| {
+    let ctas = prop_oneof![2 => Just(TupleCmd::ALL_CTAS), 1 => any::<u16>()];
+    (base, prop::array::uniform6(off), any::<u32>(), 0u64..4, 0u64..16, ctas)
+        .prop_map(|(base, off, rhs, kind, op, ctas)| {
             let rhs = if rhs & 1 == 0 { base.wrapping_add(off[0].wrapping_mul(rhs >> 27)) } else { rhs };
-            TupleCmd { aff: Aff::new(base, off), rhs, kind, op }.pack().to_vec()
+            TupleCmd { aff: Aff::new(base, off), rhs, kind, op, ctas }.pack().to_vec()
         })
         .boxed()
+}
+
+/// The expansion units' active-thread tests: two CTAs of 128 threads in 8
+/// warp slots (the second at slots 4..8).
+pub const MASKED_UNIT: Ov = &[("warps", 8), ("ctas", 2)];
+
+pub fn two_ctas_of_128() -> models::dac::CtaConfig {
+    models::dac::CtaConfig { dims: [128, 1, 1], valid: vec![true; 2], bid: vec![[0, 0, 0], [1, 0, 0]], warp0: vec![0, 4] }
 }
 
 /// Per-warp thread masks packed two per word (the stack's `cond`).

@@ -94,11 +94,15 @@ fn figure_9_flow() {
         let io = p.bind(u).unwrap();
         verif::poke::clear_inputs(u);
         one_cta([256, 1, 1]).write(&io.cta, p.warp_bits(), |id, v| u.set(id, v));
+        let all = verif::dac::stim::lane_words(&vec![u32::MAX; p.warps as usize]);
+        u.set(io.aeu_lane_mask, &all);
+        u.set(io.peu_lane_mask, &all);
         u.set_bool(io.rst, true);
         u.step();
         u.set_bool(io.rst, false);
-        let fig5 = TupleCmd { aff: Aff::new(0x81000, [4, 0, 0, 1024, 0, 0]), rhs: 0, kind: KIND_DATA, op: GRAN_WORD };
-        let bound = TupleCmd { aff: Aff::new(0, [1, 0, 0, 0, 0, 0]), rhs: 70, kind: KIND_PRED, op: CMP_LT };
+        let all = TupleCmd::ALL_CTAS;
+        let fig5 = TupleCmd { aff: Aff::new(0x81000, [4, 0, 0, 1024, 0, 0]), rhs: 0, kind: KIND_DATA, op: GRAN_WORD, ctas: all };
+        let bound = TupleCmd { aff: Aff::new(0, [1, 0, 0, 0, 0, 0]), rhs: 70, kind: KIND_PRED, op: CMP_LT, ctas: all };
         let cnt = [io.peu_cnt_scalar, io.peu_cnt_uniform, io.peu_cnt_serial];
         let mut lines = vec![];
         for t in [fig5, bound] {

@@ -4,7 +4,7 @@
 //! the two-compare rule, corrupted outputs caught, co-simulation with a fault
 //! injected into the emitted Verilog.
 
-use crate::common::{arbitrary_small, driven, engines, matches_model, ports_of, top_of, tuple_value, typed, work, Corrupt, Ov};
+use crate::common::{arbitrary_small, two_ctas_of_128, MASKED_UNIT, driven, engines, matches_model, ports_of, top_of, tuple_value, typed, work, Corrupt, Ov};
 use hw::blocks::dac::peu::PeuParams;
 use hw::blocks::dac::tuple::*;
 use hw::iface::InterfaceExt;
@@ -14,7 +14,7 @@ use models::dac::{CtaConfig, TupleCmd};
 use proptest::prelude::*;
 use sim::{Bind, Component, ComponentExt, NetlistSim};
 use verif::cosim::{cosim, Simulator};
-use verif::dac::peu::{check_masks, driver, expand_one, PeuReport};
+use verif::dac::peu::{check_masks, driver, expand_masked, expand_one, PeuReport};
 use verif::stimulus::Stimulus;
 
 pub const SMALL: Ov = &[("warps", 5), ("ctas", 3)];
@@ -167,8 +167,24 @@ fn one_cta(dims: [u32; 3]) -> CtaConfig {
     CtaConfig { dims, valid: vec![true], bid: vec![[0; 3]], warp0: vec![0] }
 }
 
+/// Active threads and the CTA set, on every engine: `tid < 70` for the
+/// second of two CTAs of 128 threads. A warp with no active thread gets no
+/// mask and is not counted; the others' masks are 0 at inactive threads.
+#[test]
+fn active_threads_and_the_cta_set() {
+    let p: PeuParams = typed("peu", MASKED_UNIT);
+    let cfg = two_ctas_of_128();
+    let lanes = [u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0, 0xffff_0fff, 0x00ff_00f0];
+    for mut dut in engines("peu", MASKED_UNIT) {
+        let t = TupleCmd { ctas: 0b10, ..pred(0, 1, 70, CMP_LT) };
+        let (masks, _, cnt) = expand_masked(dut.as_mut(), &p, &cfg, t, &lanes);
+        assert_eq!(masks, vec![None, None, None, None, Some(!0), None, Some(0x0000_003f & 0xffff_0fff), Some(0)]);
+        assert_eq!(cnt[0] + cnt[1] + cnt[2], 3, "one count per pushed mask");
+    }
+}
+
 fn pred(base: u32, otx: u32, rhs: u32, op: u64) -> TupleCmd {
-    TupleCmd { aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]), rhs, kind: KIND_PRED, op }
+    TupleCmd { aff: Aff::new(base, [otx, 0, 0, 0, 0, 0]), rhs, kind: KIND_PRED, op, ctas: TupleCmd::ALL_CTAS }
 }
 
 /// Figure 7 line 15 (`setp.ne p0, dim, i`: scalar vs scalar, one comparison

@@ -1,7 +1,7 @@
 //! Address expansion unit (AEU) — Wang and Lin, ISCA 2017, §4.2, Figure 11.
 //!
 //! Takes one `enq.addr` / `enq.data` affine tuple at a time and turns it,
-//! for every warp of every concurrent CTA, into *warp address records*
+//! for every warp with active threads of each CTA it is for, into *warp address records*
 //! (`super::record`: 128-byte line address + sub-line part, per-unit mask,
 //! granularity, `last`) pushed into the per-warp address queue (PWAQ). It
 //! never produces per-thread addresses: one step covers as many threads as
@@ -16,20 +16,21 @@
 //! |---|---|---|---|
 //! | `rst` | in | 1 | synchronous reset |
 //! | `in_valid` | in | 1 | a tuple is offered (ATQ head of kind addr/data) |
-//! | `in_tuple` | in | 262 | packed tuple (`super::tuple`); uses base, six offsets, KIND (data bit), `OP[1:0]` (granularity) |
+//! | `in_tuple` | in | 278 | packed tuple (`super::tuple`); uses base, six offsets, KIND (data bit), `OP[1:0]` (granularity), CTAS |
 //! | `cta_valid` | in | C | CTA slot holds a CTA; sampled when a tuple is accepted |
 //! | `cta_bidx` | in | 48·C | per slot ctaid.x, .y, .z (16 bits each); read by the start steps |
 //! | `cta_warp0` | in | WB·C | per slot: warp slot of the CTA's first warp; its warps are consecutive |
 //! | `blk_dim_x_m1`, `blk_dim_y_m1`, `blk_dim_z_m1` | in | 10, 10, 6 | block dimensions minus one; latched at accept |
 //! | `pwaq_full` | in | W | per-warp PWAQ partition is full (PWAQ `full_vec`) |
+//! | `lane_mask` | in | 32·W | per warp slot, its active threads for the tuple in the unit (bit i: the warp's thread i); held while the unit works on it |
 //! | `in_ready` | out | 1 | unit idle: a tuple offered now is accepted at this edge |
 //! | `push` | out | 1 | push `push_rec` into warp `push_warp`'s PWAQ partition this cycle |
 //! | `push_warp` | out | WB | target warp (0 when `push` = 0) |
 //! | `push_rec` | out | 62 | the record (0 when `push` = 0) |
-//! | `push_data` | out | 1 | `push` of an `enq.data` tuple: the record is also an L1 request |
+//! | `push_data` | out | 1 | `push` of a non-empty record of an `enq.data` tuple: the record is also an L1 request |
 //!
 //! All outputs are combinational from the registers and this cycle's
-//! `pwaq_full`, `cta_bidx`, `cta_warp0` (no path from `in_valid`/`in_tuple`
+//! `pwaq_full`, `lane_mask`, `cta_bidx`, `cta_warp0` (no path from `in_valid`/`in_tuple`
 //! to any output). The handshake is `in_valid && in_ready` at the edge.
 //!
 //! # The ALU
@@ -56,7 +57,8 @@
 //!
 //! # Cycle behaviour
 //! * IDLE: `in_ready` = 1. On `in_valid`: latch the tuple and dims; context
-//!   `c` ← START0 if `cta_valid[c]` else DONE, `lin = tx = ty = 0`;
+//!   `c` ← START0 if `cta_valid[c]` and the tuple's `CTAS[c]`, else DONE,
+//!   `lin = tx = ty = 0`;
 //!   lock cleared; → SETUP_Y.
 //! * SETUP_Y: `adj_y ← oty − dx·otx` (from virtual thread (dx, ty) to (0, ty+1): §4.2 ⑦
 //!   "an adjustment is added ... computed only once"). SETUP_Z: `adj_z ← otz − dy·oty`.
@@ -68,7 +70,8 @@
 //! * WORK, each cycle, one context is *picked*: the locked one if the lock
 //!   is set, else the lowest-numbered context that is in START*/ADJ*, or in
 //!   RUN with its warp's queue not full (`pwaq_full[warp0[c] + lin/32]`; a
-//!   warp number ≥ W has no queue and is never full). This is the CTA
+//!   warp number ≥ W has no queue and is never full, nor is a warp with no
+//!   active thread, which pushes nothing). This is the CTA
 //!   switching of §4.2: a full queue of one CTA's warp lets the next CTA go.
 //!   The picked context does one step:
 //!   - START0: `acc ← base + obx·ctaid.x` (§4.2 ①), then START1 if `oby ≠ 0`,
@@ -98,6 +101,12 @@
 //!     the lock released, else the context is locked (the unit stays with it
 //!     until the record is pushed) and the builder keeps the mask. `acc ← next`.
 //!
+//!   *Active threads*: thread `j` of the step is the warp's thread
+//!   `lin % 32 + j`; only the active ones set their bit (zero stride: bit
+//!   `u0` if any of the `k` is active; serial: the thread's bit if it is
+//!   active). The record of a warp with no active thread is not pushed; in
+//!   a warp with some, a record of inactive threads only is pushed empty.
+//!
 //!   Record fields: `line = acc[31:7]`, `sect = acc[6:5]` (byte) / `acc[6]`
 //!   (half) / 0 (word), `gran = gl`, `last` = the step covers the warp's last
 //!   thread (`(lin + k) % 32 = 0` or `lin + k = total`). Then `lin += k`; for a
@@ -115,10 +124,11 @@
 //!
 //! Exactness: every thread's address is `acc` at the step that covers it
 //! (all arithmetic mod 2^32), so the union of a warp's records is exactly the
-//! set `{addr(t) & !(g−1)}` of its threads: unaligned starts, zero, negative
-//! and huge offsets, and wrap-around past 2^32 included (a region never
-//! straddles 2^32). No record is empty. Records are maximal runs of
-//! consecutive threads, so a region may recur for non-monotone tuples.
+//! set `{addr(t) & !(g−1)}` of its active threads: unaligned starts, zero,
+//! negative and huge offsets, and wrap-around past 2^32 included (a region
+//! never straddles 2^32). With every thread active no record is empty.
+//! Records are maximal runs of consecutive threads, so a region may recur
+//! for non-monotone tuples.
 //! A misaligned access (address not a multiple of `g`) is recorded at its
 //! unit, as the memory system would treat it.
 //!
@@ -129,15 +139,19 @@
 //! set of multiplexers (`p_*`) brings the picked context to the one shared
 //! datapath, whose result is written back to that context only. The stride
 //! class comes from comparing `otx >> gl` (and `-otx >> gl`) with 1, 2, ...
-//! 32; a record's mask is a constant pattern (every `2^p`-th bit) shifted to
-//! `u0` and cut to `k` bits (`rec_mask`). No memory.
+//! 32; a record's mask is the step's lanes (`run_lanes`) spread to every
+//! `2^p`-th bit (wiring), mirrored for a negative stride, shifted to `u0` and
+//! cut to `k` bits (`rec_mask`). The warp's lanes come from one 32-bit
+//! selection of `lane_mask` by the picked warp (`p_lanes`); a W-bit OR per
+//! warp (`warp_live`) keeps warps with no active thread from blocking. No
+//! memory.
 //!
 //! # Not modelled here (outside this block)
 //! The L1 request and lock counters of `enq.data` (the records leave on
 //! `push` with `push_data`; `dac_unit` exposes them as `l1_req`), barrier
-//! handling (§4.2: expansion waits for a CTA's barrier), divergent tuples and
-//! active masks (§4.6: expansion is for all threads of every warp), and
-//! mod-type tuples (expanded on the SIMT lanes, §3).
+//! handling (§4.2: expansion waits for a CTA's barrier), divergent tuples
+//! (§4.6: more than one tuple per operand), and mod-type tuples (expanded on
+//! the SIMT lanes, §3).
 //!
 //! # Cycles (`cargo test -p verif --test blocks aeu::cycles_per_warp -- --nocapture`, on both engines)
 //! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
@@ -153,7 +167,7 @@
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
 use super::walk::{CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
-use super::{record, tuple, CtaConfigIo, ExpansionParams};
+use super::{record, tuple, CtaConfigIo, ExpansionParams, WARP_SIZE};
 use crate::iface::{Binder, Interface, InterfaceExt};
 use crate::ir::{cat, lit, mux, onehot, pick, HwError, Module, ModuleBuilder, Sig};
 use crate::registry::{Block, StorageAccount};
@@ -189,6 +203,7 @@ pub struct AeuIo<H> {
     pub in_tuple: H,
     pub cta: CtaConfigIo<H>,
     pub pwaq_full: H,
+    pub lane_mask: H,
     pub in_ready: H,
     pub push: H,
     pub push_warp: H,
@@ -207,6 +222,7 @@ impl Interface for AeuParams {
             in_tuple: b.input("in_tuple", tuple::BITS),
             cta: CtaConfigIo::describe(b, self.ctas, wb),
             pwaq_full: b.input("pwaq_full", self.warps),
+            lane_mask: b.input("lane_mask", WARP_SIZE * self.warps),
             in_ready: b.output("in_ready", 1),
             push: b.output("push", 1),
             push_warp: b.output("push_warp", wb),
@@ -240,17 +256,6 @@ impl Block for AeuParams {
     }
 }
 
-/// Every `2^p`-th bit from bit 0 (`p` = 0..5): the mask shape of offset
-/// `+g * 2^p`; and the same from bit 31 downward for `-g * 2^p`.
-fn stride_patterns(p: u32) -> (u64, u64) {
-    let (mut up, mut down) = (0u64, 0u64);
-    for j in (0..32).step_by(1 << p) {
-        up |= 1 << j;
-        down |= 1 << (31 - j);
-    }
-    (up, down)
-}
-
 /// Generate the AEU (see the module documentation for the cycle behaviour).
 pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let m = ModuleBuilder::new(name);
@@ -266,6 +271,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let in_tuple = m.port(&io.in_tuple);
     let cta = CtaInputs::declare(&m, &io.cta);
     let pwaq_full = m.port(&io.pwaq_full);
+    let lane_mask = m.port(&io.lane_mask);
     let in_ready = m.port(&io.in_ready);
     let push_o = m.port(&io.push);
     let push_warp = m.port(&io.push_warp);
@@ -277,7 +283,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let lock_v = m.reg("lock_v", 1, 0);
     let lock_c = m.reg("lock_c", cb, 0);
     let bld = m.reg("bld_mask", 32, 0);
-    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwaq_full, lock_v, lock_c);
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwaq_full, lane_mask, lock_v, lock_c);
 
     // Accept: granularity (3 decodes as word), data flag; no lock.
     let g = in_tuple.slice(tuple::OP, 2);
@@ -307,9 +313,6 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let down = down_hits.any();
     let serial = (!is_zero & !up & !down).named("serial");
     let pexp = mux(up, up_hits.ffs(), down_hits.ffs()).named("stride_exp");
-    let pats: Vec<(u64, u64)> = (0..6).map(stride_patterns).collect();
-    let pat_up = pick(pexp, &pats.iter().map(|&(u, _)| lit(u, 32)).collect::<Vec<_>>());
-    let pat_down = pick(pexp, &pats.iter().map(|&(_, d)| lit(d, 32)).collect::<Vec<_>>());
     let avail_up = (lit(31, 5) - u0).shr(pexp).zext(K_BITS) + 1u64;
     let avail_down = u0.shr(pexp).zext(K_BITS) + 1u64;
     let avail = mux(up, avail_up, avail_down);
@@ -319,10 +322,18 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let u0w = u0.zext(K_BITS);
     let ones = lit(u32::MAX as u64, 32);
     let bit = onehot(u0, 32);
-    let mask_up = pat_up.shl(u0) & low_mask(u0w + span + 1u64, 32);
-    let mask_down = pat_down.shr(lit(31, 5) - u0) & ones.shl(u0w - span);
-    let mask_serial = bit | mux(lock_v, bld, lit(0, 32));
-    let mask = mux(is_zero, bit, mux(up, mask_up, mux(down, mask_down, mask_serial))).named("rec_mask");
+    // The step's threads from bit 0 (thread j of the step is lane
+    // `lin % 32 + j`): only active ones name a unit. Spread to every
+    // `2^p`-th bit, as the stride pattern, and mirrored for a downward one.
+    let run_lanes = pk.lanes.shr(pk.lin.slice(0, 5)).named("run_lanes");
+    let spread = |q: u32| cat(&(0..32u32).rev().map(|i| if i % (1 << q) == 0 { run_lanes.bit(i >> q) } else { lit(0, 1) }).collect::<Vec<_>>());
+    let lanes_up = pick(pexp, &(0..6).map(spread).collect::<Vec<_>>());
+    let lanes_down = cat(&(0..32).map(|i| lanes_up.bit(i)).collect::<Vec<_>>());
+    let mask_up = lanes_up.shl(u0) & low_mask(u0w + span + 1u64, 32);
+    let mask_down = lanes_down.shr(lit(31, 5) - u0) & ones.shl(u0w - span);
+    let mask_zero = mux((run_lanes & low_mask(k, 32)).any(), bit, lit(0, 32));
+    let mask_serial = mux(run_lanes.bit(0), bit, lit(0, 32)) | mux(lock_v, bld, lit(0, 32));
+    let mask = mux(is_zero, mask_zero, mux(up, mask_up, mux(down, mask_down, mask_serial))).named("rec_mask");
 
     let alu = w.alu(acc, lit(0, 1), s, k);
     let next = alu.trunc(32).named("next_acc");
@@ -333,7 +344,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let take = (w.run & step_ok).named("take");
     let adv = w.advance(k);
     let warp_end = adv.warp_end;
-    w.commit(cta.valid, alu, RunCommit { write: step_ok, acc: next, adv });
+    w.commit(alu, RunCommit { write: step_ok, acc: next, adv });
 
     // Serial records are built over several cycles under the lock.
     lock_v.set_if(take, !emit);
@@ -342,12 +353,12 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
 
     let sect = mux(gl.eq(0u64), acc.slice(5, 2), mux(gl.eq(1u64), cat(&[lit(0, 1), acc.bit(6)]), lit(0, 2)));
     let rec = cat(&[warp_end, gl, sect, acc.slice(7, record::LINE_BITS), mask]);
-    let push = (take & emit & pk.in_range).named("do_push");
+    let push = (take & emit & pk.in_range & pk.live).named("do_push");
     in_ready.set(w.top.eq(TOP_IDLE));
     push_o.set(push);
     push_warp.set(mux(push, pk.warp.trunc(wb), lit(0, wb)));
     push_rec.set(mux(push, rec, lit(0, record::BITS)));
-    push_data.set(push & data);
+    push_data.set(push & data & mask.any());
     m.finish_io(p)
 }
 

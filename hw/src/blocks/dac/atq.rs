@@ -2,7 +2,7 @@
 //!
 //! The affine warp's `enq` pushes an affine tuple at the tail (③); the
 //! expansion units take it from the head (④). A plain FIFO of packed tuples
-//! (`super::tuple`, 262 bits) with the issue check of §4.1 ⑨: "For the enq
+//! (`super::tuple`, 278 bits) with the issue check of §4.1 ⑨: "For the enq
 //! instruction, if the ATQ has no available space, or if one of the PWPQs is
 //! full, then the affine warp is not allowed to issue."
 //!
@@ -14,13 +14,13 @@
 //! |---|---|---|---|
 //! | `rst` | in | 1 | synchronous reset |
 //! | `enq_valid` | in | 1 | the affine warp issues `enq` with `enq_tuple` |
-//! | `enq_tuple` | in | 262 | the tuple |
+//! | `enq_tuple` | in | 278 | the tuple |
 //! | `pwaq_any_full` | in | 1 | some PWAQ partition is full |
 //! | `pwpq_any_full` | in | 1 | some PWPQ partition is full |
 //! | `deq` | in | 1 | pop the head (the dispatcher gave it to a unit) |
 //! | `enq_ready` | out | 1 | `!full && !(KIND(enq_tuple) = pred ? pwpq_any_full : pwaq_any_full)` |
 //! | `head_valid` | out | 1 | `count ≠ 0` |
-//! | `head_tuple` | out | 262 | entry at the head; 0 when empty |
+//! | `head_tuple` | out | 278 | entry at the head; 0 when empty |
 //! | `count` | out | CB | entries held |
 //! | `full` | out | 1 | `count = entries` |
 //!
@@ -42,14 +42,15 @@
 //! contents are not reset and are never visible (`head_tuple` is gated).
 //!
 //! # Storage
-//! Memory `entries × 262` (one write port, one asynchronous read port at the
-//! head) + head, tail (PB each) and count (CB): 6288 + 15 = 6303 bits at 24
+//! Memory `entries × 278` (one write port, one asynchronous read port at the
+//! head) + head, tail (PB each) and count (CB): 6672 + 15 = 6687 bits at 24
 //! entries. The paper: 393 bytes = 3144 bits = 131 bits per entry (Table 1
 //! says 392 bytes), consistent with one base, one offset and the two mod-type
 //! fields (4 × 32) plus a 3-bit command. This design carries the full tuple of
-//! §4.4 (base and six offsets, 224 bits), the predicate's scalar operand (32)
-//! and a 6-bit command, and no mod-type fields (mod-type tuples are expanded
-//! on the SIMT lanes): 262 bits per entry, 2× the paper.
+//! §4.4 (base and six offsets, 224 bits), the predicate's scalar operand (32),
+//! a 6-bit command and the 16-bit set of CTAs it is for (one affine warp per
+//! CTA), and no mod-type fields (mod-type tuples are expanded on the SIMT
+//! lanes): 278 bits per entry, 2.1× the paper.
 
 use super::tuple;
 use crate::clog2;
@@ -144,8 +145,9 @@ impl Block for AtqParams {
         }
         .differs(
             (tuple::BITS as i64 - 131) * e,
-            "262-bit entries: the full tuple (base and six offsets), the predicate's scalar operand and a 6-bit \
-             command, no mod-type fields; the paper's 131 bits hold one base, one offset and the mod-type fields",
+            "278-bit entries: the full tuple (base and six offsets), the predicate's scalar operand, a 6-bit \
+             command and the CTA set, no mod-type fields; the paper's 131 bits hold one base, one offset and the \
+             mod-type fields",
         )
         .differs(
             2 * self.ptr_bits() as i64 + self.count_bits() as i64,

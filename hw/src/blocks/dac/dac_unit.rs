@@ -16,16 +16,17 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `rst` | in | 1 | synchronous reset of every sub-block |
-//! | `enq_valid`, `enq_tuple` | in | 1, 262 | the affine warp's `enq` (ATQ) |
+//! | `enq_valid`, `enq_tuple` | in | 1, 278 | the affine warp's `enq` (ATQ) |
 //! | `cta_valid`, `cta_bidx`, `cta_warp0`, `blk_dim_{x,y,z}_m1` | in | C, 48C, WB·C, 10/10/6 | CTA configuration, to both expansion units |
 //! | `deq_addr`, `deq_addr_warp` | in | 1, WB | a non-affine warp's `deq.addr` (PWAQ) |
 //! | `deq_pred`, `deq_pred_warp` | in | 1, WB | a non-affine warp's `deq.pred` (PWPQ) |
+//! | `aeu_lane_mask`, `peu_lane_mask` | in | 32·W, 32·W | each unit's `lane_mask`: the active threads per warp of the tuple it works on, held while it does |
 //! | `enq_ready` | out | 1 | ATQ `enq_ready`: the affine warp may issue `enq` |
 //! | `atq_count` | out | clog2(atq_entries+1) | ATQ occupancy |
 //! | `addr_rec`, `addr_empty` | out | 62, 1 | PWAQ `deq_rec`, `deq_empty` for `deq_addr_warp` |
 //! | `pred_mask`, `pred_empty` | out | 32, 1 | PWPQ `deq_mask`, `deq_empty` for `deq_pred_warp` |
 //! | `pwaq_empty_vec`, `pwpq_empty_vec` | out | warps, warps | per-warp empty flags for the scheduler |
-//! | `l1_req`, `l1_req_line` | out | 1, 25 | the AEU pushes an `enq.data` record this cycle: its line goes to L1 (line 0 otherwise) |
+//! | `l1_req`, `l1_req_line` | out | 1, 25 | the AEU pushes a non-empty `enq.data` record this cycle: its line goes to L1 (line 0 otherwise) |
 //! | `aeu_idle`, `peu_idle` | out | 1, 1 | the units' `in_ready` |
 //! | `peu_cnt_scalar`, `_uniform`, `_serial`, `_cmp` | out | 32 each | the PEU's path counters |
 //!
@@ -50,10 +51,10 @@
 //! default parameters, with the non-default parameters appended otherwise).
 //!
 //! # Storage (default parameters)
-//! ATQ 6303 + AEU 895 + PEU 1106 + PWAQ 12192 + PWPQ 6432 = 26928 bits
-//! (24336 memory, 2592 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
+//! ATQ 6687 + AEU 895 + PEU 1106 + PWAQ 12192 + PWPQ 6432 = 27312 bits
+//! (24720 memory, 2592 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
 //! 768 bytes = 21768 bits; the differences are explained in each block
-//! (wider ATQ entries +3144, narrower PWAQ records −576, per-warp pointers
+//! (wider ATQ entries +3528, narrower PWAQ records −576, per-warp pointers
 //! and flags +576, ATQ pointers +15, and the expansion units' registers
 //! +2001, which the paper counts as "2 ALUs").
 
@@ -117,6 +118,8 @@ pub struct DacUnitIo<H> {
     pub deq_addr_warp: H,
     pub deq_pred: H,
     pub deq_pred_warp: H,
+    pub aeu_lane_mask: H,
+    pub peu_lane_mask: H,
     pub enq_ready: H,
     pub atq_count: H,
     pub addr_rec: H,
@@ -149,6 +152,8 @@ impl Interface for DacUnitParams {
             deq_addr_warp: b.input("deq_addr_warp", wb),
             deq_pred: b.input("deq_pred", 1),
             deq_pred_warp: b.input("deq_pred_warp", wb),
+            aeu_lane_mask: b.input("aeu_lane_mask", WARP_SIZE * self.warps),
+            peu_lane_mask: b.input("peu_lane_mask", WARP_SIZE * self.warps),
             enq_ready: b.output("enq_ready", 1),
             atq_count: b.output("atq_count", self.atq().count_bits()),
             addr_rec: b.output("addr_rec", record::BITS),
@@ -223,6 +228,8 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
     let deq_addr_warp = m.port(&io.deq_addr_warp);
     let deq_pred = m.port(&io.deq_pred);
     let deq_pred_warp = m.port(&io.deq_pred_warp);
+    let aeu_lanes = m.port(&io.aeu_lane_mask);
+    let peu_lanes = m.port(&io.peu_lane_mask);
     let outs = [
         &io.enq_ready,
         &io.atq_count,
@@ -268,12 +275,14 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
         d.set(*s);
     }
     u_aeu.pwaq_full.set(q_pwaq.full_vec);
+    u_aeu.lane_mask.set(aeu_lanes);
     u_peu.in_valid.set(to_peu);
     u_peu.in_tuple.set(head);
     for (d, s) in u_peu.cta.as_array().into_iter().zip(&cfg) {
         d.set(*s);
     }
     u_peu.pwpq_full.set(q_pwpq.full_vec);
+    u_peu.lane_mask.set(peu_lanes);
     let aeu_ready = u_aeu.in_ready.sig();
     let peu_ready = u_peu.in_ready.sig();
     let pop = ((to_aeu & aeu_ready) | (to_peu & peu_ready) | drop).named("atq_pop");

@@ -21,13 +21,24 @@
 //!
 //! | block | paper (§4.8) | this hardware | why it differs |
 //! |---|---|---|---|
-//! | `atq` | 24 entries, 393 B = 3144 | 6288 memory + 15 regs | full six-offset tuple + scalar operand: 262 bits/entry vs 131 |
+//! | `atq` | 24 entries, 393 B = 3144 | 6672 memory + 15 regs | full six-offset tuple, scalar operand, CTA set: 278 bits/entry vs 131 |
 //! | `pwaq` | 192 entries, 1560 B = 12480 | 11904 memory + 288 regs | 62-bit record vs 65; per-warp pointers and flags counted |
 //! | `pwpq` | 192 entries, 768 B = 6144 | 6144 memory + 288 regs | equal; per-warp pointers and flags counted |
 //! | `affine_simt_stack` | 224 + 1536 B = 14080 | 14080 arrays + 69 regs | equal with 64-bit PC/RPC; depth, overflow, two counters |
 //! | `aeu` | — ("2 ALUs") | 895 regs | walk contexts, latched tuple |
 //! | `peu` | — | 1106 regs | as the AEU, plus 128 counter bits |
-//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24336 memory + 2592 regs | sum of the above |
+//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24720 memory + 2592 regs | sum of the above |
+//!
+//! # Active threads (§4.5, §4.6)
+//! An `enq` executes under the affine SIMT stack: only the threads on its
+//! path have a value, and a warp with none of them does not execute the
+//! matching `deq`. Both expansion units therefore take a `lane_mask` input,
+//! 32 bits per warp slot: the threads of each warp for the tuple in the unit
+//! (the stack's per-warp masks at the `enq`), held while the unit works on
+//! the tuple. A warp with no active thread gets no record; the AEU's masks
+//! name only active threads' units (a record of a pushed warp may be empty,
+//! so `last` stays on its last record); the PEU's masks are 0 at inactive
+//! threads.
 
 use crate::clog2;
 use crate::iface::Binder;
@@ -168,7 +179,11 @@ pub mod tuple {
     /// 4-bit operation: the granularity for address tuples (bits 1:0), the
     /// comparison for predicate tuples (bits 2:0, bit 3 = signed).
     pub const OP: u32 = 258;
-    pub const BITS: u32 = 262;
+    /// 16 bits, bit `c` = CTA slot `c`: the CTAs the tuple is expanded for.
+    /// The paper's one affine warp per SM enqueues for every CTA (all ones);
+    /// an SM with one affine warp per CTA names that CTA's slot.
+    pub const CTAS: u32 = 262;
+    pub const BITS: u32 = 278;
     /// Number of u64 words of a packed tuple.
     pub const WORDS: usize = 5;
 
@@ -261,7 +276,7 @@ mod tests {
         let paper = |a: crate::registry::StorageAccount| a.paper_bits();
         let emitted = |a: crate::registry::StorageAccount| a.expected_bits() as u64;
         assert_eq!(paper(atq::AtqParams::default().storage()), bytes(393));
-        assert_eq!(emitted(atq::AtqParams::default().storage()), 6288 + 15);
+        assert_eq!(emitted(atq::AtqParams::default().storage()), 6672 + 15);
         assert_eq!(paper(pwaq::PwaqParams::default().storage()), bytes(1560));
         assert_eq!(emitted(pwaq::PwaqParams::default().storage()), 11904 + 288);
         assert_eq!(paper(pwpq::PwpqParams::default().storage()), bytes(768));
@@ -274,8 +289,9 @@ mod tests {
         assert_eq!(emitted(peu::PeuParams::default().storage()), 1106);
         let u = dac_unit::DacUnitParams::default();
         assert_eq!(paper(u.storage()), bytes(393 + 1560 + 768));
-        assert_eq!(emitted(u.storage()), 2592 + 24336);
+        assert_eq!(emitted(u.storage()), 2592 + 24720);
         assert_eq!(record::BITS, record::LAST + 1);
-        assert_eq!(tuple::BITS, tuple::OP + 4);
+        assert_eq!(tuple::CTAS, tuple::OP + 4);
+        assert_eq!(tuple::BITS, tuple::CTAS + CTAS.max as u32);
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Takes one `enq.pred` tuple at a time — an affine operand `A` (base + six
 //! offsets), a scalar operand `rhs` and a comparison — and produces, for every
-//! warp of every concurrent CTA, the 32-bit mask `A(thread) OP rhs`, pushed
-//! into the per-warp predicate queue (PWPQ). Three paths (§4.3):
+//! warp with active threads of each CTA it is for, the 32-bit mask
+//! `A(thread) OP rhs` at those threads (0 at the others), pushed into the
+//! per-warp predicate queue (PWPQ). Three paths (§4.3):
 //! *scalar* — `A` has no thread offsets, so one comparison per CTA decides
 //! every warp of it; *two-compare* — compare the warp's first and last
 //! thread and, when that provably decides every thread in between, push a
@@ -14,16 +15,16 @@
 //!
 //! # Ports
 //! Inputs as the AEU (`rst`, `in_valid`, `in_tuple`, `cta_valid`, `cta_bidx`,
-//! `cta_warp0`, `blk_dim_{x,y,z}_m1`) with `pwpq_full` (W) in place of
-//! `pwaq_full`. The tuple's `rhs` is the scalar operand and `OP[2:0]` the
+//! `cta_warp0`, `blk_dim_{x,y,z}_m1`, `lane_mask`) with `pwpq_full` (W) in
+//! place of `pwaq_full`. The tuple's `rhs` is the scalar operand and `OP[2:0]` the
 //! comparison (`lt le gt ge eq ne`, 6 = never, 7 = always), `OP[3]` signed.
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `in_ready` | out | 1 | unit idle |
 //! | `push`, `push_warp`, `push_mask` | out | 1, WB, 32 | push a mask (bit i = thread 32w+i; bits past the CTA's last thread 0) |
-//! | `cnt_scalar` | out | 32 | masks produced by the scalar path (wraps) |
-//! | `cnt_uniform` | out | 32 | masks produced by the two-compare path |
-//! | `cnt_serial` | out | 32 | masks produced by the serial path |
+//! | `cnt_scalar` | out | 32 | masks pushed by the scalar path (wraps) |
+//! | `cnt_uniform` | out | 32 | masks pushed by the two-compare path |
+//! | `cnt_serial` | out | 32 | masks pushed by the serial path |
 //! | `cnt_cmp` | out | 32 | comparisons made (1 per CTA scalar, 2 per two-compare attempt, 1 per serial thread) |
 //!
 //! Outputs are combinational from registers and this cycle's `pwpq_full`,
@@ -84,6 +85,11 @@
 //! Stall: a step that pushes while its warp's `pwpq_full` bit is set is not
 //! taken (no register or counter changes).
 //!
+//! Active threads: the paths run as for a fully active warp; the pushed
+//! mask is ANDed with the warp's `lane_mask`, and a warp with no active
+//! thread is walked without a push (nor a path count), never blocked by its
+//! queue.
+//!
 //! The paper's numbers for these paths over its 29 benchmarks: scalar 64% of
 //! decoupled predicates, scalar + two-compare 93%, serial 7% (§4.3).
 //!
@@ -138,6 +144,7 @@ pub struct PeuIo<H> {
     pub in_tuple: H,
     pub cta: CtaConfigIo<H>,
     pub pwpq_full: H,
+    pub lane_mask: H,
     pub in_ready: H,
     pub push: H,
     pub push_warp: H,
@@ -159,6 +166,7 @@ impl Interface for PeuParams {
             in_tuple: b.input("in_tuple", tuple::BITS),
             cta: CtaConfigIo::describe(b, self.ctas, wb),
             pwpq_full: b.input("pwpq_full", self.warps),
+            lane_mask: b.input("lane_mask", WARP_SIZE * self.warps),
             in_ready: b.output("in_ready", 1),
             push: b.output("push", 1),
             push_warp: b.output("push_warp", wb),
@@ -223,6 +231,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let in_tuple = m.port(&io.in_tuple);
     let cta = CtaInputs::declare(&m, &io.cta);
     let pwpq_full = m.port(&io.pwpq_full);
+    let lane_mask = m.port(&io.lane_mask);
     let in_ready = m.port(&io.in_ready);
     let push_o = m.port(&io.push);
     let push_warp = m.port(&io.push_warp);
@@ -238,7 +247,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let wrap = m.reg("wrap", 1, 0);
     let mask = m.reg("mask", 32, 0);
     let cnt = ["scalar_q", "uniform_q", "serial_q", "cmp_q"].map(|n| m.reg(&format!("cnt_{n}"), 32, 0));
-    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwpq_full, lock_v, lock_c);
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwpq_full, lane_mask, lock_v, lock_c);
     let scal_v: Vec<Sig> = (0..p.ctas).map(|k| m.reg(&format!("ctx{k}_scal_v"), 1, 0)).collect();
     let scal_r: Vec<Sig> = (0..p.ctas).map(|k| m.reg(&format!("ctx{k}_scal_r"), 1, 0)).collect();
 
@@ -289,7 +298,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let take = (w.run & step_ok).named("take");
     let k = mux(whole_warp, n, one);
     let adv = w.advance(k);
-    w.commit(cta.valid, alu, RunCommit { write: step_ok & !case_last, acc: alu.trunc(32), adv });
+    w.commit(alu, RunCommit { write: step_ok & !case_last, acc: alu.trunc(32), adv });
 
     // Lock: DECIDE after the last value is known, SERIAL while comparing
     // one thread per cycle; released when the warp's mask is pushed.
@@ -313,18 +322,20 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
         r.set_if(here, r_scalar);
     }
 
-    // Path counters (one increment per pushed mask) and comparisons made.
+    // Path counters (one increment per pushed mask: none for a warp with
+    // no active thread) and comparisons made.
     let cmp_inc = mux(case_scalar, (!sv).zext(2), mux(case_decide, lit(2, 2), mux(case_serial, lit(1, 2), lit(0, 2))));
-    cnt[0].set_if(take & case_scalar, cnt[0] + 1u64);
-    cnt[1].set_if(take & uniform, cnt[1] + 1u64);
-    cnt[2].set_if(take & case_serial & ends, cnt[2] + 1u64);
+    let counted = take & pk.live;
+    cnt[0].set_if(counted & case_scalar, cnt[0] + 1u64);
+    cnt[1].set_if(counted & uniform, cnt[1] + 1u64);
+    cnt[2].set_if(counted & case_serial & ends, cnt[2] + 1u64);
     cnt[3].set_if(take, cnt[3] + cmp_inc.zext(32));
 
-    let push = (take & emit & pk.in_range).named("do_push");
+    let push = (take & emit & pk.in_range & pk.live).named("do_push");
     in_ready.set(w.top.eq(TOP_IDLE));
     push_o.set(push);
     push_warp.set(mux(push, pk.warp.trunc(wb), lit(0, wb)));
-    push_mask.set(mux(push, value, lit(0, 32)));
+    push_mask.set(mux(push, value & pk.lanes, lit(0, 32)));
     for (o, c) in cnt_o.iter().zip(cnt) {
         o.set(c);
     }

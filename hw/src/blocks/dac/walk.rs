@@ -83,8 +83,13 @@ pub struct Picked {
     pub ty: Sig,
     /// Warp slot of the next thread (may be out of range).
     pub warp: Sig,
-    /// That warp's queue is full.
+    /// That warp's queue is full and the warp has active threads (a warp
+    /// with none pushes nothing, so nothing blocks it).
     pub blocked: Sig,
+    /// That warp's active threads (`lane_mask`; 0 out of range).
+    pub lanes: Sig,
+    /// It has at least one: its steps push.
+    pub live: Sig,
     /// `warp < warps`: a push for it reaches a queue.
     pub in_range: Sig,
     pub bid: [Sig; 3],
@@ -131,6 +136,9 @@ pub struct Walk {
     pub linear: Sig,
     /// A tuple is taken this cycle (IDLE and `in_valid`).
     pub accept: Sig,
+    /// The CTA slots a tuple offered now is expanded for: valid and named
+    /// by its CTA set.
+    targets: Sig,
     pub ctx: Vec<Ctx>,
     pub pick_idx: Sig,
     pub p: Picked,
@@ -154,8 +162,10 @@ struct Selectors {
 
 
 impl Walk {
-    /// Registers, latching at accept and the pick. `lock_v`/`lock_c`: the
-    /// unit's lock (a locked context is picked whatever its queue).
+    /// Registers, latching at accept and the pick. `full`: the per-warp
+    /// queue flags; `lanes`: the per-warp active threads (32 bits each);
+    /// `lock_v`/`lock_c`: the unit's lock (a locked context is picked
+    /// whatever its queue).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         m: &ModuleBuilder,
@@ -165,6 +175,7 @@ impl Walk {
         in_tuple: Sig,
         c: &CtaInputs,
         full: Sig,
+        lanes: Sig,
         lock_v: Sig,
         lock_c: Sig,
     ) -> Walk {
@@ -194,6 +205,12 @@ impl Walk {
 
         let linear = ((dy.eq(1u64) & dz.eq(1u64)) | (adj_y.eq(0u64) & (dz.eq(1u64) | adj_z.eq(0u64)))).named("linear");
 
+        let targets = (c.valid & in_tuple.slice(tuple::CTAS, ctas)).named("targets");
+        // Per warp slot: its threads, and whether it has any.
+        let lane_words: Vec<Sig> = (0..warps).map(|w| lanes.slice(32 * w, 32)).collect();
+        let live_vec = cat(&lane_words.iter().rev().map(|l| l.any()).collect::<Vec<_>>()).named("warp_live");
+        let stops = (full & live_vec).named("warp_stops");
+
         // Contexts and their readiness.
         let ww = wb.max(6) + 1;
         let mut ctx = Vec::new();
@@ -208,7 +225,7 @@ impl Walk {
             };
             let w0 = c.warp0.slice(wb * k, wb);
             let warp = w0.zext(ww) + x.lin.slice(5, LIN_BITS - 5).zext(ww);
-            let blocked = full.bit_at(warp);
+            let blocked = stops.bit_at(warp);
             ready.push((x.st.ne(CST_DONE) & (x.st.ne(CST_RUN) | !blocked)).named(&format!("ctx{k}_ready")));
             warp_v.push(warp);
             blocked_v.push(blocked);
@@ -231,6 +248,8 @@ impl Walk {
         let bid48 = pick(pick_idx, &bids);
         let bid = [bid48.slice(0, 16), bid48.slice(16, 16), bid48.slice(32, 16)];
         let in_range = crate::util::below(warp, warps);
+        let p_lanes = pick(warp, &lane_words).named("p_lanes");
+        let live = p_lanes.any().named("p_live");
         // Threads left in the warp: min(32 - lin % 32, total - lin).
         let to_warp_end = lit(32, LIN_BITS) - lin.slice(0, 5).zext(LIN_BITS);
         let to_cta_end = total - lin;
@@ -238,7 +257,7 @@ impl Walk {
         let to_row_end = dx - tx.zext(11);
         let fits_row = to_row_end.ge(warp_left.zext(11)).named("p_fits_row");
         let run_limit = mux(linear | fits_row, warp_left, to_row_end.trunc(K_BITS)).named("p_run_limit");
-        let p = Picked { acc, lin, tx, ty, warp, blocked, in_range, bid, warp_left, run_limit, fits_row };
+        let p = Picked { acc, lin, tx, ty, warp, blocked, lanes: p_lanes, live, in_range, bid, warp_left, run_limit, fits_row };
 
         let run = (active & st.eq(CST_RUN)).named("p_run");
         let sel = Selectors {
@@ -264,6 +283,7 @@ impl Walk {
             total,
             linear,
             accept,
+            targets,
             ctx,
             pick_idx,
             p,
@@ -337,9 +357,10 @@ impl Walk {
     }
 
     /// Next state of every context and of the unit: accept initialises the
-    /// contexts; setup cycles store the ALU result; a start/adjust step of
-    /// the picked context stores it as `acc`; a RUN step stores `run`.
-    pub fn commit(&self, cta_valid: Sig, alu: Sig, run: RunCommit) {
+    /// contexts (a context for each target CTA); setup cycles store the ALU
+    /// result; a start/adjust step of the picked context stores it as
+    /// `acc`; a RUN step stores `run`.
+    pub fn commit(&self, alu: Sig, run: RunCommit) {
         let s = &self.sel;
         let o = &self.off;
         let p = &self.p;
@@ -372,7 +393,7 @@ impl Walk {
         let mut all_done = lit(1, 1);
         for (k, x) in self.ctx.iter().enumerate() {
             let here = write & self.pick_idx.eq(k as u64);
-            let valid = cta_valid.bit(k as u32);
+            let valid = self.targets.bit(k as u32);
             x.st.set_if(self.accept, mux(valid, lit(CST_START0, 3), lit(CST_DONE, 3)));
             for r in [x.acc, x.lin, x.tx, x.ty] {
                 r.set_if(self.accept, lit(0, r.width()));
