@@ -341,16 +341,31 @@ fn zext_bytes(v: u64, bytes: u32) -> u64 {
 /// Little-endian value of up to 8 bytes.
 #[inline]
 pub fn read_le(b: &[u8]) -> u64 {
-    let mut v = [0u8; 8];
-    v[..b.len()].copy_from_slice(b);
-    u64::from_le_bytes(v)
+    // The access sizes as fixed-size loads: a variable-length copy into a
+    // buffer costs a library call and a store-forwarding stall per access.
+    match *b {
+        [x] => x as u64,
+        [x, y] => u16::from_le_bytes([x, y]) as u64,
+        [x0, x1, x2, x3] => u32::from_le_bytes([x0, x1, x2, x3]) as u64,
+        [x0, x1, x2, x3, x4, x5, x6, x7] => u64::from_le_bytes([x0, x1, x2, x3, x4, x5, x6, x7]),
+        _ => {
+            let mut v = [0u8; 8];
+            v[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(v)
+        }
+    }
 }
 
 /// Store the low `b.len()` bytes of `v` little-endian.
 #[inline]
 pub fn write_le(b: &mut [u8], v: u64) {
-    let n = b.len();
-    b.copy_from_slice(&v.to_le_bytes()[..n]);
+    match b.len() {
+        1 => b[0] = v as u8,
+        2 => b.copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => b.copy_from_slice(&(v as u32).to_le_bytes()),
+        8 => b.copy_from_slice(&v.to_le_bytes()),
+        n => b.copy_from_slice(&v.to_le_bytes()[..n]),
+    }
 }
 
 #[cfg(test)]

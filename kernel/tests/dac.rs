@@ -293,3 +293,47 @@ __global__ void counted(int *out, int n) {
     let launch = "grid = [2]\nblock = [64]\nargs = [\"out\", 500]\n[buffers.out]\ntype = \"i32\"\nlen = 64\n";
     check(&kernel::compile_cuda(&work().join("dac_spin.cu"), &common::compile_opts()).unwrap(), "dac_spin.cu", launch, Path::new("dac_spin.toml"));
 }
+
+/// One `enq.pred` per comparison the predicate expansion unit can make
+/// (section 4.3): a 32-bit integer compared with a scalar. A compound bound
+/// check decouples its two comparisons and keeps the `or` in both streams;
+/// a comparison of two thread-dependent values, a 64-bit and a
+/// floating-point one get no queue (each was one `enq.pred` before).
+#[test]
+fn one_peu_comparison_per_enq_pred() {
+    let m = cuda(
+        "dac_preds",
+        r#"
+__global__ void bounds(float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) out[y * w + x] = 1.0f;
+}
+__global__ void pairs(int *out) {
+  if (threadIdx.x < threadIdx.y) out[threadIdx.x] = 1;
+}
+__global__ void wide(int *out, long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 1;
+}
+__global__ void floats(int *out, float f) {
+  if (f > 0.5f) out[threadIdx.x] = 1;
+}
+"#,
+    );
+    use kernel::inst::Ty;
+    let preds = |name: &str| -> (Vec<(Op, Decision)>, String) {
+        let k = m.kernel(name).unwrap();
+        let d = decoupled(k);
+        let p = k.insts.iter().zip(&d.decisions).filter(|(i, _)| matches!(i.op, Op::Setp { .. } | Op::Alu { ty: Ty::Pred, .. }));
+        (p.map(|(i, d)| (i.op, d.clone())).collect(), d.report(k))
+    };
+    let (p, report) = preds("bounds");
+    let queued: Vec<&Op> = p.iter().filter(|(_, x)| *x == Decision::Predicate).map(|(op, _)| op).collect();
+    assert_eq!(queued.len(), 2, "{report}");
+    assert!(queued.iter().all(|op| matches!(op, Op::Setp { bop: None, ty: Ty::S32, .. })), "{report}");
+    for name in ["pairs", "wide", "floats"] {
+        let (p, report) = preds(name);
+        assert!(p.iter().all(|(_, x)| *x != Decision::Predicate), "{name}: {report}");
+    }
+}

@@ -5,7 +5,9 @@
 //! 1. [`analysis`] classifies every definition as scalar, affine or
 //!    non-affine over reaching definitions and control dependence.
 //! 2. *Candidates* are memory instructions whose address is scalar or
-//!    affine and `setp`s whose operands are. A candidate is *eligible* when
+//!    affine and the comparisons the predicate expansion unit can make (a
+//!    32-bit integer `setp` of a scalar or affine value against a scalar,
+//!    `peu_expands`). A candidate is *eligible* when
 //!    everything it needs — the definitions of its operands, recursively,
 //!    and the branches (with their predicates) that decide whether any of
 //!    them runs — is scalar or affine: then the affine warp can follow it.
@@ -40,7 +42,7 @@ use std::sync::Arc;
 use analysis::{Analysis, Class};
 
 use crate::cfg::Cfg;
-use crate::inst::{Addr, DacQueue, Inst, Op, Opnd, Space, Ty, INST_BYTES};
+use crate::inst::{Addr, Cmp, DacQueue, Inst, Op, Opnd, Space, Ty, INST_BYTES};
 use crate::kernel::Kernel;
 
 /// Where one instruction of the original kernel went.
@@ -90,6 +92,12 @@ pub fn decouple(k: &Kernel) -> Decoupled {
     let mut needed: BTreeSet<usize> = BTreeSet::new();
     for (i, decision) in decisions.iter_mut().enumerate() {
         let Some(queue) = candidate(k, &a, i) else { continue };
+        if queue == DacQueue::Pred {
+            if let Err(why) = peu_expands(k, &a, i) {
+                *decision = Decision::Rejected(why);
+                continue;
+            }
+        }
         match closure(k, &a, i) {
             Ok(c) => {
                 eligible.push(i);
@@ -101,22 +109,6 @@ pub fn decouple(k: &Kernel) -> Decoupled {
             }
             Err(why) => *decision = Decision::Rejected(why),
         }
-    }
-    // A predicate only other decoupled predicates read needs no queue of
-    // its own: it is computed in the affine stream for them.
-    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for j in 0..n {
-        for r in k.insts[j].reads.as_slice().iter().filter_map(|&r| analysis::key(r)) {
-            for &d in a.defs(j, r) {
-                uses[d as usize].push(j);
-            }
-        }
-    }
-    let is_pred = |i: usize| matches!(decisions[i], Decision::Predicate);
-    let internal: Vec<usize> = eligible.iter().copied().filter(|&i| is_pred(i) && !uses[i].is_empty() && uses[i].iter().all(|&j| is_pred(j))).collect();
-    for i in internal {
-        eligible.retain(|&x| x != i);
-        decisions[i] = Decision::NonAffine;
     }
     if eligible.is_empty() {
         let d = Decoupled { decisions, ..unchanged("no memory access or predicate with a scalar or affine operand the affine warp can follow") };
@@ -242,6 +234,31 @@ fn candidate(k: &Kernel, a: &Analysis, i: usize) -> Option<DacQueue> {
         Op::Alu { ty: Ty::Pred, .. } => (guard_ok && a.class[i] != Class::NonAffine).then_some(DacQueue::Pred),
         _ => None,
     }
+}
+
+/// Whether the predicate expansion unit can expand predicate candidate `i`:
+/// it compares one 32-bit integer affine value with a scalar (section 4.3:
+/// "DAC requires that one operand (the scalar operand) be a scalar"), one
+/// comparison per `enq.pred`. A compound predicate stays in the non-affine
+/// stream, its comparisons decoupled one by one.
+fn peu_expands(k: &Kernel, a: &Analysis, i: usize) -> Result<(), String> {
+    let inst = &k.insts[i];
+    let Op::Setp { cmp, bop, ty, .. } = inst.op else {
+        return Err("a compound predicate: the predicate expansion unit makes one comparison (its comparisons are decoupled one by one)".into());
+    };
+    if bop.is_some() {
+        return Err("a comparison combined with a predicate: the predicate expansion unit makes one comparison".into());
+    }
+    if !matches!(ty, Ty::B32 | Ty::U32 | Ty::S32) {
+        return Err(format!("a .{} comparison: the predicate expansion unit compares 32-bit integers", ty.name()));
+    }
+    if !matches!(cmp, Cmp::Eq | Cmp::Ne | Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge | Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs) {
+        return Err("a floating-point comparison: the predicate expansion unit compares integers".into());
+    }
+    if ![inst.src[0], inst.src[1]].iter().any(|&o| a.operand(i, o) == Class::Scalar) {
+        return Err("no scalar operand: the predicate expansion unit compares an affine value with a scalar".into());
+    }
+    Ok(())
 }
 
 /// Everything candidate `c` needs in the affine stream: its operands'
