@@ -1,7 +1,7 @@
 //! The hardware blocks in the SM's loop, each on the engine chosen at launch,
 //! driven only through `sim::Component`: the dual-mode scoreboard at issue
 //! and the MSHR table in the memory stage; in replay mode, a replay unit
-//! per scheduler.
+//! per scheduler; in DAC mode, the DAC unit.
 //!
 //! Per cycle the SM sets a block's inputs as its stages run, may `eval`
 //! several times to read combinational answers (the issue stage asks the
@@ -891,5 +891,142 @@ impl ReplayUnit {
         let w = c.ports()[io.credit_pool.0 as usize].width;
         let v = c.get_u64(io.credit_pool);
         ((v << (64 - w)) as i64) >> (64 - w)
+    }
+}
+
+/// The DAC unit (`dac_unit`: ATQ, AEU, PEU, PWAQ, PWPQ; seed 003 Figure 9)
+/// of DAC mode: the affine warps' `enq`s go in, the non-affine warps' `deq`s
+/// take records and masks out; the SM watches its queue writes.
+pub struct DacBlock {
+    pub inst: BlockInst,
+    io: hw::blocks::dac::dac_unit::DacUnitIo<PortId>,
+    warp_bits: u32,
+    cta: models::dac::CtaConfig,
+}
+
+/// What the unit does this cycle (outputs of the state and this cycle's
+/// lane masks).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DacStatus {
+    pub atq_count: u32,
+    pub aeu_idle: bool,
+    pub peu_idle: bool,
+    /// The AEU writes a record into warp `.0`'s PWAQ partition (`.1`: the
+    /// warp's last for the tuple), and `l1`, a data record's line to L1.
+    pub aeu_push: Option<(u16, bool)>,
+    pub l1: Option<u64>,
+    /// The PEU writes a mask into warp `.0`'s PWPQ partition.
+    pub peu_push: Option<u16>,
+    /// The PEU's path counters: scalar, two-compare, serial, comparisons.
+    pub peu_paths: [u64; 4],
+}
+
+impl DacBlock {
+    /// Per-warp partitions of `entries / max_warps` records (at least one).
+    pub fn new(c: &Config, engine: Engine) -> Result<DacBlock, String> {
+        let warps = c.core.max_warps;
+        let per = |entries: u32| (entries / warps).max(1) * warps;
+        let p = hw::blocks::dac::dac_unit::DacUnitParams {
+            warps,
+            ctas: c.core.max_ctas,
+            atq_entries: c.dac.atq_entries,
+            pwaq_entries: per(c.dac.pwaq_entries),
+            pwpq_entries: per(c.dac.pwpq_entries),
+        };
+        let (inst, io) = instantiate(&p, engine)?;
+        let n = c.core.max_ctas as usize;
+        let cta = models::dac::CtaConfig { dims: [1, 1, 1], valid: vec![false; n], bid: vec![[0; 3]; n], warp0: vec![0; n] };
+        Ok(DacBlock { inst, io, warp_bits: p.warp_bits(), cta })
+    }
+
+    pub fn reset(&mut self) {
+        self.inst.reset(self.io.rst);
+    }
+
+    /// CTA slot `slot` holds a CTA of `dims` threads whose warps are the
+    /// consecutive slots from `warp0`. Its tuples carry its block-index
+    /// terms in their base, so the block index inputs stay 0.
+    pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3]) {
+        self.cta.valid[slot] = true;
+        self.cta.warp0[slot] = warp0 as u32;
+        self.cta.dims = dims;
+        let c = &mut self.inst.comp;
+        self.cta.write(&self.io.cta, self.warp_bits, |id, v| c.set(id, v));
+    }
+
+    /// The active threads, per warp slot, of the tuples the AEU (`pred`
+    /// false) or the PEU works on.
+    pub fn set_lanes(&mut self, pred: bool, lanes: &[u32]) {
+        let words: Vec<u64> = lanes.chunks(2).map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32).collect();
+        let id = if pred { self.io.peu_lane_mask } else { self.io.aeu_lane_mask };
+        self.inst.comp.set(id, &words);
+    }
+
+    /// Clear the commands of the last cycle.
+    pub fn begin_cycle(&mut self) {
+        let c = &mut self.inst.comp;
+        for id in [self.io.enq_valid, self.io.deq_addr, self.io.deq_pred] {
+            c.set_bool(id, false);
+        }
+    }
+
+    pub fn status(&mut self) -> DacStatus {
+        let c = &mut self.inst.comp;
+        c.eval();
+        let io = &self.io;
+        let peu_paths = [io.peu_cnt_scalar, io.peu_cnt_uniform, io.peu_cnt_serial, io.peu_cnt_cmp].map(|id| c.get_u64(id));
+        DacStatus {
+            atq_count: c.get_u64(io.atq_count) as u32,
+            aeu_idle: c.get_bool(io.aeu_idle),
+            peu_idle: c.get_bool(io.peu_idle),
+            aeu_push: c.get_bool(io.aeu_push).then(|| (c.get_u64(io.aeu_push_warp) as u16, c.get_bool(io.aeu_push_last))),
+            l1: c.get_bool(io.l1_req).then(|| c.get_u64(io.l1_req_line)),
+            peu_push: c.get_bool(io.peu_push).then(|| c.get_u64(io.peu_push_warp) as u16),
+            peu_paths,
+        }
+    }
+
+    /// Would the ATQ take an `enq` of this kind now (§4.1: not while it is
+    /// full or some warp's queue of the kind is).
+    pub fn enq_ready(&mut self, kind: u64) -> bool {
+        let t = models::dac::TupleCmd { kind, ..Default::default() };
+        let c = &mut self.inst.comp;
+        c.set(self.io.enq_tuple, &t.pack());
+        c.eval();
+        c.get_bool(self.io.enq_ready)
+    }
+
+    /// The affine warp enqueues `t` this cycle.
+    pub fn enq(&mut self, t: &models::dac::TupleCmd) {
+        let c = &mut self.inst.comp;
+        c.set(self.io.enq_tuple, &t.pack());
+        c.set_bool(self.io.enq_valid, true);
+    }
+
+    /// The head record of warp `w`'s PWAQ partition, taken at this edge.
+    pub fn take_record(&mut self, w: u16) -> Option<models::dac::Record> {
+        let c = &mut self.inst.comp;
+        c.set_u64(self.io.deq_addr_warp, w as u64);
+        c.eval();
+        let head = (!c.get_bool(self.io.addr_empty)).then(|| models::dac::Record::unpack(c.get_u64(self.io.addr_rec)));
+        c.set_bool(self.io.deq_addr, head.is_some());
+        head
+    }
+
+    /// The head mask of warp `w`'s PWPQ partition, taken at this edge.
+    pub fn take_mask(&mut self, w: u16) -> Option<u32> {
+        let c = &mut self.inst.comp;
+        c.set_u64(self.io.deq_pred_warp, w as u64);
+        c.eval();
+        let head = (!c.get_bool(self.io.pred_empty)).then(|| c.get_u64(self.io.pred_mask) as u32);
+        c.set_bool(self.io.deq_pred, head.is_some());
+        head
+    }
+
+    /// The end of the cycle: the edge.
+    pub fn end_cycle(&mut self) {
+        let c = &mut self.inst.comp;
+        c.eval();
+        c.tick();
     }
 }

@@ -295,11 +295,6 @@ impl Functional {
         self.warps[w as usize].as_ref().map_or([0; 3], |s| [s.tid[0][lane as usize], s.tid[1][lane as usize], s.tid[2][lane as usize]])
     }
 
-    /// Records waiting in warp `w`'s predicate queue or address queue.
-    pub fn queued(&self, w: u16, pred: bool) -> usize {
-        self.warps[w as usize].as_ref().map_or(0, |ws| if pred { ws.pwpq.len() } else { ws.pwaq.len() })
-    }
-
     /// The next instruction of the warp in slot `w` (`None`: it is done).
     pub fn next_op(&self, w: u16) -> Option<u32> {
         let s = self.warps[w as usize].as_ref()?;

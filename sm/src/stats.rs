@@ -260,7 +260,8 @@ pub struct DacStats {
     pub loads: u64,
     pub decoupled_loads: u64,
     /// Cycles an affine warp could not issue an `enq` for a full ATQ, and
-    /// expansion waited for a full per-warp queue.
+    /// unit-cycles an expansion unit held a tuple without writing a record
+    /// (setup, CTA starts, serial steps, a full per-warp queue).
     pub atq_full: u64,
     pub queue_full: u64,
     /// Cycles an affine warp could not issue an `enq` because some warp's
@@ -270,8 +271,8 @@ pub struct DacStats {
     /// Cycles an affine warp's ALU instruction found every SP unit busy.
     #[serde(default)]
     pub lanes_busy: u64,
-    /// Cycles an expansion unit held a tuple enqueued past a barrier its
-    /// CTA's warps had not passed (section 4.2).
+    /// Cycles an affine warp's `enq` waited for its CTA's warps to pass a
+    /// barrier it had passed (section 4.2).
     #[serde(default)]
     pub barrier_waits: u64,
     /// Sum over cycles of the ATQ's entries (occupancy = sum / cycles) and
@@ -290,6 +291,14 @@ pub struct DacStats {
     /// dequeue; 0 unless something is wrong).
     #[serde(default)]
     pub locks_left: u64,
+    /// Records, masks and L1 requests of the `dac_unit` block that differ
+    /// from the functional model's records (0 unless something is wrong).
+    #[serde(default)]
+    pub expansion_mismatches: u64,
+    /// The PEU's path counters: masks by the scalar, two-compare and serial
+    /// paths, and comparisons made (section 4.3).
+    #[serde(default)]
+    pub peu_paths: [u64; 4],
 }
 
 /// CAE mode (seed 003 section 5.1.1): warp instructions run on the affine

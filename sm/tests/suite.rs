@@ -87,6 +87,7 @@ fn suite_dac_every_policy() {
             assert!(s.dac.affine_insts > 0 && s.dac.records > 0, "{name} {policy}");
             assert_eq!(s.dac.locks_left, 0, "{name} {policy}: every prefetch lock was taken off by its dequeue");
             assert_eq!(s.dac.tuple_mismatches, 0, "{name} {policy}: every enqueued address is its affine tuple's value");
+            assert_eq!(s.dac.expansion_mismatches, 0, "{name} {policy}: the dac_unit's records and masks are the functional model's");
             println!("{name:16} {policy:9} cycles {:8} warp insts {:7} affine {:6} loads {:5} dequeued {:5}", s.cycles, s.warp_insts, s.dac.affine_insts, s.dac.loads, s.dac.decoupled_loads);
         }
     }
@@ -100,6 +101,13 @@ fn suite_dac_every_policy() {
     // Section 4.2: the next tile's loads wait for the CTA's barrier.
     let s = run("sgemm", &gpu.with_override("mode=dac").unwrap(), Engine::Model);
     assert!(s.dac.barrier_waits > 0);
+    // The dac_unit on its netlist decides the same cycles as its model.
+    let dac1 = base.with_override("mode=dac").unwrap();
+    for name in ["dac_fig4", "pathfinder"] {
+        let (m, n) = (run(name, &dac1, Engine::Model), run(name, &dac1, Engine::Netlist));
+        assert_eq!((m.cycles, m.dac.records, m.dac.peu_paths), (n.cycles, n.dac.records, n.dac.peu_paths), "{name}");
+        assert_eq!(n.dac.expansion_mismatches, 0);
+    }
 }
 
 /// Figure 16's comparators (seed 003 section 5.1.1) leave the functional

@@ -113,6 +113,7 @@ impl AffineWarp {
                         step.value = match inst.dst[0] {
                             Opnd::R(n) => Some(l.regs[n as usize][lane] as u64),
                             Opnd::D(n) => Some(l.regs[n as usize][lane] as u64 | (l.regs[n as usize + 1][lane] as u64) << 32),
+                            Opnd::P(n) => Some((l.preds[n as usize] >> lane & 1) as u64),
                             _ => None,
                         };
                     }

@@ -175,8 +175,7 @@ impl Aeu {
             Top::Idle => {
                 if self.frame.get_bool(self.io.in_valid) {
                     let t = TupleCmd::unpack(self.frame.get(self.io.in_tuple));
-                    let [dx, dy, dz] = self.cta.dims(&self.frame);
-                    self.n.w = WalkRegs { t: t.aff, dx, dy, dz, adj_y: 0, adj_z: 0, total: 0 };
+                    self.n.w = self.s.w.accept(t.aff, self.cta.dims(&self.frame));
                     let g = t.op & 3;
                     self.n.gl = if g & 2 != 0 { 2 } else { g as u32 };
                     self.n.data = t.kind == tuple::KIND_DATA;
@@ -186,7 +185,7 @@ impl Aeu {
                     }
                     self.n.lock = None;
                     self.n.bld_mask = 0;
-                    self.n.top = Top::SetupY;
+                    self.n.top = self.n.w.first_setup();
                 }
             }
             Top::SetupY | Top::SetupZ | Top::SetupT1 | Top::SetupT2 => {

@@ -87,6 +87,11 @@ pub struct DacUnit {
     pwaq_p: PerWarpQueueIo<PortId>,
     pwpq: PerWarpQueue,
     pwpq_p: PerWarpQueueIo<PortId>,
+    /// The CTA configuration or a lane mask changed since the units last
+    /// got them.
+    held_dirty: bool,
+    /// The outputs are those of the present inputs and state.
+    settled: bool,
 }
 
 impl DacUnit {
@@ -107,6 +112,8 @@ impl DacUnit {
             pwaq_p: p.pwaq().ids(),
             pwpq: p.pwpq().model(),
             pwpq_p: p.pwpq().ids(),
+            held_dirty: true,
+            settled: false,
         }
     }
 
@@ -139,20 +146,23 @@ impl DacUnit {
         let to_aeu = head_valid && (kind == tuple::KIND_ADDR || kind == tuple::KIND_DATA);
         let to_peu = head_valid && kind == tuple::KIND_PRED;
         let drop = head_valid && kind == tuple::KIND_RSVD;
+        let held = std::mem::take(&mut self.held_dirty);
         for (u, up, q, qp, valid, lanes) in [
             (&mut self.aeu as &mut dyn Component, &self.aeu_p, &self.pwaq, &self.pwaq_p, to_aeu, o.aeu_lane_mask),
             (&mut self.peu as &mut dyn Component, &self.peu_p, &self.pwpq, &self.pwpq_p, to_peu, o.peu_lane_mask),
         ] {
             u.set(up.rst, &[rst]);
-            u.set(up.lanes, self.frame.get(lanes));
             u.set(up.in_valid, &[valid as u64]);
             wire(u, up.in_tuple, &self.atq, ap.head_tuple);
             wire(u, up.full, q, qp.full_vec);
-            for (k, id) in o.cta.as_array().into_iter().enumerate() {
-                let v = self.frame.get(*id);
-                let mut buf = [0u64; 32];
-                buf[..v.len()].copy_from_slice(v);
-                u.set(up.cfg[k], &buf);
+            if held {
+                u.set(up.lanes, self.frame.get(lanes));
+                for (k, id) in o.cta.as_array().into_iter().enumerate() {
+                    let v = self.frame.get(*id);
+                    let mut buf = [0u64; 32];
+                    buf[..v.len()].copy_from_slice(v);
+                    u.set(up.cfg[k], &buf);
+                }
             }
             u.eval();
         }
@@ -186,17 +196,23 @@ impl DacUnit {
             (&self.pwaq, self.pwaq_p.empty_vec),
             (&self.pwpq, self.pwpq_p.empty_vec),
         ];
-        let mut vals = [[0u64; 2]; 16];
+        let mut vals = [[0u64; 2]; 21];
         for (i, (c, id)) in srcs.iter().enumerate() {
             let v = c.get(*id);
             vals[i][..v.len()].copy_from_slice(v);
         }
         vals[8][0] = l1 as u64;
         vals[9][0] = line;
-        vals[10][0] = aeu_ready as u64;
-        vals[11][0] = peu_ready as u64;
+        let (ap, pp) = (&self.aeu_p, &self.peu_p);
+        vals[10][0] = aeu.get_u64(ap.push);
+        vals[11][0] = aeu.get_u64(ap.push_warp);
+        vals[12][0] = get_field(aeu.get(ap.push_val), record::LAST as usize, 1);
+        vals[13][0] = self.peu.get_u64(pp.push);
+        vals[14][0] = self.peu.get_u64(pp.push_warp);
+        vals[15][0] = aeu_ready as u64;
+        vals[16][0] = peu_ready as u64;
         for k in 0..4 {
-            vals[12 + k][0] = self.peu.get_u64(self.peu_cnt[k]);
+            vals[17 + k][0] = self.peu.get_u64(self.peu_cnt[k]);
         }
         let o = &self.own;
         let outs = [
@@ -210,6 +226,11 @@ impl DacUnit {
             o.pwpq_empty_vec,
             o.l1_req,
             o.l1_req_line,
+            o.aeu_push,
+            o.aeu_push_warp,
+            o.aeu_push_last,
+            o.peu_push,
+            o.peu_push_warp,
             o.aeu_idle,
             o.peu_idle,
             o.peu_cnt_scalar,
@@ -227,12 +248,31 @@ impl Component for DacUnit {
     fn name(&self) -> &str {
         "dac_unit"
     }
-    sim::frame_ports!(frame);
+    fn ports(&self) -> &[sim::PortSpec] {
+        self.frame.specs()
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        // The wide inputs the units hold (CTA configuration, lane masks)
+        // are passed on only when they change.
+        let o = &self.own;
+        if port == o.aeu_lane_mask || port == o.peu_lane_mask || o.cta.as_array().contains(&&port) {
+            self.held_dirty = true;
+        }
+        self.settled = false;
+        self.frame.set(port, value);
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        self.frame.get(port)
+    }
     fn eval(&mut self) {
-        self.compute();
+        if !self.settled {
+            self.compute();
+            self.settled = true;
+        }
     }
     fn tick(&mut self) {
-        self.compute();
+        self.eval();
+        self.settled = false;
         self.atq.tick();
         self.aeu.tick();
         self.peu.tick();

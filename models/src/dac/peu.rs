@@ -12,8 +12,11 @@ use sim::{Bind, Component, PortFrame, PortId};
 /// What the locked context is doing with its warp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
-    /// The last thread's value is in `last`: compare both ends.
+    /// The segment's last thread's value is in `last`: compare both ends.
     Decide,
+    /// The warp's earlier row segments are decided into `mask`: the next
+    /// RUN step computes the next segment's last value.
+    Next,
     /// Comparing one thread per cycle into `mask`.
     Serial,
 }
@@ -153,6 +156,10 @@ impl Peu {
         let ctx = s.ctx[c];
         let (op, rhs, step) = (s.op, s.rhs, w.otx());
         let n = w.warp_left(&ctx);
+        // Threads to the end of the warp or, for a non-linear tuple, of the row.
+        let seg = w.run_limit(&ctx);
+        let lane = ctx.lin % WARP_SIZE;
+        let carried = if s.lock.is_some() { s.mask } else { 0 };
         let cta_uniform = w.t.is_cta_uniform();
         // A path counter counts pushed masks: none for a warp with no active thread.
         let live = self.lanes(c) != 0;
@@ -172,32 +179,42 @@ impl Peu {
                 w.advance(&mut self.n.ctx[c], n);
                 Some(uniform(r, n))
             }
-            None if w.linear() || w.dx - ctx.tx >= n => {
-                // The warp is one arithmetic progression: compute its last value.
-                let (last, wrap) = last_of(op, ctx.acc, step, n);
+            None | Some((_, Mode::Next)) => {
+                // A row segment (the whole warp when it is one progression):
+                // compute its last value.
+                let (last, wrap) = last_of(op, ctx.acc, step, seg);
                 self.n.last = last;
                 self.n.wrap = wrap;
                 self.n.lock = Some((c, Mode::Decide));
                 None
             }
             Some((_, Mode::Decide)) => {
-                let sc = if s.wrap { None } else { shortcut(op, ctx.acc, s.last, step, n, rhs) };
+                let sc = if s.wrap { None } else { shortcut(op, ctx.acc, s.last, step, seg, rhs) };
                 match sc {
                     Some(r) => {
-                        if self.blocked(c) {
+                        let ends = seg == n;
+                        if ends && self.blocked(c) {
                             return None;
                         }
                         self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
-                        self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(live as u32);
-                        self.n.ctx[c].acc = mac(ctx.acc, step, n, false);
-                        w.advance(&mut self.n.ctx[c], n);
-                        self.n.lock = None;
-                        Some(uniform(r, n))
+                        self.n.ctx[c].acc = mac(ctx.acc, step, seg, false);
+                        w.advance(&mut self.n.ctx[c], seg);
+                        let mask = carried | uniform(r, seg) << lane;
+                        if ends {
+                            self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(live as u32);
+                            self.n.lock = None;
+                            self.n.mask = 0;
+                            Some(mask)
+                        } else {
+                            self.n.lock = Some((c, Mode::Next));
+                            self.n.mask = mask;
+                            None
+                        }
                     }
                     None => {
-                        // Fall back; this cycle's first comparison is thread 0.
+                        // Fall back; this cycle's first comparison is the segment's first thread.
                         self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
-                        self.n.mask = compare(op, ctx.acc, rhs) as u32;
+                        self.n.mask = carried | (compare(op, ctx.acc, rhs) as u32) << lane;
                         self.n.ctx[c].acc = ctx.acc.wrapping_add(step);
                         w.advance(&mut self.n.ctx[c], 1);
                         self.n.lock = Some((c, Mode::Serial));
@@ -205,10 +222,8 @@ impl Peu {
                     }
                 }
             }
-            // Serial: a warp that spans rows of a non-linear tuple starts here.
-            None | Some((_, Mode::Serial)) => {
-                let lane = ctx.lin % WARP_SIZE;
-                let mask = if s.lock.is_some() { s.mask } else { 0 } | (compare(op, ctx.acc, rhs) as u32) << lane;
+            Some((_, Mode::Serial)) => {
+                let mask = carried | (compare(op, ctx.acc, rhs) as u32) << lane;
                 let ends = n == 1;
                 if ends && self.blocked(c) {
                     return None;
@@ -237,8 +252,7 @@ impl Peu {
             Top::Idle => {
                 if self.frame.get_bool(self.io.in_valid) {
                     let t = TupleCmd::unpack(self.frame.get(self.io.in_tuple));
-                    let [dx, dy, dz] = self.cta.dims(&self.frame);
-                    self.n.w = WalkRegs { t: t.aff, dx, dy, dz, adj_y: 0, adj_z: 0, total: 0 };
+                    self.n.w = self.s.w.accept(t.aff, self.cta.dims(&self.frame));
                     self.n.rhs = t.rhs;
                     self.n.op = t.op;
                     for c in 0..self.p.ctas as usize {
@@ -249,7 +263,7 @@ impl Peu {
                     }
                     self.n.lock = None;
                     self.n.mask = 0;
-                    self.n.top = Top::SetupY;
+                    self.n.top = self.n.w.first_setup();
                 }
             }
             Top::SetupY | Top::SetupZ | Top::SetupT1 | Top::SetupT2 => {

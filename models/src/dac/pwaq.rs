@@ -20,6 +20,10 @@ pub struct PerWarpQueue {
     head: Vec<u32>,
     tail: Vec<u32>,
     count: Vec<u32>,
+    /// The per-warp full and empty flags (registers in the hardware, kept
+    /// with the counts).
+    full_v: u64,
+    empty_v: u64,
 }
 
 impl PerWarpQueue {
@@ -31,6 +35,8 @@ impl PerWarpQueue {
             head: vec![0; w],
             tail: vec![0; w],
             count: vec![0; w],
+            full_v: 0,
+            empty_v: if w == 64 { u64::MAX } else { (1u64 << w) - 1 },
             name: P::NAME,
             frame: p.frame(),
             io: p.ids(),
@@ -51,20 +57,17 @@ impl Component for PerWarpQueue {
         let data = if empty { 0 } else { self.mem[(dw * d + self.head[dw as usize]) as usize] };
         self.frame.set_u64(self.io.deq_data, data);
         self.frame.set_bool(self.io.deq_empty, empty);
-        let (mut full_v, mut empty_v) = (0u64, 0u64);
-        for w in 0..self.q.warps as usize {
-            full_v |= ((self.count[w] == d) as u64) << w;
-            empty_v |= ((self.count[w] == 0) as u64) << w;
-        }
-        self.frame.set_u64(self.io.full_vec, full_v);
-        self.frame.set_u64(self.io.empty_vec, empty_v);
-        self.frame.set_bool(self.io.any_full, full_v != 0);
+        self.frame.set_u64(self.io.full_vec, self.full_v);
+        self.frame.set_u64(self.io.empty_vec, self.empty_v);
+        self.frame.set_bool(self.io.any_full, self.full_v != 0);
     }
     fn tick(&mut self) {
         if self.frame.get_bool(self.io.rst) {
             self.head.fill(0);
             self.tail.fill(0);
             self.count.fill(0);
+            self.full_v = 0;
+            self.empty_v = if self.q.warps == 64 { u64::MAX } else { (1u64 << self.q.warps) - 1 };
             return;
         }
         let d = self.q.depth();
@@ -83,6 +86,11 @@ impl Component for PerWarpQueue {
             let e = dw as usize;
             self.head[e] = (self.head[e] + 1) % d;
             self.count[e] -= 1;
+        }
+        for w in [ew, dw].into_iter().filter(|&w| w < self.q.warps) {
+            let (bit, c) = (1u64 << w, self.count[w as usize]);
+            self.full_v = if c == d { self.full_v | bit } else { self.full_v & !bit };
+            self.empty_v = if c == 0 { self.empty_v | bit } else { self.empty_v & !bit };
         }
     }
 }

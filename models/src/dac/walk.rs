@@ -80,6 +80,9 @@ pub struct WalkRegs {
     pub adj_z: u32,
     /// Threads per CTA, saturated at 1024.
     pub total: u32,
+    /// `total` is that of the latched dimensions (computed for an earlier
+    /// tuple of the same block shape).
+    pub total_valid: bool,
 }
 
 impl WalkRegs {
@@ -93,16 +96,43 @@ impl WalkRegs {
         (self.dy == 1 && self.dz == 1) || (self.adj_y == 0 && (self.dz == 1 || self.adj_z == 0))
     }
 
+    /// Latch tuple `t` for blocks of `dims` (the unit's registers before
+    /// are `self`): the adjustments start at 0; `total` is kept when the
+    /// shape is the one it was computed for.
+    pub fn accept(&self, t: Aff, [dx, dy, dz]: [u32; 3]) -> WalkRegs {
+        let same = self.total_valid && [self.dx, self.dy, self.dz] == [dx, dy, dz];
+        WalkRegs { t, dx, dy, dz, adj_y: 0, adj_z: 0, total: if same { self.total } else { 0 }, total_valid: same }
+    }
+
+    /// The setup steps a tuple needs, from `from` on: the row adjustment
+    /// unless the block is one row (`dy = dz = 1`: the tuple is linear), the
+    /// plane adjustment only for a 3-D block, the thread count only for a
+    /// new block shape.
+    fn next_setup(&self, from: Top) -> Top {
+        let steps = [
+            (Top::SetupY, !(self.dy == 1 && self.dz == 1)),
+            (Top::SetupZ, self.dz > 1),
+            (Top::SetupT1, !self.total_valid),
+            (Top::SetupT2, !self.total_valid),
+        ];
+        steps.iter().skip_while(|(t, _)| *t != from).find(|(_, need)| *need).map_or(Top::Work, |(t, _)| *t)
+    }
+
+    /// The unit's state after accepting a tuple.
+    pub fn first_setup(&self) -> Top {
+        self.next_setup(Top::SetupY)
+    }
+
     /// One setup cycle (one ALU operation); returns the next unit state.
     pub fn setup(&mut self, top: Top) -> Top {
         match top {
             Top::SetupY => {
                 self.adj_y = mac(self.t.off[1], self.t.off[0], self.dx, true);
-                Top::SetupZ
+                self.next_setup(Top::SetupZ)
             }
             Top::SetupZ => {
                 self.adj_z = mac(self.t.off[2], self.t.off[1], self.dy, true);
-                Top::SetupT1
+                self.next_setup(Top::SetupT1)
             }
             Top::SetupT1 => {
                 self.total = mac(0, self.dx, self.dy, false).min(MAX_CTA_THREADS);
@@ -110,6 +140,7 @@ impl WalkRegs {
             }
             Top::SetupT2 => {
                 self.total = mac(0, self.total, self.dz, false).min(MAX_CTA_THREADS);
+                self.total_valid = true;
                 Top::Work
             }
             t => t,

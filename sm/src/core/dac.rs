@@ -1,33 +1,37 @@
 //! DAC mode (seed 003 section 4, Figures 8 and 9): the SM runs a decoupled
 //! kernel's non-affine stream on its warps and, per CTA, one affine warp on
-//! the affine stream.
+//! the affine stream; the `dac_unit` block (ATQ, AEU, PEU, PWAQ, PWPQ) on
+//! the run's engine is in the loop between them.
 //!
 //! - **Affine warps** issue from their own slot, one instruction per cycle
 //!   for the SM (CTAs in turn), in order, each waiting for its operands
 //!   (the instruction's latency class); an ALU instruction takes an SP
-//!   unit's issue slot, as the warps' do. An `enq` may not issue while the
-//!   affine tuple queue (ATQ, `dac.atq_entries`) is full, or while some
-//!   warp's queue of its kind (PWPQ for `enq.pred`, PWAQ otherwise) is full
-//!   (section 4.1, as the `atq` block's `enq_ready`).
-//! - **Expansion**: the ATQ's head goes, in order, to its expansion unit
-//!   when that unit is free: address and data tuples to the AEU, predicate
-//!   tuples to the PEU, which work side by side. Each expands one warp
-//!   record per cycle (the AEU's one adder; the PEU likewise) into that
-//!   warp's address queue (PWAQ) or predicate queue (PWPQ), each
-//!   `dac.pwaq_entries` / `dac.pwpq_entries` shared equally by the warp
-//!   slots; a full queue holds its unit. A data record (a global load's, `enq.data`) also
-//!   sends its lines to L1 through the memory stage, ahead of the warps'
-//!   own instructions, as a load that writes no register.
-//! - **Barriers** (section 4.2): a tuple enqueued after the affine warp's
-//!   n-th barrier is expanded once the CTA's warps have completed n.
-//! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq`
-//!   does not issue while its queue is empty or, for `[deq.data]`, while
-//!   the record's lines have not arrived (`Stall::DacDeq`).
+//!   unit's issue slot, as the warps' do. An `enq` issues when the block's
+//!   ATQ takes it (`enq_ready`, section 4.1: not while the ATQ or some
+//!   warp's queue of its kind is full). The SM packs the tuple the hardware
+//!   computed (section 4.4, Figure 5; per CTA, so the block-index terms are
+//!   in the base and the tuple names its CTA's slot) and gives each
+//!   expansion unit the active threads of the tuple it works on (the
+//!   affine SIMT stack's per-warp masks at the `enq`, section 4.5).
+//! - **Expansion** is the block's: the ATQ head goes in order to the AEU
+//!   (address and data tuples) or the PEU (predicates), which write warp
+//!   address records and predicate masks into the warps' PWAQ and PWPQ
+//!   partitions. A data record's line goes to L1 through the memory stage
+//!   (`l1_req`), as a load that writes no register and locks its lines
+//!   (lock counters, at most `ways - 1` ways of a set); the SM sends a
+//!   warp's lines together at the run's first record (a run's records
+//!   follow each other cycle by cycle).
+//! - **Barriers** (section 4.2): an `enq` after its affine warp's n-th
+//!   barrier waits until the CTA's warps have completed n.
+//! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq.pred`
+//!   waits for a mask in its PWPQ; `[deq.addr]` / `[deq.data]` for its
+//!   record run (all of it, or a full partition) and, for data, its lines
+//!   in L1 (`Stall::DacDeq`). The instruction then takes its records from
+//!   the block, one per cycle.
 //!
-//! The functional model computes every record (`kernel::dac::warp`); this
-//! module decides when each exists. A prefetch locks its lines in L1 (lock
-//! counters, at most `ways - 1` ways of a set); the `[deq.data]` load
-//! takes the locks off as it accesses the lines.
+//! The functional model computes every record (`kernel::dac::warp`); the
+//! block decides when each exists, and every record and mask it hands out
+//! is checked against the functional one (`dac.expansion_mismatches`).
 
 use super::op::{Access, Control, Op, Pool, Space, Unit};
 use super::pipes::Pipe;
@@ -37,11 +41,21 @@ use crate::stats::DacStats;
 use kernel::exec::DacRecord;
 use kernel::inst::{AluOp, DacQueue, Opnd, Sreg};
 use models::dac::affine::{Aff, TX};
-use std::collections::VecDeque;
+use models::dac::TupleCmd;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 /// Scoreboard register ids the affine warp tracks (R0..R63, P0..P7).
 const REGS: usize = 72;
+
+/// The tracked register an operand names (a register pair: its low word).
+fn tracked(o: Opnd) -> Option<usize> {
+    match o {
+        Opnd::R(n) | Opnd::D(n) => Some(n as usize),
+        Opnd::P(n) => Some(64 + n as usize),
+        _ => None,
+    }
+}
 
 pub(crate) struct DacSm {
     /// The affine stream's decode, which of its instructions enqueue, and
@@ -50,25 +64,37 @@ pub(crate) struct DacSm {
     pub ops: Arc<[Op]>,
     enq: Vec<Option<DacQueue>>,
     latency: Vec<u64>,
-    /// The ATQ: each entry an `enq`'s CTA slot and its records by warp
-    /// slot, in expansion order.
-    atq: VecDeque<Entry>,
-    /// The tuples each expansion unit works on, at most one per CTA (the
-    /// AEU keeps an address register per CTA, section 4.2): the AEU
-    /// (addresses, data) and the PEU (predicates), oldest first.
-    units: [Vec<Entry>; 2],
-    atq_cap: usize,
-    pwaq_cap: usize,
-    pwpq_cap: usize,
-    /// Per warp slot, its PWAQ records in order: whether the data a record
-    /// stands for is there (always, but for a prefetch in flight), and the
-    /// lines its prefetch locked in L1 (bit k: its k-th line).
-    ready: Vec<VecDeque<(bool, u64)>>,
-    /// Per warp slot, records pushed into and taken from its PWAQ so far
-    /// (a prefetch names its record by the first count).
-    pushed: Vec<u64>,
-    taken: Vec<u64>,
-    /// Prefetches waiting for the memory stage: (warp slot, record number, record).
+    /// The `dac_unit` block and its last status.
+    block: crate::blocks::DacBlock,
+    status: crate::blocks::DacStatus,
+    /// The block's clock is gated: its state, and so `status`, did not
+    /// change at the last edge.
+    gated: bool,
+    atq_cap: u32,
+    pwaq_depth: u32,
+    /// Per expansion unit (AEU, PEU), the active threads by warp slot of
+    /// each tuple it has still to finish, in `enq` order (the front is the
+    /// one it works on), whether it was busy last cycle, and the front the
+    /// block's input holds.
+    jobs: [VecDeque<(u64, Vec<u32>)>; 2],
+    busy: [bool; 2],
+    lanes_on: [Option<u64>; 2],
+    next_job: u64,
+    /// Per warp slot, its address-record runs in `enq` order (one per
+    /// address or data tuple), and the records in its PWAQ partition.
+    runs: Vec<VecDeque<Run>>,
+    in_pwaq: Vec<u32>,
+    next_run: Vec<u64>,
+    /// Per warp slot, predicate records enqueued and not yet in its PWPQ,
+    /// and those whose masks are there.
+    masks_due: Vec<VecDeque<DacRecord>>,
+    masks_in: Vec<VecDeque<DacRecord>>,
+    /// Issued dequeues still taking their records from the block (one
+    /// record and one mask per cycle): warp slot, functional record, units
+    /// seen so far.
+    taking_addr: VecDeque<(u16, DacRecord, BTreeSet<u32>)>,
+    taking_pred: VecDeque<(u16, DacRecord)>,
+    /// Prefetches waiting for the memory stage: (warp slot, run, record).
     prefetch: VecDeque<(u16, u64, DacRecord)>,
     /// Per CTA slot: the cycle each register of its affine warp is ready.
     reg_ready: Vec<[u64; REGS]>,
@@ -93,17 +119,23 @@ pub(crate) struct DacSm {
 pub(crate) trait AffineHost {
     fn affine_next(&self, slot: u16) -> Option<u32>;
     fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String>;
-    fn queued(&self, w: u16, pred: bool) -> usize;
     fn push_record(&mut self, w: u16, r: DacRecord);
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3];
 }
 
-/// An `enq`: its CTA slot, the barriers its affine warp had passed, and
-/// the records left to expand.
-struct Entry {
-    cta: u16,
-    after: u32,
-    records: VecDeque<(u16, DacRecord)>,
+/// One warp's records of one address or data tuple.
+struct Run {
+    seq: u64,
+    record: DacRecord,
+    data: bool,
+    /// Records the AEU wrote so far, and whether the last was among them.
+    pushed: u32,
+    last: bool,
+    /// Its dequeue issued.
+    issued: bool,
+    /// Its lines are in L1 (data), and which of them its prefetch locked.
+    filled: bool,
+    locked: u64,
 }
 
 /// The tuple a register holds for some of a CTA's threads (per warp).
@@ -135,9 +167,6 @@ impl AffineHost for crate::func::Functional {
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3] {
         crate::func::Functional::thread_index(self, w, lane)
     }
-    fn queued(&self, w: u16, pred: bool) -> usize {
-        crate::func::Functional::queued(self, w, pred)
-    }
     fn push_record(&mut self, w: u16, r: DacRecord) {
         crate::func::Functional::push_record(self, w, r)
     }
@@ -153,9 +182,11 @@ pub(crate) struct Events {
 }
 
 impl DacSm {
-    pub fn new(cfg: &Config, affine: &Arc<kernel::Kernel>, ops: Arc<[Op]>) -> DacSm {
+    pub fn new(cfg: &Config, affine: &Arc<kernel::Kernel>, ops: Arc<[Op]>, engine: crate::blocks::Engine) -> Result<DacSm, String> {
         let warps = cfg.core.max_warps as usize;
-        DacSm {
+        let mut block = crate::blocks::DacBlock::new(cfg, engine)?;
+        block.reset();
+        Ok(DacSm {
             ops: Arc::clone(&ops),
             enq: affine
                 .insts
@@ -171,14 +202,22 @@ impl DacSm {
                 .zip(ops.iter())
                 .map(|(i, op)| if matches!(i.op, kernel::Op::Ld { .. }) { cfg.l1.const_latency as u64 } else { op.latency.max(1) as u64 })
                 .collect(),
-            atq: VecDeque::new(),
-            units: [Vec::new(), Vec::new()],
-            atq_cap: cfg.dac.atq_entries as usize,
-            pwaq_cap: (cfg.dac.pwaq_entries as usize / warps).max(1),
-            pwpq_cap: (cfg.dac.pwpq_entries as usize / warps).max(1),
-            ready: vec![VecDeque::new(); warps],
-            pushed: vec![0; warps],
-            taken: vec![0; warps],
+            block,
+            status: Default::default(),
+            gated: false,
+            atq_cap: cfg.dac.atq_entries,
+            pwaq_depth: (cfg.dac.pwaq_entries / cfg.core.max_warps).max(1),
+            jobs: [VecDeque::new(), VecDeque::new()],
+            busy: [false; 2],
+            lanes_on: [None; 2],
+            next_job: 0,
+            runs: (0..warps).map(|_| VecDeque::new()).collect(),
+            in_pwaq: vec![0; warps],
+            next_run: vec![0; warps],
+            masks_due: vec![VecDeque::new(); warps],
+            masks_in: vec![VecDeque::new(); warps],
+            taking_addr: VecDeque::new(),
+            taking_pred: VecDeque::new(),
             prefetch: VecDeque::new(),
             reg_ready: vec![[0; REGS]; cfg.core.max_ctas as usize],
             bars: vec![0; cfg.core.max_ctas as usize],
@@ -186,9 +225,14 @@ impl DacSm {
             rr: 0,
             stats: DacStats::default(),
             affine: Arc::clone(affine),
-            tuples: vec![vec![Vec::new(); 64]; cfg.core.max_ctas as usize],
+            tuples: vec![vec![Vec::new(); REGS]; cfg.core.max_ctas as usize],
             log: None,
-        }
+        })
+    }
+
+    /// The `dac_unit` block (for the VCD).
+    pub fn block(&self) -> &crate::blocks::BlockInst {
+        &self.block.inst
     }
 
     /// The warps of CTA slot `slot` completed a barrier.
@@ -196,12 +240,14 @@ impl DacSm {
         self.passed[slot] += 1;
     }
 
-    /// A CTA starts in `slot`: its affine warp's registers are free.
-    pub fn launch(&mut self, slot: usize) {
+    /// A CTA of `dims` threads starts in `slot` on the consecutive warp
+    /// slots from `warp0`: its affine warp's registers are free.
+    pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3]) {
+        self.block.launch(slot, warp0, dims);
         self.reg_ready[slot] = [0; REGS];
         self.bars[slot] = 0;
         self.passed[slot] = 0;
-        self.tuples[slot] = vec![Vec::new(); 64];
+        self.tuples[slot] = vec![Vec::new(); REGS];
     }
 
     /// The tuples of an operand over the threads `m` (per warp of the CTA):
@@ -212,10 +258,10 @@ impl DacSm {
         match o {
             Opnd::Imm(v) => whole(Aff::scalar(v as u32)),
             Opnd::Sreg(Sreg::Tid(d)) => whole(Aff::unit(TX + d as usize % 3)),
-            Opnd::R(n) | Opnd::D(n) => {
+            Opnd::R(_) | Opnd::D(_) | Opnd::P(_) => {
                 let mut out = Vec::new();
                 let mut left = m.to_vec();
-                for p in &self.tuples[slot][n as usize] {
+                for p in &self.tuples[slot][tracked(o)?] {
                     let inter: Vec<u32> = p.masks.iter().zip(m).map(|(a, b)| a & b).collect();
                     if inter.iter().any(|&x| x != 0) {
                         left.iter_mut().zip(&inter).for_each(|(l, i)| *l &= !i);
@@ -232,9 +278,13 @@ impl DacSm {
     /// `m`; `value` is its result in the first of them (a scalar's value).
     fn track(&mut self, slot: usize, idx: usize, value: Option<u64>, m: &[u32]) {
         let inst = self.affine.insts[idx].clone();
-        let (Opnd::R(dst) | Opnd::D(dst)) = inst.dst[0] else { return };
+        let Some(dst) = tracked(inst.dst[0]) else { return };
         let p = |n: usize| self.parts_of(slot, inst.src[n], m);
         let scalar = || value.map(|v| vec![Part { masks: m.to_vec(), t: Aff::scalar(v as u32) }]);
+        let uniform = || {
+            let all = inst.src.iter().all(|&o| o == Opnd::None || self.parts_of(slot, o, m).is_some_and(|v| v.iter().all(|x| x.t.is_cta_uniform())));
+            scalar().filter(|_| all)
+        };
         // Each pair of parts: the threads both cover, the op on their tuples.
         let pairwise = |a: Option<Vec<Part>>, b: Option<Vec<Part>>, f: &dyn Fn(&Aff, &Aff) -> Option<Aff>| -> Option<Vec<Part>> {
             let mut out = Vec::new();
@@ -262,15 +312,14 @@ impl DacSm {
                 AluOp::Mul | AluOp::MulWide => pairwise(p(0), p(1), &|a, b| a.mul(b)),
                 AluOp::Mad | AluOp::MadWide => pairwise(pairwise(p(0), p(1), &|a, b| a.mul(b)), p(2), &|a, b| Some(a.add(b))),
                 AluOp::Shl => pairwise(p(0), p(1), &|a, b| a.shl(b)),
-                _ => {
-                    let uniform = inst.src.iter().all(|&o| o == Opnd::None || self.parts_of(slot, o, m).is_some_and(|v| v.iter().all(|x| x.t.is_cta_uniform())));
-                    scalar().filter(|_| uniform)
-                }
+                _ => uniform(),
             },
-            _ => None,
+            // Anything else of CTA-wide sources (a `selp` of scalars, a
+            // comparison of scalars) is a scalar.
+            _ => uniform(),
         };
         // The threads of `m` take the new tuples; the others keep theirs.
-        let reg = &mut self.tuples[slot][dst as usize];
+        let reg = &mut self.tuples[slot][dst];
         for old in reg.iter_mut() {
             old.masks.iter_mut().zip(m).for_each(|(o, n)| *o &= !n);
         }
@@ -313,71 +362,187 @@ impl DacSm {
         }
     }
 
-    /// One cycle: expand one record, then issue one affine-warp instruction.
+    /// The tuple an `enq` hands the block (section 4.4, per CTA slot
+    /// `slot`): an address's base register plus its offset over the
+    /// executing threads, or the comparison of the `setp` just before an
+    /// `enq.pred`. Each must be one tuple of 32-bit values (the pass
+    /// decouples nothing else; a divergent tuple is an error).
+    fn tuple_of(&self, slot: usize, idx: usize, masks: &[u32]) -> Result<TupleCmd, String> {
+        use hw::blocks::dac::tuple::*;
+        let inst = &self.affine.insts[idx];
+        let one = |o: Opnd| -> Result<Aff, String> {
+            match self.parts_of(slot, o, masks).as_deref() {
+                Some([p]) => Ok(p.t),
+                Some(parts) => Err(format!("{} tuples (a divergent tuple)", parts.len())),
+                None => Err("no tuple".into()),
+            }
+        };
+        let ctas = 1 << slot;
+        let at = || format!("DAC: the enq at line {} of CTA slot {slot}", inst.line);
+        if let Some(a) = inst.addr {
+            let t = one(a.base).map_err(|e| format!("{}: its address has {e}", at()))?.add(&Aff::scalar(a.off as u32));
+            let bytes = inst.mem.map_or(4, |m| m.elem_bytes as u32 * m.vec as u32);
+            let kind = if self.enq[idx] == Some(DacQueue::Data) { KIND_DATA } else { KIND_ADDR };
+            let op = match bytes {
+                1 => GRAN_BYTE,
+                2 => GRAN_HALF,
+                _ => GRAN_WORD,
+            };
+            return Ok(TupleCmd { aff: t, rhs: 0, kind, op, ctas });
+        }
+        let setp = idx.checked_sub(1).map(|i| &self.affine.insts[i]);
+        let Some((kernel::Op::Setp { cmp, ty, .. }, s0, s1)) = setp.filter(|i| i.dst[0] == inst.src[0]).map(|i| (i.op, i.src[0], i.src[1])) else {
+            return Err(format!("{}: no comparison before it", at()));
+        };
+        let (a, b) = (one(s0).map_err(|e| format!("{}: {e}", at()))?, one(s1).map_err(|e| format!("{}: {e}", at()))?);
+        use kernel::inst::Cmp::*;
+        // value OP rhs with the scalar on the right (mirrored if it was on the left).
+        let (aff, rhs, cmp) = if b.is_cta_uniform() {
+            (a, b.base, cmp)
+        } else if a.is_cta_uniform() {
+            let mirror = match cmp {
+                Lt => Gt,
+                Le => Ge,
+                Gt => Lt,
+                Ge => Le,
+                Lo => Hi,
+                Ls => Hs,
+                Hi => Lo,
+                Hs => Ls,
+                c => c,
+            };
+            (b, a.base, mirror)
+        } else {
+            return Err(format!("{}: no scalar operand", at()));
+        };
+        let signed = if ty == kernel::inst::Ty::S32 { CMP_SIGNED } else { 0 };
+        let op = match cmp {
+            Lt => CMP_LT | signed,
+            Le => CMP_LE | signed,
+            Gt => CMP_GT | signed,
+            Ge => CMP_GE | signed,
+            Lo => CMP_LT,
+            Ls => CMP_LE,
+            Hi => CMP_GT,
+            Hs => CMP_GE,
+            Eq => CMP_EQ,
+            Ne => CMP_NE,
+            c => return Err(format!("{}: comparison {c:?}", at())),
+        };
+        Ok(TupleCmd { aff, rhs, kind: KIND_PRED, op, ctas })
+    }
+
+    /// One cycle: the block's queue writes, the dequeues' records, then one
+    /// affine-warp instruction; the block's edge.
     pub fn cycle(&mut self, now: u64, func: &mut dyn AffineHost, sp: &mut [Pipe]) -> Result<Events, String> {
         let mut ev = Events::default();
-        self.stats.atq_sum += self.atq.len() as u64;
-        self.stats.atq_peak = self.stats.atq_peak.max(self.atq.len() as u64);
-        self.expand(func, &mut ev);
+        self.block.begin_cycle();
+        for (u, jobs) in self.jobs.iter().enumerate() {
+            if let Some((id, lanes)) = jobs.front() {
+                if self.lanes_on[u] != Some(*id) {
+                    self.block.set_lanes(u == 1, lanes);
+                    self.lanes_on[u] = Some(*id);
+                }
+            }
+        }
+        // Clock gating: a block whose ATQ is empty and whose units are idle
+        // keeps its state through a cycle without a command, so last
+        // cycle's status still holds.
+        let st = if self.gated { self.status } else { self.block.status() };
+        self.status = st;
+        self.stats.atq_sum += st.atq_count as u64;
+        self.stats.atq_peak = self.stats.atq_peak.max(st.atq_count as u64);
+        self.stats.peu_paths = st.peu_paths;
+        for (u, idle) in [st.aeu_idle, st.peu_idle].into_iter().enumerate() {
+            if self.busy[u] && idle {
+                self.jobs[u].pop_front();
+            }
+            self.busy[u] = !idle;
+        }
+        let pushed = st.aeu_push.is_some() || st.peu_push.is_some();
+        self.stats.queue_full += (self.busy[0] && st.aeu_push.is_none()) as u64 + (self.busy[1] && st.peu_push.is_none()) as u64;
+        if let Some((w, last)) = st.aeu_push {
+            self.address_record(w, last, st.l1, func)?;
+            ev.fed.push(w);
+        }
+        if let Some(w) = st.peu_push {
+            let r = self.masks_due[w as usize].pop_front().ok_or_else(|| format!("DAC: the PEU wrote a mask for warp {w}, which expects none"))?;
+            func.push_record(w, r);
+            self.masks_in[w as usize].push_back(r);
+            self.stats.records += 1;
+            ev.fed.push(w);
+        }
+        ev.progress = pushed;
+        let taking = !self.taking_addr.is_empty() || !self.taking_pred.is_empty();
+        self.take_records();
+        let enqs = self.stats.enq;
         self.issue(now, func, sp, &mut ev)?;
+        self.gated = st.atq_count == 0 && st.aeu_idle && st.peu_idle && !taking && enqs == self.stats.enq;
+        if !self.gated {
+            self.block.end_cycle();
+        }
         Ok(ev)
     }
 
-    /// The expansion units: each expands one record per cycle, of its
-    /// oldest tuple whose next warp's queue has room (a full queue holds
-    /// that CTA's tuple; the unit switches to another CTA's); then the ATQ
-    /// head goes, in order, to its unit unless that unit already works on
-    /// a tuple of the same CTA.
-    fn expand(&mut self, func: &mut dyn AffineHost, ev: &mut Events) {
-        for unit in 0..2 {
-            self.expand_one(unit, func, ev);
-        }
-        if let Some(head) = self.atq.front() {
-            let unit = (head.records.front().map(|r| r.1.queue) == Some(DacQueue::Pred)) as usize;
-            if !self.units[unit].iter().any(|e| e.cta == head.cta) {
-                let e = self.atq.pop_front().expect("a head");
-                self.units[unit].push(e);
+    /// The AEU wrote a record into warp `w`'s partition: the next run of
+    /// the warp's that has not seen its last. Its first record makes the
+    /// functional record available and sends a data run's lines to L1.
+    fn address_record(&mut self, w: u16, last: bool, l1: Option<u64>, func: &mut dyn AffineHost) -> Result<(), String> {
+        let run = self.runs[w as usize].iter_mut().find(|r| !r.last).ok_or_else(|| format!("DAC: the AEU wrote a record for warp {w}, which expects none"))?;
+        run.pushed += 1;
+        run.last = last;
+        if run.pushed == 1 {
+            func.push_record(w, run.record);
+            if run.data {
+                self.prefetch.push_back((w, run.seq, run.record));
             }
         }
-    }
-
-    /// Warp `w`'s predicate (or address) queue is full.
-    fn queue_full(&self, func: &dyn AffineHost, w: u16, pred: bool) -> bool {
-        func.queued(w, pred) >= if pred { self.pwpq_cap } else { self.pwaq_cap }
-    }
-
-    /// An `enq` past a barrier its CTA's warps have not completed.
-    fn held(&self, e: &Entry) -> bool {
-        e.after > self.passed[e.cta as usize]
-    }
-
-    fn expand_one(&mut self, unit: usize, func: &mut dyn AffineHost, ev: &mut Events) {
-        let room = |(w, r): &(u16, DacRecord)| !self.queue_full(func, *w, r.queue == DacQueue::Pred);
-        let Some(k) = self.units[unit].iter().position(|e| !self.held(e) && e.records.front().is_some_and(room)) else {
-            if self.units[unit].iter().any(|e| self.held(e)) {
-                self.stats.barrier_waits += 1;
-            } else {
-                self.stats.queue_full += (!self.units[unit].is_empty()) as u64;
+        if let Some(line) = l1 {
+            let r = &run.record;
+            if !(0..32).any(|l| r.mask >> l & 1 == 1 && (r.vals[l] & 0xffff_ffff) >> 7 == line) {
+                self.stats.expansion_mismatches += 1;
             }
-            return;
-        };
-        let (w, r) = self.units[unit][k].records.pop_front().expect("a record");
-        if self.units[unit][k].records.is_empty() {
-            self.units[unit].remove(k);
         }
-        let pred = r.queue == DacQueue::Pred;
-        func.push_record(w, r);
-        if !pred {
-            let data = r.queue == DacQueue::Data;
-            self.ready[w as usize].push_back((!data, 0));
-            if data {
-                self.prefetch.push_back((w, self.pushed[w as usize], r));
-            }
-            self.pushed[w as usize] += 1;
-        }
+        self.in_pwaq[w as usize] += 1;
         self.stats.records += 1;
-        ev.fed.push(w);
-        ev.progress = true;
+        self.retire(w);
+        Ok(())
+    }
+
+    /// Runs dequeued and complete leave the warp's list.
+    fn retire(&mut self, w: u16) {
+        let runs = &mut self.runs[w as usize];
+        while runs.front().is_some_and(|r| r.issued && r.last) {
+            runs.pop_front();
+        }
+    }
+
+    /// Issued dequeues take their records and masks from the block (one
+    /// of each per cycle), each checked against the functional record.
+    fn take_records(&mut self) {
+        if let Some((w, r, seen)) = self.taking_addr.front_mut() {
+            if let Some(rec) = self.block.take_record(*w) {
+                self.in_pwaq[*w as usize] -= 1;
+                seen.extend(rec.units());
+                if rec.last {
+                    let g = match r.bytes {
+                        1 => 1,
+                        2 => 2,
+                        _ => 4,
+                    };
+                    let want: BTreeSet<u32> = (0..32).filter(|l| r.mask >> l & 1 == 1).map(|l| r.vals[l] as u32 / g * g).collect();
+                    self.stats.expansion_mismatches += (*seen != want) as u64;
+                    self.taking_addr.pop_front();
+                }
+            }
+        }
+        if let Some(&(w, r)) = self.taking_pred.front() {
+            if let Some(m) = self.block.take_mask(w) {
+                let want = (0..32).filter(|&l| r.mask >> l & 1 == 1 && r.vals[l] != 0).fold(0u32, |a, l| a | 1 << l);
+                self.stats.expansion_mismatches += (m & r.mask != want) as u64;
+                self.taking_pred.pop_front();
+            }
+        }
     }
 
     fn issue(&mut self, now: u64, func: &mut dyn AffineHost, sp: &mut [Pipe], ev: &mut Events) -> Result<(), String> {
@@ -385,10 +550,7 @@ impl DacSm {
         let mut atq_blocked = false;
         let mut queue_blocked = false;
         let mut lanes_blocked = false;
-        // Section 4.1: an enq does not issue while some warp's queue of its
-        // kind is full (the `atq` block's `pwaq_any_full` / `pwpq_any_full`);
-        // looked at once a cycle, when an enq is next.
-        let mut any_full: Option<[bool; 2]> = None;
+        let mut barrier_blocked = false;
         for i in 0..n {
             let slot = (self.rr + i) % n;
             let Some(idx) = func.affine_next(slot as u16) else { continue };
@@ -398,14 +560,23 @@ impl DacSm {
                 continue;
             }
             if let Some(q) = self.enq[idx as usize] {
-                if self.atq.len() >= self.atq_cap {
-                    atq_blocked = true;
+                // Section 4.2: past a barrier its warps have not completed.
+                if self.bars[slot] > self.passed[slot] {
+                    barrier_blocked = true;
                     continue;
                 }
-                let warps = self.pushed.len() as u16;
-                let full = *any_full.get_or_insert_with(|| [false, true].map(|pred| (0..warps).any(|w| self.queue_full(func, w, pred))));
-                if full[(q == DacQueue::Pred) as usize] {
-                    queue_blocked = true;
+                use hw::blocks::dac::tuple::{KIND_ADDR, KIND_DATA, KIND_PRED};
+                let kind = match q {
+                    DacQueue::Pred => KIND_PRED,
+                    DacQueue::Data => KIND_DATA,
+                    DacQueue::Addr => KIND_ADDR,
+                };
+                if !self.block.enq_ready(kind) {
+                    if self.status.atq_count >= self.atq_cap {
+                        atq_blocked = true;
+                    } else {
+                        queue_blocked = true;
+                    }
                     continue;
                 }
             }
@@ -420,22 +591,20 @@ impl DacSm {
                 p.occupy(now, op.initiation);
             }
             let step = func.affine_step(slot as u16)?;
-            if self.enq[idx as usize].is_some() && step.records.first().is_some_and(|r| r.1.queue != DacQueue::Pred) {
-                self.check_tuple(now, slot, idx as usize, &step, func);
+            if let Some(q) = self.enq[idx as usize] {
+                if q != DacQueue::Pred {
+                    self.check_tuple(now, slot, idx as usize, &step, func);
+                }
+                if !step.records.is_empty() {
+                    self.enqueue(slot, idx as usize, q, &step)?;
+                }
             }
             if !step.masks.is_empty() {
                 self.track(slot, idx as usize, step.value, &step.masks);
             }
-            let records = step.records;
             let op = &self.ops[idx as usize];
             for &r in op.writes() {
                 self.reg_ready[slot][r as usize] = now + self.latency[idx as usize];
-            }
-            if let Some(&(_, r)) = records.first() {
-                self.stats.enq[r.queue as usize] += 1;
-            }
-            if !records.is_empty() {
-                self.atq.push_back(Entry { cta: slot as u16, after: self.bars[slot], records: records.into() });
             }
             if op.control == Control::Barrier {
                 self.bars[slot] += 1;
@@ -448,6 +617,32 @@ impl DacSm {
         self.stats.atq_full += atq_blocked as u64;
         self.stats.enq_queue_full += queue_blocked as u64;
         self.stats.lanes_busy += lanes_blocked as u64;
+        self.stats.barrier_waits += barrier_blocked as u64;
+        Ok(())
+    }
+
+    /// An `enq` of CTA slot `slot` issued: the tuple to the block, its
+    /// active threads to its expansion unit's list, each warp's functional
+    /// record to the warp's runs or predicates.
+    fn enqueue(&mut self, slot: usize, idx: usize, q: DacQueue, step: &AffineStep) -> Result<(), String> {
+        let t = self.tuple_of(slot, idx, &step.masks)?;
+        self.block.enq(&t);
+        self.stats.enq[q as usize] += 1;
+        let mut lanes = vec![0u32; self.runs.len()];
+        for &(w, r) in &step.records {
+            lanes[w as usize] = r.mask;
+            let wi = w as usize;
+            if q == DacQueue::Pred {
+                self.masks_due[wi].push_back(r);
+            } else {
+                let seq = self.next_run[wi];
+                self.next_run[wi] += 1;
+                let data = q == DacQueue::Data;
+                self.runs[wi].push_back(Run { seq, record: r, data, pushed: 0, last: false, issued: false, filled: !data, locked: 0 });
+            }
+        }
+        self.jobs[(q == DacQueue::Pred) as usize].push_back((self.next_job, lanes));
+        self.next_job += 1;
         Ok(())
     }
 
@@ -461,17 +656,23 @@ impl DacSm {
         Some((w, idx))
     }
 
-    /// Prefetch `seq` of warp `w` has all its lines in L1, `locked` of them locked.
+    /// The prefetch of warp `w`'s run `seq` has all its lines in L1,
+    /// `locked` of them locked.
     pub fn prefetched(&mut self, w: u16, seq: u64, locked: u64) {
-        let at = (seq - self.taken[w as usize]) as usize;
-        self.ready[w as usize][at] = (true, locked);
+        if let Some(r) = self.runs[w as usize].iter_mut().find(|r| r.seq == seq) {
+            r.filled = true;
+            r.locked = locked;
+        }
     }
 
     /// Whether warp `w` may issue a dequeue from `q`.
-    pub fn can_deq(&self, w: u16, q: DacQueue, func: &dyn AffineHost) -> bool {
+    pub fn can_deq(&self, w: u16, q: DacQueue) -> bool {
         match q {
-            DacQueue::Pred => func.queued(w, true) > 0,
-            _ => self.ready[w as usize].front().is_some_and(|r| r.0),
+            DacQueue::Pred => !self.masks_in[w as usize].is_empty(),
+            _ => self.runs[w as usize]
+                .iter()
+                .find(|r| !r.issued)
+                .is_some_and(|r| r.pushed > 0 && (r.last || self.in_pwaq[w as usize] >= self.pwaq_depth) && r.filled),
         }
     }
 
@@ -479,9 +680,21 @@ impl DacSm {
     /// resolved to `space`; returns the lines its access unlocks.
     pub fn issued(&mut self, w: u16, op: &Op, space: Option<Space>) -> u64 {
         let mut unlock = 0;
-        if matches!(op.deq, Some(DacQueue::Addr | DacQueue::Data)) {
-            unlock = self.ready[w as usize].pop_front().map_or(0, |r| r.1);
-            self.taken[w as usize] += 1;
+        match op.deq {
+            Some(DacQueue::Addr | DacQueue::Data) => {
+                if let Some(r) = self.runs[w as usize].iter_mut().find(|r| !r.issued) {
+                    r.issued = true;
+                    unlock = r.locked;
+                    self.taking_addr.push_back((w, r.record, BTreeSet::new()));
+                }
+                self.retire(w);
+            }
+            Some(DacQueue::Pred) => {
+                if let Some(r) = self.masks_in[w as usize].pop_front() {
+                    self.taking_pred.push_back((w, r));
+                }
+            }
+            None => {}
         }
         if op.access == Some(Access::Load) && matches!(space, Some(Space::Global | Space::Local)) {
             self.stats.loads += 1;
@@ -492,30 +705,34 @@ impl DacSm {
 
     /// The unit's state, for deadlock reports.
     pub fn report(&self, func: &crate::func::Functional) -> String {
-        let mut head = String::new();
-        for (name, u) in ["AEU", "PEU"].iter().zip(&self.units) {
-            for e in u {
-                if let Some((w, r)) = e.records.front() {
-                    let bar = if self.held(e) { format!(", held until the CTA passes its barrier {}", e.after) } else { String::new() };
-                    head += &format!("; the {name} expands CTA slot {}'s enq.{} for warp {w} ({} record(s) left{bar})", e.cta, r.queue.name(), e.records.len());
-                }
-            }
-        }
-        let mut s = format!("  DAC: ATQ {} of {} entries{head}; {} prefetch(es) waiting for the memory stage\n", self.atq.len(), self.atq_cap, self.prefetch.len());
+        let st = &self.status;
+        let unit = |busy: bool, jobs: usize| if busy { format!("busy, {jobs} tuple(s) to go") } else { format!("idle, {jobs} tuple(s) to go") };
+        let mut s = format!(
+            "  DAC unit: ATQ {} of {} entries; AEU {}; PEU {}; {} prefetch(es) waiting for the memory stage\n",
+            st.atq_count,
+            self.atq_cap,
+            unit(self.busy[0], self.jobs[0].len()),
+            unit(self.busy[1], self.jobs[1].len()),
+            self.prefetch.len()
+        );
         for slot in 0..self.reg_ready.len() {
             if let Some(i) = func.affine_next(slot as u16) {
-                s.push_str(&format!("  affine warp of CTA slot {slot}: next: {}\n", self.ops[i as usize].text));
+                let bar = if self.bars[slot] > self.passed[slot] { format!(" (waits for its CTA's barrier {})", self.bars[slot]) } else { String::new() };
+                s.push_str(&format!("  affine warp of CTA slot {slot}: next: {}{bar}\n", self.ops[i as usize].text));
             }
         }
-        for w in 0..self.ready.len() as u16 {
-            let (a, p) = (func.queued(w, false), func.queued(w, true));
-            if a + p > 0 {
-                let head = match self.ready[w as usize].front() {
-                    Some((true, _)) => "ready",
-                    Some((false, _)) => "data in flight",
-                    None => "-",
-                };
-                s.push_str(&format!("  warp {w}: PWAQ {a} of {} (head {head}), PWPQ {p} of {}\n", self.pwaq_cap, self.pwpq_cap));
+        for w in 0..self.runs.len() {
+            let (runs, due, masks) = (&self.runs[w], self.masks_due[w].len(), self.masks_in[w].len());
+            if !runs.is_empty() || due + masks > 0 {
+                let head = runs.iter().find(|r| !r.issued).map_or("-".to_string(), |r| {
+                    format!("{} record(s) written{}{}", r.pushed, if r.last { ", the last" } else { "" }, if r.filled { "" } else { ", data in flight" })
+                });
+                s.push_str(&format!(
+                    "  warp {w}: PWAQ {} of {} (next run: {head}), {} run(s); PWPQ {masks} mask(s), {due} to come\n",
+                    self.in_pwaq[w],
+                    self.pwaq_depth,
+                    runs.len()
+                ));
             }
         }
         s
@@ -523,6 +740,10 @@ impl DacSm {
 
     /// Nothing queued or in flight in the unit.
     pub fn idle(&self) -> bool {
-        self.atq.is_empty() && self.units.iter().all(|u| u.is_empty()) && self.prefetch.is_empty()
+        self.status.atq_count == 0
+            && self.jobs.iter().all(|j| j.is_empty())
+            && self.prefetch.is_empty()
+            && self.taking_addr.is_empty()
+            && self.taking_pred.is_empty()
     }
 }

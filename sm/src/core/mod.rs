@@ -401,7 +401,7 @@ impl Sm {
         let ops = func.ops(&cfg)?;
         let dac = match (cfg.mode, func.affine_kernel(), func.affine_ops(&cfg)) {
             (crate::config::Mode::Dac, Some(a), Some(aops)) => {
-                let mut d = dac::DacSm::new(&cfg, a, aops?);
+                let mut d = dac::DacSm::new(&cfg, a, aops?, engine)?;
                 d.log = out.log_dac.then(Vec::new);
                 Some(Box::new(d))
             }
@@ -551,6 +551,9 @@ impl Sm {
     fn traced_blocks(&self) -> Vec<(&'static str, &crate::blocks::BlockInst)> {
         const REPLAY: [&str; 4] = ["replay0", "replay1", "replay2", "replay3"];
         let mut v = vec![(self.sb.name(), self.sb.inst()), ("mshr", &self.mem.mshr.inst)];
+        if let Some(d) = &self.dac {
+            v.push(("dac", d.block()));
+        }
         if let Some(rp) = &self.rp {
             v.extend(rp.units.iter().enumerate().map(|(k, u)| (REPLAY[k], &u.inst)));
         }
@@ -814,8 +817,27 @@ impl Sm {
         {
             return None;
         }
-        let free = (0..c.max_warps as u16).filter(|&w| self.warp_slot_free(w)).take(nwarps as usize).count();
-        (free == nwarps as usize).then_some(slot)
+        self.free_warp_slots(nwarps).map(|_| slot)
+    }
+
+    /// Warp slots for a CTA of `n` warps: the first free ones, or in DAC
+    /// mode the first `n` consecutive free ones (the `dac_unit` block knows
+    /// a CTA's warps by its first, as GPGPU-Sim's CTAs take consecutive
+    /// hardware thread ids).
+    fn free_warp_slots(&self, n: u32) -> Option<Vec<u16>> {
+        let all = self.cfg.core.max_warps as u16;
+        if self.dac.is_some() {
+            let mut run = 0u16;
+            for w in 0..all {
+                run = if self.warp_slot_free(w) { run + 1 } else { 0 };
+                if run as u32 == n {
+                    return Some((w + 1 - run..=w).collect());
+                }
+            }
+            return None;
+        }
+        let free: Vec<u16> = (0..all).filter(|&w| self.warp_slot_free(w)).take(n as usize).collect();
+        (free.len() == n as usize).then_some(free)
     }
 
     /// A finished warp's slot stays its CTA's until the whole CTA is done
@@ -973,7 +995,7 @@ impl Sm {
         }
         let Some(slot) = self.cta_room() else { return false };
         let (threads, nwarps, regs, shared) = self.func.cta_resources();
-        let free: Vec<u16> = (0..self.cfg.core.max_warps as u16).filter(|&w| self.warp_slot_free(w)).take(nwarps as usize).collect();
+        let free = self.free_warp_slots(nwarps).expect("cta_room found them");
         if let Some(q) = self.given.as_mut() {
             q.pop_front();
         }
@@ -1001,7 +1023,7 @@ impl Sm {
             }
         }
         if let Some(d) = self.dac.as_mut() {
-            d.launch(slot);
+            d.launch(slot, free[0], self.func.block_dim());
         }
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, bars: CtaBarriers::default(), unfinished: nwarps });
         self.stats.ctas += 1;
@@ -1288,7 +1310,7 @@ impl Sm {
         };
         let op = &self.ops[head.op as usize];
         if let (Some(q), Some(d)) = (op.deq, self.dac.as_deref()) {
-            if !d.can_deq(w, q, &self.func) {
+            if !d.can_deq(w, q) {
                 return Err(Stall::DacDeq);
             }
         }

@@ -187,8 +187,9 @@ pub struct DacReport {
 /// 0 elsewhere, and reserved tuples nothing. Every dequeued non-empty record
 /// of an `enq.data` tuple must have been requested from L1 (`l1_req` with
 /// its line) when it was pushed. With `complete`, every expected expansion
-/// must have been dequeued by the end and every `l1_req` matched by one such
-/// record. The CTA configuration and lane masks must change only in reset
+/// must have been dequeued by the end, every `l1_req` matched by one such
+/// record, and the queue writes reported (`aeu_push*`, `peu_push*`) must
+/// be the entries dequeued, warp by warp. The CTA configuration and lane masks must change only in reset
 /// cycles (both units get the same lane masks).
 pub fn check_end_to_end(
     dut: &mut dyn Component,
@@ -214,6 +215,9 @@ pub fn check_end_to_end(
     // lines requested from L1 and not yet matched by a dequeued data record
     let mut requested: std::collections::BTreeMap<u32, u64> = Default::default();
     let mut last_cnt = [0u64; 3];
+    // Per unit (AEU, PEU) and warp: queue writes seen and entries dequeued.
+    let mut pushes = [vec![0u64; nw], vec![0u64; nw]];
+    let mut taken = [vec![0u64; nw], vec![0u64; nw]];
     for c in 0..stim.cycles() {
         frame.load(stim.cycle(c));
         dut.set_inputs(stim.cycle(c));
@@ -225,12 +229,24 @@ pub fn check_end_to_end(
             exp_pred.iter_mut().for_each(|q| q.clear());
             partial.iter_mut().for_each(|q| q.clear());
             requested.clear();
+            pushes.iter_mut().chain(taken.iter_mut()).for_each(|v| v.fill(0));
             for (i, id) in cnt.iter().enumerate() {
                 rep.peu_paths[i] += dut.get_u64(*id).wrapping_sub(last_cnt[i]) & 0xffff_ffff;
             }
             last_cnt = [0; 3];
             dut.tick();
             continue;
+        }
+        // The queue-write outputs: a data line goes with an AEU record; each
+        // write is counted and must match what is dequeued.
+        if dut.get_bool(io.aeu_push) {
+            pushes[0][dut.get_u64(io.aeu_push_warp) as usize % nw] += 1;
+        }
+        if dut.get_bool(io.peu_push) {
+            pushes[1][dut.get_u64(io.peu_push_warp) as usize % nw] += 1;
+        }
+        if dut.get_bool(l1) && !dut.get_bool(io.aeu_push) {
+            return err("l1_req without an AEU record".into());
         }
         if dut.get_bool(l1) {
             rep.l1_requests += 1;
@@ -242,6 +258,7 @@ pub fn check_end_to_end(
                 return err(format!("deq.addr of warp {w} reported a record"));
             }
             let rec = Record::unpack(dut.get_u64(addr_rec));
+            taken[0][w] += 1;
             partial[w].extend(rec.units());
             rep.records += 1;
             let Some((_, data)) = exp_addr[w].front() else {
@@ -269,6 +286,7 @@ pub fn check_end_to_end(
                 return err(format!("deq.pred of warp {w} reported a mask"));
             }
             let m = dut.get_u64(pred_mask) as u32;
+            taken[1][w] += 1;
             match exp_pred[w].pop_front() {
                 Some(want) if want == m => rep.masks += 1,
                 want => return err(format!("warp {w}: mask {m:08x}, reference {want:x?}")),
@@ -318,6 +336,9 @@ pub fn check_end_to_end(
                     exp_pred[w].len()
                 ));
             }
+        }
+        if pushes != taken {
+            return Err(format!("end: queue writes reported per warp {pushes:?}, entries dequeued {taken:?}"));
         }
         if let Some((l, _)) = requested.iter().find(|(_, n)| **n > 0) {
             return Err(format!("end: l1_req for line {l:x} matches no enq.data record"));

@@ -132,7 +132,7 @@ fn paper_figures() {
                     assert_eq!(recs[(8 * b + w) as usize], vec![full_line((0x81000 + 1024 * b + 128 * w) >> 7)]);
                 }
             }
-            assert_eq!(cycles, 1 + 4 + 4 + 32);
+            assert_eq!(cycles, 1 + 2 + 4 + 32);
         }
     }
 }
@@ -151,12 +151,12 @@ fn cycles_per_warp() {
     };
     let with_block = |t: TupleCmd| TupleCmd { aff: Aff { off: [t.aff.off[0], 0, 0, 192 * t.aff.off[0], 0, 0], ..t.aff }, ..t };
     let cases = [
-        ("offset 4 word, line-aligned", with_block(word(0x10_0000, 4)), 1 + 4 + 8 + 48),
-        ("offset 4 word, unaligned", with_block(word(0x10_0008, 4)), 1 + 4 + 8 + 96),
-        ("offset 0 (one address)", with_block(word(0x10_0000, 0)), 1 + 4 + 8 + 48),
-        ("offset 8 word", with_block(word(0x10_0000, 8)), 1 + 4 + 8 + 96),
-        ("offset 1 byte", TupleCmd { op: GRAN_BYTE, ..with_block(word(0x10_0000, 1)) }, 1 + 4 + 8 + 48),
-        ("offset 12 word (serial)", with_block(word(0x10_0000, 12)), 1 + 4 + 8 + 48 * 32),
+        ("offset 4 word, line-aligned", with_block(word(0x10_0000, 4)), 1 + 2 + 8 + 48),
+        ("offset 4 word, unaligned", with_block(word(0x10_0008, 4)), 1 + 2 + 8 + 96),
+        ("offset 0 (one address)", with_block(word(0x10_0000, 0)), 1 + 2 + 8 + 48),
+        ("offset 8 word", with_block(word(0x10_0000, 8)), 1 + 2 + 8 + 96),
+        ("offset 1 byte", TupleCmd { op: GRAN_BYTE, ..with_block(word(0x10_0000, 1)) }, 1 + 2 + 8 + 48),
+        ("offset 12 word (serial)", with_block(word(0x10_0000, 12)), 1 + 2 + 8 + 48 * 32),
     ];
     for mut dut in engines("aeu", &[]) {
         for (name, t, want) in cases {
@@ -176,8 +176,8 @@ fn cycles_per_warp() {
         let strided = TupleCmd { aff: Aff::new(0x2000, [4, 4096, 0, 0, 0, 0]), ..word(0, 0) };
         let (_, c_str) = expand_one(dut.as_mut(), &p8, &cfg2, strided);
         println!("AEU 32x8 block: linear {c_lin} cycles, row stride 4096: {c_str} cycles (8 warps)");
-        assert_eq!(c_lin, 1 + 4 + 1 + 8);
-        assert_eq!(c_str, 1 + 4 + 1 + 8 + 7);
+        assert_eq!(c_lin, 1 + 3 + 1 + 8);
+        assert_eq!(c_str, 1 + 3 + 1 + 8 + 7);
     }
 }
 
@@ -271,11 +271,12 @@ fn expansion_property_rejects_corrupted_records() {
         (a.get_u64(push) == 1).then(|| vec![a.get_u64(rec) ^ 1 << hw::blocks::dac::record::LINE])
     });
     assert!(check_expansion(&mut d, &p, &stim).is_err());
-    let mut d = Corrupt::new(Box::new(Aeu::new(&p)), rec, 300, move |a: &dyn Component| {
+    let mut d = Corrupt::new(Box::new(Aeu::new(&p)), rec, 100, move |a: &dyn Component| {
         let r = a.get_u64(rec);
         (a.get_u64(push) == 1 && r as u32 != 0).then(|| vec![r & !0xffff_ffff])
     });
-    assert!(check_expansion(&mut d, &p, &stim).unwrap_err().contains("records cover"));
+    let e = check_expansion(&mut d, &p, &stim).unwrap_err();
+    assert!(e.contains("records cover") || e.contains("push_data"), "{e}");
 }
 
 /// Active threads (§4.5, §4.6) and the CTA set, on every engine: two CTAs

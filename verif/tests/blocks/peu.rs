@@ -203,8 +203,8 @@ fn paper_figures() {
         let want: Vec<Option<u32>> = (0..8).map(|w| Some([!0, !0, 0x3f, 0, 0, 0, 0, 0][w])).collect();
         assert_eq!(m, want);
         assert_eq!(cnt, [0, 7, 1, 7 * 2 + 2 + 31]);
-        // accept, 4 setup, 1 start, 7 x 2 shortcut, 1 + 32 fallback
-        assert_eq!(cycles, 1 + 4 + 1 + 7 * 2 + 1 + 32);
+        // accept, 2 setup (the thread count), 1 start, 7 x 2 shortcut, 1 + 32 fallback
+        assert_eq!(cycles, 1 + 2 + 1 + 7 * 2 + 1 + 32);
         for (op, want) in [(CMP_EQ, 1u32 << 9), (CMP_NE, !(1u32 << 9))] {
             let (m, _, cnt) = expand_one(dut, &p, &one_cta([32, 1, 1]), pred(100, 4, 136, op));
             assert_eq!((m[0], cnt[2]), (Some(want), 1), "must take the serial path");
@@ -241,6 +241,36 @@ fn paper_figures() {
     }
 }
 
+/// A warp of a 16×16 block spans two rows: each row is a progression of its
+/// own, decided by two comparisons (`tid.x + 100·tid.y < 250`: rows 0–2
+/// true, row 3 false, so warp 1's mask is its first row), so the warp takes
+/// two segments of 2 cycles and a row adjustment each, not 32 serial comparisons;
+/// a row the ends do not decide (`tid.x == 5`) falls back to serial for
+/// the rest of the warp. On every engine, against the per-thread reference.
+#[test]
+fn a_warp_over_two_rows_is_two_segments() {
+    let p = PeuParams { warps: 8, ctas: 1 };
+    for mut dut in engines("peu", &[("warps", 8), ("ctas", 1)]) {
+        let dut = dut.as_mut();
+        let g = CtaGeom { dims: [16, 16, 1], bid: [0; 3] };
+        let rows = TupleCmd { aff: Aff::new(0, [1, 100, 0, 0, 0, 0]), ..pred(0, 1, 250, CMP_LT) };
+        let (m, cycles, cnt) = expand_one(dut, &p, &one_cta([16, 16, 1]), rows);
+        for (w, got) in m.iter().enumerate() {
+            assert_eq!(*got, Some(warp_pred_mask(&rows.aff, rows.rhs, rows.op, &g, w as u32)), "warp {w}");
+        }
+        assert_eq!(m[..3], [Some(!0), Some(0xffff), Some(0)]);
+        assert_eq!(cnt, [0, 8, 0, 32], "{cnt:?}");
+        // accept + 3 setup (row adjustment, thread count) + start + per row: last, decide, and the row
+        // adjustment (none after the CTA's last row).
+        println!("PEU {}: a 16x16 block, 8 warps over two rows each: {cycles} cycles", dut.name());
+        assert_eq!(cycles, 1 + 3 + 1 + 16 * 3 - 1, "{cycles}");
+        let eq = pred(0, 1, 5, CMP_EQ);
+        let (m, _, cnt) = expand_one(dut, &p, &one_cta([16, 16, 1]), eq);
+        assert_eq!(m[3], Some(1 << 5 | 1 << 21));
+        assert_eq!((cnt[1], cnt[2]), (0, 8), "{cnt:?}");
+    }
+}
+
 /// The mask property rejects a flipped thread and a wrong counter.
 #[test]
 fn mask_property_rejects_a_flipped_thread() {
@@ -248,7 +278,7 @@ fn mask_property_rejects_a_flipped_thread() {
     let stim = Stimulus::record(&mut driver(&p, 1), 20_000);
     let io = p.ids();
     let (push, mask, uniform) = (io.push, io.push_mask, io.cnt_uniform);
-    let mut d = Corrupt::new(Box::new(Peu::new(&p)), mask, 300, move |a: &dyn Component| {
+    let mut d = Corrupt::new(Box::new(Peu::new(&p)), mask, 100, move |a: &dyn Component| {
         (a.get_u64(push) == 1).then(|| vec![a.get_u64(mask) ^ 1])
     });
     assert!(check_masks(&mut d, &p, &stim).unwrap_err().contains("reference"));

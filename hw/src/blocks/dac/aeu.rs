@@ -58,11 +58,16 @@
 //! # Cycle behaviour
 //! * IDLE: `in_ready` = 1. On `in_valid`: latch the tuple and dims; context
 //!   `c` ← START0 if `cta_valid[c]` and the tuple's `CTAS[c]`, else DONE,
-//!   `lin = tx = ty = 0`;
-//!   lock cleared; → SETUP_Y.
-//! * SETUP_Y: `adj_y ← oty − dx·otx` (from virtual thread (dx, ty) to (0, ty+1): §4.2 ⑦
-//!   "an adjustment is added ... computed only once"). SETUP_Z: `adj_z ← otz − dy·oty`.
-//!   SETUP_T1: `total ← min(dx·dy, 1024)`; SETUP_T2: `total ← min(total·dz, 1024)`. → WORK.
+//!   `lin = tx = ty = 0`; `adj_y = adj_z = 0`; lock cleared; `total_valid`
+//!   ← it was set and the dims are the latched ones. → the first setup step
+//!   the tuple needs, in the order below, else WORK.
+//! * SETUP_Y (unless `dy = dz = 1`): `adj_y ← oty − dx·otx` (from virtual
+//!   thread (dx, ty) to (0, ty+1): §4.2 ⑦ "an adjustment is added ...
+//!   computed only once"). SETUP_Z (only if `dz > 1`): `adj_z ← otz − dy·oty`.
+//!   SETUP_T1, SETUP_T2 (unless `total_valid`): `total ← min(dx·dy, 1024)`,
+//!   then `total ← min(total·dz, 1024)`, `total_valid ← 1`. → WORK. A step
+//!   left out computes a value nothing reads: a one-row block is linear
+//!   whatever `adj_y`, and a 2-D block's plane ends with the CTA.
 //! * The tuple is *linear* when `dy = dz = 1`, or `adj_y = 0` and (`dz = 1`
 //!   or `adj_z = 0`): values then continue across rows, `value = start + lin·otx`,
 //!   and a warp of a 16×16 block is one progression. Otherwise a step never
@@ -154,16 +159,18 @@
 //! the SIMT lanes, §3).
 //!
 //! # Cycles (`cargo test -p verif --test blocks aeu::cycles_per_warp -- --nocapture`, on both engines)
-//! Per tuple: 1 accept + 4 setup + per CTA 1–3 start steps. Per warp, 8 CTAs ×
-//! 192 threads, word accesses: offset 4 line-aligned 1 cycle (61 cycles for
+//! Per tuple: 1 accept + 0–4 setup + per CTA 1–3 start steps (from reset: 2
+//! setup steps for a 1-D block, the thread count; none for the next tuple of
+//! the same shape). Per warp, 8 CTAs ×
+//! 192 threads, word accesses: offset 4 line-aligned 1 cycle (59 cycles for
 //! 48 warps = 1.27/warp with overhead); offset 4 unaligned or offset 8: 2
 //! cycles; offset 0: 1; byte offset 1: 1; offset 12 (serial): 32. A 2-D block
 //! 32×8 with `tid.y*32 + tid.x` is linear (1/warp); with a row stride that is
 //! not `32·otx`, +1 ADJY cycle per row.
 //!
 //! # Storage (default parameters)
-//! 895 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
-//! 11 total, 8 × 66 walk contexts (3 + 32 + 11 + 10 + 10), 4 lock, 32
+//! 896 flip-flops, no memory: 3 state, 227 latched tuple, 26 dims, 64 adjust,
+//! 11 total + 1 valid, 8 × 66 walk contexts (3 + 32 + 11 + 10 + 10), 4 lock, 32
 //! builder. The paper gives no AEU storage figure (§4.8 counts "2 ALUs").
 
 use super::walk::{CtaInputs, RunCommit, Walk, K_BITS, TOP_IDLE};
@@ -250,7 +257,7 @@ impl Block for AeuParams {
         StorageAccount::default()
             .differs(3, format!("unit state {why}"))
             .differs(7 * 32 + 2 + 1, "latched tuple: base, six offsets, granularity, data")
-            .differs(26 + 2 * 32 + 11, "latched block dimensions, the y and z adjustments, threads per CTA")
+            .differs(26 + 2 * 32 + 11 + 1, "latched block dimensions, the y and z adjustments, threads per CTA (and whether it is the latched shape's)")
             .differs(self.ctas as i64 * (3 + 32 + 11 + 10 + 10), "one walk context per CTA: state, address, position")
             .differs(1 + self.cta_bits() as i64 + 32, "serial lock and the record builder's mask")
     }

@@ -27,6 +27,8 @@
 //! | `pred_mask`, `pred_empty` | out | 32, 1 | PWPQ `deq_mask`, `deq_empty` for `deq_pred_warp` |
 //! | `pwaq_empty_vec`, `pwpq_empty_vec` | out | warps, warps | per-warp empty flags for the scheduler |
 //! | `l1_req`, `l1_req_line` | out | 1, 25 | the AEU pushes a non-empty `enq.data` record this cycle: its line goes to L1 (line 0 otherwise) |
+//! | `aeu_push`, `aeu_push_warp`, `aeu_push_last` | out | 1, WB, 1 | the AEU pushes a record into a warp's PWAQ partition this cycle, and whether it is the warp's last for the tuple (the scoreboard's view of the queue writes) |
+//! | `peu_push`, `peu_push_warp` | out | 1, WB | the PEU pushes a mask into a warp's PWPQ partition this cycle |
 //! | `aeu_idle`, `peu_idle` | out | 1, 1 | the units' `in_ready` |
 //! | `peu_cnt_scalar`, `_uniform`, `_serial`, `_cmp` | out | 32 each | the PEU's path counters |
 //!
@@ -51,12 +53,12 @@
 //! default parameters, with the non-default parameters appended otherwise).
 //!
 //! # Storage (default parameters)
-//! ATQ 6687 + AEU 895 + PEU 1106 + PWAQ 12192 + PWPQ 6432 = 27312 bits
-//! (24720 memory, 2592 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
+//! ATQ 6687 + AEU 896 + PEU 1108 + PWAQ 12192 + PWPQ 6432 = 27315 bits
+//! (24720 memory, 2595 flip-flops). The paper: ATQ 393 + PWAQ 1560 + PWPQ
 //! 768 bytes = 21768 bits; the differences are explained in each block
 //! (wider ATQ entries +3528, narrower PWAQ records −576, per-warp pointers
 //! and flags +576, ATQ pointers +15, and the expansion units' registers
-//! +2001, which the paper counts as "2 ALUs").
+//! +2004, which the paper counts as "2 ALUs").
 
 use super::aeu::AeuParams;
 use super::atq::AtqParams;
@@ -130,6 +132,11 @@ pub struct DacUnitIo<H> {
     pub pwpq_empty_vec: H,
     pub l1_req: H,
     pub l1_req_line: H,
+    pub aeu_push: H,
+    pub aeu_push_warp: H,
+    pub aeu_push_last: H,
+    pub peu_push: H,
+    pub peu_push_warp: H,
     pub aeu_idle: H,
     pub peu_idle: H,
     pub peu_cnt_scalar: H,
@@ -164,6 +171,11 @@ impl Interface for DacUnitParams {
             pwpq_empty_vec: b.output("pwpq_empty_vec", self.warps),
             l1_req: b.output("l1_req", 1),
             l1_req_line: b.output("l1_req_line", record::LINE_BITS),
+            aeu_push: b.output("aeu_push", 1),
+            aeu_push_warp: b.output("aeu_push_warp", wb),
+            aeu_push_last: b.output("aeu_push_last", 1),
+            peu_push: b.output("peu_push", 1),
+            peu_push_warp: b.output("peu_push_warp", wb),
             aeu_idle: b.output("aeu_idle", 1),
             peu_idle: b.output("peu_idle", 1),
             peu_cnt_scalar: b.output("peu_cnt_scalar", 32),
@@ -241,6 +253,11 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
         &io.pwpq_empty_vec,
         &io.l1_req,
         &io.l1_req_line,
+        &io.aeu_push,
+        &io.aeu_push_warp,
+        &io.aeu_push_last,
+        &io.peu_push,
+        &io.peu_push_warp,
         &io.aeu_idle,
         &io.peu_idle,
         &io.peu_cnt_scalar,
@@ -313,6 +330,11 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
         q_pwpq.empty_vec.sig(),
         l1,
         mux(l1, line, lit(0, record::LINE_BITS)),
+        u_aeu.push.sig(),
+        u_aeu.push_warp.sig(),
+        u_aeu.push_rec.sig().bit(record::LAST),
+        u_peu.push.sig(),
+        u_peu.push_warp.sig(),
         aeu_ready,
         peu_ready,
         u_peu.cnt_scalar.sig(),

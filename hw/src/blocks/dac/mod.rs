@@ -25,9 +25,9 @@
 //! | `pwaq` | 192 entries, 1560 B = 12480 | 11904 memory + 288 regs | 62-bit record vs 65; per-warp pointers and flags counted |
 //! | `pwpq` | 192 entries, 768 B = 6144 | 6144 memory + 288 regs | equal; per-warp pointers and flags counted |
 //! | `affine_simt_stack` | 224 + 1536 B = 14080 | 14080 arrays + 69 regs | equal with 64-bit PC/RPC; depth, overflow, two counters |
-//! | `aeu` | — ("2 ALUs") | 895 regs | walk contexts, latched tuple |
-//! | `peu` | — | 1106 regs | as the AEU, plus 128 counter bits |
-//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24720 memory + 2592 regs | sum of the above |
+//! | `aeu` | — ("2 ALUs") | 896 regs | walk contexts, latched tuple |
+//! | `peu` | — | 1108 regs | as the AEU, plus 128 counter bits |
+//! | `dac_unit` | 21768 (ATQ+PWAQ+PWPQ) | 24720 memory + 2595 regs | sum of the above |
 //!
 //! # Active threads (§4.5, §4.6)
 //! An `enq` executes under the affine SIMT stack: only the threads on its
@@ -284,12 +284,12 @@ mod tests {
         let s = affine_simt_stack::AffineSimtStackParams::default();
         assert_eq!(paper(s.storage()), bytes(224 + 1536));
         assert_eq!(emitted(s.storage()), 4 + 1 + 64 + 1792 + 12288);
-        assert_eq!(emitted(aeu::AeuParams::default().storage()), 895);
+        assert_eq!(emitted(aeu::AeuParams::default().storage()), 896);
         assert_eq!(paper(aeu::AeuParams::default().storage()), 0);
-        assert_eq!(emitted(peu::PeuParams::default().storage()), 1106);
+        assert_eq!(emitted(peu::PeuParams::default().storage()), 1108);
         let u = dac_unit::DacUnitParams::default();
         assert_eq!(paper(u.storage()), bytes(393 + 1560 + 768));
-        assert_eq!(emitted(u.storage()), 2592 + 24720);
+        assert_eq!(emitted(u.storage()), 2595 + 24720);
         assert_eq!(record::BITS, record::LAST + 1);
         assert_eq!(tuple::CTAS, tuple::OP + 4);
         assert_eq!(tuple::BITS, tuple::CTAS + CTAS.max as u32);

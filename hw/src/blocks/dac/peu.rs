@@ -35,33 +35,36 @@
 //! contexts (START0..2, ADJY, ADJZ, RUN, DONE with `acc`, `lin`, `tx ty`),
 //! linearity rule, picking rule (lowest ready context, a RUN context only if
 //! its warp's `pwpq_full` bit is clear), stall rule and reset as the AEU — see
-//! `aeu.rs`. Here `acc` is the value of `A` for the context's next thread,
-//! which at the start of RUN steps is always the first thread of a warp.
+//! `aeu.rs`. Here `acc` is the value of `A` for the context's next thread.
 //! Per context, one more pair of bits: `scal_v` (the CTA's scalar comparison
 //! is done), `scal_r` (its result), cleared at accept.
 //!
-//! Let `n` = threads of the warp (32, fewer for a CTA's last warp), `s = otx`,
-//! `cmp(x)` = `x OP rhs` in the domain of `OP[3]`, `lt(x)` = `x < rhs` in that
-//! domain. A warp is *one progression* when the tuple is linear or the warp
-//! lies in one row (`dx − tx ≥ n`).
+//! Let `n` = threads left in the warp (32 at its start, fewer for a CTA's
+//! last warp), `seg` = threads to the end of the warp or, for a non-linear
+//! tuple, of the row (the walk's run limit): a *segment*, whose values are
+//! one arithmetic progression. A warp of a linear tuple, or one that lies in
+//! one row, is one segment; a warp of a 16×16 block is two. `lane = lin %
+//! 32`, `s = otx`, `cmp(x)` = `x OP rhs` in the domain of `OP[3]`, `lt(x)` =
+//! `x < rhs` in that domain, `carried` = the mask register while locked,
+//! else 0.
 //!
-//! RUN step of an unlocked context:
-//! * scalar tuple (`otx = oty = otz = 0`): `r = scal_v ? scal_r : cmp(acc)`
+//! RUN step:
+//! * unlocked, scalar tuple (`otx = oty = otz = 0`): `r = scal_v ? scal_r : cmp(acc)`
 //!   (first warp: a comparison, `scal_v ← 1, scal_r ← r`); push `r ? ones(n) : 0`;
 //!   `lin += n`. 1 cycle per warp. `cnt_scalar += 1`.
-//! * one progression: ALU `last ← acc + (n−1)·s` computed 38 bits wide in the
-//!   comparison's domain (`acc` zero- or sign-extended, `s` sign-extended);
-//!   `wrap` ← the exact result is outside the domain (the values wrap around
-//!   inside the warp). Lock the context in DECIDE.
-//! * else (a warp spanning rows of a non-linear tuple): the first serial step.
+//! * unlocked, or locked in NEXT (LAST): ALU `last ← acc + (seg−1)·s` computed
+//!   38 bits wide in the comparison's domain (`acc` zero- or sign-extended,
+//!   `s` sign-extended); `wrap` ← the exact result is outside the domain (the
+//!   values wrap around inside the segment). Lock the context in DECIDE.
 //!
-//! DECIDE (locked, 1 cycle): two comparators on `acc` (thread 0) and `last`,
-//! each giving `cmp` and `lt`. The warp is uniform when `!wrap` and
+//! DECIDE (locked, 1 cycle): two comparators on `acc` (the segment's first
+//! thread) and `last`, each giving `cmp` and `lt`. The segment is uniform
+//! when `!wrap` and
 //! - `lt le gt ge never always`: `cmp(acc) = cmp(last)`. Sound: without wrap
 //!   the values are a monotone progression and the true set and the false set
 //!   of these predicates are intervals, so every value between two ends on
 //!   one side is on that side.
-//! - `eq ne`: `s = 0` or `n = 1` (one value), or both ends strictly on the
+//! - `eq ne`: `s = 0` or `seg = 1` (one value), or both ends strictly on the
 //!   same side of `rhs` (`lt(acc) = lt(last)`, `acc ≠ rhs`, `last ≠ rhs`).
 //!   `cmp(acc) = cmp(last)` alone is *not* sufficient: both ends can differ
 //!   from `rhs` while a thread in between equals it (100 + 4t vs 136: thread
@@ -70,11 +73,16 @@
 //! - With `wrap` no rule is sound (0xffffff00 + 16t > 0x10 holds at both ends,
 //!   fails at t = 16).
 //!
-//! Uniform: push `cmp(acc) ? ones(n) : 0`; ALU `acc ← acc + n·s`; `lin += n`
-//! (and `tx += n` with the row-end rule); unlock; `cnt_uniform += 1`,
-//! `cnt_cmp += 2`. 2 cycles per warp. Otherwise the cycle is the serial step
-//! of thread 0 (mask ← `cmp(acc)`, `acc += s`, `cnt_cmp += 2`) and the
-//! context stays locked in SERIAL.
+//! Uniform: mask = `carried | (cmp(acc) ? ones(seg) << lane : 0)`; ALU `acc ←
+//! acc + seg·s`; `lin += seg` (and `tx += seg` with the row-end rule);
+//! `cnt_cmp += 2`. If the segment ends the warp (`seg = n`) push the mask,
+//! unlock, `cnt_uniform += 1`: 2 cycles per one-segment warp. Otherwise keep
+//! the mask, lock in NEXT: the row adjustment, then the next segment's LAST
+//! (a 16×16 block's warp: 2 + 1 + 2 cycles, and 1 more for the adjustment
+//! to the next warp's row). Otherwise (not uniform) the cycle is the
+//! serial step of the segment's first thread (mask ← `carried | cmp(acc) <<
+//! lane`, `acc += s`, `cnt_cmp += 2`) and the context stays locked in
+//! SERIAL for the rest of the warp.
 //!
 //! SERIAL (locked): if the context is in ADJY/ADJZ (the warp crossed a row
 //! end), that adjustment step; else thread `lane = lin % 32`: mask bit `lane`
@@ -98,13 +106,13 @@
 //! (`walk.rs`). Two comparators, each giving `x OP rhs` and `x < rhs` in the
 //! operation's domain: one on the picked context's `acc` (every path), one
 //! on the `last` register (DECIDE). The path of a RUN step is one of the
-//! named wires `case_scalar`, `case_last` (compute the last value and lock),
+//! named wires `case_scalar`, `case_last` (compute a segment's last value and lock),
 //! `case_uniform` / `case_fallback` (DECIDE), `case_serial`.
 //!
 //! # Storage (default parameters)
-//! 1106 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
-//! rhs, op), 26 dims, 64 adjust, 11 total, 8 × 68 contexts (66 + `scal_v`,
-//! `scal_r`), 70 lock (valid, CB, mode, `last` 32, `wrap`, mask 32), 128
+//! 1108 flip-flops, no memory: 3 state, 260 latched tuple (base, six offsets,
+//! rhs, op), 26 dims, 64 adjust, 11 total + 1 valid, 8 × 68 contexts (66 + `scal_v`,
+//! `scal_r`), 71 lock (valid, CB, two mode bits, `last` 32, `wrap`, mask 32), 128
 //! counters. The paper gives no PEU figure.
 
 use super::walk::{CtaInputs, RunCommit, Walk, ALU_BITS, K_BITS, TOP_IDLE};
@@ -196,12 +204,12 @@ impl Block for PeuParams {
         StorageAccount::default()
             .differs(3, format!("unit state {why}"))
             .differs(7 * 32 + 32 + 4, "latched tuple: base, six offsets, scalar operand, comparison")
-            .differs(26 + 2 * 32 + 11, "latched block dimensions, the y and z adjustments, threads per CTA")
+            .differs(26 + 2 * 32 + 11 + 1, "latched block dimensions, the y and z adjustments, threads per CTA (and whether it is the latched shape's)")
             .differs(
                 self.ctas as i64 * (3 + 32 + 11 + 10 + 10 + 2),
                 "one walk context per CTA: state, value, position, scalar result",
             )
-            .differs(1 + self.cta_bits() as i64 + 1 + 32 + 1 + 32, "lock: valid, context, mode, last value, wrap, mask")
+            .differs(1 + self.cta_bits() as i64 + 2 + 32 + 1 + 32, "lock: valid, context, two mode bits, last value, wrap, mask")
             .differs(4 * 32, "four 32-bit path counters (statistics outputs)")
     }
 }
@@ -243,6 +251,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let lock_v = m.reg("lock_v", 1, 0);
     let lock_c = m.reg("lock_c", cb, 0);
     let mode_serial = m.reg("lock_serial", 1, 0);
+    let lock_next = m.reg("lock_next", 1, 0);
     let last = m.reg("last", 32, 0);
     let wrap = m.reg("wrap", 1, 0);
     let mask = m.reg("mask", 32, 0);
@@ -254,66 +263,77 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     rhs.set_if(w.accept, in_tuple.slice(tuple::RHS, 32));
     op.set_if(w.accept, in_tuple.slice(tuple::OP, 4));
     lock_v.set_if(w.accept, lit(0, 1));
+    lock_next.set_if(w.accept, lit(0, 1));
     mask.set_if(w.accept, lit(0, 32));
 
     // The picked context's RUN step: which path, its comparisons.
     let pk = &w.p;
     let acc = pk.acc;
     let n = pk.warp_left;
+    // A row segment: to the end of the warp or, for a non-linear tuple, of
+    // the row (the whole warp when it is one progression).
+    let seg = pk.run_limit;
+    let seg_ends = seg.eq(n).named("seg_ends_warp");
+    let lane = pk.lin.slice(0, 5);
     let s = w.off[0];
     let scalar_tuple = (w.off[0].eq(0u64) & w.off[1].eq(0u64) & w.off[2].eq(0u64)).named("scalar_tuple");
-    let one_progression = w.linear | pk.fits_row;
     let (cmp0, lt0) = comparator(acc, rhs, op);
     let (cmp1, lt1) = comparator(last, rhs, op);
     let (cmp0, cmp1) = (cmp0.named("cmp_first"), cmp1.named("cmp_last"));
     let sv = pick(w.pick_idx, &scal_v);
     let sr = pick(w.pick_idx, &scal_r);
     let case_scalar = (!lock_v & scalar_tuple).named("case_scalar");
-    let case_last = (!lock_v & !scalar_tuple & one_progression).named("case_last");
-    let case_decide = (lock_v & !mode_serial).named("case_decide");
-    let case_serial = ((!lock_v & !scalar_tuple & !one_progression) | (lock_v & mode_serial)).named("case_serial");
+    let case_last = ((!lock_v & !scalar_tuple) | (lock_v & lock_next)).named("case_last");
+    let case_decide = (lock_v & !mode_serial & !lock_next).named("case_decide");
+    let case_serial = (lock_v & mode_serial).named("case_serial");
     let op3 = op.slice(0, 3);
     let ordered = !(op3.eq(tuple::CMP_EQ) | op3.eq(tuple::CMP_NE));
     let same_side = lt0.eq(lt1) & acc.ne(rhs) & last.ne(rhs);
-    let decided = !wrap & mux(ordered, cmp0.eq(cmp1), s.eq(0u64) | n.eq(1u64) | same_side);
+    let decided = !wrap & mux(ordered, cmp0.eq(cmp1), s.eq(0u64) | seg.eq(1u64) | same_side);
     let uniform = (case_decide & decided).named("case_uniform");
     let fallback = (case_decide & !decided).named("case_fallback");
 
-    // The ALU: last value (n-1 steps, 38 bits), a whole warp, or one thread.
-    let whole_warp = case_scalar | uniform;
+    // The ALU: a segment's last value (seg-1 steps, 38 bits), a whole
+    // scalar warp, a decided segment, or one thread.
     let one = lit(1, K_BITS);
-    let run_c = mux(case_last, n - 1u64, mux(whole_warp, n, one));
+    let k = mux(case_scalar, n, mux(uniform, seg, one));
+    let run_c = mux(case_last, seg - 1u64, k);
     let alu = w.alu(acc, case_last & op.bit(3), s, run_c);
     let alu_hi = alu.slice(31, ALU_BITS - 31);
     let wraps = mux(op.bit(3), !(alu_hi.eq(0u64) | alu_hi.all()), alu.slice(32, ALU_BITS - 32).ne(0u64));
 
     let r_scalar = mux(sv, sr, cmp0);
-    let lane = pk.lin.slice(0, 5);
-    let mask_serial = mux(lock_v, mask, lit(0, 32)) | mux(cmp0, onehot(lane, 32), lit(0, 32));
+    // The masks decided so far in this warp (earlier segments, serial threads).
+    let carried = mux(lock_v, mask, lit(0, 32));
+    let mask_serial = carried | mux(cmp0, onehot(lane, 32), lit(0, 32));
     let ends = n.eq(1u64);
-    let uniform_mask = |r: Sig| mux(r, low_mask(n, 32), lit(0, 32));
-    let value = mux(case_scalar, uniform_mask(r_scalar), mux(uniform, uniform_mask(cmp0), mask_serial));
-    let emit = (case_scalar | uniform | (case_serial & ends)).named("emit");
+    let mask_uniform = carried | mux(cmp0, low_mask(seg, 32).shl(lane), lit(0, 32));
+    let value = mux(case_scalar, mux(r_scalar, low_mask(n, 32), lit(0, 32)), mux(uniform, mask_uniform, mask_serial));
+    let emit = (case_scalar | (uniform & seg_ends) | (case_serial & ends)).named("emit");
     let step_ok = !(emit & pk.blocked);
     let take = (w.run & step_ok).named("take");
-    let k = mux(whole_warp, n, one);
     let adv = w.advance(k);
     w.commit(alu, RunCommit { write: step_ok & !case_last, acc: alu.trunc(32), adv });
 
-    // Lock: DECIDE after the last value is known, SERIAL while comparing
-    // one thread per cycle; released when the warp's mask is pushed.
+    // Lock: DECIDE after a segment's last value is known, NEXT between the
+    // segments of a warp, SERIAL while comparing one thread per cycle;
+    // released when the warp's mask is pushed.
     let t_last = take & case_last;
+    let t_uniform = take & uniform;
     let t_fallback = take & fallback;
     let t_serial = take & case_serial;
-    lock_v.set_if(take & (case_last | fallback | case_serial), !(case_serial & ends));
-    lock_v.set_if(take & uniform, lit(0, 1));
-    lock_c.set_if(t_last | (t_serial & !ends), w.pick_idx);
+    lock_v.set_if(t_last, lit(1, 1));
+    lock_v.set_if(t_uniform & seg_ends, lit(0, 1));
+    lock_v.set_if(t_serial & ends, lit(0, 1));
+    lock_c.set_if(t_last & !lock_v, w.pick_idx);
     mode_serial.set_if(t_last, lit(0, 1));
-    mode_serial.set_if(t_fallback | t_serial, lit(1, 1));
+    mode_serial.set_if(t_fallback, lit(1, 1));
+    lock_next.set_if(t_last, lit(0, 1));
+    lock_next.set_if(t_uniform, !seg_ends);
     last.set_if(t_last, alu.trunc(32));
     wrap.set_if(t_last, wraps);
-    mask.set_if(t_fallback, cmp0.zext(32));
-    mask.set_if(t_serial, mux(ends, lit(0, 32), mask_serial));
+    mask.set_if(t_uniform, mux(seg_ends, lit(0, 32), mask_uniform));
+    mask.set_if(t_fallback | t_serial, mux(t_serial & ends, lit(0, 32), mask_serial));
     for (k, (v, r)) in scal_v.iter().zip(&scal_r).enumerate() {
         let here = take & case_scalar & w.pick_idx.eq(k as u64);
         v.set_if(w.accept, lit(0, 1));
@@ -327,7 +347,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let cmp_inc = mux(case_scalar, (!sv).zext(2), mux(case_decide, lit(2, 2), mux(case_serial, lit(1, 2), lit(0, 2))));
     let counted = take & pk.live;
     cnt[0].set_if(counted & case_scalar, cnt[0] + 1u64);
-    cnt[1].set_if(counted & uniform, cnt[1] + 1u64);
+    cnt[1].set_if(counted & uniform & seg_ends, cnt[1] + 1u64);
     cnt[2].set_if(counted & case_serial & ends, cnt[2] + 1u64);
     cnt[3].set_if(take, cnt[3] + cmp_inc.zext(32));
 

@@ -98,8 +98,6 @@ pub struct Picked {
     /// Threads the next step may cover: `warp_left`, and for a non-linear
     /// tuple at most to the end of the row.
     pub run_limit: Sig,
-    /// `dx - tx >= warp_left`: the warp's rest lies in one row.
-    pub fits_row: Sig,
 }
 
 /// A context's position and state after a RUN step of `k` threads.
@@ -122,6 +120,10 @@ pub struct RunCommit {
 
 pub struct Walk {
     pub top: Sig,
+    /// `total` holds the latched shape's thread count.
+    total_valid: Sig,
+    /// The unit's state after accepting the offered tuple.
+    first_setup: Sig,
     pub base: Sig,
     /// Offsets tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z.
     pub off: [Sig; 6],
@@ -195,6 +197,12 @@ impl Walk {
         let dz = (dz_m1.zext(11) + 1u64).named("dz");
 
         let accept = (top.eq(TOP_IDLE) & in_valid).named("accept");
+        // `total` is kept for a tuple of the block shape it was computed for.
+        let total_valid = m.reg("total_valid", 1, 0);
+        let same_shape = (total_valid & c.dx_m1.eq(dx_m1) & c.dy_m1.eq(dy_m1) & c.dz_m1.eq(dz_m1)).named("same_shape");
+        total_valid.set_if(accept, same_shape);
+        adj_y.set_if(accept, lit(0, 32));
+        adj_z.set_if(accept, lit(0, 32));
         base.set_if(accept, in_tuple.slice(tuple::BASE, 32));
         for (i, r) in off.iter().enumerate() {
             r.set_if(accept, in_tuple.slice(tuple::off(i as u32), 32));
@@ -257,7 +265,7 @@ impl Walk {
         let to_row_end = dx - tx.zext(11);
         let fits_row = to_row_end.ge(warp_left.zext(11)).named("p_fits_row");
         let run_limit = mux(linear | fits_row, warp_left, to_row_end.trunc(K_BITS)).named("p_run_limit");
-        let p = Picked { acc, lin, tx, ty, warp, blocked, lanes: p_lanes, live, in_range, bid, warp_left, run_limit, fits_row };
+        let p = Picked { acc, lin, tx, ty, warp, blocked, lanes: p_lanes, live, in_range, bid, warp_left, run_limit };
 
         let run = (active & st.eq(CST_RUN)).named("p_run");
         let sel = Selectors {
@@ -271,8 +279,19 @@ impl Walk {
             adjy: active & st.eq(CST_ADJY),
             adjz: active & st.eq(CST_ADJZ),
         };
+        // The setup steps a tuple needs: the row adjustment unless the block
+        // is one row, the plane adjustment for a 3-D block, the thread count
+        // for a new block shape.
+        let first_setup = mux(
+            !(c.dy_m1.eq(0u64) & c.dz_m1.eq(0u64)),
+            lit(TOP_SETUP_Y, 3),
+            mux(c.dz_m1.ne(0u64), lit(TOP_SETUP_Z, 3), mux(same_shape, lit(TOP_WORK, 3), lit(TOP_SETUP_T1, 3))),
+        )
+        .named("first_setup");
         Walk {
             top,
+            total_valid,
+            first_setup,
             base,
             off,
             dx,
@@ -406,10 +425,17 @@ impl Walk {
             all_done = all_done & mux(here, st_next, x.st).eq(CST_DONE);
         }
         let top = self.top;
+        self.total_valid.set_if(s.setup_t2, lit(1, 1));
+        let after_z = mux(self.total_valid, lit(TOP_WORK, 3), lit(TOP_SETUP_T1, 3));
+        let after_y = mux(self.dz.ne(1u64), lit(TOP_SETUP_Z, 3), after_z);
         let next_top = mux(
             top.eq(TOP_IDLE),
-            mux(self.accept, lit(TOP_SETUP_Y, 3), top),
-            mux(top.eq(TOP_WORK), mux(all_done, lit(TOP_IDLE, 3), top), top + 1u64),
+            mux(self.accept, self.first_setup, top),
+            mux(
+                top.eq(TOP_WORK),
+                mux(all_done, lit(TOP_IDLE, 3), top),
+                mux(s.setup_y, after_y, mux(s.setup_z, after_z, top + 1u64)),
+            ),
         );
         top.set(next_top);
     }
