@@ -18,10 +18,8 @@ use sim::{Bind, Component, ComponentExt, PortFrame, PortId};
 
 /// Copy an output of one sub-model to an input of another.
 fn wire(dst: &mut dyn Component, dp: PortId, src: &dyn Component, sp: PortId) {
-    let mut buf = [0u64; 32];
-    let v = src.get(sp);
-    buf[..v.len()].copy_from_slice(v);
-    dst.set(dp, &buf);
+    // Both ports carry the same signal, so the same width.
+    dst.set(dp, src.get(sp));
 }
 
 /// Ports of an expansion unit, resolved once.
