@@ -583,16 +583,20 @@ impl Stats {
                 );
                 let _ = writeln!(
                     s,
-                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, an affine instruction for an SP unit {}, expansion for a full warp queue {}, for a barrier {}; L1 lines locked {}, locks refused {}",
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, for its CTA's barrier {}, an affine instruction for an SP unit {}; unit-cycles an expansion unit held a tuple without writing {}; PEU masks scalar {} two-compare {} serial {}; L1 lines locked {}, locks refused {}; expansion mismatches {}",
                     d.atq_sum as f64 / self.cycles.max(1) as f64,
                     d.atq_peak,
                     d.atq_full,
                     d.enq_queue_full,
+                    d.barrier_waits,
                     d.lanes_busy,
                     d.queue_full,
-                    d.barrier_waits,
+                    d.peu_paths[0],
+                    d.peu_paths[1],
+                    d.peu_paths[2],
                     self.l1.dac_locked,
-                    self.l1.dac_lock_refused
+                    self.l1.dac_lock_refused,
+                    d.expansion_mismatches
                 );
             } else {
                 let _ = writeln!(s, "DAC: the kernel runs as it is: {}", d.unchanged);
