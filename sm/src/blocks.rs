@@ -957,9 +957,8 @@ impl DacBlock {
     /// The active threads, per warp slot, of the tuples the AEU (`pred`
     /// false) or the PEU works on.
     pub fn set_lanes(&mut self, pred: bool, lanes: &[u32]) {
-        let words: Vec<u64> = lanes.chunks(2).map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32).collect();
         let id = if pred { self.io.peu_lane_mask } else { self.io.aeu_lane_mask };
-        self.inst.comp.set(id, &words);
+        self.inst.comp.set(id, &models::dac::warp_words(lanes));
     }
 
     /// Clear the commands of the last cycle.

@@ -33,10 +33,6 @@ pub fn code_of(m: u32) -> u128 {
     }
 }
 
-/// Thread mask of warp `w` in the condition port words.
-pub fn cond_of(words: &[u64], w: usize) -> u32 {
-    (words[w / 2] >> (32 * (w % 2))) as u32
-}
 
 /// The two-level stack: a warp-level stack (PC, RPC, 2-bit code per warp) and
 /// per-warp mask stacks written only for mixed warps.
@@ -140,7 +136,7 @@ impl Component for AffineSimtStack {
         let nw = self.p.warps as usize;
         let mut cond = [0u32; 64];
         for (w, c) in cond.iter_mut().enumerate().take(nw) {
-            *c = cond_of(self.frame.get(self.io.cond), w);
+            *c = super::warp_mask(self.frame.get(self.io.cond), w);
         }
         match op {
             OP_INIT => {

@@ -125,6 +125,18 @@ impl Record {
     }
 }
 
+/// Per-warp 32-bit thread masks as port words, two warps a word (warp 0 in
+/// the low half): the affine SIMT stack's `cond`, the expansion units'
+/// `lane_mask`.
+pub fn warp_words(masks: &[u32]) -> Vec<u64> {
+    masks.chunks(2).map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32).collect()
+}
+
+/// Warp `w`'s thread mask in such words.
+pub fn warp_mask(words: &[u64], w: usize) -> u32 {
+    (words[w / 2] >> (32 * (w % 2))) as u32
+}
+
 /// Per-CTA configuration as driven on the expansion units' ports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CtaConfig {

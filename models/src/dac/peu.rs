@@ -148,6 +148,20 @@ impl Peu {
         w < self.p.warps && self.frame.get_u64(self.io.pwpq_full) >> w & 1 != 0 && self.lanes(c) != 0
     }
 
+    /// The warp's mask so far: pushed, and the context unlocked, when the
+    /// step ends the warp; else kept, the context locked in `then`.
+    fn push_or_hold(&mut self, c: usize, ends: bool, mask: u32, then: Mode) -> Option<u32> {
+        if ends {
+            self.n.lock = None;
+            self.n.mask = 0;
+            Some(mask)
+        } else {
+            self.n.lock = Some((c, then));
+            self.n.mask = mask;
+            None
+        }
+    }
+
     /// One step of context `c` in RUN; returns the mask to push. A step that
     /// would push into a full queue changes nothing (a stall).
     fn run_step(&mut self, c: usize) -> Option<u32> {
@@ -199,17 +213,10 @@ impl Peu {
                         self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
                         self.n.ctx[c].acc = mac(ctx.acc, step, seg, false);
                         w.advance(&mut self.n.ctx[c], seg);
-                        let mask = carried | uniform(r, seg) << lane;
                         if ends {
                             self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(live as u32);
-                            self.n.lock = None;
-                            self.n.mask = 0;
-                            Some(mask)
-                        } else {
-                            self.n.lock = Some((c, Mode::Next));
-                            self.n.mask = mask;
-                            None
                         }
+                        self.push_or_hold(c, ends, carried | uniform(r, seg) << lane, Mode::Next)
                     }
                     None => {
                         // Fall back; this cycle's first comparison is the segment's first thread.
@@ -233,14 +240,8 @@ impl Peu {
                 w.advance(&mut self.n.ctx[c], 1);
                 if ends {
                     self.n.cnt_serial = self.n.cnt_serial.wrapping_add(live as u32);
-                    self.n.lock = None;
-                    self.n.mask = 0;
-                    Some(mask)
-                } else {
-                    self.n.lock = Some((c, Mode::Serial));
-                    self.n.mask = mask;
-                    None
                 }
+                self.push_or_hold(c, ends, mask, Mode::Serial)
             }
         }
     }

@@ -228,7 +228,7 @@ impl WalkRegs {
 /// Warp `w`'s active threads on a `lane_mask` input (none past `warps`).
 pub fn lanes(f: &PortFrame, lane_mask: PortId, w: u32, warps: u32) -> u32 {
     if w < warps {
-        get_field(f.get(lane_mask), 32 * w as usize, 32) as u32
+        super::warp_mask(f.get(lane_mask), w as usize)
     } else {
         0
     }

@@ -133,7 +133,7 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
                 if frame.get(s_valid)[0] & 1 != 0 {
                     let t = TupleCmd::unpack(frame.get(s_tuple));
                     let cfg = stim::config_from_frame(&frame, &io.cta, p.ctas, p.warp_bits());
-                    let lanes = (0..p.warps).map(|w| stim::lanes_from_frame(&frame, io.lane_mask, w)).collect();
+                    let lanes = (0..p.warps as usize).map(|w| models::dac::warp_mask(frame.get(io.lane_mask), w)).collect();
                     let mut got = vec![(BTreeSet::new(), false, 0u64); p.warps as usize];
                     for ci in stim::targets(&cfg, &t) {
                         for wi in 0..cfg.geom(ci).warps() {
@@ -162,7 +162,7 @@ pub fn expand_masked(dut: &mut dyn Component, p: &AeuParams, cfg: &CtaConfig, t:
     let io = p.bind(dut).unwrap();
     crate::poke::clear_inputs(dut);
     cfg.write(&io.cta, p.warp_bits(), |id, v| dut.set(id, v));
-    dut.set(io.lane_mask, &stim::lane_words(lanes));
+    dut.set(io.lane_mask, &models::dac::warp_words(lanes));
     let (rst, iv, it) = (io.rst, io.in_valid, io.in_tuple);
     dut.set_bool(rst, true);
     dut.step();

@@ -277,11 +277,7 @@ impl Driver for StackDriver {
         f.set(self.sl[2], pc);
         f.set(self.sl[3], pc_fall);
         f.set(self.sl[4], rpc);
-        let mut words = vec![0u64; cond.len().div_ceil(2)];
-        for (w, m) in cond.iter().enumerate() {
-            words[w / 2] |= (*m as u64) << (32 * (w % 2));
-        }
-        f.set_wide(self.sl[5], &words);
+        f.set_wide(self.sl[5], &models::dac::warp_words(&cond));
         let masked = |x: u64| x & no_rpc(&self.p);
         self.shadow.apply(op, masked(pc), masked(pc_fall), masked(rpc), &cond);
     }
@@ -370,7 +366,7 @@ pub fn check_against_flat(
             flat.reset();
         } else {
             let mask = no_rpc(p);
-            let cond: Vec<u32> = (0..nw).map(|w| cond_of(frame.get(s[5]), w)).collect();
+            let cond: Vec<u32> = (0..nw).map(|w| models::dac::warp_mask(frame.get(s[5]), w)).collect();
             let d0 = flat.entries.len();
             if v(1) == OP_BRANCH && d0 > 0 {
                 let act = &flat.top().unwrap().2;

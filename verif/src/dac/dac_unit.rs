@@ -141,7 +141,7 @@ impl Driver for DacUnitDriver {
         };
         f.set_wide(self.sl[2], &t.pack());
         self.cfg.write(&self.p.ids().cta, self.p.warp_bits(), |id, v| f.set_wide(id, v));
-        let lanes = stim::lane_words(&self.lanes);
+        let lanes = models::dac::warp_words(&self.lanes);
         f.set_wide(self.sl[13], &lanes);
         f.set_wide(self.sl[14], &lanes);
         let (da, dp, wa, wp) = if draining && !self.warps_used.is_empty() {
@@ -300,7 +300,7 @@ pub fn check_end_to_end(
                 let g = cfg.geom(ci);
                 for wi in 0..g.warps() {
                     let slot = (cfg.warp0[ci] + wi) as usize;
-                    let lanes = stim::lanes_from_frame(&frame, io.aeu_lane_mask, slot as u32);
+                    let lanes = models::dac::warp_mask(frame.get(io.aeu_lane_mask), slot);
                     if lanes == 0 {
                         continue;
                     }

@@ -76,16 +76,6 @@ pub fn random_lanes(r: &mut ChaCha8Rng, warps: u32) -> Vec<u32> {
         .collect()
 }
 
-/// A `lane_mask` input's words.
-pub fn lane_words(lanes: &[u32]) -> Vec<u64> {
-    lanes.chunks(2).map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32).collect()
-}
-
-/// Warp `w`'s threads on a `lane_mask` input of a frame.
-pub fn lanes_from_frame(f: &Frame, id: PortId, w: u32) -> u32 {
-    (f.get(id)[w as usize / 2] >> (32 * (w % 2))) as u32
-}
-
 /// The CTA slots a tuple accepted with `cfg` is expanded for.
 pub fn targets(cfg: &CtaConfig, t: &TupleCmd) -> Vec<usize> {
     (0..cfg.valid.len()).filter(|&c| cfg.valid[c] && t.ctas >> c & 1 != 0).collect()
@@ -309,7 +299,7 @@ impl Driver for ExpansionDriver {
         }
         f.set_wide(self.ports.in_tuple, &t.pack());
         self.cfg.write(&self.ports.cta, self.p.warp_bits(), |id, v| f.set_wide(id, v));
-        f.set_wide(self.ports.lanes, &lane_words(&self.lanes));
+        f.set_wide(self.ports.lanes, &models::dac::warp_words(&self.lanes));
         // Backpressure: each warp's full flag flips now and then.
         if self.full_p == 0.0 {
             self.full = 0;

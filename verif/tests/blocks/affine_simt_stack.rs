@@ -3,7 +3,7 @@
 //! flat stack on both engines, Figure 13, the writes saved, a corrupted mask
 //! caught, co-simulation.
 
-use crate::common::{arbitrary_small, cond_value, cond_words, driven, engines, matches_model, ports_of, top_of, typed, Corrupt, Ov};
+use crate::common::{arbitrary_small, cond_value, driven, engines, matches_model, ports_of, top_of, typed, Corrupt, Ov};
 use hw::blocks::dac::affine_simt_stack::AffineSimtStackParams;
 use hw::iface::InterfaceExt;
 use models::dac::affine_simt_stack::{AffineSimtStack, OP_ADV, OP_BRANCH, OP_INIT, OP_NOP};
@@ -101,14 +101,14 @@ fn figure_13_only_the_mixed_warp_writes_its_stack() {
         s.set_bool(io.rst, false);
         s.set_u64(io.op, OP_INIT);
         s.set_u64(io.pc, 0xa);
-        s.set(io.cond, &cond_words(&[!0; 4]));
+        s.set(io.cond, &models::dac::warp_words(&[!0; 4]));
         s.step();
         // BB_a: branch to BB_c (taken) / BB_b (fall-through), reconverge at BB_d.
         s.set_u64(io.op, OP_BRANCH);
         s.set_u64(io.pc, 0xc);
         s.set_u64(io.pc_fall, 0xb);
         s.set_u64(io.rpc, 0xd);
-        s.set(io.cond, &cond_words(&[!0, !0, 0x0000_ffff, 0]));
+        s.set(io.cond, &models::dac::warp_words(&[!0, !0, 0x0000_ffff, 0]));
         s.step();
         s.set_u64(io.op, OP_NOP);
         s.set_u64(io.rd_warp, 2);

@@ -336,19 +336,10 @@ pub fn two_ctas_of_128() -> models::dac::CtaConfig {
     models::dac::CtaConfig { dims: [128, 1, 1], valid: vec![true; 2], bid: vec![[0, 0, 0], [1, 0, 0]], warp0: vec![0, 4] }
 }
 
-/// Per-warp thread masks packed two per word (the stack's `cond`).
-pub fn cond_words(masks: &[u32]) -> Vec<u64> {
-    let mut w = vec![0u64; masks.len().div_ceil(2)];
-    for (i, m) in masks.iter().enumerate() {
-        w[i / 2] |= (*m as u64) << (32 * (i % 2));
-    }
-    w
-}
-
 /// Per-warp thread masks: all, none, half or any, per warp.
 pub fn cond_value(warps: u32) -> BoxedStrategy<Vec<u64>> {
     let m = prop_oneof![Just(u32::MAX), Just(0u32), Just(0xffffu32), any::<u32>()];
-    prop::collection::vec(m, warps as usize).prop_map(|ms| cond_words(&ms)).boxed()
+    prop::collection::vec(m, warps as usize).prop_map(|ms| models::dac::warp_words(&ms)).boxed()
 }
 
 // ---------------------------------------------------------------------------

@@ -94,7 +94,7 @@ fn figure_9_flow() {
         let io = p.bind(u).unwrap();
         verif::poke::clear_inputs(u);
         one_cta([256, 1, 1]).write(&io.cta, p.warp_bits(), |id, v| u.set(id, v));
-        let all = verif::dac::stim::lane_words(&vec![u32::MAX; p.warps as usize]);
+        let all = models::dac::warp_words(&vec![u32::MAX; p.warps as usize]);
         u.set(io.aeu_lane_mask, &all);
         u.set(io.peu_lane_mask, &all);
         u.set_bool(io.rst, true);
