@@ -943,12 +943,14 @@ impl DacBlock {
         self.inst.reset(self.io.rst);
     }
 
-    /// CTA slot `slot` holds a CTA of `dims` threads whose warps are the
-    /// consecutive slots from `warp0`. Its tuples carry its block-index
-    /// terms in their base, so the block index inputs stay 0.
-    pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3]) {
+    /// CTA slot `slot` holds a CTA of `dims` threads and block index `bid`
+    /// (16 bits a dimension: a wider index is left 0, its CTA's tuples carry
+    /// their block-index terms in their base) whose warps are the
+    /// consecutive slots from `warp0`.
+    pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3], bid: [u32; 3]) {
         self.cta.valid[slot] = true;
         self.cta.warp0[slot] = warp0 as u32;
+        self.cta.bid[slot] = if bid.iter().all(|&b| b < 1 << 16) { bid } else { [0; 3] };
         self.cta.dims = dims;
         let c = &mut self.inst.comp;
         self.cta.write(&self.io.cta, self.warp_bits, |id, v| c.set(id, v));

@@ -585,11 +585,16 @@ pub struct Dac {
     pub atq_entries: u32,
     pub pwaq_entries: u32,
     pub pwpq_entries: u32,
+    /// One affine warp per batch of CTAs launched back to back (section
+    /// 4.1): their affine contexts move in step and issue each instruction
+    /// once, an `enq` as one tuple for all of them. `false`: every CTA's
+    /// affine warp issues on its own.
+    pub batches: bool,
 }
 
 impl Default for Dac {
     fn default() -> Self {
-        Dac { atq_entries: 24, pwaq_entries: 192, pwpq_entries: 192 }
+        Dac { atq_entries: 24, pwaq_entries: 192, pwpq_entries: 192, batches: true }
     }
 }
 

@@ -247,6 +247,17 @@ impl Functional {
         self.affine[slot as usize].as_ref()?.0.next()
     }
 
+    /// The threads, per warp of its CTA, on the path CTA slot `slot`'s
+    /// affine warp executes next (`None`: done or no affine warp).
+    pub fn affine_masks(&self, slot: u16) -> Option<&[u32]> {
+        self.affine[slot as usize].as_ref()?.0.stack.last().map(|e| e.masks.as_slice())
+    }
+
+    /// The block index of the CTA in `slot` (zeros if none).
+    pub fn ctaid(&self, slot: u16) -> [u32; 3] {
+        self.ctas[slot as usize].as_ref().map_or([0; 3], |c| c.ctaid)
+    }
+
     /// Execute CTA slot `slot`'s affine warp's next instruction: an `enq`'s
     /// records by warp slot, and the first executing thread's result.
     pub fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String> {

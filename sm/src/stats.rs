@@ -246,9 +246,12 @@ pub struct ReplayStats {
 pub struct DacStats {
     /// Why the kernel was not decoupled (empty: it was).
     pub unchanged: String,
-    /// Warp instructions the affine warps issued (the non-affine warps'
-    /// are `warp_insts`).
+    /// Warp instructions the affine warp issued (the non-affine warps'
+    /// are `warp_insts`), and the CTAs they were for (summed: per
+    /// instruction, the CTAs whose affine contexts were in step).
     pub affine_insts: u64,
+    #[serde(default)]
+    pub affine_ctas: u64,
     /// Tuples enqueued, by queue: address, data (prefetching), predicate.
     pub enq: [u64; 3],
     /// Records expanded into the warps' queues, and those sent to L1

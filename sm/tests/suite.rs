@@ -101,8 +101,19 @@ fn suite_dac_every_policy() {
     // Section 4.2: the next tile's loads wait for the CTA's barrier.
     let s = run("sgemm", &gpu.with_override("mode=dac").unwrap(), Engine::Model);
     assert!(s.dac.barrier_waits > 0);
-    // The dac_unit on its netlist decides the same cycles as its model.
+    // One affine warp per batch of CTAs (section 4.1): on one SM the CTAs
+    // launched together share its instructions and tuples; each CTA still
+    // executes its whole affine stream, as with an affine warp per CTA.
     let dac1 = base.with_override("mode=dac").unwrap();
+    for name in ["sgemm", "transpose_tiled"] {
+        let (b, c) = (run(name, &dac1, Engine::Model), run(name, &dac1.with_override("dac.batches=false").unwrap(), Engine::Model));
+        assert_eq!(c.dac.affine_ctas, c.dac.affine_insts, "{name}: one CTA per instruction");
+        assert_eq!(b.dac.affine_ctas, c.dac.affine_ctas, "{name}: every CTA's affine stream, whole");
+        assert!(b.dac.affine_insts < c.dac.affine_insts, "{name}: {} vs {}", b.dac.affine_insts, c.dac.affine_insts);
+        assert!(b.dac.enq.iter().sum::<u64>() < c.dac.enq.iter().sum::<u64>(), "{name}: tuples for several CTAs");
+        assert_eq!((b.dac.records, b.dac.expansion_mismatches), (c.dac.records, 0), "{name}");
+    }
+    // The dac_unit on its netlist decides the same cycles as its model.
     for name in ["dac_fig4", "pathfinder"] {
         let (m, n) = (run(name, &dac1, Engine::Model), run(name, &dac1, Engine::Netlist));
         assert_eq!((m.cycles, m.dac.records, m.dac.peu_paths), (n.cycles, n.dac.records, n.dac.peu_paths), "{name}");

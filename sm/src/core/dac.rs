@@ -1,18 +1,20 @@
 //! DAC mode (seed 003 section 4, Figures 8 and 9): the SM runs a decoupled
-//! kernel's non-affine stream on its warps and, per CTA, one affine warp on
-//! the affine stream; the `dac_unit` block (ATQ, AEU, PEU, PWAQ, PWPQ) on
-//! the run's engine is in the loop between them.
+//! kernel's non-affine stream on its warps and the affine stream on one
+//! affine warp per batch of CTAs; the `dac_unit` block (ATQ, AEU, PEU,
+//! PWAQ, PWPQ) on the run's engine is in the loop between them.
 //!
-//! - **Affine warps** issue from their own slot, one instruction per cycle
-//!   for the SM (CTAs in turn), in order, each waiting for its operands
-//!   (the instruction's latency class); an ALU instruction takes an SP
-//!   unit's issue slot, as the warps' do. An `enq` issues when the block's
-//!   ATQ takes it (`enq_ready`, section 4.1: not while the ATQ or some
-//!   warp's queue of its kind is full). The SM packs the tuple the hardware
-//!   computed (section 4.4, Figure 5; per CTA, so the block-index terms are
-//!   in the base and the tuple names its CTA's slot) and gives each
-//!   expansion unit the active threads of the tuple it works on (the
-//!   affine SIMT stack's per-warp masks at the `enq`, section 4.5).
+//! - **The affine warp** issues from its own slot, one instruction per
+//!   cycle for the SM, in order, waiting for its operands (the
+//!   instruction's latency class); an ALU instruction takes an SP unit's
+//!   issue slot, as the warps' do. Each CTA has an affine context; the
+//!   contexts of a batch (CTAs launched back to back) move in step and
+//!   issue each instruction together (`issue`). An `enq` issues when the
+//!   block's ATQ takes it (`enq_ready`, section 4.1: not while the ATQ or
+//!   some warp's queue of its kind is full). The SM packs the tuple the
+//!   hardware computed (section 4.4, Figure 5; block-index terms as
+//!   offsets, for the CTAs that share it) and gives each expansion unit the
+//!   active threads of the tuple it works on (the affine SIMT stack's
+//!   per-warp masks at the `enq`, section 4.5).
 //! - **Expansion** is the block's: the ATQ head goes in order to the AEU
 //!   (address and data tuples) or the PEU (predicates), which write warp
 //!   address records and predicate masks into the warps' PWAQ and PWPQ
@@ -21,11 +23,13 @@
 //!   (lock counters, at most `ways - 1` ways of a set); the SM sends a
 //!   warp's lines together at the run's first record (a run's records
 //!   follow each other cycle by cycle).
-//! - **Barriers** (section 4.2): an `enq` after its affine warp's n-th
-//!   barrier waits until the CTA's warps have completed n.
+//! - **Barriers** (section 4.2): an `enq.addr` / `enq.data` after its
+//!   affine context's n-th barrier waits until the CTA's warps have
+//!   completed n (an `enq.pred` touches no memory and does not wait).
 //! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq.pred`
 //!   waits for a mask in its PWPQ; `[deq.addr]` / `[deq.data]` for its
-//!   record run (all of it, or a full partition) and, for data, its lines
+//!   record run (all of it, or enough to fill its partition, the rest
+//!   streaming) and, for data, its lines
 //!   in L1 (`Stall::DacDeq`). The instruction then takes its records from
 //!   the block, one per cycle.
 //!
@@ -40,7 +44,7 @@ use crate::func::AffineStep;
 use crate::stats::DacStats;
 use kernel::exec::DacRecord;
 use kernel::inst::{AluOp, DacQueue, Opnd, Sreg};
-use models::dac::affine::{Aff, TX};
+use models::dac::affine::{Aff, BX, TX};
 use models::dac::TupleCmd;
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -98,6 +102,14 @@ pub(crate) struct DacSm {
     prefetch: VecDeque<(u16, u64, DacRecord)>,
     /// Per CTA slot: the cycle each register of its affine warp is ready.
     reg_ready: Vec<[u64; REGS]>,
+    /// Per CTA slot: its CTA's block index, its batch (CTAs launched back
+    /// to back), and the instructions its affine context executed; the
+    /// cycle of the last launch.
+    bid: Vec<[u32; 3]>,
+    batch: Vec<u64>,
+    steps: Vec<u64>,
+    last_launch: Option<u64>,
+    batches: bool,
     /// Per CTA slot: barriers its affine warp executed, and barriers its
     /// warps completed (section 4.2: a tuple enqueued past a barrier is
     /// expanded once the CTA's warps pass it).
@@ -119,6 +131,7 @@ pub(crate) struct DacSm {
 pub(crate) trait AffineHost {
     fn affine_next(&self, slot: u16) -> Option<u32>;
     fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String>;
+    fn affine_masks(&self, slot: u16) -> Option<&[u32]>;
     fn push_record(&mut self, w: u16, r: DacRecord);
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3];
 }
@@ -163,6 +176,9 @@ impl AffineHost for crate::func::Functional {
     }
     fn affine_step(&mut self, slot: u16) -> Result<AffineStep, String> {
         crate::func::Functional::affine_step(self, slot)
+    }
+    fn affine_masks(&self, slot: u16) -> Option<&[u32]> {
+        crate::func::Functional::affine_masks(self, slot)
     }
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3] {
         crate::func::Functional::thread_index(self, w, lane)
@@ -220,6 +236,11 @@ impl DacSm {
             taking_pred: VecDeque::new(),
             prefetch: VecDeque::new(),
             reg_ready: vec![[0; REGS]; cfg.core.max_ctas as usize],
+            bid: vec![[0; 3]; cfg.core.max_ctas as usize],
+            batch: vec![0; cfg.core.max_ctas as usize],
+            steps: vec![0; cfg.core.max_ctas as usize],
+            last_launch: None,
+            batches: cfg.dac.batches,
             bars: vec![0; cfg.core.max_ctas as usize],
             passed: vec![0; cfg.core.max_ctas as usize],
             rr: 0,
@@ -240,14 +261,32 @@ impl DacSm {
         self.passed[slot] += 1;
     }
 
-    /// A CTA of `dims` threads starts in `slot` on the consecutive warp
-    /// slots from `warp0`: its affine warp's registers are free.
-    pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3]) {
-        self.block.launch(slot, warp0, dims);
+    /// A CTA of `dims` threads and block index `bid` starts in `slot` on the
+    /// consecutive warp slots from `warp0` at cycle `now`: its affine
+    /// context's registers are free. It joins the batch of the CTA launched
+    /// the cycle before, if one was (the CTAs that start together, as at
+    /// kernel start, or after CTAs that finished together).
+    pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3], bid: [u32; 3], now: u64) {
+        self.block.launch(slot, warp0, dims, bid);
+        self.bid[slot] = bid;
+        self.steps[slot] = 0;
+        let prev = self.last_launch.replace(now);
+        let last = self.batch.iter().copied().max().unwrap_or(0);
+        self.batch[slot] = if self.batches && prev.is_some_and(|t| now <= t + 1) { last } else { last + 1 };
         self.reg_ready[slot] = [0; REGS];
         self.bars[slot] = 0;
         self.passed[slot] = 0;
         self.tuples[slot] = vec![Vec::new(); REGS];
+    }
+
+    /// Tuple `t` with its block-index terms added into its base for the CTA
+    /// in `slot`: the values it takes in that CTA alone.
+    fn fold(&self, slot: usize, t: &Aff) -> Aff {
+        let b = self.bid[slot];
+        let base = (0..3).fold(t.base, |v, d| v.wrapping_add(t.off[BX + d].wrapping_mul(b[d])));
+        let mut off = t.off;
+        off[BX..].fill(0);
+        Aff::new(base, off)
     }
 
     /// The tuples of an operand over the threads `m` (per warp of the CTA):
@@ -258,6 +297,7 @@ impl DacSm {
         match o {
             Opnd::Imm(v) => whole(Aff::scalar(v as u32)),
             Opnd::Sreg(Sreg::Tid(d)) => whole(Aff::unit(TX + d as usize % 3)),
+            Opnd::Sreg(Sreg::Ctaid(d)) => whole(Aff::unit(BX + d as usize % 3)),
             Opnd::R(_) | Opnd::D(_) | Opnd::P(_) => {
                 let mut out = Vec::new();
                 let mut left = m.to_vec();
@@ -285,14 +325,17 @@ impl DacSm {
             let all = inst.src.iter().all(|&o| o == Opnd::None || self.parts_of(slot, o, m).is_some_and(|v| v.iter().all(|x| x.t.is_cta_uniform())));
             scalar().filter(|_| all)
         };
-        // Each pair of parts: the threads both cover, the op on their tuples.
+        // Each pair of parts: the threads both cover, the op on their tuples
+        // (on this CTA's values when it is not affine in the block index,
+        // e.g. a product of two block-index terms).
         let pairwise = |a: Option<Vec<Part>>, b: Option<Vec<Part>>, f: &dyn Fn(&Aff, &Aff) -> Option<Aff>| -> Option<Vec<Part>> {
             let mut out = Vec::new();
             for x in a? {
                 for y in b.clone()? {
                     let masks: Vec<u32> = x.masks.iter().zip(&y.masks).map(|(a, b)| a & b).collect();
                     if masks.iter().any(|&v| v != 0) {
-                        out.push(Part { masks, t: f(&x.t, &y.t)? });
+                        let t = f(&x.t, &y.t).or_else(|| f(&self.fold(slot, &x.t), &self.fold(slot, &y.t)))?;
+                        out.push(Part { masks, t });
                     }
                 }
             }
@@ -300,7 +343,7 @@ impl DacSm {
         };
         let out = match inst.op {
             kernel::Op::Mov(_) => match inst.src[0] {
-                Opnd::Sreg(Sreg::Tid(_)) | Opnd::Imm(_) | Opnd::R(_) | Opnd::D(_) => p(0),
+                Opnd::Sreg(Sreg::Tid(_) | Sreg::Ctaid(_)) | Opnd::Imm(_) | Opnd::R(_) | Opnd::D(_) => p(0),
                 _ => scalar(),
             },
             kernel::Op::Ld { .. } => scalar(),
@@ -344,30 +387,37 @@ impl DacSm {
         };
         let parts: Vec<Part> = parts.into_iter().map(|p| Part { t: p.t.add(&Aff::scalar(a.off as u32)), ..p }).collect();
         self.stats.divergent_tuples += (parts.len() > 1) as u64;
+        let [bx, by, bz] = self.bid[slot];
         for (w, r) in &s.records {
             let Some(wi) = s.slots.iter().position(|x| x == w) else { continue };
             for lane in (0..32).filter(|l| r.mask >> l & 1 == 1) {
                 let [x, y, z] = func.thread_index(*w, lane);
                 let t = parts.iter().find(|p| p.masks[wi] >> lane & 1 == 1).map(|p| p.t);
-                if t.map(|t| t.eval(&[x, y, z, 0, 0, 0]) as u64) != Some(r.vals[lane as usize] & 0xffff_ffff) {
+                if t.map(|t| t.eval(&[x, y, z, bx, by, bz]) as u64) != Some(r.vals[lane as usize] & 0xffff_ffff) {
                     self.stats.tuple_mismatches += 1;
                     return;
                 }
             }
         }
+        let folded: Vec<Aff> = if self.log.is_some() { parts.iter().map(|p| self.fold(slot, &p.t)).collect() } else { Vec::new() };
         if let (Some(log), Some(&(_, r))) = (self.log.as_mut(), s.records.first()) {
-            for p in &parts {
-                log.push(TupleEvent { cycle: now, cta_slot: slot as u16, inst: idx as u32, queue: r.queue, tuple: p.t });
+            for t in folded {
+                log.push(TupleEvent { cycle: now, cta_slot: slot as u16, inst: idx as u32, queue: r.queue, tuple: t });
             }
         }
     }
 
-    /// The tuple an `enq` hands the block (section 4.4, per CTA slot
+    /// The tuple an `enq` hands the block (section 4.4, for CTA slot
     /// `slot`): an address's base register plus its offset over the
     /// executing threads, or the comparison of the `setp` just before an
     /// `enq.pred`. Each must be one tuple of 32-bit values (the pass
-    /// decouples nothing else; a divergent tuple is an error).
-    fn tuple_of(&self, slot: usize, idx: usize, masks: &[u32]) -> Result<TupleCmd, String> {
+    /// decouples nothing else; a divergent tuple is an error). Its
+    /// block-index terms stay offsets, which the units multiply by each
+    /// CTA's index (Figure 11's `block_offset x block_index`), so that
+    /// CTAs share it, unless the index is wider than the units' 16 bits or
+    /// the PEU's scalar operand depends on it (the comparison is then this
+    /// CTA's alone): the second value says whether CTAs may share it.
+    fn tuple_of(&self, slot: usize, idx: usize, masks: &[u32]) -> Result<(TupleCmd, bool), String> {
         use hw::blocks::dac::tuple::*;
         let inst = &self.affine.insts[idx];
         let one = |o: Opnd| -> Result<Aff, String> {
@@ -378,9 +428,11 @@ impl DacSm {
             }
         };
         let ctas = 1 << slot;
+        let shared = self.bid[slot].iter().all(|&b| b < 1 << 16);
         let at = || format!("DAC: the enq at line {} of CTA slot {slot}", inst.line);
         if let Some(a) = inst.addr {
             let t = one(a.base).map_err(|e| format!("{}: its address has {e}", at()))?.add(&Aff::scalar(a.off as u32));
+            let t = if shared { t } else { self.fold(slot, &t) };
             let bytes = inst.mem.map_or(4, |m| m.elem_bytes as u32 * m.vec as u32);
             let kind = if self.enq[idx] == Some(DacQueue::Data) { KIND_DATA } else { KIND_ADDR };
             let op = match bytes {
@@ -388,13 +440,16 @@ impl DacSm {
                 2 => GRAN_HALF,
                 _ => GRAN_WORD,
             };
-            return Ok(TupleCmd { aff: t, rhs: 0, kind, op, ctas });
+            return Ok((TupleCmd { aff: t, rhs: 0, kind, op, ctas }, shared));
         }
         let setp = idx.checked_sub(1).map(|i| &self.affine.insts[i]);
         let Some((kernel::Op::Setp { cmp, ty, .. }, s0, s1)) = setp.filter(|i| i.dst[0] == inst.src[0]).map(|i| (i.op, i.src[0], i.src[1])) else {
             return Err(format!("{}: no comparison before it", at()));
         };
         let (a, b) = (one(s0).map_err(|e| format!("{}: {e}", at()))?, one(s1).map_err(|e| format!("{}: {e}", at()))?);
+        let block_terms = |t: &Aff| t.off[BX..].iter().any(|&o| o != 0);
+        let shared = shared && !(b.is_cta_uniform() && block_terms(&b) || !b.is_cta_uniform() && block_terms(&a));
+        let (a, b) = if shared { (a, b) } else { (self.fold(slot, &a), self.fold(slot, &b)) };
         use kernel::inst::Cmp::*;
         // value OP rhs with the scalar on the right (mirrored if it was on the left).
         let (aff, rhs, cmp) = if b.is_cta_uniform() {
@@ -429,7 +484,7 @@ impl DacSm {
             Ne => CMP_NE,
             c => return Err(format!("{}: comparison {c:?}", at())),
         };
-        Ok(TupleCmd { aff, rhs, kind: KIND_PRED, op, ctas })
+        Ok((TupleCmd { aff, rhs, kind: KIND_PRED, op, ctas }, shared))
     }
 
     /// One cycle: the block's queue writes, the dequeues' records, then one
@@ -545,26 +600,44 @@ impl DacSm {
         }
     }
 
+    fn operands_ready(&self, slot: usize, idx: u32, now: u64) -> bool {
+        let op = &self.ops[idx as usize];
+        op.reads().iter().chain(op.writes()).all(|&r| self.reg_ready[slot][r as usize] <= now)
+    }
+
+    /// One affine instruction for the SM (section 4.1: one affine warp per
+    /// SM, "executed once for each batch of concurrent non-affine warps").
+    /// Each CTA has an affine context (registers, affine SIMT stack); the
+    /// contexts of a batch move in step: one that is ahead of another of its
+    /// batch waits for it. The contexts of a batch at the same instruction,
+    /// ready, and (for an `enq`) with the same tuple issue it together: one
+    /// issue slot, one SP slot, one ATQ entry naming all their CTAs, which
+    /// the units expand CTA by CTA.
     fn issue(&mut self, now: u64, func: &mut dyn AffineHost, sp: &mut [Pipe], ev: &mut Events) -> Result<(), String> {
         let n = self.reg_ready.len();
         let mut atq_blocked = false;
         let mut queue_blocked = false;
         let mut lanes_blocked = false;
         let mut barrier_blocked = false;
-        for i in 0..n {
-            let slot = (self.rr + i) % n;
+        let mut order: Vec<usize> = (0..n).map(|i| (self.rr + i) % n).filter(|&s| func.affine_next(s as u16).is_some()).collect();
+        let behind = |s: usize| order.iter().any(|&o| self.batch[o] == self.batch[s] && self.steps[o] < self.steps[s]);
+        order = order.iter().copied().filter(|&s| !behind(s)).collect();
+        // Section 4.2: the AEU expands a tuple enqueued past a barrier for
+        // a CTA only once the CTA's warps have passed it (its memory
+        // requests must not run ahead of the stores before the barrier).
+        // The PEU's masks touch no memory: an `enq.pred` does not wait.
+        let held = |d: &DacSm, s: usize, q: Option<DacQueue>| q.is_some_and(|q| q != DacQueue::Pred) && d.bars[s] > d.passed[s];
+        for &slot in &order {
             let Some(idx) = func.affine_next(slot as u16) else { continue };
-            let op = &self.ops[idx as usize];
-            let regs = &self.reg_ready[slot];
-            if op.reads().iter().chain(op.writes()).any(|&r| regs[r as usize] > now) {
+            if !self.operands_ready(slot, idx, now) {
                 continue;
             }
-            if let Some(q) = self.enq[idx as usize] {
-                // Section 4.2: past a barrier its warps have not completed.
-                if self.bars[slot] > self.passed[slot] {
-                    barrier_blocked = true;
-                    continue;
-                }
+            let enq = self.enq[idx as usize];
+            if held(self, slot, enq) {
+                barrier_blocked = true;
+                continue;
+            }
+            if let Some(q) = enq {
                 use hw::blocks::dac::tuple::{KIND_ADDR, KIND_DATA, KIND_PRED};
                 let kind = match q {
                     DacQueue::Pred => KIND_PRED,
@@ -583,33 +656,49 @@ impl DacSm {
             // The affine warp computes on the SIMT lanes (section 4.6): an
             // ALU instruction takes an SP unit's issue slot, before the
             // warps' instructions are dispatched this cycle.
-            if op.unit == Unit::Sp && self.enq[idx as usize].is_none() {
+            let op = &self.ops[idx as usize];
+            if op.unit == Unit::Sp && enq.is_none() {
                 let Some(p) = sp.iter_mut().find(|p| p.can_accept(now)) else {
                     lanes_blocked = true;
                     continue;
                 };
                 p.occupy(now, op.initiation);
             }
-            let step = func.affine_step(slot as u16)?;
-            if let Some(q) = self.enq[idx as usize] {
-                if q != DacQueue::Pred {
-                    self.check_tuple(now, slot, idx as usize, &step, func);
+            let mut gang = vec![slot];
+            gang.extend(order.iter().copied().filter(|&o| {
+                o != slot
+                    && self.batch[o] == self.batch[slot]
+                    && func.affine_next(o as u16) == Some(idx)
+                    && self.operands_ready(o, idx, now)
+                    && !held(self, o, enq)
+            }));
+            if enq.is_some() {
+                gang = self.same_tuple(&gang, idx as usize, func);
+            }
+            let mut steps = Vec::with_capacity(gang.len());
+            for &m in &gang {
+                let step = func.affine_step(m as u16)?;
+                if enq.is_some_and(|q| q != DacQueue::Pred) {
+                    self.check_tuple(now, m, idx as usize, &step, func);
                 }
-                if !step.records.is_empty() {
-                    self.enqueue(slot, idx as usize, q, &step)?;
+                steps.push((m, step));
+            }
+            if let Some(q) = enq {
+                self.enqueue(idx as usize, q, &steps)?;
+            }
+            let (latency, control) = (self.latency[idx as usize], self.ops[idx as usize].control);
+            for (m, step) in &steps {
+                if !step.masks.is_empty() {
+                    self.track(*m, idx as usize, step.value, &step.masks);
                 }
-            }
-            if !step.masks.is_empty() {
-                self.track(slot, idx as usize, step.value, &step.masks);
-            }
-            let op = &self.ops[idx as usize];
-            for &r in op.writes() {
-                self.reg_ready[slot][r as usize] = now + self.latency[idx as usize];
-            }
-            if op.control == Control::Barrier {
-                self.bars[slot] += 1;
+                for &r in self.ops[idx as usize].writes() {
+                    self.reg_ready[*m][r as usize] = now + latency;
+                }
+                self.bars[*m] += (control == Control::Barrier) as u32;
+                self.steps[*m] += 1;
             }
             self.stats.affine_insts += 1;
+            self.stats.affine_ctas += gang.len() as u64;
             self.rr = slot + 1;
             ev.progress = true;
             return Ok(());
@@ -621,15 +710,43 @@ impl DacSm {
         Ok(())
     }
 
-    /// An `enq` of CTA slot `slot` issued: the tuple to the block, its
-    /// active threads to its expansion unit's list, each warp's functional
-    /// record to the warp's runs or predicates.
-    fn enqueue(&mut self, slot: usize, idx: usize, q: DacQueue, step: &AffineStep) -> Result<(), String> {
-        let t = self.tuple_of(slot, idx, &step.masks)?;
+    /// Of the affine warps at `enq` `idx` (the first leads), those that
+    /// enqueue the leader's tuple: one shared by CTAs and equal but for the
+    /// CTA set, or no active thread at all. A leader whose tuple is its
+    /// CTA's alone (or an error, reported when it enqueues) goes alone.
+    fn same_tuple(&self, gang: &[usize], idx: usize, func: &dyn AffineHost) -> Vec<usize> {
+        let mut key: Option<TupleCmd> = None;
+        let mut out = Vec::with_capacity(gang.len());
+        for (i, &m) in gang.iter().enumerate() {
+            let masks = func.affine_masks(m as u16).unwrap_or_default();
+            if masks.iter().all(|&x| x == 0) {
+                out.push(m);
+                continue;
+            }
+            match (self.tuple_of(m, idx, masks), key) {
+                (Ok((t, true)), None) => key = Some(t),
+                (Ok((t, true)), Some(k)) if TupleCmd { ctas: k.ctas, ..t } == k => {}
+                _ if i == 0 => return vec![m],
+                _ => continue,
+            }
+            out.push(m);
+        }
+        out
+    }
+
+    /// The affine warps of `steps` issued `enq` `idx`: one tuple to the
+    /// block for the CTAs with records, their active threads to its
+    /// expansion unit's list, each warp's functional record to the warp's
+    /// runs or predicates.
+    fn enqueue(&mut self, idx: usize, q: DacQueue, steps: &[(usize, AffineStep)]) -> Result<(), String> {
+        let mut with = steps.iter().filter(|(_, s)| !s.records.is_empty());
+        let Some((first, s)) = with.next() else { return Ok(()) };
+        let (mut t, _) = self.tuple_of(*first, idx, &s.masks)?;
+        t.ctas = with.fold(t.ctas, |c, (m, _)| c | 1 << m);
         self.block.enq(&t);
         self.stats.enq[q as usize] += 1;
         let mut lanes = vec![0u32; self.runs.len()];
-        for &(w, r) in &step.records {
+        for &(w, r) in steps.iter().flat_map(|(_, s)| &s.records) {
             lanes[w as usize] = r.mask;
             let wi = w as usize;
             if q == DacQueue::Pred {
@@ -672,7 +789,7 @@ impl DacSm {
             _ => self.runs[w as usize]
                 .iter()
                 .find(|r| !r.issued)
-                .is_some_and(|r| r.pushed > 0 && (r.last || self.in_pwaq[w as usize] >= self.pwaq_depth) && r.filled),
+                .is_some_and(|r| r.pushed > 0 && (r.last || r.pushed >= self.pwaq_depth) && r.filled),
         }
     }
 

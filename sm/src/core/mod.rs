@@ -1023,7 +1023,7 @@ impl Sm {
             }
         }
         if let Some(d) = self.dac.as_mut() {
-            d.launch(slot, free[0], self.func.block_dim());
+            d.launch(slot, free[0], self.func.block_dim(), self.func.ctaid(slot as u16), self.now);
         }
         self.ctas[slot] = Some(Cta { warps: free, threads, running: nwarps, bars: CtaBarriers::default(), unfinished: nwarps });
         self.stats.ctas += 1;
