@@ -140,7 +140,7 @@ impl Subs {
     fn set_changed(&mut self, c: usize, id: PortId, v: &[u64]) -> bool {
         let f = match c {
             SB => match &mut self.sb {
-                Board::Model(m) => &mut m.frame,
+                Board::Model(m) => return m.set_changed(id, v),
                 Board::Other(o) => {
                     let same = o.get(id) == v;
                     if !same {

@@ -14,42 +14,46 @@ pub struct ScoreboardModel {
     pub(crate) frame: PortFrame,
     io: ScoreboardIo<PortId>,
     boards: [[BitVec; 2]; 2],
+    /// By port: the issue port whose answers an input feeds (`ALL`: the
+    /// writebacks and the rest feed every port's).
+    feeds: Vec<u8>,
+    /// Issue ports whose inputs changed, or whose boards ticked, since
+    /// their last `eval`: the others' answers stand.
+    dirty: u64,
 }
+
+/// `feeds` of an input that every issue port's answer depends on.
+const ALL: u8 = u8::MAX;
 
 impl ScoreboardModel {
     pub fn new(p: &ScoreboardParams) -> Self {
         let bits = (p.warps * p.regs) as usize;
         let empty = || bitvec![0; bits];
-        ScoreboardModel {
-            p: p.clone(),
-            frame: p.frame(),
-            io: p.ids(),
-            boards: [[empty(), empty()], [empty(), empty()]],
+        let (frame, io) = (p.frame(), p.ids());
+        let mut feeds = vec![ALL; frame.specs().len()];
+        for (k, ip) in io.iss.iter().enumerate() {
+            for id in [ip.warp, ip.pmode, ip.fire, ip.long, ip.skip].into_iter().chain(ip.src.iter().chain(&ip.dst).flat_map(|o| [o.reg, o.vld])) {
+                feeds[id.0 as usize] = k as u8;
+            }
         }
+        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds, dirty: u64::MAX }
+    }
+
+    /// Set an input; whether its value changed.
+    pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
+        let changed = self.frame.set_changed(port, value);
+        if changed {
+            self.dirty |= match self.feeds[port.0 as usize] {
+                ALL => u64::MAX,
+                k => 1 << k,
+            };
+        }
+        changed
     }
 
     /// Bit index of (warp, reg), if both are in range.
     fn at(&self, warp: u64, reg: u64) -> Option<usize> {
         (warp < self.p.warps as u64 && reg < self.p.regs as u64).then(|| (warp * self.p.regs as u64 + reg) as usize)
-    }
-
-    /// Is (warp, reg) written back on `board` this cycle?
-    fn written_back(&self, board: usize, warp: u64, reg: u64) -> bool {
-        self.io.wb.iter().any(|wb| {
-            let f = &self.frame;
-            f.get_bool(wb.en)
-                && f.get_bool(if board == 1 { wb.p } else { wb.n })
-                && f.get_u64(wb.warp) == warp
-                && f.get_u64(wb.reg) == reg
-        })
-    }
-
-    /// A bit as a query sees it this cycle (writeback bypass).
-    fn query(&self, board: usize, array: usize, warp: u64, reg: u64) -> bool {
-        match self.at(warp, reg) {
-            Some(i) => self.boards[board][array][i] && !self.written_back(board, warp, reg),
-            None => false,
-        }
     }
 
     /// Pending/long bits of one register (for tests).
@@ -67,10 +71,45 @@ impl Component for ScoreboardModel {
         "scoreboard"
     }
 
-    sim::frame_ports!(frame);
+    fn ports(&self) -> &[sim::PortSpec] {
+        self.frame.specs()
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        self.set_changed(port, value);
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        self.frame.get(port)
+    }
 
     fn eval(&mut self) {
+        if self.dirty == 0 {
+            return;
+        }
+        // This cycle's writebacks (the same-cycle bypass): warp, register,
+        // the boards they clear (bit 0: N, bit 1: P).
+        let mut wbs = [(0u64, 0u64, 0u8); 8];
+        let mut n = 0;
+        for wb in &self.io.wb {
+            let f = &self.frame;
+            if f.get_bool(wb.en) {
+                wbs[n] = (f.get_u64(wb.warp), f.get_u64(wb.reg), f.get_bool(wb.n) as u8 | (f.get_bool(wb.p) as u8) << 1);
+                n += 1;
+            }
+        }
+        let wbs = &wbs[..n];
+        // A register's (pending, long) bits as a query sees them.
+        let (warps, regs, boards) = (self.p.warps as u64, self.p.regs as u64, &self.boards);
+        let bits = |board: usize, warp: u64, reg: u64| {
+            if warp >= warps || reg >= regs || wbs.iter().any(|&(w, r, b)| b >> board & 1 == 1 && w == warp && r == reg) {
+                return (false, false);
+            }
+            let i = (warp * regs + reg) as usize;
+            (boards[board][0][i], boards[board][1][i])
+        };
         for k in 0..self.io.iss.len() {
+            if self.dirty >> k & 1 == 0 {
+                continue;
+            }
             let ip = &self.io.iss[k];
             let f = &self.frame;
             let board = f.get_bool(ip.pmode) as usize;
@@ -80,16 +119,21 @@ impl Component for ScoreboardModel {
             let mut src_long = [false; 8];
             for (s, src) in ip.src.iter().enumerate() {
                 if f.get_bool(src.vld) {
-                    src_pending |= self.query(board, 0, warp, f.get_u64(src.reg));
-                    src_long[s] = self.query(board, 1, warp, f.get_u64(src.reg));
-                    long_dep |= src_long[s];
+                    let (pending, long) = bits(board, warp, f.get_u64(src.reg));
+                    src_pending |= pending;
+                    src_long[s] = long;
+                    long_dep |= long;
                 }
             }
-            let dst_bits = ip.dst.iter().enumerate().fold(0u64, |acc, (d, o)| {
-                acc | (((f.get_bool(o.vld) && self.query(board, 0, warp, f.get_u64(o.reg))) as u64) << d)
-            });
+            let (mut dst_bits, mut dst_long) = (0u64, false);
+            for (d, o) in ip.dst.iter().enumerate() {
+                if f.get_bool(o.vld) {
+                    let (pending, long) = bits(board, warp, f.get_u64(o.reg));
+                    dst_bits |= (pending as u64) << d;
+                    dst_long |= long;
+                }
+            }
             let dst_pending = dst_bits != 0;
-            let dst_long = ip.dst.iter().any(|o| f.get_bool(o.vld) && self.query(board, 1, warp, f.get_u64(o.reg)));
             self.frame.set_bool(ip.dst_long, dst_long);
             if let Some(id) = ip.dst_pending_bits {
                 self.frame.set_u64(id, dst_bits);
@@ -104,9 +148,11 @@ impl Component for ScoreboardModel {
                 self.frame.set_bool(id, long);
             }
         }
+        self.dirty = 0;
     }
 
     fn tick(&mut self) {
+        self.dirty = u64::MAX;
         if self.frame.get_bool(self.io.rst) {
             for board in &mut self.boards {
                 for array in board.iter_mut() {
