@@ -573,8 +573,9 @@ impl Stats {
             if d.unchanged.is_empty() {
                 let _ = writeln!(
                     s,
-                    "DAC: {} affine-warp instructions ({} warp instructions in all); enq addr {} data {} pred {}; {} records, {} prefetches; {} of {} global/local loads dequeued prefetched data",
+                    "DAC: {} affine-warp instructions, {:.2} CTAs each ({} warp instructions in all); enq addr {} data {} pred {}; {} records, {} prefetches; {} of {} global/local loads dequeued prefetched data",
                     d.affine_insts,
+                    d.affine_ctas as f64 / d.affine_insts.max(1) as f64,
                     d.affine_insts + self.warp_insts,
                     d.enq[0],
                     d.enq[1],
