@@ -956,6 +956,12 @@ impl DacBlock {
         self.cta.write(&self.io.cta, self.warp_bits, |id, v| c.set(id, v));
     }
 
+    /// The CTA slots whose expansion of the AEU's tuple waits for their
+    /// warps to pass a barrier (section 4.2).
+    pub fn set_aeu_hold(&mut self, ctas: u16) {
+        self.inst.comp.set_u64(self.io.aeu_cta_hold, ctas as u64);
+    }
+
     /// The active threads, per warp slot, of the tuples the AEU (`pred`
     /// false) or the PEU works on.
     pub fn set_lanes(&mut self, pred: bool, lanes: &[u32]) {

@@ -348,6 +348,22 @@ pub enum Release {
     Move,
 }
 
+/// Where an address or data tuple enqueued after a barrier waits for the
+/// CTA's warps to pass it (seed 003 section 4.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BarrierHold {
+    /// In the AEU (the paper: "the AEU disables expansion for the target
+    /// non-affine blocks"): the tuple enters the ATQ; the AEU expands it
+    /// for the tuple's other CTAs and holds the held CTA's context, and
+    /// the in-order ATQ waits behind it.
+    #[default]
+    Aeu,
+    /// At the `enq`: the affine context waits (and its batch with it), the
+    /// ATQ takes other CTAs' tuples meanwhile.
+    Enq,
+}
+
 /// MSHR tracker of replay mode (seed 004 chapter 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -590,11 +606,12 @@ pub struct Dac {
     /// once, an `enq` as one tuple for all of them. `false`: every CTA's
     /// affine warp issues on its own.
     pub batches: bool,
+    pub barrier_hold: BarrierHold,
 }
 
 impl Default for Dac {
     fn default() -> Self {
-        Dac { atq_entries: 24, pwaq_entries: 192, pwpq_entries: 192, batches: true }
+        Dac { atq_entries: 24, pwaq_entries: 192, pwpq_entries: 192, batches: true, barrier_hold: BarrierHold::Aeu }
     }
 }
 

@@ -274,8 +274,9 @@ pub struct DacStats {
     /// Cycles an affine warp's ALU instruction found every SP unit busy.
     #[serde(default)]
     pub lanes_busy: u64,
-    /// Cycles an affine warp's `enq` waited for its CTA's warps to pass a
-    /// barrier it had passed (section 4.2).
+    /// Cycles a tuple waited for a CTA's warps to pass a barrier the
+    /// affine warp had passed (section 4.2): the AEU holding a CTA of its
+    /// tuple (`dac.barrier_hold = "aeu"`), or an `enq` waiting (`"enq"`).
     #[serde(default)]
     pub barrier_waits: u64,
     /// Sum over cycles of the ATQ's entries (occupancy = sum / cycles) and
@@ -587,7 +588,7 @@ impl Stats {
                 );
                 let _ = writeln!(
                     s,
-                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, for its CTA's barrier {}, an affine instruction for an SP unit {}; unit-cycles an expansion unit held a tuple without writing {}; PEU masks scalar {} two-compare {} serial {}; L1 lines locked {}, locks refused {}; expansion mismatches {}",
+                    "  ATQ mean {:.1}, peak {}; cycles an enq waited for the ATQ {}, for a full warp queue {}, cycles a tuple waited for a CTA's barrier {}, an affine instruction for an SP unit {}; unit-cycles an expansion unit held a tuple without writing {}; PEU masks scalar {} two-compare {} serial {}; L1 lines locked {}, locks refused {}; expansion mismatches {}",
                     d.atq_sum as f64 / self.cycles.max(1) as f64,
                     d.atq_peak,
                     d.atq_full,

@@ -113,6 +113,14 @@ fn suite_dac_every_policy() {
         assert!(b.dac.enq.iter().sum::<u64>() < c.dac.enq.iter().sum::<u64>(), "{name}: tuples for several CTAs");
         assert_eq!((b.dac.records, b.dac.expansion_mismatches), (c.dac.records, 0), "{name}");
     }
+    // Section 4.2 both ways: the AEU holds a CTA past a barrier (the
+    // paper), or the affine context's `enq` waits; the same records.
+    for name in ["sgemm", "reduction"] {
+        let (a, e) = (run(name, &dac1, Engine::Model), run(name, &dac1.with_override("dac.barrier_hold=\"enq\"").unwrap(), Engine::Model));
+        assert!(a.dac.barrier_waits > 0 && e.dac.barrier_waits > 0, "{name}: the barrier rule applies");
+        assert_eq!((a.dac.records, a.dac.expansion_mismatches, e.dac.expansion_mismatches), (e.dac.records, 0, 0), "{name}");
+        assert_ne!(a.cycles, e.cycles, "{name}: the two holds are different hardware");
+    }
     // The dac_unit on its netlist decides the same cycles as its model.
     for name in ["dac_fig4", "pathfinder"] {
         let (m, n) = (run(name, &dac1, Engine::Model), run(name, &dac1, Engine::Netlist));

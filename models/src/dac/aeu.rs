@@ -194,13 +194,18 @@ impl Aeu {
             Top::Work => {
                 // The locked context keeps the unit until its record is pushed;
                 // otherwise the lowest-numbered context that can make progress.
+                // A held CTA's context takes no step (even a locked one).
+                let hold = self.frame.get_u64(self.io.cta_hold);
                 let pick = match self.s.lock {
-                    Some(c) => Some(c),
-                    None => (0..self.p.ctas as usize).find(|&c| match self.s.ctx[c].st {
-                        Cst::Done => false,
-                        Cst::Run => !self.blocked(c),
-                        _ => true,
-                    }),
+                    Some(c) => (hold >> c & 1 == 0).then_some(c),
+                    None => {
+                        (0..self.p.ctas as usize).find(|&c| match self.s.ctx[c].st {
+                            Cst::Done => false,
+                            _ if hold >> c & 1 == 1 => false,
+                            Cst::Run => !self.blocked(c),
+                            _ => true,
+                        })
+                    }
                 };
                 if let Some(c) = pick {
                     let st = self.s.ctx[c].st;

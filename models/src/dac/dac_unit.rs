@@ -78,6 +78,8 @@ pub struct DacUnit {
     aeu_p: UPorts,
     /// The AEU's `push_data`: the record belongs to an `enq.data` tuple.
     aeu_push_data: PortId,
+    /// The AEU's `cta_hold`.
+    aeu_hold: PortId,
     peu: Peu,
     peu_p: UPorts,
     peu_cnt: [PortId; 4],
@@ -103,6 +105,7 @@ impl DacUnit {
             aeu: Aeu::new(&p.aeu()),
             aeu_p: UPorts::aeu(&aeu_io),
             aeu_push_data: aeu_io.push_data,
+            aeu_hold: aeu_io.cta_hold,
             peu: Peu::new(&p.peu()),
             peu_p: UPorts::peu(&peu_io),
             peu_cnt: [peu_io.cnt_scalar, peu_io.cnt_uniform, peu_io.cnt_serial, peu_io.cnt_cmp],
@@ -145,6 +148,7 @@ impl DacUnit {
         let to_peu = head_valid && kind == tuple::KIND_PRED;
         let drop = head_valid && kind == tuple::KIND_RSVD;
         let held = std::mem::take(&mut self.held_dirty);
+        self.aeu.set(self.aeu_hold, self.frame.get(o.aeu_cta_hold));
         for (u, up, q, qp, valid, lanes) in [
             (&mut self.aeu as &mut dyn Component, &self.aeu_p, &self.pwaq, &self.pwaq_p, to_aeu, o.aeu_lane_mask),
             (&mut self.peu as &mut dyn Component, &self.peu_p, &self.pwpq, &self.pwpq_p, to_peu, o.peu_lane_mask),

@@ -23,9 +23,11 @@
 //!   (lock counters, at most `ways - 1` ways of a set); the SM sends a
 //!   warp's lines together at the run's first record (a run's records
 //!   follow each other cycle by cycle).
-//! - **Barriers** (section 4.2): an `enq.addr` / `enq.data` after its
-//!   affine context's n-th barrier waits until the CTA's warps have
-//!   completed n (an `enq.pred` touches no memory and does not wait).
+//! - **Barriers** (section 4.2): the AEU expands an address or data tuple
+//!   enqueued after a context's n-th barrier for that CTA only once the
+//!   CTA's warps have completed n (`aeu_cta_hold`); with `barrier_hold =
+//!   "enq"` the `enq` waits in the affine context instead. An `enq.pred`
+//!   touches no memory and never waits.
 //! - **Issue rule** (section 4.1, the scoreboard stage): a warp's `deq.pred`
 //!   waits for a mask in its PWPQ; `[deq.addr]` / `[deq.data]` for its
 //!   record run (all of it, or enough to fill its partition, the rest
@@ -76,13 +78,15 @@ pub(crate) struct DacSm {
     gated: bool,
     atq_cap: u32,
     pwaq_depth: u32,
-    /// Per expansion unit (AEU, PEU), the active threads by warp slot of
-    /// each tuple it has still to finish, in `enq` order (the front is the
-    /// one it works on), whether it was busy last cycle, and the front the
-    /// block's input holds.
-    jobs: [VecDeque<(u64, Vec<u32>)>; 2],
+    /// Per expansion unit (AEU, PEU), the tuples it has still to finish, in
+    /// `enq` order (the front is the one it works on), whether it was busy
+    /// last cycle, and the front the block's input holds; the AEU's CTA
+    /// holds on the block's input.
+    jobs: [VecDeque<Job>; 2],
     busy: [bool; 2],
     lanes_on: [Option<u64>; 2],
+    hold_on: u16,
+    barrier_hold: crate::config::BarrierHold,
     next_job: u64,
     /// Per warp slot, its address-record runs in `enq` order (one per
     /// address or data tuple), and the records in its PWAQ partition.
@@ -134,6 +138,17 @@ pub(crate) trait AffineHost {
     fn affine_masks(&self, slot: u16) -> Option<&[u32]>;
     fn push_record(&mut self, w: u16, r: DacRecord);
     fn thread_index(&self, w: u16, lane: u32) -> [u32; 3];
+}
+
+/// A tuple an expansion unit has still to finish.
+struct Job {
+    id: u64,
+    /// Its active threads by warp slot.
+    lanes: Vec<u32>,
+    /// Per CTA slot it is for, the barriers the CTA's warps must have
+    /// completed before the AEU expands it for them (section 4.2; an
+    /// address or data tuple enqueued after its context's n-th barrier).
+    bars: Vec<(usize, u32)>,
 }
 
 /// One warp's records of one address or data tuple.
@@ -226,6 +241,8 @@ impl DacSm {
             jobs: [VecDeque::new(), VecDeque::new()],
             busy: [false; 2],
             lanes_on: [None; 2],
+            hold_on: 0,
+            barrier_hold: cfg.dac.barrier_hold,
             next_job: 0,
             runs: (0..warps).map(|_| VecDeque::new()).collect(),
             in_pwaq: vec![0; warps],
@@ -493,12 +510,19 @@ impl DacSm {
         let mut ev = Events::default();
         self.block.begin_cycle();
         for (u, jobs) in self.jobs.iter().enumerate() {
-            if let Some((id, lanes)) = jobs.front() {
-                if self.lanes_on[u] != Some(*id) {
-                    self.block.set_lanes(u == 1, lanes);
-                    self.lanes_on[u] = Some(*id);
+            if let Some(j) = jobs.front() {
+                if self.lanes_on[u] != Some(j.id) {
+                    self.block.set_lanes(u == 1, &j.lanes);
+                    self.lanes_on[u] = Some(j.id);
                 }
             }
+        }
+        // Section 4.2: the AEU expands its tuple for a CTA only once the
+        // CTA's warps have passed the barriers before its `enq`.
+        let hold = self.jobs[0].front().map_or(0, |j| j.bars.iter().filter(|&&(s, n)| self.passed[s] < n).fold(0u16, |m, &(s, _)| m | 1 << s));
+        if hold != self.hold_on {
+            self.block.set_aeu_hold(hold);
+            self.hold_on = hold;
         }
         // Clock gating: a block whose ATQ is empty and whose units are idle
         // keeps its state through a cycle without a command, so last
@@ -514,6 +538,7 @@ impl DacSm {
             }
             self.busy[u] = !idle;
         }
+        self.stats.barrier_waits += (hold != 0 && self.busy[0]) as u64;
         let pushed = st.aeu_push.is_some() || st.peu_push.is_some();
         self.stats.queue_full += (self.busy[0] && st.aeu_push.is_none()) as u64 + (self.busy[1] && st.peu_push.is_none()) as u64;
         if let Some((w, last)) = st.aeu_push {
@@ -622,11 +647,11 @@ impl DacSm {
         let mut order: Vec<usize> = (0..n).map(|i| (self.rr + i) % n).filter(|&s| func.affine_next(s as u16).is_some()).collect();
         let behind = |s: usize| order.iter().any(|&o| self.batch[o] == self.batch[s] && self.steps[o] < self.steps[s]);
         order = order.iter().copied().filter(|&s| !behind(s)).collect();
-        // Section 4.2: the AEU expands a tuple enqueued past a barrier for
-        // a CTA only once the CTA's warps have passed it (its memory
-        // requests must not run ahead of the stores before the barrier).
-        // The PEU's masks touch no memory: an `enq.pred` does not wait.
-        let held = |d: &DacSm, s: usize, q: Option<DacQueue>| q.is_some_and(|q| q != DacQueue::Pred) && d.bars[s] > d.passed[s];
+        // `barrier_hold = "enq"`: an address or data `enq` past a barrier
+        // its CTA's warps have not completed waits in the affine context.
+        let held = |d: &DacSm, s: usize, q: Option<DacQueue>| {
+            d.barrier_hold == crate::config::BarrierHold::Enq && q.is_some_and(|q| q != DacQueue::Pred) && d.bars[s] > d.passed[s]
+        };
         for &slot in &order {
             let Some(idx) = func.affine_next(slot as u16) else { continue };
             if !self.operands_ready(slot, idx, now) {
@@ -742,7 +767,14 @@ impl DacSm {
         let mut with = steps.iter().filter(|(_, s)| !s.records.is_empty());
         let Some((first, s)) = with.next() else { return Ok(()) };
         let (mut t, _) = self.tuple_of(*first, idx, &s.masks)?;
-        t.ctas = with.fold(t.ctas, |c, (m, _)| c | 1 << m);
+        let mut bars = vec![(*first, self.bars[*first])];
+        for (m, _) in with {
+            t.ctas |= 1 << m;
+            bars.push((*m, self.bars[*m]));
+        }
+        if q == DacQueue::Pred {
+            bars.clear();
+        }
         self.block.enq(&t);
         self.stats.enq[q as usize] += 1;
         let mut lanes = vec![0u32; self.runs.len()];
@@ -758,7 +790,7 @@ impl DacSm {
                 self.runs[wi].push_back(Run { seq, record: r, data, pushed: 0, last: false, issued: false, filled: !data, locked: 0 });
             }
         }
-        self.jobs[(q == DacQueue::Pred) as usize].push_back((self.next_job, lanes));
+        self.jobs[(q == DacQueue::Pred) as usize].push_back(Job { id: self.next_job, lanes, bars });
         self.next_job += 1;
         Ok(())
     }
@@ -825,16 +857,17 @@ impl DacSm {
         let st = &self.status;
         let unit = |busy: bool, jobs: usize| if busy { format!("busy, {jobs} tuple(s) to go") } else { format!("idle, {jobs} tuple(s) to go") };
         let mut s = format!(
-            "  DAC unit: ATQ {} of {} entries; AEU {}; PEU {}; {} prefetch(es) waiting for the memory stage\n",
+            "  DAC unit: ATQ {} of {} entries; AEU {}{}; PEU {}; {} prefetch(es) waiting for the memory stage\n",
             st.atq_count,
             self.atq_cap,
             unit(self.busy[0], self.jobs[0].len()),
+            if self.hold_on != 0 { format!(", holding CTA slots {:#b} at a barrier", self.hold_on) } else { String::new() },
             unit(self.busy[1], self.jobs[1].len()),
             self.prefetch.len()
         );
         for slot in 0..self.reg_ready.len() {
             if let Some(i) = func.affine_next(slot as u16) {
-                let bar = if self.bars[slot] > self.passed[slot] { format!(" (waits for its CTA's barrier {})", self.bars[slot]) } else { String::new() };
+                let bar = if self.bars[slot] > self.passed[slot] { format!(" (past barrier {}, which its CTA's warps have not completed)", self.bars[slot]) } else { String::new() };
                 s.push_str(&format!("  affine warp of CTA slot {slot}: next: {}{bar}\n", self.ops[i as usize].text));
             }
         }

@@ -22,7 +22,7 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 pub fn driver(p: &AeuParams, seed: u64) -> ExpansionDriver {
     let io = p.ids();
     let ports =
-        ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwaq_full, lanes: io.lane_mask };
+        ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwaq_full, lanes: io.lane_mask, hold: Some(io.cta_hold) };
     ExpansionDriver::new(Expansion::Addr, &p.ports(), ports, &p.expansion(), seed)
 }
 
@@ -48,7 +48,8 @@ pub struct AeuReport {
 ///   granularity, and the last record of each warp, and only it, has `last`
 ///   set; a warp with none gets no record,
 /// - nothing is pushed for a warp whose `pwaq_full` is set in that cycle, nor
-///   for warps outside the tuple's valid CTAs,
+///   for a warp of a CTA whose `cta_hold` is set, nor for warps outside the
+///   tuple's valid CTAs,
 /// - `push_data` is set exactly for non-empty records of `enq.data` tuples.
 ///
 /// The CTA configuration and `lane_mask` inputs must change only in reset
@@ -86,6 +87,12 @@ pub fn check_expansion(dut: &mut dyn Component, p: &AeuParams, stim: &Stimulus) 
                 let Some(k) = cur.as_mut() else { return err(format!("push for warp {w} with no tuple")) };
                 if frame.get(s_full)[0] >> w & 1 != 0 {
                     return err(format!("push into the full queue of warp {w}"));
+                }
+                let held = frame.get(io.cta_hold)[0];
+                if let Some(ci) = stim::targets(&k.cfg, &k.t).into_iter().find(|&ci| (k.cfg.warp0[ci]..k.cfg.warp0[ci] + k.cfg.geom(ci).warps()).contains(&w)) {
+                    if held >> ci & 1 != 0 {
+                        return err(format!("push for warp {w} of CTA slot {ci}, which is held"));
+                    }
                 }
                 if w >= p.warps || k.got[w as usize].2 == 0 {
                     return err(format!("push for warp {w}, which no target CTA owns"));

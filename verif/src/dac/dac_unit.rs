@@ -29,9 +29,11 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 /// (both units' `lane_mask`) per reset epoch, a
 /// stream of `enq` tuples (address, data, predicate, a few reserved), and
 /// `deq.addr` / `deq.pred` from the warps of the valid CTAs at varying rates
-/// (slow phases fill the per-warp queues and throttle the affine warp).
+/// (slow phases fill the per-warp queues and throttle the affine warp), and
+/// now and then a CTA's barrier hold on the AEU (`aeu_cta_hold`).
 /// With `drain_after`, it stops enqueueing after that many cycles and only
-/// dequeues, round robin, so that every expansion is eventually consumed.
+/// dequeues, round robin, with no hold, so that every expansion is
+/// eventually consumed.
 pub struct DacUnitDriver {
     p: DacUnitParams,
     layout: Arc<InputLayout>,
@@ -47,6 +49,8 @@ pub struct DacUnitDriver {
     drain_after: Option<u64>,
     resets: bool,
     rr: usize,
+    hold: u64,
+    hold_port: PortId,
 }
 
 impl DacUnitDriver {
@@ -87,6 +91,8 @@ impl DacUnitDriver {
             drain_after,
             resets,
             rr: 0,
+            hold: 0,
+            hold_port: io.aeu_cta_hold,
         };
         d.used();
         d
@@ -158,6 +164,16 @@ impl Driver for DacUnitDriver {
         f.set(self.sl[10], wa as u64);
         f.set_bool(self.sl[11], dp);
         f.set(self.sl[12], wp as u64);
+        for c in 0..self.p.ctas {
+            let held = self.hold >> c & 1 == 1;
+            if self.rng.random_bool(if held { 0.05 } else { 0.002 }) {
+                self.hold ^= 1 << c;
+            }
+        }
+        if draining {
+            self.hold = 0;
+        }
+        f.set(self.hold_port, self.hold);
     }
 }
 

@@ -20,7 +20,7 @@ pub static VERIF: crate::registry::VerifBlock = crate::registry::VerifBlock {
 pub fn driver(p: &PeuParams, seed: u64) -> ExpansionDriver {
     let io = p.ids();
     let ports =
-        ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwpq_full, lanes: io.lane_mask };
+        ExpansionPorts { rst: io.rst, in_valid: io.in_valid, in_tuple: io.in_tuple, cta: io.cta, full: io.pwpq_full, lanes: io.lane_mask, hold: None };
     ExpansionDriver::new(Expansion::Pred, &p.ports(), ports, &p.expansion(), seed)
 }
 

@@ -229,7 +229,8 @@ pub enum Expansion {
 /// Constrained-random traffic for an expansion unit: a CTA configuration and
 /// active threads ([`random_lanes`]) per reset epoch, tuples from [`TupleGen`] offered with random gaps (2% with a
 /// random kind, so tuples meant for the other unit arrive too), and phases
-/// of random per-warp backpressure on the queue's full flags.
+/// of random per-warp backpressure on the queue's full flags and (the AEU)
+/// of random per-CTA barrier holds.
 pub struct ExpansionDriver {
     unit: Expansion,
     p: ExpansionParams,
@@ -243,6 +244,8 @@ pub struct ExpansionDriver {
     offer: f64,
     full_p: f64,
     full: u64,
+    hold_p: f64,
+    hold: u64,
 }
 
 /// The inputs an expansion unit driver drives (the AEU's or the PEU's, from
@@ -256,6 +259,8 @@ pub struct ExpansionPorts {
     /// `pwaq_full` or `pwpq_full`.
     pub full: PortId,
     pub lanes: PortId,
+    /// The AEU's `cta_hold` (the PEU has none).
+    pub hold: Option<PortId>,
 }
 
 impl ExpansionDriver {
@@ -266,7 +271,7 @@ impl ExpansionDriver {
         let cfg = random_config(&mut rng, p.ctas, p.warps);
         let lanes = random_lanes(&mut rng, p.warps);
         let gen = TupleGen::for_config(&cfg);
-        ExpansionDriver { unit, p: p.clone(), layout, rng, ports: io, cycle: 0, cfg, lanes, gen, offer: 0.5, full_p: 0.0, full: 0 }
+        ExpansionDriver { unit, p: p.clone(), layout, rng, ports: io, cycle: 0, cfg, lanes, gen, offer: 0.5, full_p: 0.0, full: 0, hold_p: 0.0, hold: 0 }
     }
 }
 
@@ -311,5 +316,18 @@ impl Driver for ExpansionDriver {
             }
         }
         f.set(self.ports.full, self.full);
+        // Barrier holds: now and then a CTA is held for a while.
+        if let Some(hold) = self.ports.hold {
+            if self.cycle.is_multiple_of(512) {
+                self.hold_p = [0.0, 0.0, 0.002, 0.01][r.random_range(0..4)];
+            }
+            for c in 0..self.p.ctas {
+                let held = self.hold >> c & 1 == 1;
+                if (held && r.random_bool(0.05)) || (!held && self.hold_p > 0.0 && r.random_bool(self.hold_p)) {
+                    self.hold ^= 1 << c;
+                }
+            }
+            f.set(hold, self.hold);
+        }
     }
 }

@@ -331,3 +331,46 @@ fn active_threads_and_the_cta_set() {
 }
 
 cosim_tests!("aeu", seed 2026, small SMALL, and_model);
+
+/// §4.2: a CTA held at a barrier (`cta_hold`) gets no record while it is
+/// held; the unit expands the tuple for its other CTA meanwhile, then for
+/// the held one once it is released, and the records are those of an
+/// unheld expansion.
+#[test]
+fn a_held_cta_waits_and_the_other_goes_on() {
+    let p: AeuParams = typed("aeu", MASKED_UNIT);
+    let cfg = two_ctas_of_128();
+    let t = TupleCmd { ctas: 0b11, ..word(0x4000, 4) };
+    let all = vec![u32::MAX; p.warps as usize];
+    for mut dut in engines("aeu", MASKED_UNIT) {
+        let (want, _) = expand_masked(dut.as_mut(), &p, &cfg, t, &all);
+        let io = p.bind(dut.as_ref()).unwrap();
+        dut.set_bool(io.rst, true);
+        dut.step();
+        dut.set_bool(io.rst, false);
+        dut.set_u64(io.cta_hold, 0b01);
+        dut.set_bool(io.in_valid, true);
+        dut.set(io.in_tuple, &t.pack());
+        dut.step();
+        dut.set_bool(io.in_valid, false);
+        let mut got = vec![Vec::new(); p.warps as usize];
+        let mut first_of_cta0 = None;
+        for c in 0..200 {
+            if c == 60 {
+                dut.set_u64(io.cta_hold, 0);
+            }
+            dut.eval();
+            if dut.get_bool(io.push) {
+                let w = dut.get_u64(io.push_warp) as usize;
+                if w < 4 {
+                    first_of_cta0.get_or_insert(c);
+                }
+                got[w].push(Record::unpack(dut.get_u64(io.push_rec)));
+            }
+            dut.tick();
+        }
+        assert!(first_of_cta0.is_some_and(|c| c >= 60), "CTA slot 0 expanded while held: {first_of_cta0:?}");
+        assert!(got[4..8].iter().all(|r| !r.is_empty()), "CTA slot 1 went on meanwhile");
+        assert_eq!(got, want);
+    }
+}

@@ -21,6 +21,7 @@
 //! | `cta_bidx` | in | 48·C | per slot ctaid.x, .y, .z (16 bits each); read by the start steps |
 //! | `cta_warp0` | in | WB·C | per slot: warp slot of the CTA's first warp; its warps are consecutive |
 //! | `blk_dim_x_m1`, `blk_dim_y_m1`, `blk_dim_z_m1` | in | 10, 10, 6 | block dimensions minus one; latched at accept |
+//! | `cta_hold` | in | C | per slot: its context takes no step (§4.2: the CTA's warps have not yet passed the barrier the tuple was enqueued after; the AEU works on the tuple's other CTAs) |
 //! | `pwaq_full` | in | W | per-warp PWAQ partition is full (PWAQ `full_vec`) |
 //! | `lane_mask` | in | 32·W | per warp slot, its active threads for the tuple in the unit (bit i: the warp's thread i); held while the unit works on it |
 //! | `in_ready` | out | 1 | unit idle: a tuple offered now is accepted at this edge |
@@ -30,7 +31,7 @@
 //! | `push_data` | out | 1 | `push` of a non-empty record of an `enq.data` tuple: the record is also an L1 request |
 //!
 //! All outputs are combinational from the registers and this cycle's
-//! `pwaq_full`, `lane_mask`, `cta_bidx`, `cta_warp0` (no path from `in_valid`/`in_tuple`
+//! `pwaq_full`, `lane_mask`, `cta_hold`, `cta_bidx`, `cta_warp0` (no path from `in_valid`/`in_tuple`
 //! to any output). The handshake is `in_valid && in_ready` at the edge.
 //!
 //! # The ALU
@@ -73,11 +74,13 @@
 //!   and a warp of a 16×16 block is one progression. Otherwise a step never
 //!   crosses a row.
 //! * WORK, each cycle, one context is *picked*: the locked one if the lock
-//!   is set, else the lowest-numbered context that is in START*/ADJ*, or in
-//!   RUN with its warp's queue not full (`pwaq_full[warp0[c] + lin/32]`; a
-//!   warp number ≥ W has no queue and is never full, nor is a warp with no
-//!   active thread, which pushes nothing). This is the CTA
-//!   switching of §4.2: a full queue of one CTA's warp lets the next CTA go.
+//!   is set (no step at all while its CTA is held), else the lowest-numbered
+//!   context not held (`cta_hold[c]` = 0)
+//!   that is in START*/ADJ*, or in RUN with its warp's queue not full
+//!   (`pwaq_full[warp0[c] + lin/32]`; a warp number ≥ W has no queue and is
+//!   never full, nor is a warp with no active thread, which pushes
+//!   nothing). This is the CTA switching of §4.2: a full queue of one CTA's
+//!   warp, or a CTA held at a barrier, lets the next CTA go.
 //!   The picked context does one step:
 //!   - START0: `acc ← base + obx·ctaid.x` (§4.2 ①), then START1 if `oby ≠ 0`,
 //!     else START2 if `obz ≠ 0`, else RUN. START1: `acc += oby·ctaid.y`, then
@@ -209,6 +212,7 @@ pub struct AeuIo<H> {
     pub in_valid: H,
     pub in_tuple: H,
     pub cta: CtaConfigIo<H>,
+    pub cta_hold: H,
     pub pwaq_full: H,
     pub lane_mask: H,
     pub in_ready: H,
@@ -228,6 +232,7 @@ impl Interface for AeuParams {
             in_valid: b.input("in_valid", 1),
             in_tuple: b.input("in_tuple", tuple::BITS),
             cta: CtaConfigIo::describe(b, self.ctas, wb),
+            cta_hold: b.input("cta_hold", self.ctas),
             pwaq_full: b.input("pwaq_full", self.warps),
             lane_mask: b.input("lane_mask", WARP_SIZE * self.warps),
             in_ready: b.output("in_ready", 1),
@@ -277,6 +282,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let in_valid = m.port(&io.in_valid);
     let in_tuple = m.port(&io.in_tuple);
     let cta = CtaInputs::declare(&m, &io.cta);
+    let cta_hold = m.port(&io.cta_hold);
     let pwaq_full = m.port(&io.pwaq_full);
     let lane_mask = m.port(&io.lane_mask);
     let in_ready = m.port(&io.in_ready);
@@ -290,7 +296,7 @@ pub fn aeu(p: &AeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let lock_v = m.reg("lock_v", 1, 0);
     let lock_c = m.reg("lock_c", cb, 0);
     let bld = m.reg("bld_mask", 32, 0);
-    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwaq_full, lane_mask, lock_v, lock_c);
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwaq_full, lane_mask, lock_v, lock_c, Some(cta_hold));
 
     // Accept: granularity (3 decodes as word), data flag; no lock.
     let g = in_tuple.slice(tuple::OP, 2);

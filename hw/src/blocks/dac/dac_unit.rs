@@ -21,6 +21,7 @@
 //! | `deq_addr`, `deq_addr_warp` | in | 1, WB | a non-affine warp's `deq.addr` (PWAQ) |
 //! | `deq_pred`, `deq_pred_warp` | in | 1, WB | a non-affine warp's `deq.pred` (PWPQ) |
 //! | `aeu_lane_mask`, `peu_lane_mask` | in | 32·W, 32·W | each unit's `lane_mask`: the active threads per warp of the tuple it works on, held while it does |
+//! | `aeu_cta_hold` | in | C | the AEU's `cta_hold`: per CTA slot, its expansion of the AEU's tuple waits (§4.2: the CTA's warps have not passed the barrier the tuple was enqueued after) |
 //! | `enq_ready` | out | 1 | ATQ `enq_ready`: the affine warp may issue `enq` |
 //! | `atq_count` | out | clog2(atq_entries+1) | ATQ occupancy |
 //! | `addr_rec`, `addr_empty` | out | 62, 1 | PWAQ `deq_rec`, `deq_empty` for `deq_addr_warp` |
@@ -122,6 +123,7 @@ pub struct DacUnitIo<H> {
     pub deq_pred_warp: H,
     pub aeu_lane_mask: H,
     pub peu_lane_mask: H,
+    pub aeu_cta_hold: H,
     pub enq_ready: H,
     pub atq_count: H,
     pub addr_rec: H,
@@ -161,6 +163,7 @@ impl Interface for DacUnitParams {
             deq_pred_warp: b.input("deq_pred_warp", wb),
             aeu_lane_mask: b.input("aeu_lane_mask", WARP_SIZE * self.warps),
             peu_lane_mask: b.input("peu_lane_mask", WARP_SIZE * self.warps),
+            aeu_cta_hold: b.input("aeu_cta_hold", self.ctas),
             enq_ready: b.output("enq_ready", 1),
             atq_count: b.output("atq_count", self.atq().count_bits()),
             addr_rec: b.output("addr_rec", record::BITS),
@@ -242,6 +245,7 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
     let deq_pred_warp = m.port(&io.deq_pred_warp);
     let aeu_lanes = m.port(&io.aeu_lane_mask);
     let peu_lanes = m.port(&io.peu_lane_mask);
+    let aeu_hold = m.port(&io.aeu_cta_hold);
     let outs = [
         &io.enq_ready,
         &io.atq_count,
@@ -293,6 +297,7 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
     }
     u_aeu.pwaq_full.set(q_pwaq.full_vec);
     u_aeu.lane_mask.set(aeu_lanes);
+    u_aeu.cta_hold.set(aeu_hold);
     u_peu.in_valid.set(to_peu);
     u_peu.in_tuple.set(head);
     for (d, s) in u_peu.cta.as_array().into_iter().zip(&cfg) {

@@ -256,7 +256,7 @@ pub fn peu(p: &PeuParams, name: &str) -> Result<Arc<Module>, HwError> {
     let wrap = m.reg("wrap", 1, 0);
     let mask = m.reg("mask", 32, 0);
     let cnt = ["scalar_q", "uniform_q", "serial_q", "cmp_q"].map(|n| m.reg(&format!("cnt_{n}"), 32, 0));
-    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwpq_full, lane_mask, lock_v, lock_c);
+    let w = Walk::new(&m, p.ctas, p.warps, in_valid, in_tuple, &cta, pwpq_full, lane_mask, lock_v, lock_c, None);
     let scal_v: Vec<Sig> = (0..p.ctas).map(|k| m.reg(&format!("ctx{k}_scal_v"), 1, 0)).collect();
     let scal_r: Vec<Sig> = (0..p.ctas).map(|k| m.reg(&format!("ctx{k}_scal_r"), 1, 0)).collect();
 

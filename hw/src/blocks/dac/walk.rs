@@ -167,7 +167,8 @@ impl Walk {
     /// Registers, latching at accept and the pick. `full`: the per-warp
     /// queue flags; `lanes`: the per-warp active threads (32 bits each);
     /// `lock_v`/`lock_c`: the unit's lock (a locked context is picked
-    /// whatever its queue).
+    /// whatever its queue); `hold`: per CTA slot, its context takes no step
+    /// (the AEU's barrier hold, §4.2; the PEU has none).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         m: &ModuleBuilder,
@@ -180,6 +181,7 @@ impl Walk {
         lanes: Sig,
         lock_v: Sig,
         lock_c: Sig,
+        hold: Option<Sig>,
     ) -> Walk {
         let wb = clog2(warps as u64);
         let top = m.reg("top", 3, TOP_IDLE);
@@ -234,7 +236,12 @@ impl Walk {
             let w0 = c.warp0.slice(wb * k, wb);
             let warp = w0.zext(ww) + x.lin.slice(5, LIN_BITS - 5).zext(ww);
             let blocked = stops.bit_at(warp);
-            ready.push((x.st.ne(CST_DONE) & (x.st.ne(CST_RUN) | !blocked)).named(&format!("ctx{k}_ready")));
+            let steps = x.st.ne(CST_DONE) & (x.st.ne(CST_RUN) | !blocked);
+            let steps = match hold {
+                Some(h) => steps & !h.bit(k),
+                None => steps,
+            };
+            ready.push(steps.named(&format!("ctx{k}_ready")));
             warp_v.push(warp);
             blocked_v.push(blocked);
             ctx.push(x);
@@ -242,7 +249,12 @@ impl Walk {
         let ready_vec = cat(&ready.iter().rev().copied().collect::<Vec<_>>());
         let pick_idx = mux(lock_v, lock_c, ready_vec.ffs()).named("pick_idx");
         let work = top.eq(TOP_WORK);
-        let active = (work & (lock_v | ready_vec.any())).named("active");
+        // A held CTA's context takes no step, even one holding the lock.
+        let lock_go = match hold {
+            Some(h) => lock_v & !h.bit_at(lock_c),
+            None => lock_v,
+        };
+        let active = (work & (lock_go | (!lock_v & ready_vec.any()))).named("active");
 
         let field = |f: &dyn Fn(&Ctx) -> Sig| pick(pick_idx, &ctx.iter().map(f).collect::<Vec<_>>());
         let st = field(&|x| x.st).named("p_st");
