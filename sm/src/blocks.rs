@@ -950,7 +950,7 @@ impl DacBlock {
     pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3], bid: [u32; 3]) {
         self.cta.valid[slot] = true;
         self.cta.warp0[slot] = warp0 as u32;
-        self.cta.bid[slot] = if bid.iter().all(|&b| b < 1 << 16) { bid } else { [0; 3] };
+        self.cta.bid[slot] = if hw::blocks::dac::cta::bid_fits(bid) { bid } else { [0; 3] };
         self.cta.dims = dims;
         let c = &mut self.inst.comp;
         self.cta.write(&self.io.cta, self.warp_bits, |id, v| c.set(id, v));

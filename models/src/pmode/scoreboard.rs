@@ -25,6 +25,11 @@ pub struct ScoreboardModel {
 /// `feeds` of an input that every issue port's answer depends on.
 const ALL: u8 = u8::MAX;
 
+/// Bit index of (warp, reg), if both are in range.
+fn at(p: &ScoreboardParams, warp: u64, reg: u64) -> Option<usize> {
+    (warp < p.warps as u64 && reg < p.regs as u64).then(|| (warp * p.regs as u64 + reg) as usize)
+}
+
 impl ScoreboardModel {
     pub fn new(p: &ScoreboardParams) -> Self {
         let bits = (p.warps * p.regs) as usize;
@@ -51,15 +56,10 @@ impl ScoreboardModel {
         changed
     }
 
-    /// Bit index of (warp, reg), if both are in range.
-    fn at(&self, warp: u64, reg: u64) -> Option<usize> {
-        (warp < self.p.warps as u64 && reg < self.p.regs as u64).then(|| (warp * self.p.regs as u64 + reg) as usize)
-    }
-
     /// Pending/long bits of one register (for tests).
     pub fn bits(&self, pmode: bool, warp: u32, reg: u32) -> (bool, bool) {
         let b = pmode as usize;
-        match self.at(warp as u64, reg as u64) {
+        match at(&self.p, warp as u64, reg as u64) {
             Some(i) => (self.boards[b][0][i], self.boards[b][1][i]),
             None => (false, false),
         }
@@ -98,13 +98,10 @@ impl Component for ScoreboardModel {
         }
         let wbs = &wbs[..n];
         // A register's (pending, long) bits as a query sees them.
-        let (warps, regs, boards) = (self.p.warps as u64, self.p.regs as u64, &self.boards);
-        let bits = |board: usize, warp: u64, reg: u64| {
-            if warp >= warps || reg >= regs || wbs.iter().any(|&(w, r, b)| b >> board & 1 == 1 && w == warp && r == reg) {
-                return (false, false);
-            }
-            let i = (warp * regs + reg) as usize;
-            (boards[board][0][i], boards[board][1][i])
+        let (p, boards) = (&self.p, &self.boards);
+        let bits = |board: usize, warp: u64, reg: u64| match at(p, warp, reg) {
+            Some(i) if !wbs.iter().any(|&(w, r, b)| b >> board & 1 == 1 && w == warp && r == reg) => (boards[board][0][i], boards[board][1][i]),
+            _ => (false, false),
         };
         for k in 0..self.io.iss.len() {
             if self.dirty >> k & 1 == 0 {
@@ -168,7 +165,7 @@ impl Component for ScoreboardModel {
             if !f.get_bool(wb.en) {
                 continue;
             }
-            if let Some(i) = self.at(f.get_u64(wb.warp), f.get_u64(wb.reg)) {
+            if let Some(i) = at(&self.p, f.get_u64(wb.warp), f.get_u64(wb.reg)) {
                 for (board, sel) in [(0, wb.n), (1, wb.p)] {
                     if f.get_bool(sel) {
                         self.boards[board][0].set(i, false);
@@ -189,7 +186,7 @@ impl Component for ScoreboardModel {
                         continue;
                     }
                     let board = f.get_bool(ip.pmode) as usize;
-                    let Some(i) = self.at(f.get_u64(ip.warp), f.get_u64(ip.dst[d].reg)) else { continue };
+                    let Some(i) = at(&self.p, f.get_u64(ip.warp), f.get_u64(ip.dst[d].reg)) else { continue };
                     let (fire, long, skip) = (f.get_bool(ip.fire), f.get_bool(ip.long), f.get_bool(ip.skip));
                     if pass == 0 && fire {
                         self.boards[board][1].set(i, false);

@@ -113,6 +113,8 @@ pub(crate) struct DacSm {
     batch: Vec<u64>,
     steps: Vec<u64>,
     last_launch: Option<u64>,
+    /// Scratch: the CTA slots in this cycle's issue order.
+    order: Vec<usize>,
     batches: bool,
     /// Per CTA slot: barriers its affine warp executed, and barriers its
     /// warps completed (section 4.2: a tuple enqueued past a barrier is
@@ -257,6 +259,7 @@ impl DacSm {
             batch: vec![0; cfg.core.max_ctas as usize],
             steps: vec![0; cfg.core.max_ctas as usize],
             last_launch: None,
+            order: Vec::new(),
             batches: cfg.dac.batches,
             bars: vec![0; cfg.core.max_ctas as usize],
             passed: vec![0; cfg.core.max_ctas as usize],
@@ -445,7 +448,7 @@ impl DacSm {
             }
         };
         let ctas = 1 << slot;
-        let shared = self.bid[slot].iter().all(|&b| b < 1 << 16);
+        let shared = hw::blocks::dac::cta::bid_fits(self.bid[slot]);
         let at = || format!("DAC: the enq at line {} of CTA slot {slot}", inst.line);
         if let Some(a) = inst.addr {
             let t = one(a.base).map_err(|e| format!("{}: its address has {e}", at()))?.add(&Aff::scalar(a.off as u32));
@@ -644,15 +647,19 @@ impl DacSm {
         let mut queue_blocked = false;
         let mut lanes_blocked = false;
         let mut barrier_blocked = false;
-        let mut order: Vec<usize> = (0..n).map(|i| (self.rr + i) % n).filter(|&s| func.affine_next(s as u16).is_some()).collect();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend((0..n).map(|i| (self.rr + i) % n).filter(|&s| func.affine_next(s as u16).is_some()));
         let behind = |s: usize| order.iter().any(|&o| self.batch[o] == self.batch[s] && self.steps[o] < self.steps[s]);
-        order = order.iter().copied().filter(|&s| !behind(s)).collect();
+        let waits = order.iter().filter(|&&s| behind(s)).fold(0u64, |m, &s| m | 1 << s);
+        order.retain(|&s| waits >> s & 1 == 0);
         // `barrier_hold = "enq"`: an address or data `enq` past a barrier
         // its CTA's warps have not completed waits in the affine context.
         let held = |d: &DacSm, s: usize, q: Option<DacQueue>| {
             d.barrier_hold == crate::config::BarrierHold::Enq && q.is_some_and(|q| q != DacQueue::Pred) && d.bars[s] > d.passed[s]
         };
-        for &slot in &order {
+        for i in 0..order.len() {
+            let slot = order[i];
             let Some(idx) = func.affine_next(slot as u16) else { continue };
             if !self.operands_ready(slot, idx, now) {
                 continue;
@@ -726,8 +733,10 @@ impl DacSm {
             self.stats.affine_ctas += gang.len() as u64;
             self.rr = slot + 1;
             ev.progress = true;
+            self.order = order;
             return Ok(());
         }
+        self.order = order;
         self.stats.atq_full += atq_blocked as u64;
         self.stats.enq_queue_full += queue_blocked as u64;
         self.stats.lanes_busy += lanes_blocked as u64;

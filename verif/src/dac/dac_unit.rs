@@ -164,12 +164,7 @@ impl Driver for DacUnitDriver {
         f.set(self.sl[10], wa as u64);
         f.set_bool(self.sl[11], dp);
         f.set(self.sl[12], wp as u64);
-        for c in 0..self.p.ctas {
-            let held = self.hold >> c & 1 == 1;
-            if self.rng.random_bool(if held { 0.05 } else { 0.002 }) {
-                self.hold ^= 1 << c;
-            }
-        }
+        self.hold = stim::step_holds(&mut self.rng, self.hold, self.p.ctas, 0.002);
         if draining {
             self.hold = 0;
         }

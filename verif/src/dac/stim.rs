@@ -61,6 +61,16 @@ pub fn random_config(r: &mut ChaCha8Rng, ctas: u32, warps: u32) -> CtaConfig {
     cfg
 }
 
+/// The AEU's barrier holds (`cta_hold`, one bit per CTA slot) a cycle on:
+/// a held CTA is released with probability 1/20, another held with
+/// probability `p`.
+pub fn step_holds(r: &mut ChaCha8Rng, hold: u64, ctas: u32, p: f64) -> u64 {
+    (0..ctas).fold(hold, |h, c| {
+        let flip = if h >> c & 1 == 1 { r.random_bool(0.05) } else { p > 0.0 && r.random_bool(p) };
+        h ^ (flip as u64) << c
+    })
+}
+
 /// Per warp slot, its active threads for an epoch: often every thread;
 /// otherwise per warp all, none, a prefix (an `if (i < n)`) or random ones.
 pub fn random_lanes(r: &mut ChaCha8Rng, warps: u32) -> Vec<u32> {
@@ -321,12 +331,7 @@ impl Driver for ExpansionDriver {
             if self.cycle.is_multiple_of(512) {
                 self.hold_p = [0.0, 0.0, 0.002, 0.01][r.random_range(0..4)];
             }
-            for c in 0..self.p.ctas {
-                let held = self.hold >> c & 1 == 1;
-                if (held && r.random_bool(0.05)) || (!held && self.hold_p > 0.0 && r.random_bool(self.hold_p)) {
-                    self.hold ^= 1 << c;
-                }
-            }
+            self.hold = step_holds(r, self.hold, self.p.ctas, self.hold_p);
             f.set(hold, self.hold);
         }
     }

@@ -237,6 +237,11 @@ pub mod record {
 pub mod cta {
     /// Per CTA slot: ctaid.x, ctaid.y, ctaid.z, 16 bits each, packed LSB first.
     pub const BIDX_BITS: u32 = 48;
+
+    /// Whether a block index fits the `cta_bidx` inputs.
+    pub fn bid_fits(bid: [u32; 3]) -> bool {
+        bid.iter().all(|&b| b < 1 << (BIDX_BITS / 3))
+    }
     /// Block dimensions are given minus one (no illegal zero): x, y up to
     /// 1024, z up to 64 (Fermi).
     pub const DIM_X_M1_BITS: u32 = 10;
