@@ -13,6 +13,7 @@
 //! [`Reference::model`] gives it from the block's typed parameters.
 
 pub mod bits;
+pub mod compose;
 pub mod dac;
 pub mod pmode;
 pub mod replay;

@@ -73,11 +73,14 @@ struct Push {
 
 pub struct Aeu {
     p: AeuParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: AeuIo<PortId>,
     cta: CtaPorts,
     s: State,
     n: State,
+    /// `n` is `s`: an idle unit offered no tuple keeps its state at the
+    /// edge (`n` is then not written).
+    same: bool,
 }
 
 impl Aeu {
@@ -90,6 +93,7 @@ impl Aeu {
             io,
             s: State::reset(),
             n: State::reset(),
+            same: false,
         }
     }
 
@@ -169,6 +173,25 @@ impl Aeu {
 
     /// Settle this cycle: outputs into the port frame, next state into `n`.
     fn compute(&mut self) {
+        let rst = self.frame.get_bool(self.io.rst);
+        self.same = self.s.top == Top::Idle && !rst && !self.frame.get_bool(self.io.in_valid);
+        let push = if self.same { None } else { self.next(rst) };
+        // Outputs.
+        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
+        let in_range = push.is_some_and(|p| p.warp < self.p.warps);
+        self.frame.set_bool(self.io.push, in_range);
+        let (w, r) = match push {
+            Some(p) if in_range => (p.warp as u64, p.rec.pack()),
+            _ => (0, 0),
+        };
+        self.frame.set_u64(self.io.push_warp, w);
+        self.frame.set_u64(self.io.push_rec, r);
+        self.frame.set_bool(self.io.push_data, in_range && self.s.data && r & 0xffff_ffff != 0);
+    }
+
+    /// The next state into `n` (from `s`, or the reset state); the record
+    /// or mask pushed this cycle.
+    fn next(&mut self, rst: bool) -> Option<Push> {
         self.n = self.s;
         let mut push: Option<Push> = None;
         match self.s.top {
@@ -224,20 +247,17 @@ impl Aeu {
                 }
             }
         }
-        if self.frame.get_bool(self.io.rst) {
+        if rst {
             self.n = State::reset();
         }
-        // Outputs.
-        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
-        let in_range = push.is_some_and(|p| p.warp < self.p.warps);
-        self.frame.set_bool(self.io.push, in_range);
-        let (w, r) = match push {
-            Some(p) if in_range => (p.warp as u64, p.rec.pack()),
-            _ => (0, 0),
-        };
-        self.frame.set_u64(self.io.push_warp, w);
-        self.frame.set_u64(self.io.push_rec, r);
-        self.frame.set_bool(self.io.push_data, in_range && self.s.data && r & 0xffff_ffff != 0);
+        push
+    }
+
+    /// The clock edge after an `eval` whose inputs have not changed since.
+    pub(crate) fn commit(&mut self) {
+        if !self.same {
+            std::mem::swap(&mut self.s, &mut self.n);
+        }
     }
 }
 
@@ -251,7 +271,7 @@ impl Component for Aeu {
     }
     fn tick(&mut self) {
         self.compute();
-        std::mem::swap(&mut self.s, &mut self.n);
+        self.commit();
     }
 }
 

@@ -17,7 +17,7 @@ pub fn enq_ready(full: bool, kind: u64, pwaq_any_full: bool, pwpq_any_full: bool
 
 pub struct Atq {
     p: AtqParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: AtqIo<PortId>,
     mem: Vec<TupleWords>,
     head: u32,

@@ -112,11 +112,14 @@ fn uniform(r: bool, n: u32) -> u32 {
 
 pub struct Peu {
     p: PeuParams,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: PeuIo<PortId>,
     cta: CtaPorts,
     s: State,
     n: State,
+    /// `n` is `s`: an idle unit offered no tuple keeps its state at the
+    /// edge (`n` is then not written).
+    same: bool,
 }
 
 impl Peu {
@@ -129,6 +132,7 @@ impl Peu {
             io,
             s: State::reset(),
             n: State::reset(),
+            same: false,
         }
     }
 
@@ -247,6 +251,24 @@ impl Peu {
     }
 
     fn compute(&mut self) {
+        let rst = self.frame.get_bool(self.io.rst);
+        self.same = self.s.top == Top::Idle && !rst && !self.frame.get_bool(self.io.in_valid);
+        let push = if self.same { None } else { self.next(rst) };
+        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
+        let push = push.filter(|(w, _)| *w < self.p.warps);
+        self.frame.set_bool(self.io.push, push.is_some());
+        self.frame.set_u64(self.io.push_warp, push.map_or(0, |p| p.0 as u64));
+        self.frame.set_u64(self.io.push_mask, push.map_or(0, |p| p.1 as u64));
+        let s = &self.s;
+        let cnt = [self.io.cnt_scalar, self.io.cnt_uniform, self.io.cnt_serial, self.io.cnt_cmp];
+        for (id, v) in cnt.iter().zip([s.cnt_scalar, s.cnt_uniform, s.cnt_serial, s.cnt_cmp]) {
+            self.frame.set_u64(*id, v as u64);
+        }
+    }
+
+    /// The next state into `n` (from `s`, or the reset state); the record
+    /// or mask pushed this cycle.
+    fn next(&mut self, rst: bool) -> Option<(u32, u32)> {
         self.n = self.s;
         let mut push: Option<(u32, u32)> = None;
         match self.s.top {
@@ -296,18 +318,16 @@ impl Peu {
                 }
             }
         }
-        if self.frame.get_bool(self.io.rst) {
+        if rst {
             self.n = State::reset();
         }
-        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
-        let push = push.filter(|(w, _)| *w < self.p.warps);
-        self.frame.set_bool(self.io.push, push.is_some());
-        self.frame.set_u64(self.io.push_warp, push.map_or(0, |p| p.0 as u64));
-        self.frame.set_u64(self.io.push_mask, push.map_or(0, |p| p.1 as u64));
-        let s = &self.s;
-        let cnt = [self.io.cnt_scalar, self.io.cnt_uniform, self.io.cnt_serial, self.io.cnt_cmp];
-        for (id, v) in cnt.iter().zip([s.cnt_scalar, s.cnt_uniform, s.cnt_serial, s.cnt_cmp]) {
-            self.frame.set_u64(*id, v as u64);
+        push
+    }
+
+    /// The clock edge after an `eval` whose inputs have not changed since.
+    pub(crate) fn commit(&mut self) {
+        if !self.same {
+            std::mem::swap(&mut self.s, &mut self.n);
         }
     }
 }
@@ -322,7 +342,7 @@ impl Component for Peu {
     }
     fn tick(&mut self) {
         self.compute();
-        std::mem::swap(&mut self.s, &mut self.n);
+        self.commit();
     }
 }
 

@@ -14,7 +14,7 @@ use sim::{Bind, Component, PortFrame, PortId};
 pub struct PerWarpQueue {
     name: &'static str,
     q: QueueShape,
-    frame: PortFrame,
+    pub(crate) frame: PortFrame,
     io: PerWarpQueueIo<PortId>,
     mem: Vec<u64>,
     head: Vec<u32>,

@@ -15,11 +15,9 @@ use hw::blocks::pmode::pmode_unit::{PmodeUnitIo, PmodeUnitParams};
 use hw::blocks::pmode::pqueue::PqueueIo;
 use hw::blocks::pmode::rename::RenameIo;
 use hw::blocks::pmode::scoreboard::ScoreboardIo;
-use hw::ir::Module;
-use hw::registry::Block;
-use sim::{words_for, Bind, BindError, Component, Dir, PortFrame, PortId, PortSpec};
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, OnceLock};
+use crate::compose::block_comb;
+use sim::{words_for, Bind, BindError, Component, PortFrame, PortId};
+use std::sync::Arc;
 
 const SB: usize = 0;
 const PQ: usize = 1;
@@ -91,33 +89,8 @@ struct Subs {
     st: SimtStackModel,
     mc: ModeCtrlModel,
     /// Per sub-block, by port: an input with a combinational path to an
-    /// output in the sub-block's generator ([`comb_inputs`]).
+    /// output in the sub-block's generator ([`block_comb`]).
     comb: [Arc<Vec<bool>>; 5],
-}
-
-/// By port of a component of `m`'s ports: true for an input with a
-/// combinational path to some output of `m` (`Module::comb_deps`), and for a
-/// port `m` does not list (the reset: conservatively). A block's outputs are
-/// a function of its state and those inputs, so a change of any other input
-/// (a command acted on at the clock edge) needs no new `eval`.
-fn comb_inputs(m: &Module, ports: &[PortSpec]) -> Vec<bool> {
-    let inputs: Vec<&str> = m.inputs().map(|s| s.name.as_str()).collect();
-    let comb: HashSet<&str> = m.comb_deps.iter().flatten().map(|&i| inputs[i as usize]).collect();
-    let known: HashSet<&str> = inputs.iter().copied().collect();
-    ports.iter().map(|p| p.dir == Dir::In && (!known.contains(p.name.as_str()) || comb.contains(p.name.as_str()))).collect()
-}
-
-/// [`comb_inputs`] of a block's generator, elaborated once per parameter
-/// set (cached by module name: one name, one module).
-fn block_comb<B: Block>(p: &B, ports: &[PortSpec]) -> Arc<Vec<bool>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<bool>>>>> = OnceLock::new();
-    let name = p.name();
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    let v = cache.entry(name).or_insert_with_key(|name| {
-        let m = p.elaborate().unwrap_or_else(|e| panic!("the generator of `{name}` builds at parameters its model accepts: {e}"));
-        Arc::new(comb_inputs(&m, ports))
-    });
-    Arc::clone(v)
 }
 
 impl Subs {
