@@ -94,7 +94,20 @@ pub struct DacUnit {
     comb: [Arc<Vec<bool>>; 5],
     dirty: [bool; 5],
     stale: [bool; 5],
+    /// Per sub-block: `eval`s so far; per wire group (`G_*`): the counts
+    /// when it last read them ([`DacUnit::unseen`]).
+    evals: [u64; 5],
+    seen: [[u64; 5]; 4],
+    /// A unit input changed since the last `compute`.
+    unit_in: bool,
 }
+
+/// Wire groups reading sub-block outputs: into the ATQ, into the expansion
+/// units, into the per-warp queues, to the unit's outputs.
+const G_ATQ: usize = 0;
+const G_UNITS: usize = 1;
+const G_QUEUES: usize = 2;
+const G_OUT: usize = 3;
 
 const QA: usize = 0;
 const QP: usize = 1;
@@ -134,19 +147,10 @@ impl DacUnit {
             comb,
             dirty: [true; 5],
             stale: [true; 5],
+            evals: [1; 5],
+            seen: [[0; 5]; 4],
+            unit_in: true,
         }
-    }
-
-    /// Sub-block `c`'s input side (see [`SubIn`]).
-    fn input(&mut self, c: usize) -> SubIn<'_> {
-        let frame = match c {
-            QA => &mut self.pwaq.frame,
-            QP => &mut self.pwpq.frame,
-            ATQ => &mut self.atq.frame,
-            AEU => &mut self.aeu.frame,
-            _ => &mut self.peu.frame,
-        };
-        SubIn { frame, comb: &self.comb[c], dirty: &mut self.dirty[c], stale: &mut self.stale[c] }
     }
 
     /// Evaluate sub-block `c` if an input its outputs depend on changed, or
@@ -154,6 +158,7 @@ impl DacUnit {
     fn eval_sub(&mut self, c: usize) {
         if std::mem::take(&mut self.dirty[c]) {
             self.stale[c] = false;
+            self.evals[c] += 1;
             match c {
                 QA => self.pwaq.eval(),
                 QP => self.pwpq.eval(),
@@ -164,108 +169,143 @@ impl DacUnit {
         }
     }
 
+    /// Per sub-block: whether it was evaluated since wire group `g` last
+    /// read its outputs (and marks them read). Outputs not evaluated since
+    /// are where the group left them.
+    fn unseen(&mut self, g: usize) -> [bool; 5] {
+        let fresh = std::array::from_fn(|c| self.seen[g][c] != self.evals[c]);
+        self.seen[g] = self.evals;
+        fresh
+    }
+
     fn compute(&mut self) {
-        let o = self.own.clone();
-        let ap = self.atq_p.clone();
-        let rst = self.frame.get(o.rst)[0];
+        let (o, qap, qpp) = (&self.own, &self.pwaq_p, &self.pwpq_p);
+        let unit_in = std::mem::take(&mut self.unit_in);
+        let rst = self.frame.get_u64(o.rst);
         // 1. Per-warp queues: their outputs depend on state and the deq side.
-        for (c, qp, deq, warp) in [(QA, self.pwaq_p.clone(), o.deq_addr, o.deq_addr_warp), (QP, self.pwpq_p.clone(), o.deq_pred, o.deq_pred_warp)] {
-            let (d, w) = (self.frame.get_u64(deq), self.frame.get_u64(warp));
-            let mut q = self.input(c);
-            q.put(qp.rst, &[rst]);
-            q.put(qp.deq, &[d]);
-            q.put(qp.deq_warp, &[w]);
-            self.eval_sub(c);
+        if unit_in {
+            let f = &self.frame;
+            for (c, qp, deq, warp) in [(QA, qap, o.deq_addr, o.deq_addr_warp), (QP, qpp, o.deq_pred, o.deq_pred_warp)] {
+                let q = if c == QA { &mut self.pwaq.frame } else { &mut self.pwpq.frame };
+                let mut q = SubIn { frame: q, comb: &self.comb[c], dirty: &mut self.dirty[c], stale: &mut self.stale[c] };
+                q.put(qp.rst, &[rst]);
+                q.put(qp.deq, &[f.get_u64(deq)]);
+                q.put(qp.deq_warp, &[f.get_u64(warp)]);
+            }
         }
+        self.eval_sub(QA);
+        self.eval_sub(QP);
         // 2. ATQ, with backpressure from the queues; deq decided below.
-        let (aq_full, pq_full) = (self.pwaq.frame.get_u64(self.pwaq_p.any_full), self.pwpq.frame.get_u64(self.pwpq_p.any_full));
-        let (ev, et) = (self.frame.get_u64(o.enq_valid), self.frame.get(o.enq_tuple));
-        let mut t = [0u64; tuple::WORDS];
-        t.copy_from_slice(et);
-        let mut a = self.input(ATQ);
-        a.put(ap.rst, &[rst]);
-        a.put(ap.enq_valid, &[ev]);
-        a.put(ap.enq_tuple, &t);
-        a.put(ap.pwaq_any_full, &[aq_full]);
-        a.put(ap.pwpq_any_full, &[pq_full]);
+        let fresh = self.unseen(G_ATQ);
+        let (o, ap, qap, qpp) = (&self.own, &self.atq_p, &self.pwaq_p, &self.pwpq_p);
+        let mut a = SubIn { frame: &mut self.atq.frame, comb: &self.comb[ATQ], dirty: &mut self.dirty[ATQ], stale: &mut self.stale[ATQ] };
+        if unit_in {
+            a.put(ap.rst, &[rst]);
+            a.put(ap.enq_valid, &[self.frame.get_u64(o.enq_valid)]);
+            a.put(ap.enq_tuple, self.frame.get(o.enq_tuple));
+        }
+        if fresh[QA] {
+            a.put(ap.pwaq_any_full, &[self.pwaq.frame.get_u64(qap.any_full)]);
+        }
+        if fresh[QP] {
+            a.put(ap.pwpq_any_full, &[self.pwpq.frame.get_u64(qpp.any_full)]);
+        }
         self.eval_sub(ATQ);
         // 3. Dispatch the head by kind; both units see the head tuple.
-        let head_valid = self.atq.frame.get_bool(ap.head_valid);
-        t.copy_from_slice(self.atq.frame.get(ap.head_tuple));
-        let kind = get_field(&t, tuple::KIND as usize, 2);
+        let fresh = self.unseen(G_UNITS);
+        let held = std::mem::take(&mut self.held_dirty);
+        let DacUnit { frame, own: o, atq, atq_p: ap, aeu, aeu_p, peu, peu_p, pwaq, pwaq_p, pwpq, pwpq_p, comb, dirty, stale, .. } = self;
+        let head_valid = atq.frame.get_bool(ap.head_valid);
+        let head = atq.frame.get(ap.head_tuple);
+        let kind = get_field(head, tuple::KIND as usize, 2);
         let to_aeu = head_valid && (kind == tuple::KIND_ADDR || kind == tuple::KIND_DATA);
         let to_peu = head_valid && kind == tuple::KIND_PRED;
         let drop = head_valid && kind == tuple::KIND_RSVD;
-        let held = std::mem::take(&mut self.held_dirty);
-        let hold = self.frame.get_u64(o.aeu_cta_hold);
-        let aeu_hold = self.aeu_hold;
-        self.input(AEU).put(aeu_hold, &[hold]);
-        for (c, valid, lanes) in [(AEU, to_aeu, o.aeu_lane_mask), (PEU, to_peu, o.peu_lane_mask)] {
-            let (up, full) = if c == AEU {
-                (&self.aeu_p, self.pwaq.frame.get_u64(self.pwaq_p.full_vec))
-            } else {
-                (&self.peu_p, self.pwpq.frame.get_u64(self.pwpq_p.full_vec))
-            };
-            let (rst_p, valid_p, tuple_p, full_p, lanes_p, cfg_p) = (up.rst, up.in_valid, up.in_tuple, up.full, up.lanes, up.cfg);
-            let mut u = self.input(c);
-            u.put(rst_p, &[rst]);
-            u.put(valid_p, &[valid as u64]);
-            u.put(tuple_p, &t);
-            u.put(full_p, &[full]);
-            if held {
-                let DacUnit { frame, aeu, peu, comb, dirty, stale, .. } = self;
-                let frame_u = if c == AEU { &mut aeu.frame } else { &mut peu.frame };
-                let mut u = SubIn { frame: frame_u, comb: &comb[c], dirty: &mut dirty[c], stale: &mut stale[c] };
-                u.put(lanes_p, frame.get(lanes));
-                for (k, id) in o.cta.as_array().into_iter().enumerate() {
-                    u.put(cfg_p[k], frame.get(*id));
+        let units = [
+            (AEU, &mut aeu.frame, &*aeu_p, to_aeu, QA, &pwaq.frame, &*pwaq_p, o.aeu_lane_mask),
+            (PEU, &mut peu.frame, &*peu_p, to_peu, QP, &pwpq.frame, &*pwpq_p, o.peu_lane_mask),
+        ];
+        for (c, u, up, valid, qc, q, qp, lanes) in units {
+            let mut u = SubIn { frame: u, comb: &comb[c], dirty: &mut dirty[c], stale: &mut stale[c] };
+            if unit_in {
+                u.put(up.rst, &[rst]);
+                if c == AEU {
+                    u.put(self.aeu_hold, &[frame.get_u64(o.aeu_cta_hold)]);
                 }
             }
-            self.eval_sub(c);
+            if fresh[ATQ] {
+                u.put(up.in_valid, &[valid as u64]);
+                u.put(up.in_tuple, head);
+            }
+            if fresh[qc] {
+                u.put(up.full, &[q.get_u64(qp.full_vec)]);
+            }
+            if held {
+                u.put(up.lanes, frame.get(lanes));
+                for (k, id) in o.cta.as_array().into_iter().enumerate() {
+                    u.put(up.cfg[k], frame.get(*id));
+                }
+            }
         }
+        self.eval_sub(AEU);
+        self.eval_sub(PEU);
         let aeu_ready = self.aeu.frame.get_bool(self.aeu_p.in_ready);
         let peu_ready = self.peu.frame.get_bool(self.peu_p.in_ready);
         // 4. Pop the head when its unit takes it, or drop a reserved one.
         let pop = (to_aeu && aeu_ready) || (to_peu && peu_ready) || drop;
-        self.input(ATQ).put(ap.deq, &[pop as u64]);
+        let ap = &self.atq_p;
+        SubIn { frame: &mut self.atq.frame, comb: &self.comb[ATQ], dirty: &mut self.dirty[ATQ], stale: &mut self.stale[ATQ] }.put(ap.deq, &[pop as u64]);
         self.eval_sub(ATQ);
         // 5. Expansion results into the per-warp queues.
-        for (c, qp, u, up) in [(QA, self.pwaq_p.clone(), &self.aeu.frame, &self.aeu_p), (QP, self.pwpq_p.clone(), &self.peu.frame, &self.peu_p)] {
-            let (push, warp, val) = (u.get_u64(up.push), u.get_u64(up.push_warp), u.get_u64(up.push_val));
-            let q = if c == QA { &mut self.pwaq.frame } else { &mut self.pwpq.frame };
-            let mut q = SubIn { frame: q, comb: &self.comb[c], dirty: &mut self.dirty[c], stale: &mut self.stale[c] };
-            q.put(qp.enq, &[push]);
-            q.put(qp.enq_warp, &[warp]);
-            q.put(qp.enq_data, &[val]);
+        let fresh = self.unseen(G_QUEUES);
+        let DacUnit { aeu, aeu_p, peu, peu_p, pwaq, pwaq_p, pwpq, pwpq_p, comb, dirty, stale, .. } = self;
+        for (c, q, qp, uc, u, up) in [(QA, &mut pwaq.frame, &*pwaq_p, AEU, &aeu.frame, &*aeu_p), (QP, &mut pwpq.frame, &*pwpq_p, PEU, &peu.frame, &*peu_p)] {
+            if fresh[uc] {
+                let mut q = SubIn { frame: q, comb: &comb[c], dirty: &mut dirty[c], stale: &mut stale[c] };
+                q.put(qp.enq, &[u.get_u64(up.push)]);
+                q.put(qp.enq_warp, &[u.get_u64(up.push_warp)]);
+                q.put(qp.enq_data, &[u.get_u64(up.push_val)]);
+            }
         }
         self.eval_sub(QA);
         self.eval_sub(QP);
         // 6. Outputs.
-        let aeu = &self.aeu.frame;
-        let (peu, qa, qp, atq) = (&self.peu.frame, &self.pwaq.frame, &self.pwpq.frame, &self.atq.frame);
+        let fresh = self.unseen(G_OUT);
+        let (o, ap) = (&self.own, &self.atq_p);
+        let (aeu, peu, qa, qp, atq) = (&self.aeu.frame, &self.peu.frame, &self.pwaq.frame, &self.pwpq.frame, &self.atq.frame);
         let (up, pp, qap, qpp) = (&self.aeu_p, &self.peu_p, &self.pwaq_p, &self.pwpq_p);
-        let l1 = aeu.get_bool(up.push) && aeu.get_bool(self.aeu_push_data);
-        let line = if l1 { get_field(aeu.get(up.push_val), record::LINE as usize, record::LINE_BITS) } else { 0 };
         let f = &mut self.frame;
-        f.set_u64(o.enq_ready, atq.get_u64(ap.enq_ready));
-        f.set_u64(o.atq_count, atq.get_u64(ap.count));
-        f.set_u64(o.addr_rec, qa.get_u64(qap.deq_data));
-        f.set_u64(o.addr_empty, qa.get_u64(qap.deq_empty));
-        f.set_u64(o.pred_mask, qp.get_u64(qpp.deq_data));
-        f.set_u64(o.pred_empty, qp.get_u64(qpp.deq_empty));
-        f.set(o.pwaq_empty_vec, qa.get(qap.empty_vec));
-        f.set(o.pwpq_empty_vec, qp.get(qpp.empty_vec));
-        f.set_bool(o.l1_req, l1);
-        f.set_u64(o.l1_req_line, line);
-        f.set_u64(o.aeu_push, aeu.get_u64(up.push));
-        f.set_u64(o.aeu_push_warp, aeu.get_u64(up.push_warp));
-        f.set_u64(o.aeu_push_last, get_field(aeu.get(up.push_val), record::LAST as usize, 1));
-        f.set_u64(o.peu_push, peu.get_u64(pp.push));
-        f.set_u64(o.peu_push_warp, peu.get_u64(pp.push_warp));
-        f.set_bool(o.aeu_idle, aeu_ready);
-        f.set_bool(o.peu_idle, peu_ready);
-        for (id, k) in [o.peu_cnt_scalar, o.peu_cnt_uniform, o.peu_cnt_serial, o.peu_cnt_cmp].into_iter().zip(self.peu_cnt) {
-            f.set_u64(id, peu.get_u64(k));
+        if fresh[ATQ] {
+            f.set_u64(o.enq_ready, atq.get_u64(ap.enq_ready));
+            f.set_u64(o.atq_count, atq.get_u64(ap.count));
+        }
+        if fresh[QA] {
+            f.set_u64(o.addr_rec, qa.get_u64(qap.deq_data));
+            f.set_u64(o.addr_empty, qa.get_u64(qap.deq_empty));
+            f.set(o.pwaq_empty_vec, qa.get(qap.empty_vec));
+        }
+        if fresh[QP] {
+            f.set_u64(o.pred_mask, qp.get_u64(qpp.deq_data));
+            f.set_u64(o.pred_empty, qp.get_u64(qpp.deq_empty));
+            f.set(o.pwpq_empty_vec, qp.get(qpp.empty_vec));
+        }
+        if fresh[AEU] {
+            let l1 = aeu.get_bool(up.push) && aeu.get_bool(self.aeu_push_data);
+            let line = if l1 { get_field(aeu.get(up.push_val), record::LINE as usize, record::LINE_BITS) } else { 0 };
+            f.set_bool(o.l1_req, l1);
+            f.set_u64(o.l1_req_line, line);
+            f.set_u64(o.aeu_push, aeu.get_u64(up.push));
+            f.set_u64(o.aeu_push_warp, aeu.get_u64(up.push_warp));
+            f.set_u64(o.aeu_push_last, get_field(aeu.get(up.push_val), record::LAST as usize, 1));
+            f.set_bool(o.aeu_idle, aeu_ready);
+        }
+        if fresh[PEU] {
+            f.set_u64(o.peu_push, peu.get_u64(pp.push));
+            f.set_u64(o.peu_push_warp, peu.get_u64(pp.push_warp));
+            f.set_bool(o.peu_idle, peu_ready);
+            for (id, k) in [o.peu_cnt_scalar, o.peu_cnt_uniform, o.peu_cnt_serial, o.peu_cnt_cmp].into_iter().zip(self.peu_cnt) {
+                f.set_u64(id, peu.get_u64(k));
+            }
         }
     }
 }
@@ -286,6 +326,7 @@ impl Component for DacUnit {
                 self.held_dirty = true;
             }
             self.settled = false;
+            self.unit_in = true;
         }
     }
     fn get(&self, port: PortId) -> &[u64] {
