@@ -59,6 +59,19 @@ fn by_src<T>(wires: impl IntoIterator<Item = (Src, T)>) -> BySrc<T> {
     g
 }
 
+/// The two passes over the wires: the settle drives the sub-block inputs
+/// with a combinational path to an output; the clock edge drives the
+/// others (commands acted on at the edge) once, before the sub-blocks tick.
+/// Each wire list is split by pass ([`split`]).
+const SETTLE: usize = 0;
+const EDGE: usize = 1;
+
+/// Wires into sub-block inputs, by the pass that drives them.
+fn split<T>(wires: Vec<Wire>, comb: &[Arc<Vec<bool>>; 5], group: impl Fn(Vec<Wire>) -> T) -> [T; 2] {
+    let (settle, edge) = wires.into_iter().partition(|w| comb[w.to.0][w.to.1 .0 as usize]);
+    [group(settle), group(edge)]
+}
+
 /// The scoreboard: its reference model, or any component of its ports.
 enum Board {
     Model(Box<ScoreboardModel>),
@@ -164,11 +177,17 @@ pub struct PmodeUnitModel {
     /// entry's (`RPC_NONE`).
     st_rpc: Vec<PortId>,
     rpc_none: u64,
-    /// Unit inputs into the sub-blocks (stage 1), by unit input port.
-    stage1: Vec<Vec<Wire>>,
-    /// Unit inputs whose value changed since the last settle (each once).
-    changed: Vec<PortId>,
-    changed_mark: Vec<bool>,
+    /// Unit inputs into the sub-blocks (stage 1), by pass, by unit input
+    /// port.
+    stage1: [Vec<Vec<Wire>>; 2],
+    /// By pass: unit inputs whose value changed since the pass last ran
+    /// (each once).
+    changed: [Vec<PortId>; 2],
+    /// By unit port: the glue it feeds ([`PmodeUnitModel::glue_inputs`]):
+    /// bit k, issue port k's register banks; bit 32 + j, writeback port j's
+    /// selects.
+    glue_of: Vec<u64>,
+    changed_mark: [Vec<bool>; 2],
     /// Sub-blocks whose inputs changed (or that ticked) since their last
     /// `eval`: a sub-block is a function of its inputs and state, so an
     /// `eval` of the others is skipped and every answer stays exact.
@@ -180,12 +199,12 @@ pub struct PmodeUnitModel {
     /// whose source has not been evaluated since is left as it is.
     evals: [u64; 5],
     seen: [[u64; 5]; 5],
-    /// mode_ctrl's `pmode` (the warp's mode) into the other blocks.
-    stage_pm: BySrc<(usize, PortId)>,
-    /// Sub-block status into mode_ctrl: stage 2.
-    stage2: BySrc<(usize, PortId)>,
-    /// mode_ctrl commands into the sub-blocks: stage 3.
-    stage3: BySrc<(usize, PortId)>,
+    /// By pass: mode_ctrl's `pmode` (the warp's mode) into the other blocks.
+    stage_pm: [BySrc<(usize, PortId)>; 2],
+    /// By pass: sub-block status into mode_ctrl: stage 2.
+    stage2: [BySrc<(usize, PortId)>; 2],
+    /// By pass: mode_ctrl commands into the sub-blocks: stage 3.
+    stage3: [BySrc<(usize, PortId)>; 2],
     /// By unit port: the sub-block output that is this unit output (a
     /// wire: `get` reads it where it is).
     out_src: Vec<Option<(usize, PortId)>>,
@@ -377,11 +396,28 @@ impl PmodeUnitModel {
             let Src::Sub(c, id) = from else { unreachable!("unit outputs come from sub-blocks") };
             out_src[to.0 as usize] = Some((c, id));
         }
-        let mut stage1: Vec<Vec<Wire>> = vec![Vec::new(); nports];
-        for wire in s1 {
-            let Src::Unit(id) = wire.from else { unreachable!("stage 1 wires come from unit inputs") };
-            stage1[id.0 as usize].push(wire);
+        let by_port = |wires: Vec<Wire>| {
+            let mut g: Vec<Vec<Wire>> = vec![Vec::new(); nports];
+            for wire in wires {
+                let Src::Unit(id) = wire.from else { unreachable!("stage 1 wires come from unit inputs") };
+                g[id.0 as usize].push(wire);
+            }
+            g
+        };
+        let mut glue_of = vec![0u64; nports];
+        for (k, ui) in io.iss.iter().enumerate() {
+            for id in ui.dst.iter().map(|d| d.reg).chain([ui.warp]) {
+                glue_of[id.0 as usize] |= 1 << k;
+            }
         }
+        for (j, uw) in io.wb.iter().enumerate() {
+            for id in [uw.en, uw.pmode, uw.rec] {
+                glue_of[id.0 as usize] |= 1 << (32 + j);
+            }
+        }
+        let by_sub = |wires: Vec<Wire>| by_src(wires.into_iter().map(|w| (w.from, w.to)));
+        let stage1 = split(s1, &subs.comb, by_port);
+        let (stage_pm, stage2, stage3) = (split(spm, &subs.comb, by_sub), split(s2, &subs.comb, by_sub), split(s3, &subs.comb, by_sub));
         Ok(PmodeUnitModel {
             buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
             p: p.clone(),
@@ -395,15 +431,16 @@ impl PmodeUnitModel {
             st_rpc,
             rpc_none: p.simt_stack().rpc_none(),
             stage1,
-            changed: (0..nports as u32).map(PortId).collect(),
-            changed_mark: vec![true; nports],
+            changed: [(); 2].map(|_| (0..nports as u32).map(PortId).collect()),
+            changed_mark: [(); 2].map(|_| vec![true; nports]),
+            glue_of,
             dirty: [true; 5],
             settled: false,
             evals: [1; 5],
             seen: [[0; 5]; 5],
-            stage_pm: by_src(spm.into_iter().map(|w: Wire| (w.from, w.to))),
-            stage2: by_src(s2.into_iter().map(|w: Wire| (w.from, w.to))),
-            stage3: by_src(s3.into_iter().map(|w: Wire| (w.from, w.to))),
+            stage_pm,
+            stage2,
+            stage3,
             out_src,
         })
     }
@@ -417,8 +454,12 @@ impl PmodeUnitModel {
         }
     }
 
-    fn put_u64(&mut self, c: usize, id: PortId, v: u64) {
-        Self::put(&mut self.subs, &mut self.dirty, c, id, &[v]);
+    /// Drive a glue input in `pass` (nothing if the input is the other
+    /// pass's).
+    fn put_u64(&mut self, pass: usize, c: usize, id: PortId, v: u64) {
+        if self.subs.comb[c][id.0 as usize] == (pass == SETTLE) {
+            Self::put(&mut self.subs, &mut self.dirty, c, id, &[v]);
+        }
     }
 
     fn eval_sub(&mut self, c: usize) {
@@ -429,20 +470,22 @@ impl PmodeUnitModel {
         }
     }
 
-    /// Stage 1: the unit inputs that changed into the sub-blocks.
-    fn route_inputs(&mut self) -> bool {
-        let PmodeUnitModel { stage1, changed, changed_mark, subs, frame, buf, dirty, .. } = self;
-        let any = !changed.is_empty();
-        for id in changed.drain(..) {
-            changed_mark[id.0 as usize] = false;
+    /// Stage 1: the unit inputs that changed since `pass` last ran into the
+    /// sub-block inputs of the pass; the glue they feed.
+    fn route_inputs(&mut self, pass: usize) -> u64 {
+        let PmodeUnitModel { stage1, changed, changed_mark, glue_of, subs, frame, buf, dirty, .. } = self;
+        let mut glue = 0;
+        for id in changed[pass].drain(..) {
+            glue |= glue_of[id.0 as usize];
+            changed_mark[pass][id.0 as usize] = false;
             let v = frame.get(id);
             let n = v.len();
             buf[..n].copy_from_slice(v);
-            for wire in &stage1[id.0 as usize] {
+            for wire in &stage1[pass][id.0 as usize] {
                 Self::put(subs, dirty, wire.to.0, wire.to.1, &buf[..n]);
             }
         }
-        any
+        glue
     }
 
     /// Whether sub-block `c` was evaluated since group `g` last read it
@@ -453,14 +496,16 @@ impl PmodeUnitModel {
         fresh
     }
 
-    /// Sub-block outputs into sub-block inputs.
-    fn route(&mut self, g: usize) {
-        let fresh = self.unseen(g);
+    /// Sub-block outputs into sub-block inputs: in the settle, the
+    /// combinational ones from the sub-blocks evaluated since group `g` last
+    /// read them; at the edge, all the others.
+    fn route(&mut self, pass: usize, g: usize) {
+        let fresh = if pass == SETTLE { self.unseen(g) } else { [true; 5] };
         let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, .. } = self;
         let list = match g {
-            SEEN_PM => stage_pm,
-            SEEN_STATUS => stage2,
-            _ => stage3,
+            SEEN_PM => &stage_pm[pass],
+            SEEN_STATUS => &stage2[pass],
+            _ => &stage3[pass],
         };
         for c in (0..5).filter(|&c| fresh[c]) {
             for &(from, (tc, to)) in &list[c] {
@@ -476,74 +521,89 @@ impl PmodeUnitModel {
         }
     }
 
+    /// Glue from unit inputs: register bank of the original destination,
+    /// writeback board selects, P-queue writeback enable; of the ports in
+    /// `glue` (bits as `glue_of`).
+    fn glue_inputs(&mut self, pass: usize, glue: u64) {
+        let banks = self.p.banks as u64;
+        for k in (0..self.io.iss.len()).filter(|&k| glue >> k & 1 == 1) {
+            for d in 0..self.io.iss[k].dst.len() {
+                let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
+                let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst[d].reg)) & (banks - 1);
+                self.put_u64(pass, RN, to, bank);
+            }
+        }
+        for j in (0..self.io.wb.len()).filter(|&j| glue >> (32 + j) & 1 == 1) {
+            let uw = &self.io.wb[j];
+            let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
+            let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
+            self.put_u64(pass, SB, n, 1 - pm);
+            self.put_u64(pass, SB, p, 1);
+            self.put_u64(pass, PQ, pq_en, en & pm & rec);
+        }
+    }
+
+    /// Glue: the P-queue records the allocated rename registers.
+    fn glue_pdst(&mut self, pass: usize) {
+        for k in 0..self.io.iss.len() {
+            for d in 0..self.rn.iss[k].alloc_phys.len() {
+                let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
+                let alloc = self.subs.get(RN, alloc_phys)[0];
+                self.put_u64(pass, PQ, pdst, alloc);
+            }
+        }
+    }
+
+    /// Glue: a top entry other than the base (RPC_NONE) is a divergent path.
+    fn glue_diverged(&mut self, pass: usize) {
+        for k in 0..self.io.iss.len() {
+            let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
+            let to = self.mc.iss[k].diverged;
+            self.put_u64(pass, MC, to, diverged as u64);
+        }
+    }
+
+    /// Glue: the P-queue's start port takes the episode start, or else the
+    /// launch (a launched warp's queue is emptied).
+    fn glue_start(&mut self, pass: usize) {
+        let (mc_io, io) = (&self.mc, &self.io);
+        let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(MC, id)[0]);
+        let launch = [io.launch_en, io.launch_warp, io.launch_pc].map(|id| self.frame.get_u64(id));
+        let [en, warp, pc] = if start[0] == 1 { start } else { launch };
+        for (id, v) in [(self.pq.start_en, en), (self.pq.start_warp, warp), (self.pq.start_pc, pc)] {
+            self.put_u64(pass, PQ, id, v);
+        }
+    }
+
     /// Settle the whole unit for the current inputs.
     fn settle(&mut self) {
         if self.settled {
             return;
         }
         self.settled = true;
-        let inputs = self.route_inputs();
+        let glue = self.route_inputs(SETTLE);
         // `pmode` depends on mode_ctrl's state and the ports' warps only;
         // the full evaluation comes once the status is routed.
         if self.dirty[MC] {
             self.subs.mc.eval_modes();
             self.evals[MC] += 1;
         }
-        self.route(SEEN_PM);
-        // Glue from unit inputs: register bank of the original destination,
-        // writeback board selects, P-queue writeback enable.
-        let banks = self.p.banks as u64;
-        if inputs {
-            for k in 0..self.io.iss.len() {
-                for d in 0..self.io.iss[k].dst.len() {
-                    let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
-                    let bank = (self.frame.get_u64(ui.warp) + self.frame.get_u64(ui.dst[d].reg)) & (banks - 1);
-                    self.put_u64(RN, to, bank);
-                }
-            }
-            for j in 0..self.io.wb.len() {
-                let uw = &self.io.wb[j];
-                let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
-                let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
-                self.put_u64(SB, n, 1 - pm);
-                self.put_u64(SB, p, 1);
-                self.put_u64(PQ, pq_en, en & pm & rec);
-            }
-        }
+        self.route(SETTLE, SEEN_PM);
+        self.glue_inputs(SETTLE, glue);
         self.eval_sub(RN);
         self.eval_sub(PQ);
-        // Glue: the P-queue records the allocated rename registers.
         if self.unseen(SEEN_PDST)[RN] {
-            for k in 0..self.io.iss.len() {
-                for d in 0..self.rn.iss[k].alloc_phys.len() {
-                    let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
-                    let alloc = self.subs.get(RN, alloc_phys)[0];
-                    self.put_u64(PQ, pdst, alloc);
-                }
-            }
+            self.glue_pdst(SETTLE);
         }
         self.eval_sub(SB);
         self.eval_sub(ST);
-        // Glue: a top entry other than the base (RPC_NONE) is a divergent path.
         if self.unseen(SEEN_DIVERGED)[ST] {
-            for k in 0..self.io.iss.len() {
-                let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
-                let to = self.mc.iss[k].diverged;
-                self.put_u64(MC, to, diverged as u64);
-            }
+            self.glue_diverged(SETTLE);
         }
-        self.route(SEEN_STATUS);
+        self.route(SETTLE, SEEN_STATUS);
         self.eval_sub(MC);
-        self.route(SEEN_COMMANDS);
-        // Glue: the P-queue's start port takes the episode start, or else
-        // the launch (a launched warp's queue is emptied).
-        let (mc_io, io) = (&self.mc, &self.io);
-        let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(MC, id)[0]);
-        let launch = [io.launch_en, io.launch_warp, io.launch_pc].map(|id| self.frame.get_u64(id));
-        let [en, warp, pc] = if start[0] == 1 { start } else { launch };
-        for (id, v) in [(self.pq.start_en, en), (self.pq.start_warp, warp), (self.pq.start_pc, pc)] {
-            self.put_u64(PQ, id, v);
-        }
+        self.route(SETTLE, SEEN_COMMANDS);
+        self.glue_start(SETTLE);
         for c in [SB, PQ, RN, ST] {
             self.eval_sub(c);
         }
@@ -559,6 +619,19 @@ impl PmodeUnitModel {
             }
         }
     }
+
+    /// The clock edge's pass, after the settle: the sub-block inputs no
+    /// output depends on, from the settled values.
+    fn edge(&mut self) {
+        let glue = self.route_inputs(EDGE);
+        for g in [SEEN_PM, SEEN_STATUS, SEEN_COMMANDS] {
+            self.route(EDGE, g);
+        }
+        self.glue_inputs(EDGE, glue);
+        self.glue_pdst(EDGE);
+        self.glue_diverged(EDGE);
+        self.glue_start(EDGE);
+    }
 }
 
 impl Component for PmodeUnitModel {
@@ -571,9 +644,11 @@ impl Component for PmodeUnitModel {
     fn set(&mut self, port: PortId, value: &[u64]) {
         if self.frame.set_changed(port, value) {
             self.settled = false;
-            if !self.changed_mark[port.0 as usize] {
-                self.changed_mark[port.0 as usize] = true;
-                self.changed.push(port);
+            for pass in [SETTLE, EDGE] {
+                if !self.changed_mark[pass][port.0 as usize] {
+                    self.changed_mark[pass][port.0 as usize] = true;
+                    self.changed[pass].push(port);
+                }
             }
         }
     }
@@ -588,6 +663,7 @@ impl Component for PmodeUnitModel {
     }
     fn tick(&mut self) {
         self.settle();
+        self.edge();
         self.subs.tick();
         self.dirty = [true; 5];
         self.settled = false;
