@@ -135,7 +135,7 @@ impl Subs {
                     return !same;
                 }
             },
-            PQ => &mut self.pq.frame,
+            PQ => return self.pq.set_changed(id, v),
             RN => &mut self.rn.frame,
             ST => &mut self.st.frame,
             _ => &mut self.mc.frame,

@@ -58,18 +58,41 @@ pub struct PqueueModel {
     /// A warp in reset state, read for warp ids `>= warps`.
     idle: WarpQ,
     views: Vec<View>,
+    /// Per input port: the port whose view it feeds (its `warp` or `pc`);
+    /// the views depend on nothing else but the state.
+    feeds: Vec<Option<usize>>,
+    /// Ports whose view `eval` must compute again (bit per port): their
+    /// `warp` or `pc` changed, or the state did.
+    dirty: u64,
 }
 
 impl PqueueModel {
     pub fn new(p: &PqueueParams) -> Self {
+        let (frame, io) = (p.frame(), p.ids());
+        let mut feeds = vec![None; frame.specs().len()];
+        for (k, ids) in io.iss.iter().enumerate() {
+            feeds[ids.warp.0 as usize] = Some(k);
+            feeds[ids.pc.0 as usize] = Some(k);
+        }
         PqueueModel {
-            frame: p.frame(),
-            io: p.ids(),
+            frame,
+            io,
+            feeds,
+            dirty: u64::MAX,
             q: vec![WarpQ::new(p.entries as usize); p.warps as usize],
             idle: WarpQ::new(p.entries as usize),
             views: vec![View::default(); p.issue_ports as usize],
             p: p.clone(),
         }
+    }
+
+    /// Set an input; whether its value changed.
+    pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
+        let changed = self.frame.set_changed(port, value);
+        if let (true, Some(k)) = (changed, self.feeds[port.0 as usize]) {
+            self.dirty |= 1 << k;
+        }
+        changed
     }
 
     fn warp(&self, w: u64) -> &WarpQ {
@@ -121,10 +144,19 @@ impl Component for PqueueModel {
     fn name(&self) -> &str {
         "pqueue"
     }
-    sim::frame_ports!(frame);
+    fn ports(&self) -> &[sim::PortSpec] {
+        self.frame.specs()
+    }
+    fn set(&mut self, port: PortId, value: &[u64]) {
+        self.set_changed(port, value);
+    }
+    fn get(&self, port: PortId) -> &[u64] {
+        self.frame.get(port)
+    }
 
     fn eval(&mut self) {
-        for k in 0..self.io.iss.len() {
+        let dirty = std::mem::take(&mut self.dirty);
+        for k in (0..self.io.iss.len()).filter(|&k| dirty >> k & 1 == 1) {
             let v = self.view(k);
             self.views[k] = v;
             let ids = &self.io.iss[k];
@@ -144,6 +176,7 @@ impl Component for PqueueModel {
     }
 
     fn tick(&mut self) {
+        self.dirty = u64::MAX;
         if self.frame.get_bool(self.io.rst) {
             for q in &mut self.q {
                 q.clear(0);

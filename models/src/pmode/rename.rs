@@ -3,6 +3,7 @@
 use crate::Reference;
 use hw::blocks::pmode::rename::{RenameIo, RenameIssue, RenameParams};
 use sim::{words_for, Bind, Component, PortFrame, PortId};
+use std::sync::Arc;
 
 /// One rename-table entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,7 +22,7 @@ struct WarpTables {
 pub struct RenameModel {
     p: RenameParams,
     pub(crate) frame: PortFrame,
-    io: RenameIo<PortId>,
+    io: Arc<RenameIo<PortId>>,
     t: Vec<WarpTables>,
     /// Availability vector, set = in use (little-endian words).
     used: Vec<u64>,
@@ -36,6 +37,8 @@ pub struct RenameModel {
     free: Vec<bool>,
     /// Per bank: the registers of that bank (`id mod banks`).
     bank_masks: Vec<Vec<u64>>,
+    /// Scratch: registers neither in use nor reserved (`candidates`).
+    avail: Vec<u64>,
 }
 
 impl RenameModel {
@@ -43,7 +46,8 @@ impl RenameModel {
         let empty = WarpTables { n: vec![Map::default(); p.regs as usize], p: vec![Map::default(); p.regs as usize] };
         RenameModel {
             frame: p.frame(),
-            io: p.ids(),
+            io: Arc::new(p.ids()),
+            avail: vec![0; words_for(p.rename_regs)],
             t: vec![empty; p.warps as usize],
             used: vec![0; words_for(p.rename_regs)],
             owner: vec![0; p.rename_regs as usize],
@@ -107,7 +111,10 @@ impl RenameModel {
         // Registers neither in use nor reserved (the banks' masks together
         // are every register).
         let all = |w: usize| self.bank_masks.iter().fold(0, |acc, m| acc | m[w]);
-        let mut avail: Vec<u64> = self.used.iter().enumerate().map(|(w, &u)| !u & all(w)).collect();
+        let mut avail = std::mem::take(&mut self.avail);
+        for (w, (a, &u)) in avail.iter_mut().zip(&self.used).enumerate() {
+            *a = !u & all(w);
+        }
         let lowest = |mask: &mut dyn Iterator<Item = u64>| mask.enumerate().find(|&(_, m)| m != 0).map(|(w, m)| w as u64 * 64 + m.trailing_zeros() as u64);
         for k in 0..self.io.iss.len() {
             let mut free = avail.iter().any(|&a| a != 0);
@@ -125,6 +132,7 @@ impl RenameModel {
             }
             self.free[k] = free;
         }
+        self.avail = avail;
     }
 
     fn free(&mut self, id: u64) {
@@ -186,9 +194,9 @@ impl Component for RenameModel {
         let mut handed: Vec<u64> = Vec::new();
         let warps = self.t.len() as u64;
         let (start, sw) = (self.frame.get_bool(self.io.start_en), self.frame.get_u64(self.io.start_warp));
-        for k in 0..self.io.iss.len() {
-            let ids = self.io.iss[k].clone();
-            let ids = &ids;
+        let io = Arc::clone(&self.io);
+        for k in 0..io.iss.len() {
+            let ids = &io.iss[k];
             let w = self.frame.get_u64(ids.warp);
             let cmd = |ids: &RenameIssue<PortId>| {
                 [ids.alloc, ids.reuse, ids.write, ids.moved].into_iter().any(|id| self.frame.get_bool(id))
@@ -235,12 +243,16 @@ impl Component for RenameModel {
         // An episode start or a warp's release walk frees what the warp's
         // episodes still own (tags as of the start of the cycle).
         let (rel_en, rel_w) = (self.frame.get_bool(self.io.rel_en), self.frame.get_u64(self.io.rel_warp));
-        let dropped: Vec<u64> = (0..self.queued.len() as u64)
-            .filter(|&i| {
-                let (q, o) = (self.queued[i as usize], self.owner[i as usize]);
-                q && ((start && o == sw) || (rel_en && o == rel_w))
-            })
-            .collect();
+        let dropped: Vec<u64> = if start || rel_en {
+            (0..self.queued.len() as u64)
+                .filter(|&i| {
+                    let (q, o) = (self.queued[i as usize], self.owner[i as usize]);
+                    q && ((start && o == sw) || (rel_en && o == rel_w))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         if start && sw < warps {
             for m in &mut self.t[sw as usize].p {
                 m.renamed = false;
