@@ -995,10 +995,16 @@ impl DacBlock {
 
     /// Would the ATQ take an `enq` of this kind now (§4.1: not while it is
     /// full or some warp's queue of the kind is).
+    /// The unit sees a tuple of that kind: the tuple presented last with
+    /// its kind field changed (the rest does not bear on the answer, and an
+    /// unchanged input costs the unit no evaluation).
     pub fn enq_ready(&mut self, kind: u64) -> bool {
-        let t = models::dac::TupleCmd { kind, ..Default::default() };
+        use hw::blocks::dac::tuple;
         let c = &mut self.inst.comp;
-        c.set(self.io.enq_tuple, &t.pack());
+        let mut t = [0u64; tuple::WORDS];
+        t.copy_from_slice(c.get(self.io.enq_tuple));
+        models::bits::put_field(&mut t, tuple::KIND as usize, 2, kind);
+        c.set(self.io.enq_tuple, &t);
         c.eval();
         c.get_bool(self.io.enq_ready)
     }

@@ -30,6 +30,13 @@ impl Atq {
         Atq { p: p.clone(), frame: p.frame(), io: p.ids(), mem: vec![[0; tuple::WORDS]; p.entries as usize], head: 0, tail: 0, count: 0 }
     }
 
+    /// The clock edge would change the state (a reset, an enqueue or a
+    /// dequeue).
+    pub(crate) fn edge_changes(&self) -> bool {
+        let (rst, enq, deq) = self.inputs();
+        rst || enq || deq
+    }
+
     fn inputs(&self) -> (bool, bool, bool) {
         let g = |id| self.frame.get_bool(id);
         let kind = get_field(self.frame.get(self.io.enq_tuple), tuple::KIND as usize, 2);

@@ -340,6 +340,18 @@ impl Component for DacUnit {
     }
     fn tick(&mut self) {
         self.eval();
+        // Clock gating: an edge that changes no sub-block's state is
+        // skipped, and with the inputs unchanged the outputs stand (a unit
+        // waiting on full queues costs nothing until a dequeue).
+        let unit_changes = |c: usize, changes: bool| changes || (c >= AEU && self.stale[c]);
+        let changes = unit_changes(ATQ, self.atq.edge_changes())
+            || unit_changes(QA, self.pwaq.edge_changes())
+            || unit_changes(QP, self.pwpq.edge_changes())
+            || unit_changes(AEU, self.aeu.edge_changes())
+            || unit_changes(PEU, self.peu.edge_changes());
+        if !changes {
+            return;
+        }
         self.settled = false;
         self.atq.tick();
         // The expansion units' edge takes the next state their `eval`

@@ -324,6 +324,12 @@ impl Peu {
         push
     }
 
+    /// The clock edge would change the state (after an `eval` whose inputs
+    /// have not changed since).
+    pub(crate) fn edge_changes(&self) -> bool {
+        !self.same && (self.frame.get_bool(self.io.rst) || self.n != self.s)
+    }
+
     /// The clock edge after an `eval` whose inputs have not changed since.
     pub(crate) fn commit(&mut self) {
         if !self.same {

@@ -45,6 +45,19 @@ impl PerWarpQueue {
     }
 }
 
+impl PerWarpQueue {
+    /// The clock edge would change the state (a reset, or a write or read
+    /// the queue takes).
+    pub(crate) fn edge_changes(&self) -> bool {
+        let (f, io, d) = (&self.frame, &self.io, self.q.depth());
+        let takes = |en: PortId, warp: PortId, ok: fn(u32, u32) -> bool| {
+            let w = f.get_u64(warp) as u32;
+            f.get_bool(en) && w < self.q.warps && ok(self.count[w as usize], d)
+        };
+        f.get_bool(io.rst) || takes(io.enq, io.enq_warp, |c, d| c < d) || takes(io.deq, io.deq_warp, |c, _| c > 0)
+    }
+}
+
 impl Component for PerWarpQueue {
     fn name(&self) -> &str {
         self.name
