@@ -83,9 +83,9 @@ pub struct DacUnit {
     pwaq_p: PerWarpQueueIo<PortId>,
     pwpq: PerWarpQueue,
     pwpq_p: PerWarpQueueIo<PortId>,
-    /// The CTA configuration or a lane mask changed since the units last
-    /// got them.
-    held_dirty: bool,
+    /// The wide inputs the units hold, changed since the units last got
+    /// them (`HELD_*` bits).
+    held_dirty: u8,
     /// The outputs are those of the present inputs and state.
     settled: bool,
     /// By sub-block (`QA` .. `PEU`): its combinational inputs, whether it
@@ -98,8 +98,14 @@ pub struct DacUnit {
     /// when it last read them ([`DacUnit::unseen`]).
     evals: [u64; 5],
     seen: [[u64; 5]; 4],
-    /// A unit input changed since the last `compute`.
-    unit_in: bool,
+    /// The unit inputs that changed since the last `compute` (bit per
+    /// port).
+    unit_in: u64,
+    /// By unit port: an input with a combinational path to an output (the
+    /// generator's); a change of another one needs no `compute` before the
+    /// edge (`edge_in`).
+    unit_comb: Arc<Vec<bool>>,
+    edge_in: bool,
 }
 
 /// Wire groups reading sub-block outputs: into the ATQ, into the expansion
@@ -108,6 +114,11 @@ const G_ATQ: usize = 0;
 const G_UNITS: usize = 1;
 const G_QUEUES: usize = 2;
 const G_OUT: usize = 3;
+
+/// `held_dirty` bits: `HELD_LANES << AEU` and `<< PEU`, a unit's lane
+/// mask; `HELD_CTA`, the CTA configuration.
+const HELD_LANES: u8 = 1;
+const HELD_CTA: u8 = 1 << 2;
 
 const QA: usize = 0;
 const QP: usize = 1;
@@ -126,8 +137,10 @@ impl DacUnit {
             block_comb(&p.aeu(), aeu.ports()),
             block_comb(&p.peu(), peu.ports()),
         ];
+        let frame = p.frame();
+        assert!(frame.specs().len() <= 64, "dac_unit: unit_in keeps a bit per port");
         DacUnit {
-            frame: p.frame(),
+            frame,
             own: p.ids(),
             atq,
             atq_p: p.atq().ids(),
@@ -142,14 +155,16 @@ impl DacUnit {
             pwaq_p: p.pwaq().ids(),
             pwpq,
             pwpq_p: p.pwpq().ids(),
-            held_dirty: true,
+            held_dirty: HELD_CTA | HELD_LANES << AEU | HELD_LANES << PEU,
             settled: false,
             comb,
             dirty: [true; 5],
             stale: [true; 5],
             evals: [1; 5],
             seen: [[0; 5]; 4],
-            unit_in: true,
+            unit_in: u64::MAX,
+            unit_comb: block_comb(p, p.frame().specs()),
+            edge_in: false,
         }
     }
 
@@ -180,17 +195,18 @@ impl DacUnit {
 
     fn compute(&mut self) {
         let (o, qap, qpp) = (&self.own, &self.pwaq_p, &self.pwpq_p);
-        let unit_in = std::mem::take(&mut self.unit_in);
+        let changed = std::mem::take(&mut self.unit_in);
+        let new = |id: PortId| changed >> id.0 & 1 == 1;
         let rst = self.frame.get_u64(o.rst);
         // 1. Per-warp queues: their outputs depend on state and the deq side.
-        if unit_in {
-            let f = &self.frame;
-            for (c, qp, deq, warp) in [(QA, qap, o.deq_addr, o.deq_addr_warp), (QP, qpp, o.deq_pred, o.deq_pred_warp)] {
-                let q = if c == QA { &mut self.pwaq.frame } else { &mut self.pwpq.frame };
-                let mut q = SubIn { frame: q, comb: &self.comb[c], dirty: &mut self.dirty[c], stale: &mut self.stale[c] };
-                q.put(qp.rst, &[rst]);
-                q.put(qp.deq, &[f.get_u64(deq)]);
-                q.put(qp.deq_warp, &[f.get_u64(warp)]);
+        let f = &self.frame;
+        for (c, qp, deq, warp) in [(QA, qap, o.deq_addr, o.deq_addr_warp), (QP, qpp, o.deq_pred, o.deq_pred_warp)] {
+            let q = if c == QA { &mut self.pwaq.frame } else { &mut self.pwpq.frame };
+            let mut q = SubIn { frame: q, comb: &self.comb[c], dirty: &mut self.dirty[c], stale: &mut self.stale[c] };
+            for (from, to) in [(o.rst, qp.rst), (deq, qp.deq), (warp, qp.deq_warp)] {
+                if new(from) {
+                    q.put(to, f.get(from));
+                }
             }
         }
         self.eval_sub(QA);
@@ -199,10 +215,10 @@ impl DacUnit {
         let fresh = self.unseen(G_ATQ);
         let (o, ap, qap, qpp) = (&self.own, &self.atq_p, &self.pwaq_p, &self.pwpq_p);
         let mut a = SubIn { frame: &mut self.atq.frame, comb: &self.comb[ATQ], dirty: &mut self.dirty[ATQ], stale: &mut self.stale[ATQ] };
-        if unit_in {
-            a.put(ap.rst, &[rst]);
-            a.put(ap.enq_valid, &[self.frame.get_u64(o.enq_valid)]);
-            a.put(ap.enq_tuple, self.frame.get(o.enq_tuple));
+        for (from, to) in [(o.rst, ap.rst), (o.enq_valid, ap.enq_valid), (o.enq_tuple, ap.enq_tuple)] {
+            if new(from) {
+                a.put(to, self.frame.get(from));
+            }
         }
         if fresh[QA] {
             a.put(ap.pwaq_any_full, &[self.pwaq.frame.get_u64(qap.any_full)]);
@@ -227,11 +243,11 @@ impl DacUnit {
         ];
         for (c, u, up, valid, qc, q, qp, lanes) in units {
             let mut u = SubIn { frame: u, comb: &comb[c], dirty: &mut dirty[c], stale: &mut stale[c] };
-            if unit_in {
+            if new(o.rst) {
                 u.put(up.rst, &[rst]);
-                if c == AEU {
-                    u.put(self.aeu_hold, &[frame.get_u64(o.aeu_cta_hold)]);
-                }
+            }
+            if c == AEU && new(o.aeu_cta_hold) {
+                u.put(self.aeu_hold, frame.get(o.aeu_cta_hold));
             }
             if fresh[ATQ] {
                 u.put(up.in_valid, &[valid as u64]);
@@ -240,8 +256,10 @@ impl DacUnit {
             if fresh[qc] {
                 u.put(up.full, &[q.get_u64(qp.full_vec)]);
             }
-            if held {
+            if held & HELD_LANES << c != 0 {
                 u.put(up.lanes, frame.get(lanes));
+            }
+            if held & HELD_CTA != 0 {
                 for (k, id) in o.cta.as_array().into_iter().enumerate() {
                     u.put(up.cfg[k], frame.get(*id));
                 }
@@ -322,11 +340,19 @@ impl Component for DacUnit {
             // The wide inputs the units hold (CTA configuration, lane
             // masks) are passed on only when they change.
             let o = &self.own;
-            if port == o.aeu_lane_mask || port == o.peu_lane_mask || o.cta.as_array().contains(&&port) {
-                self.held_dirty = true;
+            if port == o.aeu_lane_mask {
+                self.held_dirty |= HELD_LANES << AEU;
+            } else if port == o.peu_lane_mask {
+                self.held_dirty |= HELD_LANES << PEU;
+            } else if o.cta.as_array().contains(&&port) {
+                self.held_dirty |= HELD_CTA;
             }
-            self.settled = false;
-            self.unit_in = true;
+            self.unit_in |= 1 << port.0;
+            if self.unit_comb[port.0 as usize] {
+                self.settled = false;
+            } else {
+                self.edge_in = true;
+            }
         }
     }
     fn get(&self, port: PortId) -> &[u64] {
@@ -336,9 +362,13 @@ impl Component for DacUnit {
         if !self.settled {
             self.compute();
             self.settled = true;
+            self.edge_in = false;
         }
     }
     fn tick(&mut self) {
+        if self.edge_in {
+            self.settled = false;
+        }
         self.eval();
         // Clock gating: an edge that changes no sub-block's state is
         // skipped, and with the inputs unchanged the outputs stand (a unit
