@@ -902,11 +902,6 @@ pub struct DacBlock {
     io: hw::blocks::dac::dac_unit::DacUnitIo<PortId>,
     warp_bits: u32,
     cta: models::dac::CtaConfig,
-    /// By tuple kind: the unit's `enq_ready` since its inputs last changed
-    /// otherwise (it depends on the tuple's kind alone; several affine
-    /// contexts probing different kinds in a cycle would otherwise make the
-    /// unit settle at each).
-    ready: [Option<bool>; 4],
 }
 
 /// What the unit does this cycle (outputs of the state and this cycle's
@@ -941,11 +936,10 @@ impl DacBlock {
         let (inst, io) = instantiate(&p, engine)?;
         let n = c.core.max_ctas as usize;
         let cta = models::dac::CtaConfig { dims: [1, 1, 1], valid: vec![false; n], bid: vec![[0; 3]; n], warp0: vec![0; n] };
-        Ok(DacBlock { inst, io, warp_bits: p.warp_bits(), cta, ready: [None; 4] })
+        Ok(DacBlock { inst, io, warp_bits: p.warp_bits(), cta })
     }
 
     pub fn reset(&mut self) {
-        self.ready = [None; 4];
         self.inst.reset(self.io.rst);
     }
 
@@ -954,7 +948,6 @@ impl DacBlock {
     /// their block-index terms in their base) whose warps are the
     /// consecutive slots from `warp0`.
     pub fn launch(&mut self, slot: usize, warp0: u16, dims: [u32; 3], bid: [u32; 3]) {
-        self.ready = [None; 4];
         self.cta.valid[slot] = true;
         self.cta.warp0[slot] = warp0 as u32;
         self.cta.bid[slot] = if hw::blocks::dac::cta::bid_fits(bid) { bid } else { [0; 3] };
@@ -966,21 +959,18 @@ impl DacBlock {
     /// The CTA slots whose expansion of the AEU's tuple waits for their
     /// warps to pass a barrier (section 4.2).
     pub fn set_aeu_hold(&mut self, ctas: u16) {
-        self.ready = [None; 4];
         self.inst.comp.set_u64(self.io.aeu_cta_hold, ctas as u64);
     }
 
     /// The active threads, per warp slot, of the tuples the AEU (`pred`
     /// false) or the PEU works on.
     pub fn set_lanes(&mut self, pred: bool, lanes: &[u32]) {
-        self.ready = [None; 4];
         let id = if pred { self.io.peu_lane_mask } else { self.io.aeu_lane_mask };
         self.inst.comp.set(id, &models::dac::warp_words(lanes));
     }
 
     /// Clear the commands of the last cycle.
     pub fn begin_cycle(&mut self) {
-        self.ready = [None; 4];
         let c = &mut self.inst.comp;
         for id in [self.io.enq_valid, self.io.deq_addr, self.io.deq_pred] {
             c.set_bool(id, false);
@@ -1004,29 +994,16 @@ impl DacBlock {
     }
 
     /// Would the ATQ take an `enq` of this kind now (§4.1: not while it is
-    /// full or some warp's queue of the kind is).
-    /// The unit sees a tuple of that kind: the tuple presented last with
-    /// its kind field changed (the rest does not bear on the answer, and an
-    /// unchanged input costs the unit no evaluation).
+    /// full or some warp's queue of the kind is): the unit's ready of the
+    /// kind, from its state alone.
     pub fn enq_ready(&mut self, kind: u64) -> bool {
-        use hw::blocks::dac::tuple;
-        if let Some(r) = self.ready[kind as usize & 3] {
-            return r;
-        }
         let c = &mut self.inst.comp;
-        let mut t = [0u64; tuple::WORDS];
-        t.copy_from_slice(c.get(self.io.enq_tuple));
-        models::bits::put_field(&mut t, tuple::KIND as usize, 2, kind);
-        c.set(self.io.enq_tuple, &t);
         c.eval();
-        let r = c.get_bool(self.io.enq_ready);
-        self.ready[kind as usize & 3] = Some(r);
-        r
+        c.get_bool(if kind == hw::blocks::dac::tuple::KIND_PRED { self.io.enq_ready_pred } else { self.io.enq_ready_addr })
     }
 
     /// The affine warp enqueues `t` this cycle.
     pub fn enq(&mut self, t: &models::dac::TupleCmd) {
-        self.ready = [None; 4];
         let c = &mut self.inst.comp;
         c.set(self.io.enq_tuple, &t.pack());
         c.set_bool(self.io.enq_valid, true);
@@ -1034,7 +1011,6 @@ impl DacBlock {
 
     /// The head record of warp `w`'s PWAQ partition, taken at this edge.
     pub fn take_record(&mut self, w: u16) -> Option<models::dac::Record> {
-        self.ready = [None; 4];
         let c = &mut self.inst.comp;
         c.set_u64(self.io.deq_addr_warp, w as u64);
         c.eval();
@@ -1045,7 +1021,6 @@ impl DacBlock {
 
     /// The head mask of warp `w`'s PWPQ partition, taken at this edge.
     pub fn take_mask(&mut self, w: u16) -> Option<u32> {
-        self.ready = [None; 4];
         let c = &mut self.inst.comp;
         c.set_u64(self.io.deq_pred_warp, w as u64);
         c.eval();
@@ -1056,7 +1031,6 @@ impl DacBlock {
 
     /// The end of the cycle: the edge.
     pub fn end_cycle(&mut self) {
-        self.ready = [None; 4];
         let c = &mut self.inst.comp;
         c.eval();
         c.tick();

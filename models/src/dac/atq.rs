@@ -51,10 +51,10 @@ impl Component for Atq {
     }
     sim::frame_ports!(frame);
     fn eval(&mut self) {
-        let kind = get_field(self.frame.get(self.io.enq_tuple), tuple::KIND as usize, 2);
         let full = self.count == self.p.entries;
-        let ready = enq_ready(full, kind, self.frame.get_bool(self.io.pwaq_any_full), self.frame.get_bool(self.io.pwpq_any_full));
-        self.frame.set_bool(self.io.enq_ready, ready);
+        let (af, pf) = (self.frame.get_bool(self.io.pwaq_any_full), self.frame.get_bool(self.io.pwpq_any_full));
+        self.frame.set_bool(self.io.enq_ready_addr, enq_ready(full, tuple::KIND_ADDR, af, pf));
+        self.frame.set_bool(self.io.enq_ready_pred, enq_ready(full, tuple::KIND_PRED, af, pf));
         self.frame.set_bool(self.io.head_valid, self.count > 0);
         let head = if self.count > 0 { self.mem[self.head as usize] } else { [0; tuple::WORDS] };
         self.frame.set(self.io.head_tuple, &head);

@@ -294,7 +294,8 @@ impl DacUnit {
         let (up, pp, qap, qpp) = (&self.aeu_p, &self.peu_p, &self.pwaq_p, &self.pwpq_p);
         let f = &mut self.frame;
         if fresh[ATQ] {
-            f.set_u64(o.enq_ready, atq.get_u64(ap.enq_ready));
+            f.set_u64(o.enq_ready_addr, atq.get_u64(ap.enq_ready_addr));
+            f.set_u64(o.enq_ready_pred, atq.get_u64(ap.enq_ready_pred));
             f.set_u64(o.atq_count, atq.get_u64(ap.count));
         }
         if fresh[QA] {

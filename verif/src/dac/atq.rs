@@ -84,15 +84,15 @@ pub struct AtqReport {
     pub refused_by_backpressure: u64,
 }
 
-/// Run `stim` through `dut` and compare against a plain FIFO: `enq_ready`
-/// (room and the kind-matching backpressure), `head_valid`/`head_tuple`,
+/// Run `stim` through `dut` and compare against a plain FIFO: `enq_ready_*`
+/// (room and each kind's backpressure), `head_valid`/`head_tuple`,
 /// `count`, `full`; tuples leave in order, unchanged; an `enq` without
-/// `enq_ready` and a `deq` of an empty queue do nothing.
+/// the ready of its kind and a `deq` of an empty queue do nothing.
 pub fn check_fifo(dut: &mut dyn Component, p: &AtqParams, stim: &Stimulus) -> Result<AtqReport, String> {
     let layout = stim.layout().clone();
     crate::run::check_inputs(dut, &layout)?;
     let io = p.bind(dut).map_err(|e| e.to_string())?;
-    let (ready, hv, ht, count, full) = (io.enq_ready, io.head_valid, io.head_tuple, io.count, io.full);
+    let (ready_a, ready_p, hv, ht, count, full) = (io.enq_ready_addr, io.enq_ready_pred, io.head_valid, io.head_tuple, io.count, io.full);
     let (s_rst, s_ev, s_et, s_af, s_pf, s_deq) = (io.rst, io.enq_valid, io.enq_tuple, io.pwaq_any_full, io.pwpq_any_full, io.deq);
     let mut frame = Frame::new(layout.clone());
     let mut q: VecDeque<TupleWords> = VecDeque::new();
@@ -104,12 +104,14 @@ pub fn check_fifo(dut: &mut dyn Component, p: &AtqParams, stim: &Stimulus) -> Re
         let bit = |s: PortId| frame.get(s)[0] & 1 != 0;
         let t = TupleCmd::unpack(frame.get(s_et));
         let room = q.len() < p.entries as usize;
+        let err = |m: String| Err(format!("cycle {c}: {m}"));
+        for (name, ready, bp) in [("addr", ready_a, bit(s_af)), ("pred", ready_p, bit(s_pf))] {
+            if dut.get_bool(ready) != (room && !bp) {
+                return err(format!("enq_ready_{name} {} with {} entries, backpressure {bp}", dut.get_bool(ready), q.len()));
+            }
+        }
         let bp = if t.kind == tuple::KIND_PRED { bit(s_pf) } else { bit(s_af) };
         let want_ready = room && !bp;
-        let err = |m: String| Err(format!("cycle {c}: {m}"));
-        if dut.get_bool(ready) != want_ready {
-            return err(format!("enq_ready {} with {} entries, backpressure {bp}", dut.get_bool(ready), q.len()));
-        }
         if dut.get_u64(count) != q.len() as u64 || dut.get_bool(full) == room || dut.get_bool(hv) == q.is_empty() {
             return err(format!(
                 "count/full/head_valid {} {} {} for {} entries",

@@ -190,7 +190,7 @@ pub struct DacReport {
 
 /// Run `stim` through `dut` (any engine with the unit's ports) and check the
 /// whole unit against the per-thread reference: every `enq` the unit accepted
-/// (`enq_valid && enq_ready`), in order, must reach each warp with active
+/// (`enq_valid` and the `enq_ready_*` of its kind), in order, must reach each warp with active
 /// threads of each of the tuple's valid CTAs as exactly the reference's
 /// expansion over those threads — for address/data tuples a run of records
 /// ending in `last` whose units equal [`affine::warp_units`], for predicate
@@ -211,8 +211,8 @@ pub fn check_end_to_end(
     let layout = stim.layout().clone();
     crate::run::check_inputs(dut, &layout)?;
     let io = p.bind(dut).map_err(|e| e.to_string())?;
-    let (enq_ready, addr_rec, addr_empty, pred_mask, pred_empty, l1, l1_line) =
-        (io.enq_ready, io.addr_rec, io.addr_empty, io.pred_mask, io.pred_empty, io.l1_req, io.l1_req_line);
+    let (addr_rec, addr_empty, pred_mask, pred_empty, l1, l1_line) =
+        (io.addr_rec, io.addr_empty, io.pred_mask, io.pred_empty, io.l1_req, io.l1_req_line);
     let cnt = [io.peu_cnt_scalar, io.peu_cnt_uniform, io.peu_cnt_serial];
     // rst enq_valid enq_tuple deq_addr deq_addr_warp deq_pred deq_pred_warp
     let s = [io.rst, io.enq_valid, io.enq_tuple, io.deq_addr, io.deq_addr_warp, io.deq_pred, io.deq_pred_warp];
@@ -303,8 +303,9 @@ pub fn check_end_to_end(
                 want => return err(format!("warp {w}: mask {m:08x}, reference {want:x?}")),
             }
         }
-        if v(1) & 1 != 0 && dut.get_bool(enq_ready) {
-            let t = TupleCmd::unpack(frame.get(s[2]));
+        let t = TupleCmd::unpack(frame.get(s[2]));
+        let enq_ready = dut.get_bool(if t.kind == tuple::KIND_PRED { io.enq_ready_pred } else { io.enq_ready_addr });
+        if v(1) & 1 != 0 && enq_ready {
             let cfg = stim::config_from_frame(&frame, &io.cta, p.ctas, p.warp_bits());
             rep.tuples += 1;
             for ci in stim::targets(&cfg, &t) {
@@ -328,7 +329,7 @@ pub fn check_end_to_end(
                 }
             }
         }
-        if v(1) & 1 != 0 && !dut.get_bool(enq_ready) {
+        if v(1) & 1 != 0 && !enq_ready {
             rep.throttled_cycles += 1;
         }
         for (i, id) in cnt.iter().enumerate() {

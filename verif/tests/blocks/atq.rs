@@ -74,19 +74,19 @@ fn full_queue_refuses_enq_even_with_deq() {
         q.step();
         q.set_bool(io.deq, true);
         q.eval();
-        assert!(!q.get_bool(io.enq_ready));
+        assert!(!q.get_bool(io.enq_ready_addr));
         q.tick();
         q.eval();
         assert_eq!(q.get_u64(io.count), 1);
     }
 }
 
-/// The FIFO property rejects a queue whose `enq_ready` is flipped once.
+/// The FIFO property rejects a queue whose `enq_ready_addr` is flipped once.
 #[test]
 fn fifo_property_rejects_a_corrupted_ready() {
     let p = AtqParams::default();
     let stim = Stimulus::record(&mut AtqDriver::new(&p, 1), 5_000);
-    let ready = p.ids().enq_ready;
+    let ready = p.ids().enq_ready_addr;
     let mut d = Corrupt::new(Box::new(Atq::new(&p)), ready, 200, move |a: &dyn Component| Some(vec![a.get_u64(ready) ^ 1]));
     assert!(check_fifo(&mut d, &p, &stim).is_err());
 }

@@ -109,7 +109,7 @@ fn figure_9_flow() {
             u.set_bool(io.enq_valid, true);
             u.set(io.enq_tuple, &t.pack());
             u.eval();
-            assert!(u.get_bool(io.enq_ready));
+            assert!(u.get_bool(if t.kind == KIND_PRED { io.enq_ready_pred } else { io.enq_ready_addr }));
             u.tick();
         }
         u.set_bool(io.enq_valid, false);

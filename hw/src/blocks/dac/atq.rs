@@ -18,17 +18,20 @@
 //! | `pwaq_any_full` | in | 1 | some PWAQ partition is full |
 //! | `pwpq_any_full` | in | 1 | some PWPQ partition is full |
 //! | `deq` | in | 1 | pop the head (the dispatcher gave it to a unit) |
-//! | `enq_ready` | out | 1 | `!full && !(KIND(enq_tuple) = pred ? pwpq_any_full : pwaq_any_full)` |
+//! | `enq_ready_addr` | out | 1 | `!full && !pwaq_any_full`: an address, data (or reserved) tuple would be taken |
+//! | `enq_ready_pred` | out | 1 | `!full && !pwpq_any_full`: a predicate tuple would be taken |
 //! | `head_valid` | out | 1 | `count ≠ 0` |
 //! | `head_tuple` | out | 278 | entry at the head; 0 when empty |
 //! | `count` | out | CB | entries held |
 //! | `full` | out | 1 | `count = entries` |
 //!
-//! `enq_ready` is combinational from `count` and this cycle's `enq_tuple` kind
-//! and backpressure inputs: the scoreboard asks it before issuing. The
-//! backpressure follows the tuple's kind (a predicate tuple waits for the
-//! PWPQs, an address/data or reserved tuple for the PWAQs); "any" rather than
-//! "the target warps'" because one tuple expands for every warp.
+//! The two `enq_ready_*` are combinational from `count` and the backpressure
+//! inputs only: the issue stage reads the one of the instruction's kind (known
+//! at decode) before it issues, with no path from the tuple it has yet to
+//! form. The backpressure follows the tuple's kind (a predicate tuple waits
+//! for the PWPQs, an address/data or reserved tuple for the PWAQs); "any"
+//! rather than "the target warps'" because one tuple expands for every warp.
+//! `enq_ready` below is the one of `enq_tuple`'s kind.
 //!
 //! # Cycle semantics
 //! At the edge: if `enq_valid && enq_ready`, `mem[tail] ← enq_tuple`,
@@ -98,7 +101,8 @@ pub struct AtqIo<H> {
     pub pwaq_any_full: H,
     pub pwpq_any_full: H,
     pub deq: H,
-    pub enq_ready: H,
+    pub enq_ready_addr: H,
+    pub enq_ready_pred: H,
     pub head_valid: H,
     pub head_tuple: H,
     pub count: H,
@@ -116,7 +120,8 @@ impl Interface for AtqParams {
             pwaq_any_full: b.input("pwaq_any_full", 1),
             pwpq_any_full: b.input("pwpq_any_full", 1),
             deq: b.input("deq", 1),
-            enq_ready: b.output("enq_ready", 1),
+            enq_ready_addr: b.output("enq_ready_addr", 1),
+            enq_ready_pred: b.output("enq_ready_pred", 1),
             head_valid: b.output("head_valid", 1),
             head_tuple: b.output("head_tuple", tuple::BITS),
             count: b.output("count", self.count_bits()),
@@ -173,7 +178,8 @@ pub fn atq(p: &AtqParams, name: &str) -> Result<Arc<Module>, HwError> {
     let pwaq_any_full = m.port(&io.pwaq_any_full);
     let pwpq_any_full = m.port(&io.pwpq_any_full);
     let deq = m.port(&io.deq);
-    let enq_ready = m.port(&io.enq_ready);
+    let enq_ready_addr = m.port(&io.enq_ready_addr);
+    let enq_ready_pred = m.port(&io.enq_ready_pred);
     let head_valid = m.port(&io.head_valid);
     let head_tuple = m.port(&io.head_tuple);
     let count_o = m.port(&io.count);
@@ -187,12 +193,14 @@ pub fn atq(p: &AtqParams, name: &str) -> Result<Arc<Module>, HwError> {
     let full = count.eq(n).named("is_full");
     let nonempty = count.ne(0u64);
     let kind = enq_tuple.slice(tuple::KIND, 2);
-    let backpressure = mux(kind.eq(tuple::KIND_PRED), pwpq_any_full, pwaq_any_full);
-    let ready = (!full & !backpressure).named("ready");
+    let ready_addr = (!full & !pwaq_any_full).named("ready_addr");
+    let ready_pred = (!full & !pwpq_any_full).named("ready_pred");
+    let ready = mux(kind.eq(tuple::KIND_PRED), ready_pred, ready_addr).named("ready");
     let do_enq = (enq_valid & ready).named("do_enq");
     let do_deq = (deq & nonempty).named("do_deq");
 
-    enq_ready.set(ready);
+    enq_ready_addr.set(ready_addr);
+    enq_ready_pred.set(ready_pred);
     head_valid.set(nonempty);
     head_tuple.set(mux(nonempty, tuples.read(head), lit(0, tuple::BITS)));
     count_o.set(count);

@@ -22,7 +22,7 @@
 //! | `deq_pred`, `deq_pred_warp` | in | 1, WB | a non-affine warp's `deq.pred` (PWPQ) |
 //! | `aeu_lane_mask`, `peu_lane_mask` | in | 32·W, 32·W | each unit's `lane_mask`: the active threads per warp of the tuple it works on, held while it does |
 //! | `aeu_cta_hold` | in | C | the AEU's `cta_hold`: per CTA slot, its expansion of the AEU's tuple waits (§4.2: the CTA's warps have not passed the barrier the tuple was enqueued after) |
-//! | `enq_ready` | out | 1 | ATQ `enq_ready`: the affine warp may issue `enq` |
+//! | `enq_ready_addr`, `enq_ready_pred` | out | 1, 1 | ATQ `enq_ready_*`: the affine warp may issue an `enq` of that kind (address or data; predicate) |
 //! | `atq_count` | out | clog2(atq_entries+1) | ATQ occupancy |
 //! | `addr_rec`, `addr_empty` | out | 62, 1 | PWAQ `deq_rec`, `deq_empty` for `deq_addr_warp` |
 //! | `pred_mask`, `pred_empty` | out | 32, 1 | PWPQ `deq_mask`, `deq_empty` for `deq_pred_warp` |
@@ -124,7 +124,8 @@ pub struct DacUnitIo<H> {
     pub aeu_lane_mask: H,
     pub peu_lane_mask: H,
     pub aeu_cta_hold: H,
-    pub enq_ready: H,
+    pub enq_ready_addr: H,
+    pub enq_ready_pred: H,
     pub atq_count: H,
     pub addr_rec: H,
     pub addr_empty: H,
@@ -164,7 +165,8 @@ impl Interface for DacUnitParams {
             aeu_lane_mask: b.input("aeu_lane_mask", WARP_SIZE * self.warps),
             peu_lane_mask: b.input("peu_lane_mask", WARP_SIZE * self.warps),
             aeu_cta_hold: b.input("aeu_cta_hold", self.ctas),
-            enq_ready: b.output("enq_ready", 1),
+            enq_ready_addr: b.output("enq_ready_addr", 1),
+            enq_ready_pred: b.output("enq_ready_pred", 1),
             atq_count: b.output("atq_count", self.atq().count_bits()),
             addr_rec: b.output("addr_rec", record::BITS),
             addr_empty: b.output("addr_empty", 1),
@@ -247,7 +249,8 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
     let peu_lanes = m.port(&io.peu_lane_mask);
     let aeu_hold = m.port(&io.aeu_cta_hold);
     let outs = [
-        &io.enq_ready,
+        &io.enq_ready_addr,
+        &io.enq_ready_pred,
         &io.atq_count,
         &io.addr_rec,
         &io.addr_empty,
@@ -325,7 +328,8 @@ pub fn dac_unit(p: &DacUnitParams, name: &str) -> Result<Arc<Module>, HwError> {
     let l1 = (u_aeu.push.sig() & u_aeu.push_data.sig()).named("l1");
     let line = u_aeu.push_rec.sig().slice(record::LINE, record::LINE_BITS);
     let vals = [
-        q_atq.enq_ready.sig(),
+        q_atq.enq_ready_addr.sig(),
+        q_atq.enq_ready_pred.sig(),
         q_atq.count.sig(),
         q_pwaq.deq_data.sig(),
         q_pwaq.deq_empty.sig(),
