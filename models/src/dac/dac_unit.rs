@@ -83,9 +83,6 @@ pub struct DacUnit {
     pwaq_p: PerWarpQueueIo<PortId>,
     pwpq: PerWarpQueue,
     pwpq_p: PerWarpQueueIo<PortId>,
-    /// The wide inputs the units hold, changed since the units last got
-    /// them (`HELD_*` bits).
-    held_dirty: u8,
     /// The outputs are those of the present inputs and state.
     settled: bool,
     /// By sub-block (`QA` .. `PEU`): its combinational inputs, whether it
@@ -114,11 +111,6 @@ const G_ATQ: usize = 0;
 const G_UNITS: usize = 1;
 const G_QUEUES: usize = 2;
 const G_OUT: usize = 3;
-
-/// `held_dirty` bits: `HELD_LANES << AEU` and `<< PEU`, a unit's lane
-/// mask; `HELD_CTA`, the CTA configuration.
-const HELD_LANES: u8 = 1;
-const HELD_CTA: u8 = 1 << 2;
 
 const QA: usize = 0;
 const QP: usize = 1;
@@ -155,7 +147,6 @@ impl DacUnit {
             pwaq_p: p.pwaq().ids(),
             pwpq,
             pwpq_p: p.pwpq().ids(),
-            held_dirty: HELD_CTA | HELD_LANES << AEU | HELD_LANES << PEU,
             settled: false,
             comb,
             dirty: [true; 5],
@@ -229,7 +220,6 @@ impl DacUnit {
         self.eval_sub(ATQ);
         // 3. Dispatch the head by kind; both units see the head tuple.
         let fresh = self.unseen(G_UNITS);
-        let held = std::mem::take(&mut self.held_dirty);
         let DacUnit { frame, own: o, atq, atq_p: ap, aeu, aeu_p, peu, peu_p, pwaq, pwaq_p, pwpq, pwpq_p, comb, dirty, stale, .. } = self;
         let head_valid = atq.frame.get_bool(ap.head_valid);
         let head = atq.frame.get(ap.head_tuple);
@@ -256,12 +246,14 @@ impl DacUnit {
             if fresh[qc] {
                 u.put(up.full, &[q.get_u64(qp.full_vec)]);
             }
-            if held & HELD_LANES << c != 0 {
+            // The wide inputs the units hold (lane masks, CTA
+            // configuration) go in only when they change.
+            if new(lanes) {
                 u.put(up.lanes, frame.get(lanes));
             }
-            if held & HELD_CTA != 0 {
-                for (k, id) in o.cta.as_array().into_iter().enumerate() {
-                    u.put(up.cfg[k], frame.get(*id));
+            for (k, &id) in o.cta.as_array().into_iter().enumerate() {
+                if new(id) {
+                    u.put(up.cfg[k], frame.get(id));
                 }
             }
         }
@@ -338,16 +330,6 @@ impl Component for DacUnit {
     }
     fn set(&mut self, port: PortId, value: &[u64]) {
         if self.frame.set_changed(port, value) {
-            // The wide inputs the units hold (CTA configuration, lane
-            // masks) are passed on only when they change.
-            let o = &self.own;
-            if port == o.aeu_lane_mask {
-                self.held_dirty |= HELD_LANES << AEU;
-            } else if port == o.peu_lane_mask {
-                self.held_dirty |= HELD_LANES << PEU;
-            } else if o.cta.as_array().contains(&&port) {
-                self.held_dirty |= HELD_CTA;
-            }
             self.unit_in |= 1 << port.0;
             if self.unit_comb[port.0 as usize] {
                 self.settled = false;
