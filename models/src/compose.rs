@@ -54,3 +54,34 @@ impl SubIn<'_> {
         }
     }
 }
+
+/// Which of `N` sub-blocks each of `G` groups of wires has not read since
+/// the sub-block was last evaluated: per sub-block an `eval` count, per
+/// group the counts it last read. A wire whose source has not been
+/// evaluated since is left as it is.
+pub struct Reads<const N: usize, const G: usize> {
+    evals: [u64; N],
+    seen: [[u64; N]; G],
+}
+
+impl<const N: usize, const G: usize> Default for Reads<N, G> {
+    /// Every sub-block unread by every group.
+    fn default() -> Self {
+        Reads { evals: [1; N], seen: [[0; N]; G] }
+    }
+}
+
+impl<const N: usize, const G: usize> Reads<N, G> {
+    /// Sub-block `c` was evaluated.
+    pub fn evaluated(&mut self, c: usize) {
+        self.evals[c] += 1;
+    }
+
+    /// Per sub-block: whether it was evaluated since group `g` last read
+    /// its outputs (and marks them read).
+    pub fn unseen(&mut self, g: usize) -> [bool; N] {
+        let fresh = std::array::from_fn(|c| self.seen[g][c] != self.evals[c]);
+        self.seen[g] = self.evals;
+        fresh
+    }
+}

@@ -220,15 +220,22 @@ impl PortFrame {
 }
 
 /// Inside `impl Component for T`: the `ports`, `set` and `get` of a model
-/// whose ports live in the [`PortFrame`] field `$frame`.
+/// whose ports live in the [`PortFrame`] field `$frame`; with `$set`, `set`
+/// goes through that method of the model (one that notes what changed).
 #[macro_export]
 macro_rules! frame_ports {
     ($frame:ident) => {
+        $crate::frame_ports!(@ $frame, $frame.set);
+    };
+    ($frame:ident, $set:ident) => {
+        $crate::frame_ports!(@ $frame, $set);
+    };
+    (@ $frame:ident, $($set:tt)+) => {
         fn ports(&self) -> &[$crate::PortSpec] {
             self.$frame.specs()
         }
         fn set(&mut self, port: $crate::PortId, value: &[u64]) {
-            self.$frame.set(port, value);
+            self.$($set)+(port, value);
         }
         fn get(&self, port: $crate::PortId) -> &[u64] {
             self.$frame.get(port)

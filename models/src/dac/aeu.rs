@@ -1,7 +1,7 @@
 //! Reference model of the address expansion unit (AEU), written from the
 //! specification in `hw/src/blocks/dac/aeu.rs` (paper §4.2).
 
-use super::walk::{self, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::walk::{self, mac, Regs, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::{Record, TupleCmd};
 use crate::Reference;
 use hw::blocks::dac::aeu::{AeuIo, AeuParams};
@@ -38,7 +38,7 @@ fn classify(s: u32, gl: u32) -> Stride {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct State {
+pub(crate) struct State {
     top: Top,
     w: WalkRegs,
     /// Decoded granularity: log2 of the unit size (0, 1, 2).
@@ -76,11 +76,7 @@ pub struct Aeu {
     pub(crate) frame: PortFrame,
     io: AeuIo<PortId>,
     cta: CtaPorts,
-    s: State,
-    n: State,
-    /// `n` is `s`: an idle unit offered no tuple keeps its state at the
-    /// edge (`n` is then not written).
-    same: bool,
+    pub(crate) r: Regs<State>,
 }
 
 impl Aeu {
@@ -91,15 +87,13 @@ impl Aeu {
             frame: p.frame(),
             cta: CtaPorts { io: io.cta.clone(), warp_bits: p.warp_bits() },
             io,
-            s: State::reset(),
-            n: State::reset(),
-            same: false,
+            r: Regs::new(State::reset()),
         }
     }
 
     /// Warp slot of a context's next thread (may be out of range).
     fn warp_of(&self, c: usize) -> u32 {
-        self.cta.warp0(&self.frame, c) + self.s.ctx[c].lin / WARP_SIZE
+        self.cta.warp0(&self.frame, c) + self.r.s.ctx[c].lin / WARP_SIZE
     }
 
     /// The active threads of context `c`'s warp (none out of range).
@@ -115,12 +109,12 @@ impl Aeu {
         w < self.p.warps && self.frame.get_u64(self.io.pwaq_full) >> w & 1 != 0 && self.lanes(c) != 0
     }
 
-    /// One RUN step of context `c` into `self.n`; returns the record to push.
+    /// One RUN step of context `c` into `self.r.n`; returns the record to push.
     /// A step that would push into a full queue changes nothing (a stall).
     fn run_step(&mut self, c: usize) -> Option<Record> {
-        let w = self.s.w;
-        let ctx = self.s.ctx[c];
-        let gl = self.s.gl;
+        let w = self.r.s.w;
+        let ctx = self.r.s.ctx[c];
+        let gl = self.r.s.gl;
         let acc = ctx.acc;
         let u0 = (acc >> gl) & 31;
         let region_shift = 5 + gl;
@@ -135,7 +129,7 @@ impl Aeu {
                 let bit = if on(0) { 1u32 << u0 } else { 0 };
                 let next = acc.wrapping_add(s);
                 let same = next >> region_shift == acc >> region_shift;
-                let mask = if self.s.lock.is_some() { self.s.bld_mask | bit } else { bit };
+                let mask = if self.r.s.lock.is_some() { self.r.s.bld_mask | bit } else { bit };
                 (1, mask, next, m == 1 || !same)
             }
             Stride::Zero => (m, if (0..m).any(on) { 1u32 << u0 } else { 0 }, acc, true),
@@ -151,12 +145,12 @@ impl Aeu {
         if emit && self.blocked(c) {
             return None;
         }
-        let nctx = &mut self.n.ctx[c];
+        let nctx = &mut self.r.n.ctx[c];
         nctx.acc = next;
         w.advance(nctx, k);
         if emit {
-            self.n.lock = None;
-            self.n.bld_mask = 0;
+            self.r.n.lock = None;
+            self.r.n.bld_mask = 0;
             Some(Record {
                 mask,
                 line: acc >> 7,
@@ -165,8 +159,8 @@ impl Aeu {
                 last: (ctx.lin + k).is_multiple_of(WARP_SIZE) || ctx.lin + k == w.total,
             })
         } else {
-            self.n.lock = Some(c);
-            self.n.bld_mask = mask;
+            self.r.n.lock = Some(c);
+            self.r.n.bld_mask = mask;
             None
         }
     }
@@ -174,10 +168,10 @@ impl Aeu {
     /// Settle this cycle: outputs into the port frame, next state into `n`.
     fn compute(&mut self) {
         let rst = self.frame.get_bool(self.io.rst);
-        self.same = self.s.top == Top::Idle && !rst && !self.frame.get_bool(self.io.in_valid);
-        let push = if self.same { None } else { self.next(rst) };
+        self.r.same = self.r.s.top == Top::Idle && !rst && !self.frame.get_bool(self.io.in_valid);
+        let push = if self.r.same { None } else { self.next(rst) };
         // Outputs.
-        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
+        self.frame.set_bool(self.io.in_ready, self.r.s.top == Top::Idle);
         let in_range = push.is_some_and(|p| p.warp < self.p.warps);
         self.frame.set_bool(self.io.push, in_range);
         let (w, r) = match push {
@@ -186,43 +180,43 @@ impl Aeu {
         };
         self.frame.set_u64(self.io.push_warp, w);
         self.frame.set_u64(self.io.push_rec, r);
-        self.frame.set_bool(self.io.push_data, in_range && self.s.data && r & 0xffff_ffff != 0);
+        self.frame.set_bool(self.io.push_data, in_range && self.r.s.data && r & 0xffff_ffff != 0);
     }
 
     /// The next state into `n` (from `s`, or the reset state); the record
     /// or mask pushed this cycle.
     fn next(&mut self, rst: bool) -> Option<Push> {
-        self.n = self.s;
+        self.r.n = self.r.s;
         let mut push: Option<Push> = None;
-        match self.s.top {
+        match self.r.s.top {
             Top::Idle => {
                 if self.frame.get_bool(self.io.in_valid) {
                     let t = TupleCmd::unpack(self.frame.get(self.io.in_tuple));
-                    self.n.w = self.s.w.accept(t.aff, self.cta.dims(&self.frame));
+                    self.r.n.w = self.r.s.w.accept(t.aff, self.cta.dims(&self.frame));
                     let g = t.op & 3;
-                    self.n.gl = if g & 2 != 0 { 2 } else { g as u32 };
-                    self.n.data = t.kind == tuple::KIND_DATA;
+                    self.r.n.gl = if g & 2 != 0 { 2 } else { g as u32 };
+                    self.r.n.data = t.kind == tuple::KIND_DATA;
                     for c in 0..self.p.ctas as usize {
                         let st = if self.cta.target(&self.frame, c, t.ctas) { Cst::Start0 } else { Cst::Done };
-                        self.n.ctx[c] = Ctx { st, ..Ctx::IDLE };
+                        self.r.n.ctx[c] = Ctx { st, ..Ctx::IDLE };
                     }
-                    self.n.lock = None;
-                    self.n.bld_mask = 0;
-                    self.n.top = self.n.w.first_setup();
+                    self.r.n.lock = None;
+                    self.r.n.bld_mask = 0;
+                    self.r.n.top = self.r.n.w.first_setup();
                 }
             }
             Top::SetupY | Top::SetupZ | Top::SetupT1 | Top::SetupT2 => {
-                self.n.top = self.n.w.setup(self.s.top);
+                self.r.n.top = self.r.n.w.setup(self.r.s.top);
             }
             Top::Work => {
                 // The locked context keeps the unit until its record is pushed;
                 // otherwise the lowest-numbered context that can make progress.
                 // A held CTA's context takes no step (even a locked one).
                 let hold = self.frame.get_u64(self.io.cta_hold);
-                let pick = match self.s.lock {
+                let pick = match self.r.s.lock {
                     Some(c) => (hold >> c & 1 == 0).then_some(c),
                     None => {
-                        (0..self.p.ctas as usize).find(|&c| match self.s.ctx[c].st {
+                        (0..self.p.ctas as usize).find(|&c| match self.r.s.ctx[c].st {
                             Cst::Done => false,
                             _ if hold >> c & 1 == 1 => false,
                             Cst::Run => !self.blocked(c),
@@ -231,7 +225,7 @@ impl Aeu {
                     }
                 };
                 if let Some(c) = pick {
-                    let st = self.s.ctx[c].st;
+                    let st = self.r.s.ctx[c].st;
                     if st == Cst::Run {
                         let live = self.lanes(c) != 0;
                         if let Some(rec) = self.run_step(c) {
@@ -239,31 +233,18 @@ impl Aeu {
                         }
                     } else {
                         let bid = self.cta.bid(&self.frame, c);
-                        self.s.w.start_or_adjust(&mut self.n.ctx[c], bid);
+                        self.r.s.w.start_or_adjust(&mut self.r.n.ctx[c], bid);
                     }
                 }
-                if self.n.ctx.iter().all(|c| c.st == Cst::Done) {
-                    self.n.top = Top::Idle;
+                if self.r.n.ctx.iter().all(|c| c.st == Cst::Done) {
+                    self.r.n.top = Top::Idle;
                 }
             }
         }
         if rst {
-            self.n = State::reset();
+            self.r.n = State::reset();
         }
         push
-    }
-
-    /// The clock edge would change the state (after an `eval` whose inputs
-    /// have not changed since).
-    pub(crate) fn edge_changes(&self) -> bool {
-        !self.same && (self.frame.get_bool(self.io.rst) || self.n != self.s)
-    }
-
-    /// The clock edge after an `eval` whose inputs have not changed since.
-    pub(crate) fn commit(&mut self) {
-        if !self.same {
-            std::mem::swap(&mut self.s, &mut self.n);
-        }
     }
 }
 
@@ -277,7 +258,7 @@ impl Component for Aeu {
     }
     fn tick(&mut self) {
         self.compute();
-        self.commit();
+        self.r.commit();
     }
 }
 

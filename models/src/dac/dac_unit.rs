@@ -14,7 +14,7 @@ use hw::blocks::dac::dac_unit::{DacUnitIo, DacUnitParams};
 use hw::blocks::dac::peu::PeuIo;
 use hw::blocks::dac::pwaq::PerWarpQueueIo;
 use hw::blocks::dac::{record, tuple};
-use crate::compose::{block_comb, SubIn};
+use crate::compose::{block_comb, Reads, SubIn};
 use sim::{Bind, Component, PortFrame, PortId};
 use std::sync::Arc;
 
@@ -91,10 +91,8 @@ pub struct DacUnit {
     comb: [Arc<Vec<bool>>; 5],
     dirty: [bool; 5],
     stale: [bool; 5],
-    /// Per sub-block: `eval`s so far; per wire group (`G_*`): the counts
-    /// when it last read them ([`DacUnit::unseen`]).
-    evals: [u64; 5],
-    seen: [[u64; 5]; 4],
+    /// What each wire group (`G_*`) has not read since.
+    reads: Reads<5, 4>,
     /// The unit inputs that changed since the last `compute` (bit per
     /// port).
     unit_in: u64,
@@ -131,6 +129,7 @@ impl DacUnit {
         ];
         let frame = p.frame();
         assert!(frame.specs().len() <= 64, "dac_unit: unit_in keeps a bit per port");
+        let unit_comb = block_comb(p, frame.specs());
         DacUnit {
             frame,
             own: p.ids(),
@@ -151,10 +150,9 @@ impl DacUnit {
             comb,
             dirty: [true; 5],
             stale: [true; 5],
-            evals: [1; 5],
-            seen: [[0; 5]; 4],
+            reads: Reads::default(),
             unit_in: u64::MAX,
-            unit_comb: block_comb(p, p.frame().specs()),
+            unit_comb,
             edge_in: false,
         }
     }
@@ -164,7 +162,7 @@ impl DacUnit {
     fn eval_sub(&mut self, c: usize) {
         if std::mem::take(&mut self.dirty[c]) {
             self.stale[c] = false;
-            self.evals[c] += 1;
+            self.reads.evaluated(c);
             match c {
                 QA => self.pwaq.eval(),
                 QP => self.pwpq.eval(),
@@ -173,15 +171,6 @@ impl DacUnit {
                 _ => self.peu.eval(),
             }
         }
-    }
-
-    /// Per sub-block: whether it was evaluated since wire group `g` last
-    /// read its outputs (and marks them read). Outputs not evaluated since
-    /// are where the group left them.
-    fn unseen(&mut self, g: usize) -> [bool; 5] {
-        let fresh = std::array::from_fn(|c| self.seen[g][c] != self.evals[c]);
-        self.seen[g] = self.evals;
-        fresh
     }
 
     fn compute(&mut self) {
@@ -203,7 +192,7 @@ impl DacUnit {
         self.eval_sub(QA);
         self.eval_sub(QP);
         // 2. ATQ, with backpressure from the queues; deq decided below.
-        let fresh = self.unseen(G_ATQ);
+        let fresh = self.reads.unseen(G_ATQ);
         let (o, ap, qap, qpp) = (&self.own, &self.atq_p, &self.pwaq_p, &self.pwpq_p);
         let mut a = SubIn { frame: &mut self.atq.frame, comb: &self.comb[ATQ], dirty: &mut self.dirty[ATQ], stale: &mut self.stale[ATQ] };
         for (from, to) in [(o.rst, ap.rst), (o.enq_valid, ap.enq_valid), (o.enq_tuple, ap.enq_tuple)] {
@@ -219,7 +208,7 @@ impl DacUnit {
         }
         self.eval_sub(ATQ);
         // 3. Dispatch the head by kind; both units see the head tuple.
-        let fresh = self.unseen(G_UNITS);
+        let fresh = self.reads.unseen(G_UNITS);
         let DacUnit { frame, own: o, atq, atq_p: ap, aeu, aeu_p, peu, peu_p, pwaq, pwaq_p, pwpq, pwpq_p, comb, dirty, stale, .. } = self;
         let head_valid = atq.frame.get_bool(ap.head_valid);
         let head = atq.frame.get(ap.head_tuple);
@@ -267,7 +256,7 @@ impl DacUnit {
         SubIn { frame: &mut self.atq.frame, comb: &self.comb[ATQ], dirty: &mut self.dirty[ATQ], stale: &mut self.stale[ATQ] }.put(ap.deq, &[pop as u64]);
         self.eval_sub(ATQ);
         // 5. Expansion results into the per-warp queues.
-        let fresh = self.unseen(G_QUEUES);
+        let fresh = self.reads.unseen(G_QUEUES);
         let DacUnit { aeu, aeu_p, peu, peu_p, pwaq, pwaq_p, pwpq, pwpq_p, comb, dirty, stale, .. } = self;
         for (c, q, qp, uc, u, up) in [(QA, &mut pwaq.frame, &*pwaq_p, AEU, &aeu.frame, &*aeu_p), (QP, &mut pwpq.frame, &*pwpq_p, PEU, &peu.frame, &*peu_p)] {
             if fresh[uc] {
@@ -280,7 +269,7 @@ impl DacUnit {
         self.eval_sub(QA);
         self.eval_sub(QP);
         // 6. Outputs.
-        let fresh = self.unseen(G_OUT);
+        let fresh = self.reads.unseen(G_OUT);
         let (o, ap) = (&self.own, &self.atq_p);
         let (aeu, peu, qa, qp, atq) = (&self.aeu.frame, &self.peu.frame, &self.pwaq.frame, &self.pwpq.frame, &self.atq.frame);
         let (up, pp, qap, qpp) = (&self.aeu_p, &self.peu_p, &self.pwaq_p, &self.pwpq_p);
@@ -360,8 +349,8 @@ impl Component for DacUnit {
         let changes = unit_changes(ATQ, self.atq.edge_changes())
             || unit_changes(QA, self.pwaq.edge_changes())
             || unit_changes(QP, self.pwpq.edge_changes())
-            || unit_changes(AEU, self.aeu.edge_changes())
-            || unit_changes(PEU, self.peu.edge_changes());
+            || unit_changes(AEU, self.aeu.r.edge_changes())
+            || unit_changes(PEU, self.peu.r.edge_changes());
         if !changes {
             return;
         }
@@ -372,12 +361,12 @@ impl Component for DacUnit {
         if self.stale[AEU] {
             self.aeu.tick()
         } else {
-            self.aeu.commit()
+            self.aeu.r.commit()
         }
         if self.stale[PEU] {
             self.peu.tick()
         } else {
-            self.peu.commit()
+            self.peu.r.commit()
         }
         self.pwaq.tick();
         self.pwpq.tick();

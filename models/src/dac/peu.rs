@@ -2,7 +2,7 @@
 //! specification in `hw/src/blocks/dac/peu.rs` (paper §4.3).
 
 use super::affine::compare;
-use super::walk::{self, mac, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
+use super::walk::{self, mac, Regs, Cst, CtaPorts, Ctx, Top, WalkRegs, MAX_CTAS};
 use super::TupleCmd;
 use crate::Reference;
 use hw::blocks::dac::peu::{PeuIo, PeuParams};
@@ -22,7 +22,7 @@ enum Mode {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct State {
+pub(crate) struct State {
     top: Top,
     w: WalkRegs,
     rhs: u32,
@@ -115,11 +115,7 @@ pub struct Peu {
     pub(crate) frame: PortFrame,
     io: PeuIo<PortId>,
     cta: CtaPorts,
-    s: State,
-    n: State,
-    /// `n` is `s`: an idle unit offered no tuple keeps its state at the
-    /// edge (`n` is then not written).
-    same: bool,
+    pub(crate) r: Regs<State>,
 }
 
 impl Peu {
@@ -130,14 +126,12 @@ impl Peu {
             frame: p.frame(),
             cta: CtaPorts { io: io.cta.clone(), warp_bits: p.warp_bits() },
             io,
-            s: State::reset(),
-            n: State::reset(),
-            same: false,
+            r: Regs::new(State::reset()),
         }
     }
 
     fn warp_of(&self, c: usize) -> u32 {
-        self.cta.warp0(&self.frame, c) + self.s.ctx[c].lin / WARP_SIZE
+        self.cta.warp0(&self.frame, c) + self.r.s.ctx[c].lin / WARP_SIZE
     }
 
     /// The active threads of context `c`'s warp.
@@ -156,12 +150,12 @@ impl Peu {
     /// step ends the warp; else kept, the context locked in `then`.
     fn push_or_hold(&mut self, c: usize, ends: bool, mask: u32, then: Mode) -> Option<u32> {
         if ends {
-            self.n.lock = None;
-            self.n.mask = 0;
+            self.r.n.lock = None;
+            self.r.n.mask = 0;
             Some(mask)
         } else {
-            self.n.lock = Some((c, then));
-            self.n.mask = mask;
+            self.r.n.lock = Some((c, then));
+            self.r.n.mask = mask;
             None
         }
     }
@@ -169,7 +163,7 @@ impl Peu {
     /// One step of context `c` in RUN; returns the mask to push. A step that
     /// would push into a full queue changes nothing (a stall).
     fn run_step(&mut self, c: usize) -> Option<u32> {
-        let s = &self.s;
+        let s = &self.r.s;
         let w = s.w;
         let ctx = s.ctx[c];
         let (op, rhs, step) = (s.op, s.rhs, w.otx());
@@ -189,21 +183,21 @@ impl Peu {
                 }
                 let r = if s.scal_v[c] { s.scal_r[c] } else { compare(op, ctx.acc, rhs) };
                 if !s.scal_v[c] {
-                    self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(1);
-                    self.n.scal_v[c] = true;
-                    self.n.scal_r[c] = r;
+                    self.r.n.cnt_cmp = self.r.n.cnt_cmp.wrapping_add(1);
+                    self.r.n.scal_v[c] = true;
+                    self.r.n.scal_r[c] = r;
                 }
-                self.n.cnt_scalar = self.n.cnt_scalar.wrapping_add(live as u32);
-                w.advance(&mut self.n.ctx[c], n);
+                self.r.n.cnt_scalar = self.r.n.cnt_scalar.wrapping_add(live as u32);
+                w.advance(&mut self.r.n.ctx[c], n);
                 Some(uniform(r, n))
             }
             None | Some((_, Mode::Next)) => {
                 // A row segment (the whole warp when it is one progression):
                 // compute its last value.
                 let (last, wrap) = last_of(op, ctx.acc, step, seg);
-                self.n.last = last;
-                self.n.wrap = wrap;
-                self.n.lock = Some((c, Mode::Decide));
+                self.r.n.last = last;
+                self.r.n.wrap = wrap;
+                self.r.n.lock = Some((c, Mode::Decide));
                 None
             }
             Some((_, Mode::Decide)) => {
@@ -214,21 +208,21 @@ impl Peu {
                         if ends && self.blocked(c) {
                             return None;
                         }
-                        self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
-                        self.n.ctx[c].acc = mac(ctx.acc, step, seg, false);
-                        w.advance(&mut self.n.ctx[c], seg);
+                        self.r.n.cnt_cmp = self.r.n.cnt_cmp.wrapping_add(2);
+                        self.r.n.ctx[c].acc = mac(ctx.acc, step, seg, false);
+                        w.advance(&mut self.r.n.ctx[c], seg);
                         if ends {
-                            self.n.cnt_uniform = self.n.cnt_uniform.wrapping_add(live as u32);
+                            self.r.n.cnt_uniform = self.r.n.cnt_uniform.wrapping_add(live as u32);
                         }
                         self.push_or_hold(c, ends, carried | uniform(r, seg) << lane, Mode::Next)
                     }
                     None => {
                         // Fall back; this cycle's first comparison is the segment's first thread.
-                        self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(2);
-                        self.n.mask = carried | (compare(op, ctx.acc, rhs) as u32) << lane;
-                        self.n.ctx[c].acc = ctx.acc.wrapping_add(step);
-                        w.advance(&mut self.n.ctx[c], 1);
-                        self.n.lock = Some((c, Mode::Serial));
+                        self.r.n.cnt_cmp = self.r.n.cnt_cmp.wrapping_add(2);
+                        self.r.n.mask = carried | (compare(op, ctx.acc, rhs) as u32) << lane;
+                        self.r.n.ctx[c].acc = ctx.acc.wrapping_add(step);
+                        w.advance(&mut self.r.n.ctx[c], 1);
+                        self.r.n.lock = Some((c, Mode::Serial));
                         None
                     }
                 }
@@ -239,11 +233,11 @@ impl Peu {
                 if ends && self.blocked(c) {
                     return None;
                 }
-                self.n.cnt_cmp = self.n.cnt_cmp.wrapping_add(1);
-                self.n.ctx[c].acc = ctx.acc.wrapping_add(step);
-                w.advance(&mut self.n.ctx[c], 1);
+                self.r.n.cnt_cmp = self.r.n.cnt_cmp.wrapping_add(1);
+                self.r.n.ctx[c].acc = ctx.acc.wrapping_add(step);
+                w.advance(&mut self.r.n.ctx[c], 1);
                 if ends {
-                    self.n.cnt_serial = self.n.cnt_serial.wrapping_add(live as u32);
+                    self.r.n.cnt_serial = self.r.n.cnt_serial.wrapping_add(live as u32);
                 }
                 self.push_or_hold(c, ends, mask, Mode::Serial)
             }
@@ -252,14 +246,14 @@ impl Peu {
 
     fn compute(&mut self) {
         let rst = self.frame.get_bool(self.io.rst);
-        self.same = self.s.top == Top::Idle && !rst && !self.frame.get_bool(self.io.in_valid);
-        let push = if self.same { None } else { self.next(rst) };
-        self.frame.set_bool(self.io.in_ready, self.s.top == Top::Idle);
+        self.r.same = self.r.s.top == Top::Idle && !rst && !self.frame.get_bool(self.io.in_valid);
+        let push = if self.r.same { None } else { self.next(rst) };
+        self.frame.set_bool(self.io.in_ready, self.r.s.top == Top::Idle);
         let push = push.filter(|(w, _)| *w < self.p.warps);
         self.frame.set_bool(self.io.push, push.is_some());
         self.frame.set_u64(self.io.push_warp, push.map_or(0, |p| p.0 as u64));
         self.frame.set_u64(self.io.push_mask, push.map_or(0, |p| p.1 as u64));
-        let s = &self.s;
+        let s = &self.r.s;
         let cnt = [self.io.cnt_scalar, self.io.cnt_uniform, self.io.cnt_serial, self.io.cnt_cmp];
         for (id, v) in cnt.iter().zip([s.cnt_scalar, s.cnt_uniform, s.cnt_serial, s.cnt_cmp]) {
             self.frame.set_u64(*id, v as u64);
@@ -269,40 +263,40 @@ impl Peu {
     /// The next state into `n` (from `s`, or the reset state); the record
     /// or mask pushed this cycle.
     fn next(&mut self, rst: bool) -> Option<(u32, u32)> {
-        self.n = self.s;
+        self.r.n = self.r.s;
         let mut push: Option<(u32, u32)> = None;
-        match self.s.top {
+        match self.r.s.top {
             Top::Idle => {
                 if self.frame.get_bool(self.io.in_valid) {
                     let t = TupleCmd::unpack(self.frame.get(self.io.in_tuple));
-                    self.n.w = self.s.w.accept(t.aff, self.cta.dims(&self.frame));
-                    self.n.rhs = t.rhs;
-                    self.n.op = t.op;
+                    self.r.n.w = self.r.s.w.accept(t.aff, self.cta.dims(&self.frame));
+                    self.r.n.rhs = t.rhs;
+                    self.r.n.op = t.op;
                     for c in 0..self.p.ctas as usize {
                         let st = if self.cta.target(&self.frame, c, t.ctas) { Cst::Start0 } else { Cst::Done };
-                        self.n.ctx[c] = Ctx { st, ..Ctx::IDLE };
-                        self.n.scal_v[c] = false;
-                        self.n.scal_r[c] = false;
+                        self.r.n.ctx[c] = Ctx { st, ..Ctx::IDLE };
+                        self.r.n.scal_v[c] = false;
+                        self.r.n.scal_r[c] = false;
                     }
-                    self.n.lock = None;
-                    self.n.mask = 0;
-                    self.n.top = self.n.w.first_setup();
+                    self.r.n.lock = None;
+                    self.r.n.mask = 0;
+                    self.r.n.top = self.r.n.w.first_setup();
                 }
             }
             Top::SetupY | Top::SetupZ | Top::SetupT1 | Top::SetupT2 => {
-                self.n.top = self.n.w.setup(self.s.top);
+                self.r.n.top = self.r.n.w.setup(self.r.s.top);
             }
             Top::Work => {
-                let pick = match self.s.lock {
+                let pick = match self.r.s.lock {
                     Some((c, _)) => Some(c),
-                    None => (0..self.p.ctas as usize).find(|&c| match self.s.ctx[c].st {
+                    None => (0..self.p.ctas as usize).find(|&c| match self.r.s.ctx[c].st {
                         Cst::Done => false,
                         Cst::Run => !self.blocked(c),
                         _ => true,
                     }),
                 };
                 if let Some(c) = pick {
-                    if self.s.ctx[c].st == Cst::Run {
+                    if self.r.s.ctx[c].st == Cst::Run {
                         let lanes = self.lanes(c);
                         if let Some(mask) = self.run_step(c) {
                             push = Some((self.warp_of(c), mask & lanes)).filter(|_| lanes != 0);
@@ -310,31 +304,18 @@ impl Peu {
                     } else {
                         // start, or a row adjustment (also inside a serial warp)
                         let bid = self.cta.bid(&self.frame, c);
-                        self.s.w.start_or_adjust(&mut self.n.ctx[c], bid);
+                        self.r.s.w.start_or_adjust(&mut self.r.n.ctx[c], bid);
                     }
                 }
-                if self.n.ctx.iter().all(|c| c.st == Cst::Done) {
-                    self.n.top = Top::Idle;
+                if self.r.n.ctx.iter().all(|c| c.st == Cst::Done) {
+                    self.r.n.top = Top::Idle;
                 }
             }
         }
         if rst {
-            self.n = State::reset();
+            self.r.n = State::reset();
         }
         push
-    }
-
-    /// The clock edge would change the state (after an `eval` whose inputs
-    /// have not changed since).
-    pub(crate) fn edge_changes(&self) -> bool {
-        !self.same && (self.frame.get_bool(self.io.rst) || self.n != self.s)
-    }
-
-    /// The clock edge after an `eval` whose inputs have not changed since.
-    pub(crate) fn commit(&mut self) {
-        if !self.same {
-            std::mem::swap(&mut self.s, &mut self.n);
-        }
     }
 }
 
@@ -348,7 +329,7 @@ impl Component for Peu {
     }
     fn tick(&mut self) {
         self.compute();
-        self.commit();
+        self.r.commit();
     }
 }
 

@@ -226,6 +226,34 @@ impl WalkRegs {
 }
 
 /// Warp `w`'s active threads on a `lane_mask` input (none past `warps`).
+/// An expansion unit's state registers: the state `s`, and the next state
+/// `n` its `eval` computed for the clock edge. `same`: `n` is `s` (an idle
+/// unit offered no tuple keeps its state; `n` is then not written).
+pub struct Regs<S> {
+    pub s: S,
+    pub n: S,
+    pub same: bool,
+}
+
+impl<S: Copy + PartialEq> Regs<S> {
+    pub fn new(reset: S) -> Self {
+        Regs { s: reset, n: reset, same: false }
+    }
+
+    /// The clock edge would change the state (after an `eval` whose inputs
+    /// have not changed since; `n` includes a reset).
+    pub fn edge_changes(&self) -> bool {
+        !self.same && self.n != self.s
+    }
+
+    /// The clock edge after an `eval` whose inputs have not changed since.
+    pub fn commit(&mut self) {
+        if !self.same {
+            std::mem::swap(&mut self.s, &mut self.n);
+        }
+    }
+}
+
 pub fn lanes(f: &PortFrame, lane_mask: PortId, w: u32, warps: u32) -> u32 {
     if w < warps {
         super::warp_mask(f.get(lane_mask), w as usize)

@@ -9,10 +9,62 @@ pub mod scoreboard;
 pub mod simt_stack;
 
 use crate::ModelEntry;
+use sim::{PortFrame, PortId};
 use hw::blocks::pmode::{
     mode_ctrl::ModeCtrlParams, pmode_unit::PmodeUnitParams, pqueue::PqueueParams, rename::RenameParams,
     scoreboard::ScoreboardParams, simt_stack::SimtStackParams,
 };
+
+/// For a model whose outputs are per issue port: by input port, the issue
+/// port whose outputs it feeds (or every port's, or none); and the issue
+/// ports whose outputs `eval` must compute again (their inputs changed, or
+/// the state did).
+pub(crate) struct PortFeeds {
+    feeds: Vec<u8>,
+    dirty: u64,
+}
+
+impl PortFeeds {
+    /// An input every issue port's outputs depend on.
+    pub const ALL: u8 = u8::MAX;
+    /// An input no output depends on.
+    pub const NONE: u8 = u8::MAX - 1;
+
+    /// Every input of `frame` feeds `default` until `feed` says otherwise;
+    /// every issue port is dirty.
+    pub fn new(frame: &PortFrame, default: u8) -> Self {
+        PortFeeds { feeds: vec![default; frame.specs().len()], dirty: u64::MAX }
+    }
+
+    /// Input `id` feeds issue port `k`'s outputs.
+    pub fn feed(&mut self, id: PortId, k: usize) {
+        self.feeds[id.0 as usize] = k as u8;
+    }
+
+    /// Store an input in `frame`; whether its value changed (then the ports
+    /// it feeds are dirty).
+    pub fn set(&mut self, frame: &mut PortFrame, id: PortId, value: &[u64]) -> bool {
+        let changed = frame.set_changed(id, value);
+        if changed {
+            self.dirty |= match self.feeds[id.0 as usize] {
+                Self::ALL => u64::MAX,
+                Self::NONE => 0,
+                k => 1 << k,
+            };
+        }
+        changed
+    }
+
+    /// The state changed: every issue port is dirty.
+    pub fn all(&mut self) {
+        self.dirty = u64::MAX;
+    }
+
+    /// The dirty issue ports (bit per port), now clean.
+    pub fn take(&mut self) -> u64 {
+        std::mem::take(&mut self.dirty)
+    }
+}
 
 /// The family's models, in registry order.
 pub static MODELS: &[&ModelEntry] = &[

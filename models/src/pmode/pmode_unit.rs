@@ -15,7 +15,7 @@ use hw::blocks::pmode::pmode_unit::{PmodeUnitIo, PmodeUnitParams};
 use hw::blocks::pmode::pqueue::PqueueIo;
 use hw::blocks::pmode::rename::RenameIo;
 use hw::blocks::pmode::scoreboard::ScoreboardIo;
-use crate::compose::block_comb;
+use crate::compose::{block_comb, Reads};
 use sim::{words_for, Bind, BindError, Component, PortFrame, PortId};
 use std::sync::Arc;
 
@@ -25,7 +25,7 @@ const RN: usize = 2;
 const ST: usize = 3;
 const MC: usize = 4;
 
-/// Groups of wires from sub-blocks (`PmodeUnitModel::seen`).
+/// Groups of wires from sub-blocks (`PmodeUnitModel::reads`).
 const SEEN_PM: usize = 0;
 const SEEN_PDST: usize = 1;
 const SEEN_DIVERGED: usize = 2;
@@ -194,11 +194,9 @@ pub struct PmodeUnitModel {
     dirty: [bool; 5],
     /// No input changed and no edge since the last settle.
     settled: bool,
-    /// Per sub-block: `eval`s so far; per group of wires read from the
-    /// sub-blocks (`SEEN_*`): the counts when it was last routed. A wire
-    /// whose source has not been evaluated since is left as it is.
-    evals: [u64; 5],
-    seen: [[u64; 5]; 5],
+    /// What each group of wires read from the sub-blocks (`SEEN_*`) has
+    /// not read since.
+    reads: Reads<5, 5>,
     /// By pass: mode_ctrl's `pmode` (the warp's mode) into the other blocks.
     stage_pm: [BySrc<(usize, PortId)>; 2],
     /// By pass: sub-block status into mode_ctrl: stage 2.
@@ -436,8 +434,7 @@ impl PmodeUnitModel {
             glue_of,
             dirty: [true; 5],
             settled: false,
-            evals: [1; 5],
-            seen: [[0; 5]; 5],
+            reads: Reads::default(),
             stage_pm,
             stage2,
             stage3,
@@ -465,7 +462,7 @@ impl PmodeUnitModel {
     fn eval_sub(&mut self, c: usize) {
         if self.dirty[c] {
             self.dirty[c] = false;
-            self.evals[c] += 1;
+            self.reads.evaluated(c);
             self.subs.eval(c);
         }
     }
@@ -488,19 +485,11 @@ impl PmodeUnitModel {
         glue
     }
 
-    /// Whether sub-block `c` was evaluated since group `g` last read it
-    /// (and marks it read).
-    fn unseen(&mut self, g: usize) -> [bool; 5] {
-        let fresh = std::array::from_fn(|c| self.seen[g][c] != self.evals[c]);
-        self.seen[g] = self.evals;
-        fresh
-    }
-
     /// Sub-block outputs into sub-block inputs: in the settle, the
     /// combinational ones from the sub-blocks evaluated since group `g` last
     /// read them; at the edge, all the others.
     fn route(&mut self, pass: usize, g: usize) {
-        let fresh = if pass == SETTLE { self.unseen(g) } else { [true; 5] };
+        let fresh = if pass == SETTLE { self.reads.unseen(g) } else { [true; 5] };
         let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, .. } = self;
         let list = match g {
             SEEN_PM => &stage_pm[pass],
@@ -586,18 +575,18 @@ impl PmodeUnitModel {
         // the full evaluation comes once the status is routed.
         if self.dirty[MC] {
             self.subs.mc.eval_modes();
-            self.evals[MC] += 1;
+            self.reads.evaluated(MC);
         }
         self.route(SETTLE, SEEN_PM);
         self.glue_inputs(SETTLE, glue);
         self.eval_sub(RN);
         self.eval_sub(PQ);
-        if self.unseen(SEEN_PDST)[RN] {
+        if self.reads.unseen(SEEN_PDST)[RN] {
             self.glue_pdst(SETTLE);
         }
         self.eval_sub(SB);
         self.eval_sub(ST);
-        if self.unseen(SEEN_DIVERGED)[ST] {
+        if self.reads.unseen(SEEN_DIVERGED)[ST] {
             self.glue_diverged(SETTLE);
         }
         self.route(SETTLE, SEEN_STATUS);

@@ -1,6 +1,7 @@
 //! Reference model of `pqueue` (specification: `hw::blocks::pmode::pqueue`).
 
 use crate::bits::mask;
+use super::PortFeeds;
 use crate::Reference;
 use hw::blocks::pmode::pqueue::{PqueueIo, PqueueParams};
 use sim::{Bind, Component, PortFrame, PortId};
@@ -58,27 +59,24 @@ pub struct PqueueModel {
     /// A warp in reset state, read for warp ids `>= warps`.
     idle: WarpQ,
     views: Vec<View>,
-    /// Per input port: the port whose view it feeds (its `warp` or `pc`);
-    /// the views depend on nothing else but the state.
-    feeds: Vec<Option<usize>>,
-    /// Ports whose view `eval` must compute again (bit per port): their
-    /// `warp` or `pc` changed, or the state did.
-    dirty: u64,
+    /// The port whose view an input feeds (its `warp` or `pc`; the views
+    /// depend on nothing else but the state); the ports whose view `eval`
+    /// must compute again.
+    feeds: PortFeeds,
 }
 
 impl PqueueModel {
     pub fn new(p: &PqueueParams) -> Self {
         let (frame, io) = (p.frame(), p.ids());
-        let mut feeds = vec![None; frame.specs().len()];
+        let mut feeds = PortFeeds::new(&frame, PortFeeds::NONE);
         for (k, ids) in io.iss.iter().enumerate() {
-            feeds[ids.warp.0 as usize] = Some(k);
-            feeds[ids.pc.0 as usize] = Some(k);
+            feeds.feed(ids.warp, k);
+            feeds.feed(ids.pc, k);
         }
         PqueueModel {
             frame,
             io,
             feeds,
-            dirty: u64::MAX,
             q: vec![WarpQ::new(p.entries as usize); p.warps as usize],
             idle: WarpQ::new(p.entries as usize),
             views: vec![View::default(); p.issue_ports as usize],
@@ -88,11 +86,7 @@ impl PqueueModel {
 
     /// Set an input; whether its value changed.
     pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
-        let changed = self.frame.set_changed(port, value);
-        if let (true, Some(k)) = (changed, self.feeds[port.0 as usize]) {
-            self.dirty |= 1 << k;
-        }
-        changed
+        self.feeds.set(&mut self.frame, port, value)
     }
 
     fn warp(&self, w: u64) -> &WarpQ {
@@ -144,18 +138,10 @@ impl Component for PqueueModel {
     fn name(&self) -> &str {
         "pqueue"
     }
-    fn ports(&self) -> &[sim::PortSpec] {
-        self.frame.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.set_changed(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.frame.get(port)
-    }
+    sim::frame_ports!(frame, set_changed);
 
     fn eval(&mut self) {
-        let dirty = std::mem::take(&mut self.dirty);
+        let dirty = self.feeds.take();
         for k in (0..self.io.iss.len()).filter(|&k| dirty >> k & 1 == 1) {
             let v = self.view(k);
             self.views[k] = v;
@@ -176,7 +162,7 @@ impl Component for PqueueModel {
     }
 
     fn tick(&mut self) {
-        self.dirty = u64::MAX;
+        self.feeds.all();
         if self.frame.get_bool(self.io.rst) {
             for q in &mut self.q {
                 q.clear(0);

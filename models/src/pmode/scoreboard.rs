@@ -2,6 +2,7 @@
 //! (`hw::blocks::pmode::scoreboard`; Warped-Preexecution, HPCA 2016,
 //! section 4), written from the block's port specification.
 
+use super::PortFeeds;
 use crate::Reference;
 use bitvec::prelude::*;
 use hw::blocks::pmode::scoreboard::{ScoreboardIo, ScoreboardParams};
@@ -14,16 +15,11 @@ pub struct ScoreboardModel {
     pub(crate) frame: PortFrame,
     io: ScoreboardIo<PortId>,
     boards: [[BitVec; 2]; 2],
-    /// By port: the issue port whose answers an input feeds (`ALL`: the
-    /// writebacks and the rest feed every port's).
-    feeds: Vec<u8>,
-    /// Issue ports whose inputs changed, or whose boards ticked, since
-    /// their last `eval`: the others' answers stand.
-    dirty: u64,
+    /// The issue port whose answers an input feeds (the writebacks and the
+    /// rest feed every port's); the ports whose inputs changed, or whose
+    /// boards ticked, since their last `eval` (the others' answers stand).
+    feeds: PortFeeds,
 }
-
-/// `feeds` of an input that every issue port's answer depends on.
-const ALL: u8 = u8::MAX;
 
 /// Bit index of (warp, reg), if both are in range.
 fn at(p: &ScoreboardParams, warp: u64, reg: u64) -> Option<usize> {
@@ -35,25 +31,18 @@ impl ScoreboardModel {
         let bits = (p.warps * p.regs) as usize;
         let empty = || bitvec![0; bits];
         let (frame, io) = (p.frame(), p.ids());
-        let mut feeds = vec![ALL; frame.specs().len()];
+        let mut feeds = PortFeeds::new(&frame, PortFeeds::ALL);
         for (k, ip) in io.iss.iter().enumerate() {
             for id in [ip.warp, ip.pmode, ip.fire, ip.long, ip.skip].into_iter().chain(ip.src.iter().chain(&ip.dst).flat_map(|o| [o.reg, o.vld])) {
-                feeds[id.0 as usize] = k as u8;
+                feeds.feed(id, k);
             }
         }
-        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds, dirty: u64::MAX }
+        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds }
     }
 
     /// Set an input; whether its value changed.
     pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
-        let changed = self.frame.set_changed(port, value);
-        if changed {
-            self.dirty |= match self.feeds[port.0 as usize] {
-                ALL => u64::MAX,
-                k => 1 << k,
-            };
-        }
-        changed
+        self.feeds.set(&mut self.frame, port, value)
     }
 
     /// Pending/long bits of one register (for tests).
@@ -70,19 +59,11 @@ impl Component for ScoreboardModel {
     fn name(&self) -> &str {
         "scoreboard"
     }
-
-    fn ports(&self) -> &[sim::PortSpec] {
-        self.frame.specs()
-    }
-    fn set(&mut self, port: PortId, value: &[u64]) {
-        self.set_changed(port, value);
-    }
-    fn get(&self, port: PortId) -> &[u64] {
-        self.frame.get(port)
-    }
+    sim::frame_ports!(frame, set_changed);
 
     fn eval(&mut self) {
-        if self.dirty == 0 {
+        let dirty = self.feeds.take();
+        if dirty == 0 {
             return;
         }
         // This cycle's writebacks (the same-cycle bypass): warp, register,
@@ -104,7 +85,7 @@ impl Component for ScoreboardModel {
             _ => (false, false),
         };
         for k in 0..self.io.iss.len() {
-            if self.dirty >> k & 1 == 0 {
+            if dirty >> k & 1 == 0 {
                 continue;
             }
             let ip = &self.io.iss[k];
@@ -145,11 +126,10 @@ impl Component for ScoreboardModel {
                 self.frame.set_bool(id, long);
             }
         }
-        self.dirty = 0;
     }
 
     fn tick(&mut self) {
-        self.dirty = u64::MAX;
+        self.feeds.all();
         if self.frame.get_bool(self.io.rst) {
             for board in &mut self.boards {
                 for array in board.iter_mut() {
