@@ -180,6 +180,12 @@ impl PortFrame {
     pub fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
         let (o, n, mask) = self.slots[port.0 as usize];
         let (o, n) = (o as usize, n as usize);
+        if let (1, [v, ..]) = (n, value) {
+            let v = v & mask;
+            let changed = self.words[o] != v;
+            self.words[o] = v;
+            return changed;
+        }
         let mut changed = false;
         for k in 0..n {
             let v = value.get(k).copied().unwrap_or(0) & if k == n - 1 { mask } else { u64::MAX };

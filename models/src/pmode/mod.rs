@@ -43,6 +43,7 @@ impl PortFeeds {
 
     /// Store an input in `frame`; whether its value changed (then the ports
     /// it feeds are dirty).
+    #[inline]
     pub fn set(&mut self, frame: &mut PortFrame, id: PortId, value: &[u64]) -> bool {
         let changed = frame.set_changed(id, value);
         if changed {

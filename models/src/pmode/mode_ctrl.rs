@@ -1,6 +1,7 @@
 //! Reference model of `mode_ctrl` (specification:
 //! `hw::blocks::pmode::mode_ctrl`).
 
+use super::PortFeeds;
 use crate::Reference;
 use hw::blocks::pmode::mode_ctrl::{action as act, op, ModeCtrlIo, ModeCtrlParams};
 use sim::{Bind, Component, PortFrame, PortId};
@@ -70,13 +71,29 @@ pub struct ModeCtrlModel {
     ins: Vec<In>,
     decs: Vec<Dec>,
     exited: Vec<bool>,
+    /// The issue port whose inputs (`ins`) an input is; the ports read
+    /// again at the next decision.
+    feeds: PortFeeds,
+    /// `mode` and `halted`: the state's (computed at the edge).
+    mode_bits: (u64, u64),
 }
 
 impl ModeCtrlModel {
     pub fn new(p: &ModeCtrlParams) -> Self {
+        let (frame, io) = (p.frame(), p.ids());
+        let mut feeds = PortFeeds::new(&frame, PortFeeds::NONE);
+        for (k, d) in io.iss.iter().enumerate() {
+            let ops = d.src.iter().chain(&d.dst).flat_map(|o| [o.reg, o.vld]);
+            let status = [d.valid, d.warp, d.pc, d.op, d.src_pending, d.dst_pending, d.pq_ok, d.pq_full, d.pq_hit, d.pq_rdy, d.rn_free, d.dst_long, d.diverged];
+            for id in ops.chain(status).chain(d.src_long.iter().copied()) {
+                feeds.feed(id, k);
+            }
+        }
         ModeCtrlModel {
-            frame: p.frame(),
-            io: p.ids(),
+            feeds,
+            mode_bits: (0, 0),
+            frame,
+            io,
             st: vec![WarpState::default(); p.warps as usize],
             ins: vec![In::default(); p.issue_ports as usize],
             decs: vec![Dec::default(); p.issue_ports as usize],
@@ -115,8 +132,15 @@ impl ModeCtrlModel {
         }
     }
 
+    /// Set an input; whether its value changed.
+    pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
+        self.feeds.set(&mut self.frame, port, value)
+    }
+
+    /// The issue ports' inputs, of the ports whose inputs changed.
     fn read_inputs(&mut self) {
-        for k in 0..self.ins.len() {
+        let dirty = self.feeds.take();
+        for k in (0..self.ins.len()).filter(|&k| dirty >> k & 1 == 1) {
             let (f, d) = (&self.frame, &self.io.iss[k]);
             let (g, b) = (|id| f.get_u64(id), |id| f.get_bool(id));
             let mut i = In::default();
@@ -262,15 +286,11 @@ impl Component for ModeCtrlModel {
     fn name(&self) -> &str {
         "mode_ctrl"
     }
-    sim::frame_ports!(frame);
+    sim::frame_ports!(frame, set_changed);
 
     fn eval(&mut self) {
         self.decide_all();
-        let (mut mode, mut halted) = (0u64, 0u64);
-        for (w, s) in self.st.iter().enumerate() {
-            mode |= (s.mode as u64) << w;
-            halted |= ((s.mode && s.halted) as u64) << w;
-        }
+        let (mode, halted) = self.mode_bits;
         self.frame.set_u64(self.io.mode, mode);
         self.frame.set_u64(self.io.halted, halted);
         let mut start = (false, 0, 0);
@@ -296,6 +316,18 @@ impl Component for ModeCtrlModel {
     }
 
     fn tick(&mut self) {
+        self.tick_state();
+        let (mut mode, mut halted) = (0u64, 0u64);
+        for (w, s) in self.st.iter().enumerate() {
+            mode |= (s.mode as u64) << w;
+            halted |= ((s.mode && s.halted) as u64) << w;
+        }
+        self.mode_bits = (mode, halted);
+    }
+}
+
+impl ModeCtrlModel {
+    fn tick_state(&mut self) {
         if self.frame.get_bool(self.io.rst) {
             self.st.fill(WarpState::default());
             return;

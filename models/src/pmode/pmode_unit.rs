@@ -136,9 +136,9 @@ impl Subs {
                 }
             },
             PQ => return self.pq.set_changed(id, v),
-            RN => &mut self.rn.frame,
+            RN => return self.rn.set_changed(id, v),
             ST => &mut self.st.frame,
-            _ => &mut self.mc.frame,
+            _ => return self.mc.set_changed(id, v),
         };
         f.set_changed(id, v)
     }

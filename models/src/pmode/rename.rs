@@ -1,5 +1,6 @@
 //! Reference model of `rename` (specification: `hw::blocks::pmode::rename`).
 
+use super::PortFeeds;
 use crate::Reference;
 use hw::blocks::pmode::rename::{RenameIo, RenameIssue, RenameParams};
 use sim::{words_for, Bind, Component, PortFrame, PortId};
@@ -39,14 +40,36 @@ pub struct RenameModel {
     bank_masks: Vec<Vec<u64>>,
     /// Scratch: registers neither in use nor reserved (`candidates`).
     avail: Vec<u64>,
+    /// Bit k: port k's lookup inputs changed; `CANDIDATES`: a destination
+    /// input did (candidates of every port, lower ports reserving); all
+    /// bits after the edge.
+    feeds: PortFeeds,
 }
+
+/// `feeds` bit: the candidates are to be chosen again.
+const CANDIDATES: usize = 32;
+/// `feeds` bit: the state changed (set by the edge alone).
+const STATE: u64 = 1 << 63;
 
 impl RenameModel {
     pub fn new(p: &RenameParams) -> Self {
         let empty = WarpTables { n: vec![Map::default(); p.regs as usize], p: vec![Map::default(); p.regs as usize] };
+        let (frame, io) = (p.frame(), p.ids());
+        let mut feeds = PortFeeds::new(&frame, PortFeeds::NONE);
+        for (k, ids) in io.iss.iter().enumerate() {
+            for &id in [ids.warp, ids.pmode].iter().chain(&ids.src) {
+                feeds.feed(id, k);
+            }
+            for d in &ids.dst {
+                for id in [Some(d.reg), d.vld, Some(d.bank)].into_iter().flatten() {
+                    feeds.feed(id, CANDIDATES);
+                }
+            }
+        }
         RenameModel {
-            frame: p.frame(),
-            io: Arc::new(p.ids()),
+            feeds,
+            frame,
+            io: Arc::new(io),
             avail: vec![0; words_for(p.rename_regs)],
             t: vec![empty; p.warps as usize],
             used: vec![0; words_for(p.rename_regs)],
@@ -138,35 +161,53 @@ impl RenameModel {
     fn free(&mut self, id: u64) {
         self.set_used(id, false);
     }
+
+    /// Set an input; whether its value changed.
+    pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
+        self.feeds.set(&mut self.frame, port, value)
+    }
 }
 
 impl Component for RenameModel {
     fn name(&self) -> &str {
         "rename"
     }
-    sim::frame_ports!(frame);
+    sim::frame_ports!(frame, set_changed);
 
     fn eval(&mut self) {
-        self.candidates();
-        let used = std::mem::take(&mut self.used);
-        self.frame.set(self.io.used, &used);
-        self.used = used;
+        let dirty = self.feeds.take();
+        if dirty & STATE != 0 {
+            let used = std::mem::take(&mut self.used);
+            self.frame.set(self.io.used, &used);
+            self.used = used;
+        }
+        let cand = dirty >> CANDIDATES & 1 == 1;
+        if cand {
+            self.candidates();
+        }
         for k in 0..self.io.iss.len() {
             let ids = &self.io.iss[k];
-            let (w, pm) = (self.frame.get_u64(ids.warp), self.frame.get_bool(ids.pmode));
-            for j in 0..ids.src.len() {
-                let (ren, phys) = self.lookup(w, pm, self.frame.get_u64(ids.src[j]));
-                self.frame.set_bool(ids.lookup[j].renamed, ren);
-                self.frame.set_u64(ids.lookup[j].phys, phys);
+            if dirty >> k & 1 == 1 {
+                let (w, pm) = (self.frame.get_u64(ids.warp), self.frame.get_bool(ids.pmode));
+                for j in 0..ids.src.len() {
+                    let (ren, phys) = self.lookup(w, pm, self.frame.get_u64(ids.src[j]));
+                    self.frame.set_bool(ids.lookup[j].renamed, ren);
+                    self.frame.set_u64(ids.lookup[j].phys, phys);
+                }
             }
-            self.frame.set_bool(ids.free, self.free[k]);
-            for (d, &c) in self.cand[k].iter().enumerate() {
-                self.frame.set_u64(ids.alloc_phys[d], c.unwrap_or(0));
+            if cand {
+                self.frame.set_bool(ids.free, self.free[k]);
+                for (d, &c) in self.cand[k].iter().enumerate() {
+                    self.frame.set_u64(ids.alloc_phys[d], c.unwrap_or(0));
+                }
             }
         }
     }
 
     fn tick(&mut self) {
+        // The candidates stand if nothing changed since the last `eval`.
+        let stale = self.feeds.take() != 0;
+        self.feeds.all();
         let regs = self.p.regs as usize;
         if self.frame.get_bool(self.io.rst) {
             self.used.fill(0);
@@ -187,7 +228,9 @@ impl Component for RenameModel {
             self.queued.fill(false);
             return;
         }
-        self.candidates();
+        if stale {
+            self.candidates();
+        }
         // Frees of this cycle are applied before its allocations (they are
         // disjoint under the protocol; off it, an allocation wins).
         let mut allocs: Vec<(u64, u64)> = Vec::new();
