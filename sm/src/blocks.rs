@@ -670,6 +670,14 @@ impl PmodeBlock {
         self.status.expect("read above")
     }
 
+    /// No rename register is free (the availability vector is full): every
+    /// P-mode offer stalls, by the unit's first P-mode rule. The vector is
+    /// state, so the last status read after an edge says.
+    pub fn renames_exhausted(&self) -> bool {
+        let size = self.inst.comp.ports()[self.io.used.0 as usize].width;
+        self.status.is_some_and(|s| s.rename_held + self.compiler_regs == size)
+    }
+
     /// The status last read, if it was read.
     pub fn last_status(&self) -> Option<UnitStatus> {
         self.status

@@ -101,8 +101,8 @@ struct Warp {
     kept: Kept,
 }
 
-/// An N-mode answer of the P-mode unit the scan did not carry out. It
-/// stands until the warp changes, so the scan need not offer the warp again.
+/// An answer of the P-mode unit the scan did not carry out. It stands
+/// until the warp changes, so the scan need not offer the warp again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Kept {
     #[default]
@@ -111,6 +111,10 @@ enum Kept {
     Trigger,
     /// An ISSUE that found no free collector unit of its kind.
     Issue,
+    /// A P-mode STALL met while no rename register was free, with the
+    /// scoreboard's answer: it stands while none is (the unit's first
+    /// P-mode rule), so the scan need not offer the warp again.
+    Starved(crate::blocks::SbAnswer),
 }
 
 impl Warp {

@@ -212,6 +212,15 @@ impl Sm {
         }
     }
 
+    /// Once per scheduler-cycle: a P-mode warp whose operands are ready
+    /// held back for lack of a rename register (no register free).
+    fn count_exhausted(&mut self, stall: bool) {
+        if !stall && !self.pm_extra.exhausted_counted {
+            self.pm_extra.exhausted_counted = true;
+            self.stats.pmode.rename_exhausted += 1;
+        }
+    }
+
     /// The `f`-th fetch of this cycle, of warp `w` at `op` (§5.2): an N-mode
     /// warp's instruction is matched with its P-queue head on fetch port
     /// `f` (the configuration holds the fetch width to the unit's fetch
@@ -480,6 +489,13 @@ impl Sm {
             if let Some(a) = warp.sb {
                 return Ok(Tried::Stalled(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
             }
+            if let (true, Kept::Starved(a)) = (pmode, warp.kept) {
+                if self.pm_block().renames_exhausted() {
+                    self.count_exhausted(a.stall);
+                    return Ok(Tried::Stalled(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
+                }
+            }
+            let warp = &self.warps[w as usize];
             // So does an answer not carried out (unless a lower port
             // triggered this cycle: one episode start per cycle, the unit
             // then says STALL to a TRIGGER): a deferred TRIGGER, and an
@@ -516,17 +532,12 @@ impl Sm {
                 let (used, size) = b.rename_used();
                 size - used > reservable
             };
+            let answer = crate::blocks::SbAnswer { stall, long_dep: long };
             if (!pmode || (stall && renames_left(self.pm_block()))) && !self.pm_extra.start_taken {
-                self.warps[w as usize].sb = Some(crate::blocks::SbAnswer { stall, long_dep: long });
-            }
-            if pmode && !stall && !self.pm_extra.exhausted_counted {
-                let (used, size) = self.pm_block().rename_used();
-                if used == size {
-                    // Once per scheduler-cycle: a P-mode warp held back for
-                    // lack of a rename register.
-                    self.pm_extra.exhausted_counted = true;
-                    self.stats.pmode.rename_exhausted += 1;
-                }
+                self.warps[w as usize].sb = Some(answer);
+            } else if pmode && { let (used, size) = self.pm_block().rename_used(); used == size } {
+                self.warps[w as usize].kept = Kept::Starved(answer);
+                self.count_exhausted(stall);
             }
             return Ok(Tried::Stalled(if long { Stall::LongRaw } else { Stall::ShortRaw }));
         }
