@@ -442,12 +442,13 @@ impl PmodeUnitModel {
         })
     }
 
-    /// Drive a sub-block input, marking the sub-block dirty if it changes
-    /// an input its outputs depend on.
+    /// Drive a sub-block input in `pass`, marking the sub-block dirty if it
+    /// changes: the settle drives only inputs with a combinational path to
+    /// an output, the edge only the others.
     #[inline]
-    fn put(subs: &mut Subs, dirty: &mut [bool; 5], c: usize, id: PortId, v: &[u64]) {
+    fn put(subs: &mut Subs, dirty: &mut [bool; 5], pass: usize, c: usize, id: PortId, v: &[u64]) {
         if subs.set_changed(c, id, v) {
-            dirty[c] |= subs.comb[c][id.0 as usize];
+            dirty[c] |= pass == SETTLE;
         }
     }
 
@@ -455,7 +456,7 @@ impl PmodeUnitModel {
     /// pass's).
     fn put_u64(&mut self, pass: usize, c: usize, id: PortId, v: u64) {
         if self.subs.comb[c][id.0 as usize] == (pass == SETTLE) {
-            Self::put(&mut self.subs, &mut self.dirty, c, id, &[v]);
+            Self::put(&mut self.subs, &mut self.dirty, pass, c, id, &[v]);
         }
     }
 
@@ -479,7 +480,7 @@ impl PmodeUnitModel {
             let n = v.len();
             buf[..n].copy_from_slice(v);
             for wire in &stage1[pass][id.0 as usize] {
-                Self::put(subs, dirty, wire.to.0, wire.to.1, &buf[..n]);
+                Self::put(subs, dirty, pass, wire.to.0, wire.to.1, &buf[..n]);
             }
         }
         glue
@@ -500,11 +501,11 @@ impl PmodeUnitModel {
             for &(from, (tc, to)) in &list[c] {
                 let v = subs.get(c, from);
                 if let [x] = *v {
-                    Self::put(subs, dirty, tc, to, &[x]);
+                    Self::put(subs, dirty, pass, tc, to, &[x]);
                 } else {
                     let n = v.len();
                     buf[..n].copy_from_slice(v);
-                    Self::put(subs, dirty, tc, to, &buf[..n]);
+                    Self::put(subs, dirty, pass, tc, to, &buf[..n]);
                 }
             }
         }
