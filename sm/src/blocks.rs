@@ -457,6 +457,8 @@ pub struct PmodeBlock {
     compiler_regs: u32,
     /// The last `status`.
     status: Option<UnitStatus>,
+    /// Bit k: issue port k presents valid destinations.
+    dsts_presented: u64,
 }
 
 /// What the SM reads of the P-mode unit after a clock edge.
@@ -486,7 +488,7 @@ impl PmodeBlock {
             ..Default::default()
         };
         let (inst, io) = instantiate(&p, engine)?;
-        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0, status: None })
+        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0, status: None, dsts_presented: 0 })
     }
 
     pub fn begin_cycle(&mut self) {
@@ -545,6 +547,7 @@ impl PmodeBlock {
         c.set_u64(p.target, o.branch.1 as u64);
         c.set_u64(p.reconv, o.branch.2 as u64);
         c.set_bool(p.reuse, o.reuse.is_some());
+        self.dsts_presented = self.dsts_presented & !(1 << k) | ((!o.writes.is_empty()) as u64) << k;
         for (&id, &r) in p.reuse_pdst.iter().zip(&o.reuse.unwrap_or_default()) {
             c.set_u64(id, r as u64);
         }
@@ -594,6 +597,7 @@ impl PmodeBlock {
         for x in p.src.iter().chain(&p.dst) {
             c.set_bool(x.vld, false);
         }
+        self.dsts_presented &= !(1 << k);
     }
 
     /// The offer on port `k` happens (its action changes state at the edge).
@@ -670,12 +674,17 @@ impl PmodeBlock {
         self.status.expect("read above")
     }
 
-    /// No rename register is free (the availability vector is full): every
-    /// P-mode offer stalls, by the unit's first P-mode rule. The vector is
-    /// state, so the last status read after an edge says.
-    pub fn renames_exhausted(&self) -> bool {
+    /// Rename registers free (not in the availability vector). The vector
+    /// is state: the last status read after an edge says.
+    pub fn renames_free(&self) -> Option<u32> {
         let size = self.inst.comp.ports()[self.io.used.0 as usize].width;
-        self.status.is_some_and(|s| s.rename_held + self.compiler_regs == size)
+        self.status.map(|s| size - s.rename_held - self.compiler_regs)
+    }
+
+    /// A port below `k` presents valid destinations this cycle: the
+    /// rename block reserves registers for them before port `k` chooses.
+    pub fn reserved_below(&self, k: usize) -> bool {
+        self.dsts_presented & ((1 << k) - 1) != 0
     }
 
     /// The status last read, if it was read.

@@ -111,10 +111,12 @@ enum Kept {
     Trigger,
     /// An ISSUE that found no free collector unit of its kind.
     Issue,
-    /// A P-mode STALL met while no rename register was free, with the
-    /// scoreboard's answer: it stands while none is (the unit's first
-    /// P-mode rule), so the scan need not offer the warp again.
-    Starved(crate::blocks::SbAnswer),
+    /// A P-mode STALL met with no rename register reserved by a lower
+    /// port, with the scoreboard's answer and the rename registers then
+    /// free: it stands while no more are free (the unit's choice of a
+    /// register depends on how many are free, its first P-mode rule stalls
+    /// a warp without one), so the scan need not offer the warp again.
+    Starved(crate::blocks::SbAnswer, u32),
 }
 
 impl Warp {

@@ -213,9 +213,9 @@ impl Sm {
     }
 
     /// Once per scheduler-cycle: a P-mode warp whose operands are ready
-    /// held back for lack of a rename register (no register free).
-    fn count_exhausted(&mut self, stall: bool) {
-        if !stall && !self.pm_extra.exhausted_counted {
+    /// held back for lack of a rename register (`free` of them free).
+    fn count_exhausted(&mut self, stall: bool, free: u32) {
+        if !stall && free == 0 && !self.pm_extra.exhausted_counted {
             self.pm_extra.exhausted_counted = true;
             self.stats.pmode.rename_exhausted += 1;
         }
@@ -489,9 +489,9 @@ impl Sm {
             if let Some(a) = warp.sb {
                 return Ok(Tried::Stalled(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
             }
-            if let (true, Kept::Starved(a)) = (pmode, warp.kept) {
-                if self.pm_block().renames_exhausted() {
-                    self.count_exhausted(a.stall);
+            if let (true, Kept::Starved(a, then)) = (pmode, warp.kept) {
+                if let Some(free) = self.pm_block().renames_free().filter(|&free| free <= then) {
+                    self.count_exhausted(a.stall, free);
                     return Ok(Tried::Stalled(if a.long_dep { Stall::LongRaw } else { Stall::ShortRaw }));
                 }
             }
@@ -535,9 +535,13 @@ impl Sm {
             let answer = crate::blocks::SbAnswer { stall, long_dep: long };
             if (!pmode || (stall && renames_left(self.pm_block()))) && !self.pm_extra.start_taken {
                 self.warps[w as usize].sb = Some(answer);
-            } else if pmode && { let (used, size) = self.pm_block().rename_used(); used == size } {
-                self.warps[w as usize].kept = Kept::Starved(answer);
-                self.count_exhausted(stall);
+            } else if pmode && !self.pm_block().reserved_below(k) {
+                let (used, size) = self.pm_block().rename_used();
+                self.warps[w as usize].kept = Kept::Starved(answer, size - used);
+            }
+            if pmode {
+                let (used, size) = self.pm_block().rename_used();
+                self.count_exhausted(stall, size - used);
             }
             return Ok(Tried::Stalled(if long { Stall::LongRaw } else { Stall::ShortRaw }));
         }
