@@ -327,6 +327,7 @@ impl Component for ModeCtrlModel {
 }
 
 impl ModeCtrlModel {
+    /// The edge: the warps' states after this cycle's decisions.
     fn tick_state(&mut self) {
         if self.frame.get_bool(self.io.rst) {
             self.st.fill(WarpState::default());
