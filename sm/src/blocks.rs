@@ -652,16 +652,21 @@ impl PmodeBlock {
     }
 
     /// The unit's state after this cycle's edge: per-warp mode and halted
-    /// bits, rename registers P-mode holds, the stack overflow flag. Read
-    /// again only when the unit was clocked with a command (otherwise its
-    /// state, and so all of these, is last cycle's).
+    /// bits, rename registers P-mode holds, the stack overflow flag (all
+    /// outputs of state alone). Read again only when the unit was clocked
+    /// with a command (otherwise its state, and so all of these, is last
+    /// cycle's).
     pub fn status(&mut self, clocked: bool) -> UnitStatus {
         if clocked || self.status.is_none() {
-            // The status is the state's; settled with this cycle's commands
-            // cleared, it is also the settle next cycle's first offer needs.
+            // This cycle's commands were carried out at the edge.
             self.clear_commands();
+            // The reference model's outputs of state alone are valid after
+            // the edge (`PmodeUnitModel`), an RTL engine's after a settle.
+            // The model's settle waits for the next offer or fetch.
+            if self.inst.engine() != Engine::Model {
+                self.inst.comp.eval();
+            }
             let c = &mut self.inst.comp;
-            c.eval();
             let mask = if self.warps >= 64 { u64::MAX } else { (1u64 << self.warps) - 1 };
             let used: u32 = c.get(self.io.used).iter().map(|w| w.count_ones()).sum();
             self.status = Some(UnitStatus {

@@ -290,9 +290,7 @@ impl Component for ModeCtrlModel {
 
     fn eval(&mut self) {
         self.decide_all();
-        let (mode, halted) = self.mode_bits;
-        self.frame.set_u64(self.io.mode, mode);
-        self.frame.set_u64(self.io.halted, halted);
+        self.write_state_outputs();
         let mut start = (false, 0, 0);
         for k in 0..self.ins.len() {
             let i = self.ins[k];
@@ -327,6 +325,14 @@ impl Component for ModeCtrlModel {
 }
 
 impl ModeCtrlModel {
+    /// Write the outputs that depend on the state alone (`mode`,
+    /// `halted`): after the edge they are valid without an `eval`.
+    pub(crate) fn write_state_outputs(&mut self) {
+        let (mode, halted) = self.mode_bits;
+        self.frame.set_u64(self.io.mode, mode);
+        self.frame.set_u64(self.io.halted, halted);
+    }
+
     /// The edge: the warps' states after this cycle's decisions.
     fn tick_state(&mut self) {
         if self.frame.get_bool(self.io.rst) {

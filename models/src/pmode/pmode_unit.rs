@@ -159,11 +159,17 @@ impl Subs {
         self.rn.tick();
         self.st.tick();
         self.mc.tick();
+        // The unit's outputs of state alone are valid after the edge.
+        self.rn.write_state_outputs();
+        self.st.write_state_outputs();
+        self.mc.write_state_outputs();
     }
 }
 
 /// Cycle-accurate reference model of `pmode_unit`: the five sub-block models
-/// wired as in the hardware.
+/// wired as in the hardware. The outputs that depend on the state alone
+/// (`mode`, `halted`, `used`, `overflow`) are valid right after `tick`,
+/// before any `eval` (the SM reads them so after each edge).
 pub struct PmodeUnitModel {
     p: PmodeUnitParams,
     frame: PortFrame,

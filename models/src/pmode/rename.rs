@@ -166,6 +166,14 @@ impl RenameModel {
     pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
         self.feeds.set(&mut self.frame, port, value)
     }
+
+    /// Write the output that depends on the state alone (`used`): after
+    /// the edge it is valid without an `eval`.
+    pub(crate) fn write_state_outputs(&mut self) {
+        let used = std::mem::take(&mut self.used);
+        self.frame.set(self.io.used, &used);
+        self.used = used;
+    }
 }
 
 impl Component for RenameModel {
@@ -177,9 +185,7 @@ impl Component for RenameModel {
     fn eval(&mut self) {
         let dirty = self.feeds.take();
         if dirty & STATE != 0 {
-            let used = std::mem::take(&mut self.used);
-            self.frame.set(self.io.used, &used);
-            self.used = used;
+            self.write_state_outputs();
         }
         let cand = dirty >> CANDIDATES & 1 == 1;
         if cand {

@@ -43,6 +43,12 @@ pub struct SimtStackModel {
 }
 
 impl SimtStackModel {
+    /// Write the output that depends on the state alone (`overflow`):
+    /// after the edge it is valid without an `eval`.
+    pub(crate) fn write_state_outputs(&mut self) {
+        self.frame.set_bool(self.io.overflow, self.overflow);
+    }
+
     pub fn new(p: &SimtStackParams) -> Self {
         let d = p.depth as usize;
         SimtStackModel {
@@ -129,7 +135,7 @@ impl Component for SimtStackModel {
             self.frame.set_u64(ids.rpc, e.rpc);
             self.frame.set_u64(ids.mask, e.mask);
         }
-        self.frame.set_bool(self.io.overflow, self.overflow);
+        self.write_state_outputs();
     }
 
     fn tick(&mut self) {
