@@ -130,6 +130,16 @@ impl BlockInst {
         c.set_bool(rst, false);
     }
 
+    /// Settle before a clock edge, where the engine needs it: an RTL
+    /// engine's edge takes its settled values; a reference model's edge
+    /// reads its inputs alone (the P-mode unit's settles itself first), so
+    /// its settle waits for the next query.
+    pub fn settle_for_edge(&mut self) {
+        if self.engine() != Engine::Model {
+            self.comp.eval();
+        }
+    }
+
     /// The engine actually running the block (`rtl` resolved).
     pub fn engine(&self) -> Engine {
         match &self.comp.engine {

@@ -4,9 +4,27 @@
 
 use super::PortFeeds;
 use crate::Reference;
-use bitvec::prelude::*;
 use hw::blocks::pmode::scoreboard::{ScoreboardIo, ScoreboardParams};
 use sim::{Bind, Component, PortFrame, PortId};
+
+/// One register array: bit `warp * regs + reg`, little-endian words.
+#[derive(Clone)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(bits: usize) -> Bits {
+        Bits(vec![0; bits.div_ceil(64)])
+    }
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    #[inline]
+    fn set(&mut self, i: usize, v: bool) {
+        let (w, b) = (i / 64, i % 64);
+        self.0[w] = self.0[w] & !(1 << b) | (v as u64) << b;
+    }
+}
 
 /// Boards: index `[board][array]`, board 0 = N, 1 = P; array 0 = pending,
 /// 1 = long; bit `warp * regs + reg`.
@@ -14,7 +32,7 @@ pub struct ScoreboardModel {
     p: ScoreboardParams,
     pub(crate) frame: PortFrame,
     io: ScoreboardIo<PortId>,
-    boards: [[BitVec; 2]; 2],
+    boards: [[Bits; 2]; 2],
     /// The issue port whose answers an input feeds (the writebacks and the
     /// rest feed every port's); the ports whose inputs changed, or whose
     /// boards ticked, since their last `eval` (the others' answers stand).
@@ -29,7 +47,7 @@ fn at(p: &ScoreboardParams, warp: u64, reg: u64) -> Option<usize> {
 impl ScoreboardModel {
     pub fn new(p: &ScoreboardParams) -> Self {
         let bits = (p.warps * p.regs) as usize;
-        let empty = || bitvec![0; bits];
+        let empty = || Bits::new(bits);
         let (frame, io) = (p.frame(), p.ids());
         let mut feeds = PortFeeds::new(&frame, PortFeeds::ALL);
         for (k, ip) in io.iss.iter().enumerate() {
@@ -49,7 +67,7 @@ impl ScoreboardModel {
     pub fn bits(&self, pmode: bool, warp: u32, reg: u32) -> (bool, bool) {
         let b = pmode as usize;
         match at(&self.p, warp as u64, reg as u64) {
-            Some(i) => (self.boards[b][0][i], self.boards[b][1][i]),
+            Some(i) => (self.boards[b][0].get(i), self.boards[b][1].get(i)),
             None => (false, false),
         }
     }
@@ -81,7 +99,7 @@ impl Component for ScoreboardModel {
         // A register's (pending, long) bits as a query sees them.
         let (p, boards) = (&self.p, &self.boards);
         let bits = |board: usize, warp: u64, reg: u64| match at(p, warp, reg) {
-            Some(i) if !wbs.iter().any(|&(w, r, b)| b >> board & 1 == 1 && w == warp && r == reg) => (boards[board][0][i], boards[board][1][i]),
+            Some(i) if !wbs.iter().any(|&(w, r, b)| b >> board & 1 == 1 && w == warp && r == reg) => (boards[board][0].get(i), boards[board][1].get(i)),
             _ => (false, false),
         };
         for k in 0..self.io.iss.len() {
@@ -133,7 +151,7 @@ impl Component for ScoreboardModel {
         if self.frame.get_bool(self.io.rst) {
             for board in &mut self.boards {
                 for array in board.iter_mut() {
-                    array.fill(false);
+                    array.0.fill(0);
                 }
             }
             return;
@@ -186,10 +204,11 @@ impl Component for ScoreboardModel {
         let cw = self.frame.get_u64(self.io.copy_warp);
         if self.frame.get_bool(self.io.copy_en) && cw < self.p.warps as u64 {
             let regs = self.p.regs as usize;
-            let r = cw as usize * regs..(cw as usize + 1) * regs;
             for array in 0..2 {
-                let row: BitVec = self.boards[0][array][r.clone()].to_bitvec();
-                self.boards[1][array][r.clone()].copy_from_bitslice(&row);
+                for i in cw as usize * regs..(cw as usize + 1) * regs {
+                    let v = self.boards[0][array].get(i);
+                    self.boards[1][array].set(i, v);
+                }
             }
         }
     }

@@ -926,11 +926,16 @@ impl Sm {
         // a test compares the two.
         let traced = self.tracing.as_ref().is_some_and(|t| t.t.wants(self.now));
         let clock_all = self.out.exhaustive || traced;
-        if clock_all || self.sb.commanded() {
+        if clock_all {
             self.sb.inst_mut().comp.eval();
-        }
-        if clock_all || self.mem.mshr.commanded {
             self.mem.mshr.inst.comp.eval();
+        } else {
+            if self.sb.commanded() {
+                self.sb.inst_mut().settle_for_edge();
+            }
+            if self.mem.mshr.commanded {
+                self.mem.mshr.inst.settle_for_edge();
+            }
         }
         if self.rp.is_some() {
             self.replay_eval(clock_all);
