@@ -178,7 +178,13 @@ pub struct Scoreboard {
     /// A command (issue, writeback) was given this cycle: the state changes
     /// at the edge. Without one the clock can be gated.
     pub commanded: bool,
+    /// Per issue port: the instruction its operand inputs hold (an issue
+    /// follows the query of the same instruction).
+    presented: Vec<Option<Presented>>,
 }
+
+/// An instruction on an issue port: warp, sources, destinations.
+type Presented = (u16, [Option<u8>; MAX_READS], [Option<u8>; MAX_WRITES]);
 
 /// The scoreboard's answer for one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,21 +203,27 @@ impl Scoreboard {
             srcs: MAX_READS as u32,
             dsts: MAX_WRITES as u32,
         };
-        let (inst, io) = instantiate(&p, engine)?;
-        Ok(Scoreboard { inst, io, wb_used: 0, commanded: false })
+        let (mut inst, io) = instantiate(&p, engine)?;
+        for p in &io.iss {
+            inst.comp.set_bool(p.pmode, false); // the N board only
+        }
+        let presented = vec![None; io.iss.len()];
+        Ok(Scoreboard { inst, io, wb_used: 0, commanded: false, presented })
     }
 
     /// Put an instruction on issue port `k` (fire low: a query).
     fn present(&mut self, k: usize, warp: u16, reads: &[u8], writes: &[u8]) {
         let c = &mut self.inst.comp;
         let p = &self.io.iss[k];
-        c.set_u64(p.warp, warp as u64);
-        c.set_bool(p.pmode, false);
-        for (ops, regs) in [(&p.src, reads), (&p.dst, writes)] {
-            for (i, o) in ops.iter().enumerate() {
-                let reg = regs.get(i).copied();
-                c.set_u64(o.reg, reg.unwrap_or(0) as u64);
-                c.set_bool(o.vld, reg.is_some());
+        let inst = (warp, std::array::from_fn(|i| reads.get(i).copied()), std::array::from_fn(|i| writes.get(i).copied()));
+        if self.presented[k] != Some(inst) {
+            self.presented[k] = Some(inst);
+            c.set_u64(p.warp, warp as u64);
+            for (ops, regs) in [(&p.src, &inst.1[..]), (&p.dst, &inst.2[..])] {
+                for (o, &reg) in ops.iter().zip(regs) {
+                    c.set_u64(o.reg, reg.unwrap_or(0) as u64);
+                    c.set_bool(o.vld, reg.is_some());
+                }
             }
         }
         c.set_bool(p.fire, false);
