@@ -169,6 +169,25 @@ pub fn instantiate<P: models::Reference + Bind>(p: &P, engine: Engine) -> Result
     Ok((BlockInst { name: P::NAME, params: p.to_params(P::NAME), comp }, io))
 }
 
+/// Operand ports of the issue blocks (the scoreboard, the P-mode unit):
+/// as many as the kernel's widest instruction reads and writes, at most
+/// `MAX_READS` and `MAX_WRITES`. A port no instruction uses is never valid,
+/// so the answers are those of the widest blocks; the models have less to
+/// route and read. The writeback ports take `writeback_width` instructions
+/// of the most destinations.
+#[derive(Clone, Copy, Debug)]
+pub struct Operands {
+    pub reads: u32,
+    pub writes: u32,
+}
+
+impl Operands {
+    pub fn of(ops: &[crate::core::op::Op]) -> Operands {
+        let (r, w) = ops.iter().fold((1, 1), |(r, w), o| (r.max(o.n_reads as u32), w.max(o.n_writes as u32)));
+        Operands { reads: r.min(MAX_READS as u32), writes: w.min(MAX_WRITES as u32) }
+    }
+}
+
 /// The dual-mode scoreboard (N board only outside P-mode).
 pub struct Scoreboard {
     pub inst: BlockInst,
@@ -194,14 +213,14 @@ pub struct SbAnswer {
 }
 
 impl Scoreboard {
-    pub fn new(c: &Config, engine: Engine) -> Result<Scoreboard, String> {
+    pub fn new(c: &Config, engine: Engine, operands: Operands) -> Result<Scoreboard, String> {
         let p = ScoreboardParams {
             warps: c.core.max_warps,
             regs: SB_REGS,
             issue_ports: c.core.schedulers,
-            wb_ports: c.units.writeback_width * MAX_WRITES as u32,
-            srcs: MAX_READS as u32,
-            dsts: MAX_WRITES as u32,
+            wb_ports: c.units.writeback_width * operands.writes,
+            srcs: operands.reads,
+            dsts: operands.writes,
         };
         let (mut inst, io) = instantiate(&p, engine)?;
         for p in &io.iss {
@@ -494,7 +513,7 @@ pub struct UnitStatus {
 }
 
 impl PmodeBlock {
-    pub fn new(c: &Config, engine: Engine) -> Result<PmodeBlock, String> {
+    pub fn new(c: &Config, engine: Engine, operands: Operands) -> Result<PmodeBlock, String> {
         let p = hw::blocks::pmode::pmode_unit::PmodeUnitParams {
             warps: c.core.max_warps,
             regs: SB_REGS,
@@ -503,9 +522,9 @@ impl PmodeBlock {
             depth: c.pmode.stack_depth,
             issue_ports: c.core.schedulers,
             fetch_ports: c.core.fetch_width,
-            wb_ports: c.units.writeback_width * MAX_WRITES as u32,
-            srcs: MAX_READS as u32,
-            dsts: MAX_WRITES as u32,
+            wb_ports: c.units.writeback_width * operands.writes,
+            srcs: operands.reads,
+            dsts: operands.writes,
             release: (c.pmode.release == crate::config::Release::Move) as u32,
             ..Default::default()
         };

@@ -389,12 +389,14 @@ pub struct Sm {
 impl Sm {
     pub fn new(cfg: Config, func: Functional, engine: Engine, mut out: Outputs) -> Result<Sm, String> {
         let vcd = out.vcd.take();
+        let ops = func.ops(&cfg)?;
+        let operands = crate::blocks::Operands::of(&ops);
         let sb = if cfg.mode == crate::config::Mode::Pmode {
-            let mut pm = PmodeBlock::new(&cfg, engine)?;
+            let mut pm = PmodeBlock::new(&cfg, engine, operands)?;
             pm.reset(&pmode::compiler_used(&cfg, &func));
             Issuer::Pm(Box::new(pm))
         } else {
-            let mut sb = Scoreboard::new(&cfg, engine)?;
+            let mut sb = Scoreboard::new(&cfg, engine, operands)?;
             sb.reset();
             Issuer::Sb(Box::new(sb))
         };
@@ -404,7 +406,6 @@ impl Sm {
         let scheds = (0..c.schedulers).map(|k| Scheduler::new(k, c.policy, c.schedulers, c.max_warps, c.two_level_active)).collect();
         let o = &cfg.operand_collector;
         let oc = Collector::new(o.units_sp, o.units_sfu, o.units_mem, o.units_generic, o.banks);
-        let ops = func.ops(&cfg)?;
         let dac = match (cfg.mode, func.affine_kernel(), func.affine_ops(&cfg)) {
             (crate::config::Mode::Dac, Some(a), Some(aops)) => {
                 let mut d = dac::DacSm::new(&cfg, a, aops?, engine)?;
