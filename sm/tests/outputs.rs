@@ -36,9 +36,15 @@ fn vcd_holds_stage_signals_and_the_blocks_rtl_scopes() {
         for p in ["TOP.clk", "TOP.sm.fetch0.pc", "TOP.sm.issue1.stall", "TOP.sm.mem.hazard", "TOP.sm.wb0.warp"] {
             assert!(has(p), "{engine}: no {p}");
         }
-        // Every port of the blocks' Verilog modules, under the same name.
+        // Every port of the blocks' Verilog modules, under the same name. The
+        // scoreboard has as many operand ports as the kernel's widest
+        // instruction uses.
+        let func = sm::func::Functional::new(Arc::clone(&k), Arc::clone(&l), cfg.core.max_warps, cfg.core.max_ctas).unwrap();
+        let ops = sm::blocks::Operands::of(&func.ops(&cfg).unwrap());
+        let (srcs, dsts, wb_ports) = (ops.reads.to_string(), ops.writes.to_string(), (2 * ops.writes).to_string());
+        assert!(ops.reads < 8 && !has("TOP.sm.sb.iss0_src7"), "vecadd reads fewer than 8 registers an instruction");
         for (scope, block, params) in [
-            ("sb", "scoreboard", vec![("warps", "48"), ("regs", "72"), ("issue_ports", "2"), ("wb_ports", "8"), ("srcs", "8"), ("dsts", "4")]),
+            ("sb", "scoreboard", vec![("warps", "48"), ("regs", "72"), ("issue_ports", "2"), ("wb_ports", wb_ports.as_str()), ("srcs", srcs.as_str()), ("dsts", dsts.as_str())]),
             ("mshr", "mshr_table", vec![("entries", "96"), ("merge_limit", "8"), ("line_bits", "25"), ("id_bits", "8")]),
         ] {
             let info = hw::registry::find(block).unwrap();
