@@ -47,13 +47,24 @@ impl PortFeeds {
     pub fn set(&mut self, frame: &mut PortFrame, id: PortId, value: &[u64]) -> bool {
         let changed = frame.set_changed(id, value);
         if changed {
-            self.dirty |= match self.feeds[id.0 as usize] {
-                Self::ALL => u64::MAX,
-                Self::NONE => 0,
-                k => 1 << k,
-            };
+            self.dirty |= self.ports_of(id);
         }
         changed
+    }
+
+    /// The issue ports input `id` feeds, a bit each.
+    pub fn ports_of(&self, id: PortId) -> u64 {
+        match self.feeds[id.0 as usize] {
+            Self::ALL => u64::MAX,
+            Self::NONE => 0,
+            k => 1 << k,
+        }
+    }
+
+    /// An input feeding `ports` (from [`PortFeeds::ports_of`]) changed.
+    #[inline]
+    pub fn mark(&mut self, ports: u64) {
+        self.dirty |= ports;
     }
 
     /// The state changed: every issue port is dirty.

@@ -73,7 +73,7 @@ pub struct ModeCtrlModel {
     exited: Vec<bool>,
     /// The issue port whose inputs (`ins`) an input is; the ports read
     /// again at the next decision.
-    feeds: PortFeeds,
+    pub(crate) feeds: PortFeeds,
     /// `mode` and `halted`: the state's (computed at the edge).
     mode_bits: (u64, u64),
 }

@@ -9,6 +9,7 @@ use super::pqueue::PqueueModel;
 use super::rename::RenameModel;
 use super::scoreboard::ScoreboardModel;
 use super::simt_stack::SimtStackModel;
+use super::PortFeeds;
 use crate::Reference;
 use hw::blocks::pmode::mode_ctrl::{action as act, ModeCtrlIo};
 use hw::blocks::pmode::pmode_unit::{PmodeUnitIo, PmodeUnitParams};
@@ -46,6 +47,24 @@ struct Wire {
     to: (usize, PortId),
 }
 
+/// A sub-block input a wire drives. A port of one word on one of this
+/// crate's models is driven in place: its word and mask, and the issue
+/// ports of the sub-block it feeds (`PortFeeds`).
+#[derive(Clone, Copy, Debug)]
+struct Dest {
+    c: usize,
+    id: PortId,
+    word: Option<(u32, u64, u64)>,
+}
+
+/// A sub-block output a wire reads: its port and, for a port of one word
+/// on one of this crate's models, the word, read in place.
+#[derive(Clone, Copy, Debug)]
+struct Source {
+    id: PortId,
+    word: Option<u32>,
+}
+
 /// Wires out of the sub-blocks, by source sub-block (only the ones
 /// evaluated since are read): (source port, destination).
 type BySrc<T> = [Vec<(PortId, T)>; 5];
@@ -71,6 +90,9 @@ fn split<T>(wires: Vec<Wire>, comb: &[Arc<Vec<bool>>; 5], group: impl Fn(Vec<Wir
     let (settle, edge) = wires.into_iter().partition(|w| comb[w.to.0][w.to.1 .0 as usize]);
     [group(settle), group(edge)]
 }
+
+/// Wires between sub-blocks, resolved, by source sub-block.
+type Routed = [Vec<(Source, Dest)>; 5];
 
 /// The scoreboard: its reference model, or any component of its ports.
 enum Board {
@@ -119,6 +141,74 @@ impl Subs {
             ST => self.st.frame.get(id),
             _ => self.mc.frame.get(id),
         }
+    }
+
+    /// Where input `id` of sub-block `c` is driven.
+    fn dest(&self, c: usize, id: PortId) -> Dest {
+        let at = |f: &PortFrame, feeds: Option<&PortFeeds>| f.word(id).map(|(w, mask)| (w, mask, feeds.map_or(0, |x| x.ports_of(id))));
+        let word = match c {
+            SB => match &self.sb {
+                Board::Model(m) => at(&m.frame, Some(&m.feeds)),
+                Board::Other(_) => None,
+            },
+            PQ => at(&self.pq.frame, Some(&self.pq.feeds)),
+            RN => at(&self.rn.frame, Some(&self.rn.feeds)),
+            ST => at(&self.st.frame, None),
+            _ => at(&self.mc.frame, Some(&self.mc.feeds)),
+        };
+        Dest { c, id, word }
+    }
+
+    /// Where output `id` of sub-block `c` is read.
+    fn source(&self, c: usize, id: PortId) -> Source {
+        let word = match c {
+            SB => match &self.sb {
+                Board::Model(m) => m.frame.word(id),
+                Board::Other(_) => None,
+            },
+            PQ => self.pq.frame.word(id),
+            RN => self.rn.frame.word(id),
+            ST => self.st.frame.word(id),
+            _ => self.mc.frame.word(id),
+        };
+        Source { id, word: word.map(|(w, _)| w) }
+    }
+
+    /// An output's value, of one word or the first.
+    #[inline]
+    fn read(&self, c: usize, s: &Source) -> u64 {
+        let Some(w) = s.word else { return self.get(c, s.id)[0] };
+        match c {
+            SB => match &self.sb {
+                Board::Model(m) => m.frame.get_word(w),
+                Board::Other(_) => unreachable!("a word is resolved on the scoreboard model only"),
+            },
+            PQ => self.pq.frame.get_word(w),
+            RN => self.rn.frame.get_word(w),
+            ST => self.st.frame.get_word(w),
+            _ => self.mc.frame.get_word(w),
+        }
+    }
+
+    /// Drive a sub-block input; whether its value changed.
+    #[inline]
+    fn drive(&mut self, d: &Dest, v: &[u64]) -> bool {
+        let (Some((w, mask, ports)), [x, ..]) = (d.word, v) else { return self.set_changed(d.c, d.id, v) };
+        let (frame, feeds) = match d.c {
+            SB => match &mut self.sb {
+                Board::Model(m) => (&mut m.frame, Some(&mut m.feeds)),
+                Board::Other(_) => unreachable!("a word is resolved on the scoreboard model only"),
+            },
+            PQ => (&mut self.pq.frame, Some(&mut self.pq.feeds)),
+            RN => (&mut self.rn.frame, Some(&mut self.rn.feeds)),
+            ST => (&mut self.st.frame, None),
+            _ => (&mut self.mc.frame, Some(&mut self.mc.feeds)),
+        };
+        let changed = frame.set_word(w, mask, *x);
+        if let (true, Some(f)) = (changed, feeds) {
+            f.mark(ports);
+        }
+        changed
     }
 
     /// Set an input; whether its value changed.
@@ -185,7 +275,7 @@ pub struct PmodeUnitModel {
     rpc_none: u64,
     /// Unit inputs into the sub-blocks (stage 1), by pass, by unit input
     /// port.
-    stage1: [Vec<Vec<Wire>>; 2],
+    stage1: [Vec<Vec<Dest>>; 2],
     /// By pass: unit inputs whose value changed since the pass last ran
     /// (each once).
     changed: [Vec<PortId>; 2],
@@ -204,11 +294,11 @@ pub struct PmodeUnitModel {
     /// not read since.
     reads: Reads<5, 5>,
     /// By pass: mode_ctrl's `pmode` (the warp's mode) into the other blocks.
-    stage_pm: [BySrc<(usize, PortId)>; 2],
+    stage_pm: [Routed; 2],
     /// By pass: sub-block status into mode_ctrl: stage 2.
-    stage2: [BySrc<(usize, PortId)>; 2],
+    stage2: [Routed; 2],
     /// By pass: mode_ctrl commands into the sub-blocks: stage 3.
-    stage3: [BySrc<(usize, PortId)>; 2],
+    stage3: [Routed; 2],
     /// By unit port: the sub-block output that is this unit output (a
     /// wire: `get` reads it where it is).
     out_src: Vec<Option<(usize, PortId)>>,
@@ -401,10 +491,10 @@ impl PmodeUnitModel {
             out_src[to.0 as usize] = Some((c, id));
         }
         let by_port = |wires: Vec<Wire>| {
-            let mut g: Vec<Vec<Wire>> = vec![Vec::new(); nports];
+            let mut g: Vec<Vec<Dest>> = vec![Vec::new(); nports];
             for wire in wires {
                 let Src::Unit(id) = wire.from else { unreachable!("stage 1 wires come from unit inputs") };
-                g[id.0 as usize].push(wire);
+                g[id.0 as usize].push(subs.dest(wire.to.0, wire.to.1));
             }
             g
         };
@@ -419,7 +509,15 @@ impl PmodeUnitModel {
                 glue_of[id.0 as usize] |= 1 << (32 + j);
             }
         }
-        let by_sub = |wires: Vec<Wire>| by_src(wires.into_iter().map(|w| (w.from, w.to)));
+        let by_sub = |wires: Vec<Wire>| -> Routed {
+            let g = by_src(wires.into_iter().map(|w| (w.from, subs.dest(w.to.0, w.to.1))));
+            let mut c = 0;
+            g.map(|list| {
+                let r = list.into_iter().map(|(id, d)| (subs.source(c, id), d)).collect();
+                c += 1;
+                r
+            })
+        };
         let stage1 = split(s1, &subs.comb, by_port);
         let (stage_pm, stage2, stage3) = (split(spm, &subs.comb, by_sub), split(s2, &subs.comb, by_sub), split(s3, &subs.comb, by_sub));
         Ok(PmodeUnitModel {
@@ -452,17 +550,17 @@ impl PmodeUnitModel {
     /// changes: the settle drives only inputs with a combinational path to
     /// an output, the edge only the others.
     #[inline]
-    fn put(subs: &mut Subs, dirty: &mut [bool; 5], pass: usize, c: usize, id: PortId, v: &[u64]) {
-        if subs.set_changed(c, id, v) {
-            dirty[c] |= pass == SETTLE;
+    fn put(subs: &mut Subs, dirty: &mut [bool; 5], pass: usize, d: &Dest, v: &[u64]) {
+        if subs.drive(d, v) {
+            dirty[d.c] |= pass == SETTLE;
         }
     }
 
     /// Drive a glue input in `pass` (nothing if the input is the other
     /// pass's).
     fn put_u64(&mut self, pass: usize, c: usize, id: PortId, v: u64) {
-        if self.subs.comb[c][id.0 as usize] == (pass == SETTLE) {
-            Self::put(&mut self.subs, &mut self.dirty, pass, c, id, &[v]);
+        if self.subs.comb[c][id.0 as usize] == (pass == SETTLE) && self.subs.set_changed(c, id, &[v]) {
+            self.dirty[c] |= pass == SETTLE;
         }
     }
 
@@ -484,9 +582,15 @@ impl PmodeUnitModel {
             changed_mark[pass][id.0 as usize] = false;
             let v = frame.get(id);
             let n = v.len();
-            buf[..n].copy_from_slice(v);
-            for wire in &stage1[pass][id.0 as usize] {
-                Self::put(subs, dirty, pass, wire.to.0, wire.to.1, &buf[..n]);
+            let v = if let [x] = *v {
+                buf[0] = x;
+                &buf[..1]
+            } else {
+                buf[..n].copy_from_slice(v);
+                &buf[..n]
+            };
+            for d in &stage1[pass][id.0 as usize] {
+                Self::put(subs, dirty, pass, d, v);
             }
         }
         glue
@@ -504,14 +608,15 @@ impl PmodeUnitModel {
             _ => &stage3[pass],
         };
         for c in (0..5).filter(|&c| fresh[c]) {
-            for &(from, (tc, to)) in &list[c] {
-                let v = subs.get(c, from);
-                if let [x] = *v {
-                    Self::put(subs, dirty, pass, tc, to, &[x]);
+            for (from, d) in &list[c] {
+                if from.word.is_some() {
+                    let x = subs.read(c, from);
+                    Self::put(subs, dirty, pass, d, &[x]);
                 } else {
+                    let v = subs.get(c, from.id);
                     let n = v.len();
                     buf[..n].copy_from_slice(v);
-                    Self::put(subs, dirty, pass, tc, to, &buf[..n]);
+                    Self::put(subs, dirty, pass, d, &buf[..n]);
                 }
             }
         }

@@ -62,7 +62,7 @@ pub struct PqueueModel {
     /// The port whose view an input feeds (its `warp` or `pc`; the views
     /// depend on nothing else but the state); the ports whose view `eval`
     /// must compute again.
-    feeds: PortFeeds,
+    pub(crate) feeds: PortFeeds,
 }
 
 impl PqueueModel {

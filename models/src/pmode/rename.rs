@@ -43,7 +43,7 @@ pub struct RenameModel {
     /// Bit k: port k's lookup inputs changed; `CANDIDATES`: a destination
     /// input did (candidates of every port, lower ports reserving); all
     /// bits after the edge.
-    feeds: PortFeeds,
+    pub(crate) feeds: PortFeeds,
 }
 
 /// `feeds` bit: the candidates are to be chosen again.

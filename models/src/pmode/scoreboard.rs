@@ -36,7 +36,7 @@ pub struct ScoreboardModel {
     /// The issue port whose answers an input feeds (the writebacks and the
     /// rest feed every port's); the ports whose inputs changed, or whose
     /// boards ticked, since their last `eval` (the others' answers stand).
-    feeds: PortFeeds,
+    pub(crate) feeds: PortFeeds,
 }
 
 /// Bit index of (warp, reg), if both are in range.
