@@ -219,6 +219,7 @@ impl PortFrame {
         changed
     }
 
+    #[inline]
     pub fn get(&self, port: PortId) -> &[u64] {
         let (o, n, _) = self.slots[port.0 as usize];
         &self.words[o as usize..(o + n) as usize]
