@@ -195,7 +195,6 @@ impl PortFrame {
         changed
     }
 
-    #[inline]
     /// A port of one word: where it is and its mask, for a composition
     /// that drives it often in place ([`PortFrame::set_word`]).
     pub fn word(&self, port: PortId) -> Option<(u32, u64)> {

@@ -174,10 +174,9 @@ impl Subs {
         Source { id, word: word.map(|(w, _)| w) }
     }
 
-    /// An output's value, of one word or the first.
+    /// The value of an output of one word (`Source::word`).
     #[inline]
-    fn read(&self, c: usize, s: &Source) -> u64 {
-        let Some(w) = s.word else { return self.get(c, s.id)[0] };
+    fn get_word(&self, c: usize, w: u32) -> u64 {
         match c {
             SB => match &self.sb {
                 Board::Model(m) => m.frame.get_word(w),
@@ -609,8 +608,8 @@ impl PmodeUnitModel {
         };
         for c in (0..5).filter(|&c| fresh[c]) {
             for (from, d) in &list[c] {
-                if from.word.is_some() {
-                    let x = subs.read(c, from);
+                if let Some(w) = from.word {
+                    let x = subs.get_word(c, w);
                     Self::put(subs, dirty, pass, d, &[x]);
                 } else {
                     let v = subs.get(c, from.id);
