@@ -129,80 +129,68 @@ struct Subs {
 }
 
 impl Subs {
+    /// Sub-block `c`'s model: its frame, and the issue-port feeds its
+    /// inputs mark (the stack has none). None for a scoreboard that is
+    /// another component.
+    #[inline]
+    fn model(&self, c: usize) -> Option<(&PortFrame, Option<&PortFeeds>)> {
+        Some(match c {
+            SB => match &self.sb {
+                Board::Model(m) => (&m.frame, Some(&m.feeds)),
+                Board::Other(_) => return None,
+            },
+            PQ => (&self.pq.frame, Some(&self.pq.feeds)),
+            RN => (&self.rn.frame, Some(&self.rn.feeds)),
+            ST => (&self.st.frame, None),
+            _ => (&self.mc.frame, Some(&self.mc.feeds)),
+        })
+    }
+
+    /// [`Subs::model`], to drive.
+    #[inline]
+    fn model_mut(&mut self, c: usize) -> Option<(&mut PortFrame, Option<&mut PortFeeds>)> {
+        Some(match c {
+            SB => match &mut self.sb {
+                Board::Model(m) => (&mut m.frame, Some(&mut m.feeds)),
+                Board::Other(_) => return None,
+            },
+            PQ => (&mut self.pq.frame, Some(&mut self.pq.feeds)),
+            RN => (&mut self.rn.frame, Some(&mut self.rn.feeds)),
+            ST => (&mut self.st.frame, None),
+            _ => (&mut self.mc.frame, Some(&mut self.mc.feeds)),
+        })
+    }
+
     #[inline]
     fn get(&self, c: usize, id: PortId) -> &[u64] {
-        match c {
-            SB => match &self.sb {
-                Board::Model(m) => m.frame.get(id),
-                Board::Other(o) => o.get(id),
-            },
-            PQ => self.pq.frame.get(id),
-            RN => self.rn.frame.get(id),
-            ST => self.st.frame.get(id),
-            _ => self.mc.frame.get(id),
+        match self.model(c) {
+            Some((f, _)) => f.get(id),
+            None => self.sb.comp().get(id),
         }
     }
 
     /// Where input `id` of sub-block `c` is driven.
     fn dest(&self, c: usize, id: PortId) -> Dest {
-        let at = |f: &PortFrame, feeds: Option<&PortFeeds>| f.word(id).map(|(w, mask)| (w, mask, feeds.map_or(0, |x| x.ports_of(id))));
-        let word = match c {
-            SB => match &self.sb {
-                Board::Model(m) => at(&m.frame, Some(&m.feeds)),
-                Board::Other(_) => None,
-            },
-            PQ => at(&self.pq.frame, Some(&self.pq.feeds)),
-            RN => at(&self.rn.frame, Some(&self.rn.feeds)),
-            ST => at(&self.st.frame, None),
-            _ => at(&self.mc.frame, Some(&self.mc.feeds)),
-        };
+        let word = self.model(c).and_then(|(f, feeds)| f.word(id).map(|(w, mask)| (w, mask, feeds.map_or(0, |x| x.ports_of(id)))));
         Dest { c, id, word }
     }
 
     /// Where output `id` of sub-block `c` is read.
     fn source(&self, c: usize, id: PortId) -> Source {
-        let word = match c {
-            SB => match &self.sb {
-                Board::Model(m) => m.frame.word(id),
-                Board::Other(_) => None,
-            },
-            PQ => self.pq.frame.word(id),
-            RN => self.rn.frame.word(id),
-            ST => self.st.frame.word(id),
-            _ => self.mc.frame.word(id),
-        };
-        Source { id, word: word.map(|(w, _)| w) }
+        Source { id, word: self.model(c).and_then(|(f, _)| f.word(id)).map(|(w, _)| w) }
     }
 
     /// The value of an output of one word (`Source::word`).
     #[inline]
     fn get_word(&self, c: usize, w: u32) -> u64 {
-        match c {
-            SB => match &self.sb {
-                Board::Model(m) => m.frame.get_word(w),
-                Board::Other(_) => unreachable!("a word is resolved on the scoreboard model only"),
-            },
-            PQ => self.pq.frame.get_word(w),
-            RN => self.rn.frame.get_word(w),
-            ST => self.st.frame.get_word(w),
-            _ => self.mc.frame.get_word(w),
-        }
+        self.model(c).expect("a word is resolved on a model").0.get_word(w)
     }
 
     /// Drive a sub-block input; whether its value changed.
     #[inline]
     fn drive(&mut self, d: &Dest, v: &[u64]) -> bool {
         let (Some((w, mask, ports)), [x, ..]) = (d.word, v) else { return self.set_changed(d.c, d.id, v) };
-        let (frame, feeds) = match d.c {
-            SB => match &mut self.sb {
-                Board::Model(m) => (&mut m.frame, Some(&mut m.feeds)),
-                Board::Other(_) => unreachable!("a word is resolved on the scoreboard model only"),
-            },
-            PQ => (&mut self.pq.frame, Some(&mut self.pq.feeds)),
-            RN => (&mut self.rn.frame, Some(&mut self.rn.feeds)),
-            ST => (&mut self.st.frame, None),
-            _ => (&mut self.mc.frame, Some(&mut self.mc.feeds)),
-        };
+        let (frame, feeds) = self.model_mut(d.c).expect("a word is resolved on a model");
         let changed = frame.set_word(w, mask, *x);
         if let (true, Some(f)) = (changed, feeds) {
             f.mark(ports);
@@ -213,23 +201,18 @@ impl Subs {
     /// Set an input; whether its value changed.
     #[inline]
     fn set_changed(&mut self, c: usize, id: PortId, v: &[u64]) -> bool {
-        let f = match c {
-            SB => match &mut self.sb {
-                Board::Model(m) => return m.set_changed(id, v),
-                Board::Other(o) => {
-                    let same = o.get(id) == v;
-                    if !same {
-                        o.set(id, v);
-                    }
-                    return !same;
+        match self.model_mut(c) {
+            Some((frame, Some(feeds))) => feeds.set(frame, id, v),
+            Some((frame, None)) => frame.set_changed(id, v),
+            None => {
+                let o = self.sb.comp_mut();
+                let same = o.get(id) == v;
+                if !same {
+                    o.set(id, v);
                 }
-            },
-            PQ => return self.pq.set_changed(id, v),
-            RN => return self.rn.set_changed(id, v),
-            ST => &mut self.st.frame,
-            _ => return self.mc.set_changed(id, v),
-        };
-        f.set_changed(id, v)
+                !same
+            }
+        }
     }
 
     fn eval(&mut self, c: usize) {
