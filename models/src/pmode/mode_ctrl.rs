@@ -290,7 +290,6 @@ impl Component for ModeCtrlModel {
 
     fn eval(&mut self) {
         self.decide_all();
-        self.write_state_outputs();
         let mut start = (false, 0, 0);
         for k in 0..self.ins.len() {
             let i = self.ins[k];
@@ -321,13 +320,14 @@ impl Component for ModeCtrlModel {
             halted |= ((s.mode && s.halted) as u64) << w;
         }
         self.mode_bits = (mode, halted);
+        self.write_state_outputs();
     }
 }
 
 impl ModeCtrlModel {
     /// Write the outputs that depend on the state alone (`mode`,
-    /// `halted`): after the edge they are valid without an `eval`.
-    pub(crate) fn write_state_outputs(&mut self) {
+    /// `halted`), at the edge: they are valid without an `eval`.
+    fn write_state_outputs(&mut self) {
         let (mode, halted) = self.mode_bits;
         self.frame.set_u64(self.io.mode, mode);
         self.frame.set_u64(self.io.halted, halted);

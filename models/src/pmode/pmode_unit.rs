@@ -231,10 +231,6 @@ impl Subs {
         self.rn.tick();
         self.st.tick();
         self.mc.tick();
-        // The unit's outputs of state alone are valid after the edge.
-        self.rn.write_state_outputs();
-        self.st.write_state_outputs();
-        self.mc.write_state_outputs();
     }
 }
 

@@ -48,8 +48,6 @@ pub struct RenameModel {
 
 /// `feeds` bit: the candidates are to be chosen again.
 const CANDIDATES: usize = 32;
-/// `feeds` bit: the state changed (set by the edge alone).
-const STATE: u64 = 1 << 63;
 
 impl RenameModel {
     pub fn new(p: &RenameParams) -> Self {
@@ -167,9 +165,9 @@ impl RenameModel {
         self.feeds.set(&mut self.frame, port, value)
     }
 
-    /// Write the output that depends on the state alone (`used`): after
-    /// the edge it is valid without an `eval`.
-    pub(crate) fn write_state_outputs(&mut self) {
+    /// Write the output that depends on the state alone (`used`), at the
+    /// edge: it is valid without an `eval`.
+    fn write_state_outputs(&mut self) {
         let used = std::mem::take(&mut self.used);
         self.frame.set(self.io.used, &used);
         self.used = used;
@@ -184,9 +182,6 @@ impl Component for RenameModel {
 
     fn eval(&mut self) {
         let dirty = self.feeds.take();
-        if dirty & STATE != 0 {
-            self.write_state_outputs();
-        }
         let cand = dirty >> CANDIDATES & 1 == 1;
         if cand {
             self.candidates();
@@ -211,6 +206,13 @@ impl Component for RenameModel {
     }
 
     fn tick(&mut self) {
+        self.edge();
+        self.write_state_outputs();
+    }
+}
+
+impl RenameModel {
+    fn edge(&mut self) {
         // The candidates stand if nothing changed since the last `eval`.
         let stale = self.feeds.take() != 0;
         self.feeds.all();

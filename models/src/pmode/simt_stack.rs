@@ -43,12 +43,6 @@ pub struct SimtStackModel {
 }
 
 impl SimtStackModel {
-    /// Write the output that depends on the state alone (`overflow`):
-    /// after the edge it is valid without an `eval`.
-    pub(crate) fn write_state_outputs(&mut self) {
-        self.frame.set_bool(self.io.overflow, self.overflow);
-    }
-
     pub fn new(p: &SimtStackParams) -> Self {
         let d = p.depth as usize;
         SimtStackModel {
@@ -135,10 +129,18 @@ impl Component for SimtStackModel {
             self.frame.set_u64(ids.rpc, e.rpc);
             self.frame.set_u64(ids.mask, e.mask);
         }
-        self.write_state_outputs();
     }
 
+    /// The edge; then the output that depends on the state alone
+    /// (`overflow`), valid without an `eval`.
     fn tick(&mut self) {
+        self.edge();
+        self.frame.set_bool(self.io.overflow, self.overflow);
+    }
+}
+
+impl SimtStackModel {
+    fn edge(&mut self) {
         if self.frame.get_bool(self.io.rst) {
             for w in &mut self.w {
                 for st in [&mut w.n, &mut w.p] {
