@@ -196,26 +196,21 @@ impl PortFrame {
     }
 
     /// A port of one word: where it is and its mask, for a composition
-    /// that drives it often in place ([`PortFrame::set_word`]).
+    /// that moves it in place ([`PortFrame::words`]).
     pub fn word(&self, port: PortId) -> Option<(u32, u64)> {
         let (o, n, mask) = self.slots[port.0 as usize];
         (n == 1).then_some((o, mask))
     }
 
-    /// The value of a port of one word (from [`PortFrame::word`]).
-    #[inline]
-    pub fn get_word(&self, word: u32) -> u64 {
-        self.words[word as usize]
+    /// Every port's words in place, for a composition that moves words
+    /// between frames at [`PortFrame::word`] addresses (it masks them).
+    pub fn words(&self) -> &[u64] {
+        &self.words
     }
 
-    /// Store a value in a port's word (from [`PortFrame::word`]) as `set`
-    /// does; whether it changed.
-    #[inline]
-    pub fn set_word(&mut self, word: u32, mask: u64, value: u64) -> bool {
-        let (w, v) = (&mut self.words[word as usize], value & mask);
-        let changed = *w != v;
-        *w = v;
-        changed
+    /// [`PortFrame::words`], to store.
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
     }
 
     #[inline]

@@ -76,6 +76,11 @@ pub struct ModeCtrlModel {
     pub(crate) feeds: PortFeeds,
     /// `mode` and `halted`: the state's (computed at the edge).
     mode_bits: (u64, u64),
+    /// `decs` hold for the inputs and state: no input changed since the
+    /// last decision (a composition that stores inputs in place clears it).
+    pub(crate) decided: bool,
+    /// Bit k: port k's decision differs from the one its outputs show.
+    changed: u64,
 }
 
 impl ModeCtrlModel {
@@ -92,6 +97,8 @@ impl ModeCtrlModel {
         ModeCtrlModel {
             feeds,
             mode_bits: (0, 0),
+            decided: false,
+            changed: u64::MAX,
             frame,
             io,
             st: vec![WarpState::default(); p.warps as usize],
@@ -134,7 +141,9 @@ impl ModeCtrlModel {
 
     /// Set an input; whether its value changed.
     pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
-        self.feeds.set(&mut self.frame, port, value)
+        let changed = self.feeds.set(&mut self.frame, port, value);
+        self.decided &= !changed;
+        changed
     }
 
     /// The issue ports' inputs, of the ports whose inputs changed.
@@ -277,8 +286,12 @@ impl ModeCtrlModel {
         for k in 0..self.ins.len() {
             let d = self.decide(k, trig);
             trig |= d.action == act::TRIGGER;
-            self.decs[k] = d;
+            if self.decs[k] != d {
+                self.decs[k] = d;
+                self.changed |= 1 << k;
+            }
         }
+        self.decided = true;
     }
 }
 
@@ -291,17 +304,20 @@ impl Component for ModeCtrlModel {
     fn eval(&mut self) {
         self.decide_all();
         let mut start = (false, 0, 0);
+        let changed = std::mem::take(&mut self.changed);
         for k in 0..self.ins.len() {
             let i = self.ins[k];
             let d = self.decs[k];
             let pm = self.port_mode(k);
             let o = &self.io.iss[k];
-            let strobes =
-                [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
             self.frame.set_bool(o.pmode, pm);
-            self.frame.set_u64(o.action, d.action);
-            for (id, &b) in strobes.into_iter().zip(&d.strobes) {
-                self.frame.set_bool(id, b);
+            if changed >> k & 1 == 1 {
+                let strobes =
+                    [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
+                self.frame.set_u64(o.action, d.action);
+                for (id, &b) in strobes.into_iter().zip(&d.strobes) {
+                    self.frame.set_bool(id, b);
+                }
             }
             if d.action == act::TRIGGER {
                 start = (true, i.warp, i.pc);
@@ -335,11 +351,16 @@ impl ModeCtrlModel {
 
     /// The edge: the warps' states after this cycle's decisions.
     fn tick_state(&mut self) {
+        // The state changes: the next decisions are new.
+        let decided = std::mem::take(&mut self.decided);
         if self.frame.get_bool(self.io.rst) {
             self.st.fill(WarpState::default());
             return;
         }
-        self.decide_all();
+        if !decided {
+            self.decide_all();
+            self.decided = false;
+        }
         let nw = self.st.len() as u64;
         let (len, lw) = (self.frame.get_bool(self.io.launch_en), self.frame.get_u64(self.io.launch_warp));
         for k in 0..self.ins.len() {
@@ -354,7 +375,9 @@ impl ModeCtrlModel {
                     // The first valid long source (the last source if none).
                     let ns = self.p.srcs as usize;
                     let first = (0..ns).find(|&j| i.src_vld[j] && i.src_long[j]).unwrap_or(ns - 1);
-                    let trig = i.src[first];
+                    // Read here: the sources' registers reach no output, so
+                    // a composition may store them after the decisions.
+                    let trig = self.frame.get_u64(self.io.iss[k].src[first].reg);
                     *s = WarpState { mode: true, trig, flight: s.flight, ..WarpState::default() };
                 }
                 act::HALT => s.halted = true,

@@ -26,6 +26,13 @@ const RN: usize = 2;
 const ST: usize = 3;
 const MC: usize = 4;
 
+/// Groups of glue inputs (`PmodeUnitModel::glue_passes`).
+const GLUE_BANK: usize = 0;
+const GLUE_WB: usize = 1;
+const GLUE_PDST: usize = 2;
+const GLUE_DIVERGED: usize = 3;
+const GLUE_START: usize = 4;
+
 /// Groups of wires from sub-blocks (`PmodeUnitModel::reads`).
 const SEEN_PM: usize = 0;
 const SEEN_PDST: usize = 1;
@@ -47,22 +54,52 @@ struct Wire {
     to: (usize, PortId),
 }
 
-/// A sub-block input a wire drives. A port of one word on one of this
-/// crate's models is driven in place: its word and mask, and the issue
-/// ports of the sub-block it feeds (`PortFeeds`).
+/// A wire of one word between two of this crate's models, resolved to
+/// their frames: word `from` of the source's frame into word `to` of
+/// sub-block `dc`'s, masked to the input's width; `ports` are the issue
+/// ports of `dc` the input feeds (`PortFeeds`).
 #[derive(Clone, Copy, Debug)]
-struct Dest {
-    c: usize,
-    id: PortId,
-    word: Option<(u32, u64, u64)>,
+struct Link {
+    from: u32,
+    dc: usize,
+    to: u32,
+    mask: u64,
+    ports: u64,
 }
 
-/// A sub-block output a wire reads: its port and, for a port of one word
-/// on one of this crate's models, the word, read in place.
+/// Any other wire (wider than a word, or at a scoreboard that is another
+/// component): moved through the ports.
 #[derive(Clone, Copy, Debug)]
-struct Source {
-    id: PortId,
-    word: Option<u32>,
+struct Slow {
+    from: PortId,
+    dc: usize,
+    to: PortId,
+}
+
+/// The wires from one source.
+#[derive(Clone, Debug, Default)]
+struct Fanout {
+    links: Vec<Link>,
+    slow: Vec<Slow>,
+}
+
+/// What a pass of links changed: by sub-block, the issue ports marked, and
+/// (bit c) whether any input changed.
+#[derive(Default)]
+struct Landed {
+    ports: [u64; 5],
+    changed: u8,
+}
+
+/// Move a link's value into its destination word.
+#[inline]
+fn land(words: &mut [&mut [u64]; 5], l: &Link, v: u64, landed: &mut Landed) {
+    let (d, v) = (&mut words[l.dc][l.to as usize], v & l.mask);
+    if *d != v {
+        *d = v;
+        landed.ports[l.dc] |= l.ports;
+        landed.changed |= 1 << l.dc;
+    }
 }
 
 /// Wires out of the sub-blocks, by source sub-block (only the ones
@@ -92,7 +129,7 @@ fn split<T>(wires: Vec<Wire>, comb: &[Arc<Vec<bool>>; 5], group: impl Fn(Vec<Wir
 }
 
 /// Wires between sub-blocks, resolved, by source sub-block.
-type Routed = [Vec<(Source, Dest)>; 5];
+type Routed = [Fanout; 5];
 
 /// The scoreboard: its reference model, or any component of its ports.
 enum Board {
@@ -169,38 +206,60 @@ impl Subs {
         }
     }
 
-    /// Where input `id` of sub-block `c` is driven.
-    fn dest(&self, c: usize, id: PortId) -> Dest {
-        let word = self.model(c).and_then(|(f, feeds)| f.word(id).map(|(w, mask)| (w, mask, feeds.map_or(0, |x| x.ports_of(id)))));
-        Dest { c, id, word }
+    /// The wire from `from` (the word of a source on a model, if it is
+    /// one) into input `to` of sub-block `dc`.
+    fn wire(&self, from: (PortId, Option<u32>), dc: usize, to: PortId) -> Result<Link, Slow> {
+        let slow = Slow { from: from.0, dc, to };
+        let (Some(from), Some((f, feeds))) = (from.1, self.model(dc)) else { return Err(slow) };
+        let Some((w, mask)) = f.word(to) else { return Err(slow) };
+        Ok(Link { from, dc, to: w, mask, ports: feeds.map_or(0, |x| x.ports_of(to)) })
     }
 
-    /// Where output `id` of sub-block `c` is read.
-    fn source(&self, c: usize, id: PortId) -> Source {
-        Source { id, word: self.model(c).and_then(|(f, _)| f.word(id)).map(|(w, _)| w) }
+    /// The word of output `id` of sub-block `c`, if it has one on a model.
+    fn word_of(&self, c: usize, id: PortId) -> (PortId, Option<u32>) {
+        (id, self.model(c).and_then(|(f, _)| f.word(id)).map(|(w, _)| w))
     }
 
-    /// The value of an output of one word (`Source::word`).
-    #[inline]
-    fn get_word(&self, c: usize, w: u32) -> u64 {
-        self.model(c).expect("a word is resolved on a model").0.get_word(w)
+    /// The sub-blocks' frame words, to move links (a scoreboard that is
+    /// another component has none: no link reaches it).
+    fn words_mut(&mut self) -> [&mut [u64]; 5] {
+        let sb: &mut [u64] = match &mut self.sb {
+            Board::Model(m) => m.frame.words_mut(),
+            Board::Other(_) => &mut [],
+        };
+        [sb, self.pq.frame.words_mut(), self.rn.frame.words_mut(), self.st.frame.words_mut(), self.mc.frame.words_mut()]
     }
 
-    /// Drive a sub-block input; whether its value changed.
-    #[inline]
-    fn drive(&mut self, d: &Dest, v: &[u64]) -> bool {
-        let (Some((w, mask, ports)), [x, ..]) = (d.word, v) else { return self.set_changed(d.c, d.id, v) };
-        let (frame, feeds) = self.model_mut(d.c).expect("a word is resolved on a model");
-        let changed = frame.set_word(w, mask, *x);
-        if let (true, Some(f)) = (changed, feeds) {
-            f.mark(ports);
+    /// After links moved in `pass`: the issue ports they feed are marked,
+    /// and in the settle the sub-blocks whose inputs changed are dirty.
+    fn landed(&mut self, l: &Landed, pass: usize, dirty: &mut [bool; 5]) {
+        for c in (0..5).filter(|&c| l.changed >> c & 1 == 1) {
+            if let Some((_, Some(f))) = self.model_mut(c) {
+                f.mark(l.ports[c]);
+            }
+            if pass == SETTLE {
+                // An input of the edge reaches no output: no decision reads it.
+                self.touched(c);
+                dirty[c] = true;
+            }
         }
-        changed
+    }
+
+    /// An input of sub-block `c` changed in place: mode_ctrl's decisions
+    /// are to be made again.
+    #[inline]
+    fn touched(&mut self, c: usize) {
+        if c == MC {
+            self.mc.decided = false;
+        }
     }
 
     /// Set an input; whether its value changed.
     #[inline]
     fn set_changed(&mut self, c: usize, id: PortId, v: &[u64]) -> bool {
+        if c == MC {
+            return self.mc.set_changed(id, v);
+        }
         match self.model_mut(c) {
             Some((frame, Some(feeds))) => feeds.set(frame, id, v),
             Some((frame, None)) => frame.set_changed(id, v),
@@ -253,7 +312,7 @@ pub struct PmodeUnitModel {
     rpc_none: u64,
     /// Unit inputs into the sub-blocks (stage 1), by pass, by unit input
     /// port.
-    stage1: [Vec<Vec<Dest>>; 2],
+    stage1: [Vec<Fanout>; 2],
     /// By pass: unit inputs whose value changed since the pass last ran
     /// (each once).
     changed: [Vec<PortId>; 2],
@@ -262,6 +321,9 @@ pub struct PmodeUnitModel {
     /// selects.
     glue_of: Vec<u64>,
     changed_mark: [Vec<bool>; 2],
+    /// By glue group (`GLUE_*`): bit p, the group drives inputs of pass p
+    /// (a group with none in a pass is not computed in it).
+    glue_passes: [u8; 5],
     /// Sub-blocks whose inputs changed (or that ticked) since their last
     /// `eval`: a sub-block is a function of its inputs and state, so an
     /// `eval` of the others is skipped and every answer stays exact.
@@ -469,10 +531,15 @@ impl PmodeUnitModel {
             out_src[to.0 as usize] = Some((c, id));
         }
         let by_port = |wires: Vec<Wire>| {
-            let mut g: Vec<Vec<Dest>> = vec![Vec::new(); nports];
+            let mut g: Vec<Fanout> = vec![Fanout::default(); nports];
             for wire in wires {
                 let Src::Unit(id) = wire.from else { unreachable!("stage 1 wires come from unit inputs") };
-                g[id.0 as usize].push(subs.dest(wire.to.0, wire.to.1));
+                let from = (id, frame.word(id).map(|(w, _)| w));
+                let f = &mut g[id.0 as usize];
+                match subs.wire(from, wire.to.0, wire.to.1) {
+                    Ok(l) => f.links.push(l),
+                    Err(x) => f.slow.push(x),
+                }
             }
             g
         };
@@ -488,14 +555,28 @@ impl PmodeUnitModel {
             }
         }
         let by_sub = |wires: Vec<Wire>| -> Routed {
-            let g = by_src(wires.into_iter().map(|w| (w.from, subs.dest(w.to.0, w.to.1))));
-            let mut c = 0;
-            g.map(|list| {
-                let r = list.into_iter().map(|(id, d)| (subs.source(c, id), d)).collect();
-                c += 1;
-                r
-            })
+            let mut g: Routed = Default::default();
+            for (c, list) in by_src(wires.into_iter().map(|w| (w.from, w.to))).into_iter().enumerate() {
+                for (id, (dc, to)) in list {
+                    match subs.wire(subs.word_of(c, id), dc, to) {
+                        Ok(l) => g[c].links.push(l),
+                        Err(x) => g[c].slow.push(x),
+                    }
+                }
+            }
+            g
         };
+        let iss = || sb.iss.iter().zip(&pq.iss).zip(&rn.iss).zip(&mc.iss).take(io.iss.len());
+        let glue_pins: [Vec<(usize, PortId)>; 5] = [
+            iss().flat_map(|(((_, _), r), _)| r.dst.iter().map(|d| (RN, d.bank))).collect(),
+            sb.wb.iter().zip(&pq.wb).flat_map(|(s, q)| [(SB, s.n), (SB, s.p), (PQ, q.en)]).collect(),
+            iss().flat_map(|(((_, q), r), _)| q.dst.iter().take(r.alloc_phys.len()).map(|d| (PQ, d.pdst))).collect(),
+            iss().map(|(_, m)| (MC, m.diverged)).collect(),
+            vec![(PQ, pq.start_en), (PQ, pq.start_warp), (PQ, pq.start_pc)],
+        ];
+        let glue_passes = glue_pins.map(|pins| {
+            pins.iter().fold(0u8, |acc, &(c, id)| acc | 1 << if subs.comb[c][id.0 as usize] { SETTLE } else { EDGE })
+        });
         let stage1 = split(s1, &subs.comb, by_port);
         let (stage_pm, stage2, stage3) = (split(spm, &subs.comb, by_sub), split(s2, &subs.comb, by_sub), split(s3, &subs.comb, by_sub));
         Ok(PmodeUnitModel {
@@ -514,6 +595,7 @@ impl PmodeUnitModel {
             changed: [(); 2].map(|_| (0..nports as u32).map(PortId).collect()),
             changed_mark: [(); 2].map(|_| vec![true; nports]),
             glue_of,
+            glue_passes,
             dirty: [true; 5],
             settled: false,
             reads: Reads::default(),
@@ -524,13 +606,11 @@ impl PmodeUnitModel {
         })
     }
 
-    /// Drive a sub-block input in `pass`, marking the sub-block dirty if it
-    /// changes: the settle drives only inputs with a combinational path to
-    /// an output, the edge only the others.
-    #[inline]
-    fn put(subs: &mut Subs, dirty: &mut [bool; 5], pass: usize, d: &Dest, v: &[u64]) {
-        if subs.drive(d, v) {
-            dirty[d.c] |= pass == SETTLE;
+    /// A wire moved through the ports, in `pass` (the sub-block is dirty
+    /// in the settle if its input changed).
+    fn carry_slow(subs: &mut Subs, dirty: &mut [bool; 5], pass: usize, x: &Slow, v: &[u64]) {
+        if subs.set_changed(x.dc, x.to, v) {
+            dirty[x.dc] |= pass == SETTLE;
         }
     }
 
@@ -553,22 +633,23 @@ impl PmodeUnitModel {
     /// Stage 1: the unit inputs that changed since `pass` last ran into the
     /// sub-block inputs of the pass; the glue they feed.
     fn route_inputs(&mut self, pass: usize) -> u64 {
-        let PmodeUnitModel { stage1, changed, changed_mark, glue_of, subs, frame, buf, dirty, .. } = self;
+        let PmodeUnitModel { stage1, changed, changed_mark, glue_of, subs, frame, dirty, .. } = self;
         let mut glue = 0;
+        let mut landed = Landed::default();
+        let mut words = subs.words_mut();
+        let unit = frame.words();
+        for id in &changed[pass] {
+            let i = id.0 as usize;
+            glue |= glue_of[i];
+            changed_mark[pass][i] = false;
+            for l in &stage1[pass][i].links {
+                land(&mut words, l, unit[l.from as usize], &mut landed);
+            }
+        }
+        subs.landed(&landed, pass, dirty);
         for id in changed[pass].drain(..) {
-            glue |= glue_of[id.0 as usize];
-            changed_mark[pass][id.0 as usize] = false;
-            let v = frame.get(id);
-            let n = v.len();
-            let v = if let [x] = *v {
-                buf[0] = x;
-                &buf[..1]
-            } else {
-                buf[..n].copy_from_slice(v);
-                &buf[..n]
-            };
-            for d in &stage1[pass][id.0 as usize] {
-                Self::put(subs, dirty, pass, d, v);
+            for x in &stage1[pass][id.0 as usize].slow {
+                Self::carry_slow(subs, dirty, pass, x, frame.get(x.from));
             }
         }
         glue
@@ -585,19 +666,29 @@ impl PmodeUnitModel {
             SEEN_STATUS => &stage2[pass],
             _ => &stage3[pass],
         };
+        let mut landed = Landed::default();
+        let mut words = subs.words_mut();
         for c in (0..5).filter(|&c| fresh[c]) {
-            for (from, d) in &list[c] {
-                if let Some(w) = from.word {
-                    let x = subs.get_word(c, w);
-                    Self::put(subs, dirty, pass, d, &[x]);
-                } else {
-                    let v = subs.get(c, from.id);
-                    let n = v.len();
-                    buf[..n].copy_from_slice(v);
-                    Self::put(subs, dirty, pass, d, &buf[..n]);
-                }
+            for l in &list[c].links {
+                let v = words[c][l.from as usize];
+                land(&mut words, l, v, &mut landed);
             }
         }
+        subs.landed(&landed, pass, dirty);
+        for c in (0..5).filter(|&c| fresh[c]) {
+            for x in &list[c].slow {
+                let v = subs.get(c, x.from);
+                let n = v.len();
+                buf[..n].copy_from_slice(v);
+                Self::carry_slow(subs, dirty, pass, x, &buf[..n]);
+            }
+        }
+    }
+
+    /// Glue group `g` drives inputs of `pass`.
+    #[inline]
+    fn glues(&self, g: usize, pass: usize) -> bool {
+        self.glue_passes[g] >> pass & 1 == 1
     }
 
     /// Glue from unit inputs: register bank of the original destination,
@@ -605,6 +696,7 @@ impl PmodeUnitModel {
     /// `glue` (bits as `glue_of`).
     fn glue_inputs(&mut self, pass: usize, glue: u64) {
         let banks = self.p.banks as u64;
+        let glue = glue & if self.glues(GLUE_BANK, pass) { u64::MAX } else { !0xffff_ffff } & if self.glues(GLUE_WB, pass) { u64::MAX } else { 0xffff_ffff };
         for k in (0..self.io.iss.len()).filter(|&k| glue >> k & 1 == 1) {
             for d in 0..self.io.iss[k].dst.len() {
                 let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
@@ -624,6 +716,9 @@ impl PmodeUnitModel {
 
     /// Glue: the P-queue records the allocated rename registers.
     fn glue_pdst(&mut self, pass: usize) {
+        if !self.glues(GLUE_PDST, pass) {
+            return;
+        }
         for k in 0..self.io.iss.len() {
             for d in 0..self.rn.iss[k].alloc_phys.len() {
                 let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
@@ -635,6 +730,9 @@ impl PmodeUnitModel {
 
     /// Glue: a top entry other than the base (RPC_NONE) is a divergent path.
     fn glue_diverged(&mut self, pass: usize) {
+        if !self.glues(GLUE_DIVERGED, pass) {
+            return;
+        }
         for k in 0..self.io.iss.len() {
             let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
             let to = self.mc.iss[k].diverged;
@@ -645,6 +743,9 @@ impl PmodeUnitModel {
     /// Glue: the P-queue's start port takes the episode start, or else the
     /// launch (a launched warp's queue is emptied).
     fn glue_start(&mut self, pass: usize) {
+        if !self.glues(GLUE_START, pass) {
+            return;
+        }
         let (mc_io, io) = (&self.mc, &self.io);
         let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(MC, id)[0]);
         let launch = [io.launch_en, io.launch_warp, io.launch_pc].map(|id| self.frame.get_u64(id));

@@ -162,6 +162,8 @@ impl Component for PqueueModel {
     }
 
     fn tick(&mut self) {
+        // The views of ports whose inputs changed since the last `eval`.
+        let stale = self.feeds.take();
         self.feeds.all();
         if self.frame.get_bool(self.io.rst) {
             for q in &mut self.q {
@@ -170,7 +172,7 @@ impl Component for PqueueModel {
             return;
         }
         // Decisions from the state at the start of the cycle.
-        for k in 0..self.io.iss.len() {
+        for k in (0..self.io.iss.len()).filter(|&k| stale >> k & 1 == 1) {
             self.views[k] = self.view(k);
         }
         let warps = self.q.len() as u64;

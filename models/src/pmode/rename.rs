@@ -38,6 +38,8 @@ pub struct RenameModel {
     free: Vec<bool>,
     /// Per bank: the registers of that bank (`id mod banks`).
     bank_masks: Vec<Vec<u64>>,
+    /// Every rename register (the banks' masks together).
+    all: Vec<u64>,
     /// Scratch: registers neither in use nor reserved (`candidates`).
     avail: Vec<u64>,
     /// Bit k: port k's lookup inputs changed; `CANDIDATES`: a destination
@@ -64,7 +66,9 @@ impl RenameModel {
                 }
             }
         }
+        let all = (0..words_for(p.rename_regs)).map(|w| if (w + 1) * 64 <= p.rename_regs as usize { u64::MAX } else { (1u64 << (p.rename_regs % 64)) - 1 }).collect();
         RenameModel {
+            all,
             feeds,
             frame,
             io: Arc::new(io),
@@ -129,20 +133,20 @@ impl RenameModel {
     /// lower written destinations.
     fn candidates(&mut self) {
         let banks = self.p.banks as u64;
-        // Registers neither in use nor reserved (the banks' masks together
-        // are every register).
-        let all = |w: usize| self.bank_masks.iter().fold(0, |acc, m| acc | m[w]);
+        // Registers neither in use nor reserved.
         let mut avail = std::mem::take(&mut self.avail);
-        for (w, (a, &u)) in avail.iter_mut().zip(&self.used).enumerate() {
-            *a = !u & all(w);
+        for ((a, &u), &all) in avail.iter_mut().zip(&self.used).zip(&self.all) {
+            *a = !u & all;
         }
-        let lowest = |mask: &mut dyn Iterator<Item = u64>| mask.enumerate().find(|&(_, m)| m != 0).map(|(w, m)| w as u64 * 64 + m.trailing_zeros() as u64);
+        fn lowest(mask: impl Iterator<Item = u64>) -> Option<u64> {
+            mask.enumerate().find(|&(_, m)| m != 0).map(|(w, m)| w as u64 * 64 + m.trailing_zeros() as u64)
+        }
         for k in 0..self.io.iss.len() {
             let mut free = avail.iter().any(|&a| a != 0);
             for d in 0..self.io.iss[k].dst.len() {
                 let bank = (self.frame.get_u64(self.io.iss[k].dst[d].bank) & (banks - 1)) as usize;
                 let in_bank = &self.bank_masks[bank];
-                let c = lowest(&mut avail.iter().zip(in_bank).map(|(&a, &b)| a & b)).or_else(|| lowest(&mut avail.iter().copied()));
+                let c = lowest(avail.iter().zip(in_bank).map(|(&a, &b)| a & b)).or_else(|| lowest(avail.iter().copied()));
                 if self.writes(k, d) {
                     free &= c.is_some();
                     if let Some(i) = c {

@@ -229,6 +229,13 @@ impl Sm {
         if !matches!(self.sb, super::Issuer::Pm(_)) || self.pm[w as usize].active {
             return FetchMatch::Fetch;
         }
+        // With nothing recorded and not yet reused, the warp's P-queue is
+        // empty: no head to match (`exhaustive` and traced cycles still ask,
+        // and a test compares).
+        let traced = self.tracing.as_ref().is_some_and(|t| t.t.wants(self.now));
+        if self.pm[w as usize].recorded.is_empty() && !self.out.exhaustive && !traced {
+            return FetchMatch::Fetch;
+        }
         let m = self.pm_block().fetch(f, w, op * kernel::INST_BYTES);
         match m {
             FetchMatch::Moved(_) => self.stats.pmode.fetch_moved += 1,
