@@ -75,6 +75,12 @@ pub trait Component {
     }
     /// Settle combinational logic for the current inputs and state.
     fn eval(&mut self);
+    /// Settle at least the outputs in `outputs`; the others may wait for the
+    /// next `eval` (or `tick`, which settles first). By default, `eval`.
+    fn eval_outputs(&mut self, outputs: &[PortId]) {
+        let _ = outputs;
+        self.eval();
+    }
     /// Rising clock edge: update all state from the settled values.
     fn tick(&mut self);
 }

@@ -99,6 +99,12 @@ impl Component for Engined {
             self.inner_mut().eval();
         }
     }
+    fn eval_outputs(&mut self, outputs: &[PortId]) {
+        // Still dirty: the other outputs are settled by the next `eval`.
+        if self.dirty {
+            self.inner_mut().eval_outputs(outputs);
+        }
+    }
     fn tick(&mut self) {
         self.inner_mut().tick();
         self.dirty = true;
@@ -592,7 +598,8 @@ impl PmodeBlock {
         for (&id, &r) in p.reuse_pdst.iter().zip(&o.reuse.unwrap_or_default()) {
             c.set_u64(id, r as u64);
         }
-        c.eval();
+        // The decision and the scoreboard's answer (`stall_reason`).
+        c.eval_outputs(&[p.action, p.stall, p.long_dep]);
         Action::from_code(c.get_u64(p.action))
     }
 

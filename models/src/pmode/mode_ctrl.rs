@@ -129,6 +129,14 @@ impl ModeCtrlModel {
         self.st.get(w as usize).is_some_and(|s| s.mode)
     }
 
+    /// Every valid port's warp is in N-mode: the decisions then read no
+    /// P-mode status (`pq_ok`, `pq_full`, `rn_free`, `dst_long`,
+    /// `diverged`; see `decide`), only the scoreboard's and the unit's
+    /// inputs.
+    pub(crate) fn n_mode_only(&self) -> bool {
+        (0..self.io.iss.len()).all(|k| !self.frame.get_bool(self.io.iss[k].valid) || !self.port_mode(k))
+    }
+
     /// The `pmode` outputs alone, which depend on the state and each port's
     /// `warp` only: what a composition needs of this block before its other
     /// inputs are known. `eval` writes the same values.

@@ -320,6 +320,10 @@ pub struct PmodeUnitModel {
     /// bit k, issue port k's register banks; bit 32 + j, writeback port j's
     /// selects.
     glue_of: Vec<u64>,
+    /// By pass: the glue of unit inputs routed and not yet computed.
+    glue_pending: [u64; 2],
+    /// By unit port: an output of an N-mode decision (`settle_n_mode`).
+    n_cone: Vec<bool>,
     changed_mark: [Vec<bool>; 2],
     /// By glue group (`GLUE_*`): bit p, the group drives inputs of pass p
     /// (a group with none in a pass is not computed in it).
@@ -577,6 +581,12 @@ impl PmodeUnitModel {
         let glue_passes = glue_pins.map(|pins| {
             pins.iter().fold(0u8, |acc, &(c, id)| acc | 1 << if subs.comb[c][id.0 as usize] { SETTLE } else { EDGE })
         });
+        let mut n_cone = vec![false; nports];
+        for ui in &io.iss {
+            for id in [ui.action, ui.stall, ui.long_dep] {
+                n_cone[id.0 as usize] = true;
+            }
+        }
         let stage1 = split(s1, &subs.comb, by_port);
         let (stage_pm, stage2, stage3) = (split(spm, &subs.comb, by_sub), split(s2, &subs.comb, by_sub), split(s3, &subs.comb, by_sub));
         Ok(PmodeUnitModel {
@@ -595,6 +605,8 @@ impl PmodeUnitModel {
             changed: [(); 2].map(|_| (0..nports as u32).map(PortId).collect()),
             changed_mark: [(); 2].map(|_| vec![true; nports]),
             glue_of,
+            glue_pending: [0; 2],
+            n_cone,
             glue_passes,
             dirty: [true; 5],
             settled: false,
@@ -693,8 +705,9 @@ impl PmodeUnitModel {
 
     /// Glue from unit inputs: register bank of the original destination,
     /// writeback board selects, P-queue writeback enable; of the ports in
-    /// `glue` (bits as `glue_of`).
-    fn glue_inputs(&mut self, pass: usize, glue: u64) {
+    /// `glue_pending` (bits as `glue_of`).
+    fn glue_inputs(&mut self, pass: usize) {
+        let glue = std::mem::take(&mut self.glue_pending[pass]);
         let banks = self.p.banks as u64;
         let glue = glue & if self.glues(GLUE_BANK, pass) { u64::MAX } else { !0xffff_ffff } & if self.glues(GLUE_WB, pass) { u64::MAX } else { 0xffff_ffff };
         for k in (0..self.io.iss.len()).filter(|&k| glue >> k & 1 == 1) {
@@ -755,13 +768,39 @@ impl PmodeUnitModel {
         }
     }
 
+    /// Settle the scoreboard and mode_ctrl alone when every offered warp is
+    /// in N-mode: the decisions then read the scoreboard's status and the
+    /// unit's inputs only (`ModeCtrlModel::n_mode_only`), so the P-queue,
+    /// the rename block and the stack wait for the next full settle (the
+    /// status they route then leaves those decisions as they are). False,
+    /// with the inputs routed and nothing else done, when it does not apply.
+    fn settle_n_mode(&mut self) -> bool {
+        if self.settled {
+            return true;
+        }
+        self.glue_pending[SETTLE] |= self.route_inputs(SETTLE);
+        if self.dirty[MC] {
+            self.subs.mc.eval_modes();
+            self.reads.evaluated(MC);
+        }
+        if !self.subs.mc.n_mode_only() {
+            return false;
+        }
+        self.route(SETTLE, SEEN_PM);
+        self.glue_inputs(SETTLE);
+        self.eval_sub(SB);
+        self.route(SETTLE, SEEN_STATUS);
+        self.eval_sub(MC);
+        true
+    }
+
     /// Settle the whole unit for the current inputs.
     fn settle(&mut self) {
         if self.settled {
             return;
         }
         self.settled = true;
-        let glue = self.route_inputs(SETTLE);
+        self.glue_pending[SETTLE] |= self.route_inputs(SETTLE);
         // `pmode` depends on mode_ctrl's state and the ports' warps only;
         // the full evaluation comes once the status is routed.
         if self.dirty[MC] {
@@ -769,7 +808,7 @@ impl PmodeUnitModel {
             self.reads.evaluated(MC);
         }
         self.route(SETTLE, SEEN_PM);
-        self.glue_inputs(SETTLE, glue);
+        self.glue_inputs(SETTLE);
         self.eval_sub(RN);
         self.eval_sub(PQ);
         if self.reads.unseen(SEEN_PDST)[RN] {
@@ -803,11 +842,11 @@ impl PmodeUnitModel {
     /// The clock edge's pass, after the settle: the sub-block inputs no
     /// output depends on, from the settled values.
     fn edge(&mut self) {
-        let glue = self.route_inputs(EDGE);
+        self.glue_pending[EDGE] |= self.route_inputs(EDGE);
         for g in [SEEN_PM, SEEN_STATUS, SEEN_COMMANDS] {
             self.route(EDGE, g);
         }
-        self.glue_inputs(EDGE, glue);
+        self.glue_inputs(EDGE);
         self.glue_pdst(EDGE);
         self.glue_diverged(EDGE);
         self.glue_start(EDGE);
@@ -840,6 +879,11 @@ impl Component for PmodeUnitModel {
     }
     fn eval(&mut self) {
         self.settle();
+    }
+    fn eval_outputs(&mut self, outputs: &[PortId]) {
+        if !(outputs.iter().all(|id| self.n_cone[id.0 as usize]) && self.settle_n_mode()) {
+            self.settle();
+        }
     }
     fn tick(&mut self) {
         self.settle();
