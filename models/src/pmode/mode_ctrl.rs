@@ -187,7 +187,7 @@ impl ModeCtrlModel {
     }
 
     fn decide(&self, k: usize, lower_trigger: bool) -> Dec {
-        let i = self.ins[k];
+        let i = &self.ins[k];
         let stall = Dec::default();
         let blocked = (0..k).any(|j| self.ins[j].valid && self.ins[j].warp == i.warp);
         let Some(s) = self.st.get(i.warp as usize).copied() else { return stall };
@@ -314,8 +314,7 @@ impl Component for ModeCtrlModel {
         let mut start = (false, 0, 0);
         let changed = std::mem::take(&mut self.changed);
         for k in 0..self.ins.len() {
-            let i = self.ins[k];
-            let d = self.decs[k];
+            let (warp, pc, d) = (self.ins[k].warp, self.ins[k].pc, self.decs[k]);
             let pm = self.port_mode(k);
             let o = &self.io.iss[k];
             self.frame.set_bool(o.pmode, pm);
@@ -328,7 +327,7 @@ impl Component for ModeCtrlModel {
                 }
             }
             if d.action == act::TRIGGER {
-                start = (true, i.warp, i.pc);
+                start = (true, warp, pc);
             }
         }
         self.frame.set_bool(self.io.start_en, start.0);
@@ -337,13 +336,14 @@ impl Component for ModeCtrlModel {
     }
 
     fn tick(&mut self) {
-        self.tick_state();
-        let (mut mode, mut halted) = (0u64, 0u64);
-        for (w, s) in self.st.iter().enumerate() {
-            mode |= (s.mode as u64) << w;
-            halted |= ((s.mode && s.halted) as u64) << w;
+        if self.tick_state() {
+            let (mut mode, mut halted) = (0u64, 0u64);
+            for (w, s) in self.st.iter().enumerate() {
+                mode |= (s.mode as u64) << w;
+                halted |= ((s.mode && s.halted) as u64) << w;
+            }
+            self.mode_bits = (mode, halted);
         }
-        self.mode_bits = (mode, halted);
         self.write_state_outputs();
     }
 }
@@ -357,14 +357,16 @@ impl ModeCtrlModel {
         self.frame.set_u64(self.io.halted, halted);
     }
 
-    /// The edge: the warps' states after this cycle's decisions.
-    fn tick_state(&mut self) {
+    /// The edge: the warps' states after this cycle's decisions; whether a
+    /// warp's mode or halted bit may have changed.
+    fn tick_state(&mut self) -> bool {
         // The state changes: the next decisions are new.
         let decided = std::mem::take(&mut self.decided);
         if self.frame.get_bool(self.io.rst) {
             self.st.fill(WarpState::default());
-            return;
+            return true;
         }
+        let mut modes = false;
         if !decided {
             self.decide_all();
             self.decided = false;
@@ -372,12 +374,13 @@ impl ModeCtrlModel {
         let nw = self.st.len() as u64;
         let (len, lw) = (self.frame.get_bool(self.io.launch_en), self.frame.get_u64(self.io.launch_warp));
         for k in 0..self.ins.len() {
-            let (i, d) = (self.ins[k], self.decs[k]);
+            let (i, d) = (&self.ins[k], self.decs[k]);
             let w = i.warp as usize;
             if w >= self.st.len() || self.exited[w] || (len && lw == i.warp) {
                 continue;
             }
             let s = &mut self.st[w];
+            modes |= matches!(d.action, act::TRIGGER | act::HALT);
             match d.action {
                 act::TRIGGER => {
                     // The first valid long source (the last source if none).
@@ -400,7 +403,7 @@ impl ModeCtrlModel {
         let fmask = (1u64 << self.p.flight_bits) - 1;
         let nd = self.p.dsts as usize;
         for k in 0..self.ins.len() {
-            let (i, d) = (self.ins[k], self.decs[k]);
+            let (i, d) = (&self.ins[k], self.decs[k]);
             if d.action == act::PREEXEC && i.op != op::BRANCH && (i.warp as usize) < self.st.len() {
                 let n = (0..nd).filter(|&x| i.dst_vld[x] && !(0..x).any(|e| i.dst_vld[e] && i.dst[e] == i.dst[x])).count() as u64;
                 let f = &mut self.st[i.warp as usize].flight;
@@ -419,11 +422,14 @@ impl ModeCtrlModel {
             if self.exited[w] {
                 self.st[w].mode = false;
                 self.st[w].halted = false;
+                modes = true;
             }
         }
         if len && lw < nw {
             self.st[lw as usize] = WarpState::default();
+            modes = true;
         }
+        modes
     }
 }
 
