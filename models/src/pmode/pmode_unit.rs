@@ -886,7 +886,14 @@ impl Component for PmodeUnitModel {
         }
     }
     fn tick(&mut self) {
-        self.settle();
+        // With every offered warp in N-mode, the edge needs no more than the
+        // decisions' settle: the P-queue, the rename block and the stack
+        // update from their inputs alone, and no command reads their
+        // outputs (no push takes the rename registers; the P-mode status
+        // reaches no N-mode decision). They settle when next asked.
+        if !self.settle_n_mode() {
+            self.settle();
+        }
         self.edge();
         self.subs.tick();
         self.dirty = [true; 5];
