@@ -707,7 +707,14 @@ impl PmodeUnitModel {
     /// writeback board selects, P-queue writeback enable; of the ports in
     /// `glue_pending` (bits as `glue_of`).
     fn glue_inputs(&mut self, pass: usize) {
-        let glue = std::mem::take(&mut self.glue_pending[pass]);
+        self.glue_some(pass, u64::MAX);
+    }
+
+    /// [`PmodeUnitModel::glue_inputs`] of the glue in `which` alone (the
+    /// rest stays pending).
+    fn glue_some(&mut self, pass: usize, which: u64) {
+        let glue = self.glue_pending[pass] & which;
+        self.glue_pending[pass] &= !which;
         let banks = self.p.banks as u64;
         let glue = glue & if self.glues(GLUE_BANK, pass) { u64::MAX } else { !0xffff_ffff } & if self.glues(GLUE_WB, pass) { u64::MAX } else { 0xffff_ffff };
         for k in (0..self.io.iss.len()).filter(|&k| glue >> k & 1 == 1) {
@@ -787,7 +794,8 @@ impl PmodeUnitModel {
             return false;
         }
         self.route(SETTLE, SEEN_PM);
-        self.glue_inputs(SETTLE);
+        // The writeback selects; the register banks go to the rename block.
+        self.glue_some(SETTLE, !0xffff_ffff);
         self.eval_sub(SB);
         self.route(SETTLE, SEEN_STATUS);
         self.eval_sub(MC);

@@ -171,9 +171,13 @@ impl Component for PqueueModel {
             }
             return;
         }
-        // Decisions from the state at the start of the cycle.
+        // Decisions from the state at the start of the cycle (the views of
+        // ports that push or pop).
         for k in (0..self.io.iss.len()).filter(|&k| stale >> k & 1 == 1) {
-            self.views[k] = self.view(k);
+            let ids = &self.io.iss[k];
+            if self.frame.get_bool(ids.push) || self.frame.get_bool(ids.pop) {
+                self.views[k] = self.view(k);
+            }
         }
         let warps = self.q.len() as u64;
         let start = self.frame.get_bool(self.io.start_en);

@@ -240,7 +240,9 @@ impl RenameModel {
             self.queued.fill(false);
             return;
         }
-        if stale {
+        // Only an allocation reads them.
+        let allocating = self.io.iss.iter().any(|ids| self.frame.get_bool(ids.alloc) && self.frame.get_bool(ids.pmode));
+        if stale && allocating {
             self.candidates();
         }
         // Frees of this cycle are applied before its allocations (they are
