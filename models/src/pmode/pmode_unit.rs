@@ -847,15 +847,27 @@ impl PmodeUnitModel {
         }
     }
 
-    /// The clock edge's pass, after the settle: the sub-block inputs no
-    /// output depends on, from the settled values.
-    fn edge(&mut self) {
+    /// The clock edge's pass, after the settle (`full`, or the N-mode
+    /// decisions'): the sub-block inputs no output depends on, from the
+    /// settled values.
+    fn edge(&mut self, full: bool) {
         self.glue_pending[EDGE] |= self.route_inputs(EDGE);
         for g in [SEEN_PM, SEEN_STATUS, SEEN_COMMANDS] {
-            self.route(EDGE, g);
+            let list = match g {
+                SEEN_PM => &self.stage_pm[EDGE],
+                SEEN_STATUS => &self.stage2[EDGE],
+                _ => &self.stage3[EDGE],
+            };
+            if list.iter().any(|f| !f.links.is_empty() || !f.slow.is_empty()) {
+                self.route(EDGE, g);
+            }
         }
         self.glue_inputs(EDGE);
-        self.glue_pdst(EDGE);
+        // After an N-mode settle nothing pushes, and the P-queue reads the
+        // rename registers only to push them.
+        if full {
+            self.glue_pdst(EDGE);
+        }
         self.glue_diverged(EDGE);
         self.glue_start(EDGE);
     }
@@ -899,10 +911,11 @@ impl Component for PmodeUnitModel {
         // update from their inputs alone, and no command reads their
         // outputs (no push takes the rename registers; the P-mode status
         // reaches no N-mode decision). They settle when next asked.
-        if !self.settle_n_mode() {
+        let full = self.settled || !self.settle_n_mode();
+        if full {
             self.settle();
         }
-        self.edge();
+        self.edge(full);
         self.subs.tick();
         self.dirty = [true; 5];
         self.settled = false;
