@@ -325,6 +325,9 @@ pub struct PmodeUnitModel {
     /// By unit port: an output of an N-mode decision (`settle_n_mode`).
     n_cone: Vec<bool>,
     changed_mark: [Vec<bool>; 2],
+    /// By pass, by unit port: the input drives a wire or glue in the pass
+    /// (the others are not listed as changed for it).
+    drives: [Vec<bool>; 2],
     /// By glue group (`GLUE_*`): bit p, the group drives inputs of pass p
     /// (a group with none in a pass is not computed in it).
     glue_passes: [u8; 5],
@@ -588,6 +591,13 @@ impl PmodeUnitModel {
             }
         }
         let stage1 = split(s1, &subs.comb, by_port);
+        let glue_in = |pass: usize| {
+            let has = |g: usize| glue_passes[g] >> pass & 1 == 1;
+            (if has(GLUE_BANK) { 0xffff_ffffu64 } else { 0 }) | (if has(GLUE_WB) { !0xffff_ffffu64 } else { 0 })
+        };
+        let drives = [SETTLE, EDGE].map(|pass| {
+            (0..nports).map(|i| !stage1[pass][i].links.is_empty() || !stage1[pass][i].slow.is_empty() || glue_of[i] & glue_in(pass) != 0).collect()
+        });
         let (stage_pm, stage2, stage3) = (split(spm, &subs.comb, by_sub), split(s2, &subs.comb, by_sub), split(s3, &subs.comb, by_sub));
         Ok(PmodeUnitModel {
             buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
@@ -604,6 +614,7 @@ impl PmodeUnitModel {
             stage1,
             changed: [(); 2].map(|_| (0..nports as u32).map(PortId).collect()),
             changed_mark: [(); 2].map(|_| vec![true; nports]),
+            drives,
             glue_of,
             glue_pending: [0; 2],
             n_cone,
@@ -884,7 +895,7 @@ impl Component for PmodeUnitModel {
         if self.frame.set_changed(port, value) {
             self.settled = false;
             for pass in [SETTLE, EDGE] {
-                if !self.changed_mark[pass][port.0 as usize] {
+                if self.drives[pass][port.0 as usize] && !self.changed_mark[pass][port.0 as usize] {
                     self.changed_mark[pass][port.0 as usize] = true;
                     self.changed[pass].push(port);
                 }
