@@ -81,6 +81,10 @@ pub struct ModeCtrlModel {
     pub(crate) decided: bool,
     /// Bit k: port k's decision differs from the one its outputs show.
     changed: u64,
+    /// Every valid port's warp is in N-mode (`n_mode_only`).
+    n_only: bool,
+    /// A `pmode` output changed since a composition last took this.
+    pub(crate) pm_changed: bool,
 }
 
 impl ModeCtrlModel {
@@ -99,6 +103,8 @@ impl ModeCtrlModel {
             mode_bits: (0, 0),
             decided: false,
             changed: u64::MAX,
+            n_only: false,
+            pm_changed: true,
             frame,
             io,
             st: vec![WarpState::default(); p.warps as usize],
@@ -132,18 +138,20 @@ impl ModeCtrlModel {
     /// Every valid port's warp is in N-mode: the decisions then read no
     /// P-mode status (`pq_ok`, `pq_full`, `rn_free`, `dst_long`,
     /// `diverged`; see `decide`), only the scoreboard's and the unit's
-    /// inputs.
+    /// inputs. As of the last `eval` or `eval_modes`.
     pub(crate) fn n_mode_only(&self) -> bool {
-        (0..self.io.iss.len()).all(|k| !self.frame.get_bool(self.io.iss[k].valid) || !self.port_mode(k))
+        self.n_only
     }
 
     /// The `pmode` outputs alone, which depend on the state and each port's
     /// `warp` only: what a composition needs of this block before its other
     /// inputs are known. `eval` writes the same values.
     pub fn eval_modes(&mut self) {
+        self.n_only = true;
         for k in 0..self.io.iss.len() {
             let pm = self.port_mode(k);
-            self.frame.set_bool(self.io.iss[k].pmode, pm);
+            self.pm_changed |= self.frame.set_changed(self.io.iss[k].pmode, &[pm as u64]);
+            self.n_only &= !pm || !self.frame.get_bool(self.io.iss[k].valid);
         }
     }
 
@@ -313,11 +321,13 @@ impl Component for ModeCtrlModel {
         self.decide_all();
         let mut start = (false, 0, 0);
         let changed = std::mem::take(&mut self.changed);
+        let mut n_only = true;
         for k in 0..self.ins.len() {
             let (warp, pc, d) = (self.ins[k].warp, self.ins[k].pc, self.decs[k]);
             let pm = self.port_mode(k);
             let o = &self.io.iss[k];
-            self.frame.set_bool(o.pmode, pm);
+            self.pm_changed |= self.frame.set_changed(o.pmode, &[pm as u64]);
+            n_only &= !pm || !self.frame.get_bool(o.valid);
             if changed >> k & 1 == 1 {
                 let strobes =
                     [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
@@ -330,6 +340,7 @@ impl Component for ModeCtrlModel {
                 start = (true, warp, pc);
             }
         }
+        self.n_only = n_only;
         self.frame.set_bool(self.io.start_en, start.0);
         self.frame.set_u64(self.io.start_warp, start.1);
         self.frame.set_u64(self.io.start_pc, start.2);

@@ -682,7 +682,11 @@ impl PmodeUnitModel {
     /// combinational ones from the sub-blocks evaluated since group `g` last
     /// read them; at the edge, all the others.
     fn route(&mut self, pass: usize, g: usize) {
-        let fresh = if pass == SETTLE { self.reads.unseen(g) } else { [true; 5] };
+        let mut fresh = if pass == SETTLE { self.reads.unseen(g) } else { [true; 5] };
+        if pass == SETTLE && g == SEEN_PM && fresh[MC] {
+            // mode_ctrl evaluates often; its `pmode` changes seldom.
+            fresh[MC] = std::mem::take(&mut self.subs.mc.pm_changed);
+        }
         let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, .. } = self;
         let list = match g {
             SEEN_PM => &stage_pm[pass],
@@ -739,8 +743,12 @@ impl PmodeUnitModel {
             let uw = &self.io.wb[j];
             let (en, pm, rec) = (self.frame.get_u64(uw.en), self.frame.get_u64(uw.pmode), self.frame.get_u64(uw.rec));
             let (n, p, pq_en) = (self.sb.wb[j].n, self.sb.wb[j].p, self.pq.wb[j].en);
-            self.put_u64(pass, SB, n, 1 - pm);
-            self.put_u64(pass, SB, p, 1);
+            // The scoreboard reads a port's board selects only when it is
+            // enabled.
+            if en == 1 {
+                self.put_u64(pass, SB, n, 1 - pm);
+                self.put_u64(pass, SB, p, 1);
+            }
             self.put_u64(pass, PQ, pq_en, en & pm & rec);
         }
     }
