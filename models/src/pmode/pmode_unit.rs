@@ -26,6 +26,10 @@ const RN: usize = 2;
 const ST: usize = 3;
 const MC: usize = 4;
 
+/// `glue_of` bits of the issue ports' register banks (bit k); the bits above
+/// are the writeback ports' selects (bit 32 + j).
+const BANK_BITS: u64 = 0xffff_ffff;
+
 /// Groups of glue inputs (`PmodeUnitModel::glue_passes`).
 const GLUE_BANK: usize = 0;
 const GLUE_WB: usize = 1;
@@ -89,6 +93,13 @@ struct Fanout {
 struct Landed {
     ports: [u64; 5],
     changed: u8,
+}
+
+/// The `glue_of` bits of the glue computed in `pass` (`glue_passes`: by
+/// group, bit p for pass p).
+fn glue_mask(glue_passes: [u8; 5], pass: usize) -> u64 {
+    let has = |g: usize| glue_passes[g] >> pass & 1 == 1;
+    (if has(GLUE_BANK) { BANK_BITS } else { 0 }) | (if has(GLUE_WB) { !BANK_BITS } else { 0 })
 }
 
 /// Move a link's value into its destination word.
@@ -331,6 +342,8 @@ pub struct PmodeUnitModel {
     /// By glue group (`GLUE_*`): bit p, the group drives inputs of pass p
     /// (a group with none in a pass is not computed in it).
     glue_passes: [u8; 5],
+    /// The groups of wires from sub-blocks (`SEEN_*`) with wires at the edge.
+    edge_groups: Vec<usize>,
     /// Sub-blocks whose inputs changed (or that ticked) since their last
     /// `eval`: a sub-block is a function of its inputs and state, so an
     /// `eval` of the others is skipped and every answer stays exact.
@@ -591,14 +604,15 @@ impl PmodeUnitModel {
             }
         }
         let stage1 = split(s1, &subs.comb, by_port);
-        let glue_in = |pass: usize| {
-            let has = |g: usize| glue_passes[g] >> pass & 1 == 1;
-            (if has(GLUE_BANK) { 0xffff_ffffu64 } else { 0 }) | (if has(GLUE_WB) { !0xffff_ffffu64 } else { 0 })
-        };
         let drives = [SETTLE, EDGE].map(|pass| {
-            (0..nports).map(|i| !stage1[pass][i].links.is_empty() || !stage1[pass][i].slow.is_empty() || glue_of[i] & glue_in(pass) != 0).collect()
+            (0..nports)
+                .map(|i| !stage1[pass][i].links.is_empty() || !stage1[pass][i].slow.is_empty() || glue_of[i] & glue_mask(glue_passes, pass) != 0)
+                .collect()
         });
         let (stage_pm, stage2, stage3) = (split(spm, &subs.comb, by_sub), split(s2, &subs.comb, by_sub), split(s3, &subs.comb, by_sub));
+        let wired = |r: &Routed| r.iter().any(|f| !f.links.is_empty() || !f.slow.is_empty());
+        let edge_groups =
+            [(SEEN_PM, &stage_pm), (SEEN_STATUS, &stage2), (SEEN_COMMANDS, &stage3)].into_iter().filter(|(_, r)| wired(&r[EDGE])).map(|(g, _)| g).collect();
         Ok(PmodeUnitModel {
             buf: vec![0; words_for(p.rename_regs).max(words_for(p.pc_bits)).max(words_for(p.lanes))],
             p: p.clone(),
@@ -619,6 +633,7 @@ impl PmodeUnitModel {
             glue_pending: [0; 2],
             n_cone,
             glue_passes,
+            edge_groups,
             dirty: [true; 5],
             settled: false,
             reads: Reads::default(),
@@ -731,7 +746,7 @@ impl PmodeUnitModel {
         let glue = self.glue_pending[pass] & which;
         self.glue_pending[pass] &= !which;
         let banks = self.p.banks as u64;
-        let glue = glue & if self.glues(GLUE_BANK, pass) { u64::MAX } else { !0xffff_ffff } & if self.glues(GLUE_WB, pass) { u64::MAX } else { 0xffff_ffff };
+        let glue = glue & glue_mask(self.glue_passes, pass);
         for k in (0..self.io.iss.len()).filter(|&k| glue >> k & 1 == 1) {
             for d in 0..self.io.iss[k].dst.len() {
                 let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
@@ -814,7 +829,7 @@ impl PmodeUnitModel {
         }
         self.route(SETTLE, SEEN_PM);
         // The writeback selects; the register banks go to the rename block.
-        self.glue_some(SETTLE, !0xffff_ffff);
+        self.glue_some(SETTLE, !BANK_BITS);
         self.eval_sub(SB);
         self.route(SETTLE, SEEN_STATUS);
         self.eval_sub(MC);
@@ -871,15 +886,8 @@ impl PmodeUnitModel {
     /// settled values.
     fn edge(&mut self, full: bool) {
         self.glue_pending[EDGE] |= self.route_inputs(EDGE);
-        for g in [SEEN_PM, SEEN_STATUS, SEEN_COMMANDS] {
-            let list = match g {
-                SEEN_PM => &self.stage_pm[EDGE],
-                SEEN_STATUS => &self.stage2[EDGE],
-                _ => &self.stage3[EDGE],
-            };
-            if list.iter().any(|f| !f.links.is_empty() || !f.slow.is_empty()) {
-                self.route(EDGE, g);
-            }
+        for i in 0..self.edge_groups.len() {
+            self.route(EDGE, self.edge_groups[i]);
         }
         self.glue_inputs(EDGE);
         // After an N-mode settle nothing pushes, and the P-queue reads the
