@@ -62,6 +62,11 @@ const ADV: usize = 8;
 const BR: usize = 9;
 const MOVED: usize = 10;
 
+/// `feeds` bit of the inputs every port's decision reads (writebacks,
+/// launch) and of the state's change at the edge: every decision is made
+/// again. Without it, the ports from the lowest one whose inputs changed.
+const EVERY: usize = 63;
+
 /// Cycle-accurate reference model of `mode_ctrl`.
 pub struct ModeCtrlModel {
     p: ModeCtrlParams,
@@ -71,6 +76,10 @@ pub struct ModeCtrlModel {
     ins: Vec<In>,
     decs: Vec<Dec>,
     exited: Vec<bool>,
+    /// The warps `exited` marks (to clear them without a sweep).
+    exits: Vec<usize>,
+    /// Some warp is in P-mode (none: no writeback ends an episode).
+    any_pmode: bool,
     /// The issue port whose inputs (`ins`) an input is; the ports read
     /// again at the next decision.
     pub(crate) feeds: PortFeeds,
@@ -98,6 +107,9 @@ impl ModeCtrlModel {
                 feeds.feed(id, k);
             }
         }
+        for id in io.wb.iter().flat_map(|d| [d.en, d.warp, d.reg, d.pmode]).chain([io.launch_en]) {
+            feeds.feed(id, EVERY);
+        }
         ModeCtrlModel {
             feeds,
             mode_bits: (0, 0),
@@ -111,6 +123,8 @@ impl ModeCtrlModel {
             ins: vec![In::default(); p.issue_ports as usize],
             decs: vec![Dec::default(); p.issue_ports as usize],
             exited: vec![false; p.warps as usize],
+            exits: Vec::with_capacity(p.wb_ports as usize),
+            any_pmode: false,
             p: p.clone(),
         }
     }
@@ -155,6 +169,33 @@ impl ModeCtrlModel {
         }
     }
 
+    /// The outputs other than `pmode`, for a composition that called
+    /// [`ModeCtrlModel::eval_modes`] after the last change of a port's
+    /// `warp` or `valid` and the last edge (`eval` is both).
+    pub(crate) fn eval_decisions(&mut self) {
+        self.decide_all();
+        let mut start = (false, 0, 0);
+        let changed = std::mem::take(&mut self.changed);
+        for k in 0..self.ins.len() {
+            let (warp, pc, d) = (self.ins[k].warp, self.ins[k].pc, self.decs[k]);
+            let o = &self.io.iss[k];
+            if changed >> k & 1 == 1 {
+                let strobes =
+                    [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
+                self.frame.set_u64(o.action, d.action);
+                for (id, &b) in strobes.into_iter().zip(&d.strobes) {
+                    self.frame.set_bool(id, b);
+                }
+            }
+            if d.action == act::TRIGGER {
+                start = (true, warp, pc);
+            }
+        }
+        self.frame.set_bool(self.io.start_en, start.0);
+        self.frame.set_u64(self.io.start_warp, start.1);
+        self.frame.set_u64(self.io.start_pc, start.2);
+    }
+
     /// Set an input; whether its value changed.
     pub(crate) fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
         let changed = self.feeds.set(&mut self.frame, port, value);
@@ -162,8 +203,9 @@ impl ModeCtrlModel {
         changed
     }
 
-    /// The issue ports' inputs, of the ports whose inputs changed.
-    fn read_inputs(&mut self) {
+    /// The issue ports' inputs, of the ports whose inputs changed; what
+    /// changed (`feeds` bits).
+    fn read_inputs(&mut self) -> u64 {
         let dirty = self.feeds.take();
         for k in (0..self.ins.len()).filter(|&k| dirty >> k & 1 == 1) {
             let (f, d) = (&self.frame, &self.io.iss[k]);
@@ -192,6 +234,7 @@ impl ModeCtrlModel {
                 ..i
             };
         }
+        dirty
     }
 
     fn decide(&self, k: usize, lower_trigger: bool) -> Dec {
@@ -285,21 +328,20 @@ impl ModeCtrlModel {
         d
     }
 
+    /// The decisions of the ports whose inputs or lower ports' inputs
+    /// changed (every port's when the state or a writeback did).
     fn decide_all(&mut self) {
-        self.read_inputs();
-        // Exits, from the state at the start of the cycle.
-        let nw = self.st.len() as u64;
-        self.exited.fill(false);
-        for j in 0..self.io.wb.len() {
-            let (f, d) = (&self.frame, &self.io.wb[j]);
-            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
-            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg {
-                self.exited[w as usize] = true;
-            }
-        }
+        let dirty = self.read_inputs();
+        let n = self.ins.len();
+        let from = if dirty >> EVERY & 1 == 1 {
+            self.find_exits();
+            0
+        } else {
+            (dirty.trailing_zeros() as usize).min(n)
+        };
         // A launch takes the cycle's one episode start (see the generator).
-        let mut trig = self.frame.get_bool(self.io.launch_en);
-        for k in 0..self.ins.len() {
+        let mut trig = self.frame.get_bool(self.io.launch_en) || self.decs[..from].iter().any(|d| d.action == act::TRIGGER);
+        for k in from..n {
             let d = self.decide(k, trig);
             trig |= d.action == act::TRIGGER;
             if self.decs[k] != d {
@@ -308,6 +350,23 @@ impl ModeCtrlModel {
             }
         }
         self.decided = true;
+    }
+
+    /// The warps whose episode a writeback of their triggering register
+    /// ends this cycle, from the state at the start of the cycle.
+    fn find_exits(&mut self) {
+        let nw = self.st.len() as u64;
+        for w in self.exits.drain(..) {
+            self.exited[w] = false;
+        }
+        for j in (0..self.io.wb.len()).filter(|_| self.any_pmode) {
+            let (f, d) = (&self.frame, &self.io.wb[j]);
+            let (en, w, reg, pm) = (f.get_bool(d.en), f.get_u64(d.warp), f.get_u64(d.reg), f.get_bool(d.pmode));
+            if en && !pm && w < nw && self.st[w as usize].mode && self.st[w as usize].trig == reg && !self.exited[w as usize] {
+                self.exited[w as usize] = true;
+                self.exits.push(w as usize);
+            }
+        }
     }
 }
 
@@ -318,32 +377,8 @@ impl Component for ModeCtrlModel {
     sim::frame_ports!(frame, set_changed);
 
     fn eval(&mut self) {
-        self.decide_all();
-        let mut start = (false, 0, 0);
-        let changed = std::mem::take(&mut self.changed);
-        let mut n_only = true;
-        for k in 0..self.ins.len() {
-            let (warp, pc, d) = (self.ins[k].warp, self.ins[k].pc, self.decs[k]);
-            let pm = self.port_mode(k);
-            let o = &self.io.iss[k];
-            self.pm_changed |= self.frame.set_changed(o.pmode, &[pm as u64]);
-            n_only &= !pm || !self.frame.get_bool(o.valid);
-            if changed >> k & 1 == 1 {
-                let strobes =
-                    [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
-                self.frame.set_u64(o.action, d.action);
-                for (id, &b) in strobes.into_iter().zip(&d.strobes) {
-                    self.frame.set_bool(id, b);
-                }
-            }
-            if d.action == act::TRIGGER {
-                start = (true, warp, pc);
-            }
-        }
-        self.n_only = n_only;
-        self.frame.set_bool(self.io.start_en, start.0);
-        self.frame.set_u64(self.io.start_warp, start.1);
-        self.frame.set_u64(self.io.start_pc, start.2);
+        self.eval_modes();
+        self.eval_decisions();
     }
 
     fn tick(&mut self) {
@@ -354,8 +389,10 @@ impl Component for ModeCtrlModel {
                 halted |= ((s.mode && s.halted) as u64) << w;
             }
             self.mode_bits = (mode, halted);
+            self.any_pmode = self.st.iter().any(|s| s.mode);
         }
         self.write_state_outputs();
+        self.feeds.mark(1 << EVERY);
     }
 }
 
@@ -429,12 +466,10 @@ impl ModeCtrlModel {
                 *f = f.wrapping_sub(1) & fmask;
             }
         }
-        for w in 0..self.st.len() {
-            if self.exited[w] {
-                self.st[w].mode = false;
-                self.st[w].halted = false;
-                modes = true;
-            }
+        for &w in &self.exits {
+            self.st[w].mode = false;
+            self.st[w].halted = false;
+            modes = true;
         }
         if len && lw < nw {
             self.st[lw as usize] = WarpState::default();

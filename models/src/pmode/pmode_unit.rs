@@ -291,7 +291,10 @@ impl Subs {
             PQ => self.pq.eval(),
             RN => self.rn.eval(),
             ST => self.st.eval(),
-            _ => self.mc.eval(),
+            // Its `pmode` outputs were evaluated after the unit's inputs
+            // were routed (`settle`, `settle_n_mode`): no other input
+            // reaches them.
+            _ => self.mc.eval_decisions(),
         }
     }
 

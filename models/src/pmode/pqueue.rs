@@ -202,6 +202,10 @@ impl Component for PqueueModel {
             let ids = &self.io.iss[k];
             let w = self.frame.get_u64(ids.warp);
             let (push, pop) = (self.frame.get_bool(ids.push), self.frame.get_bool(ids.pop));
+            // A port that neither pushes nor pops changes nothing.
+            if !(push || pop) {
+                continue;
+            }
             let blocked = (0..k).any(|j| {
                 let o = &self.io.iss[j];
                 self.frame.get_u64(o.warp) == w && (self.frame.get_bool(o.push) || self.frame.get_bool(o.pop))

@@ -258,6 +258,10 @@ impl RenameModel {
             let cmd = |ids: &RenameIssue<PortId>| {
                 [ids.alloc, ids.reuse, ids.write, ids.moved].into_iter().any(|id| self.frame.get_bool(id))
             };
+            // A port with no command changes nothing.
+            if !cmd(ids) {
+                continue;
+            }
             let blocked = (0..k).any(|j| self.frame.get_u64(self.io.iss[j].warp) == w && cmd(&self.io.iss[j]));
             if w >= warps || blocked {
                 continue;
