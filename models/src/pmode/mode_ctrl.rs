@@ -67,6 +67,14 @@ const MOVED: usize = 10;
 /// again. Without it, the ports from the lowest one whose inputs changed.
 const EVERY: usize = 63;
 
+/// Which groups of outputs changed (`ModeCtrlModel::since_edge`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Fresh {
+    pub pmode: bool,
+    pub commands: bool,
+    pub start: bool,
+}
+
 /// Cycle-accurate reference model of `mode_ctrl`.
 pub struct ModeCtrlModel {
     p: ModeCtrlParams,
@@ -94,6 +102,10 @@ pub struct ModeCtrlModel {
     n_only: bool,
     /// A `pmode` output changed since a composition last took this.
     pub(crate) pm_changed: bool,
+    /// Since a composition last took them at its edge (`Fresh`): a `pmode`
+    /// output, a command output (action, strobes), an episode-start output
+    /// changed.
+    pub(crate) since_edge: Fresh,
 }
 
 impl ModeCtrlModel {
@@ -117,6 +129,7 @@ impl ModeCtrlModel {
             changed: u64::MAX,
             n_only: false,
             pm_changed: true,
+            since_edge: Fresh { pmode: true, commands: true, start: true },
             frame,
             io,
             st: vec![WarpState::default(); p.warps as usize],
@@ -164,7 +177,9 @@ impl ModeCtrlModel {
         self.n_only = true;
         for k in 0..self.io.iss.len() {
             let pm = self.port_mode(k);
-            self.pm_changed |= self.frame.set_changed(self.io.iss[k].pmode, &[pm as u64]);
+            let changed = self.frame.set_changed(self.io.iss[k].pmode, &[pm as u64]);
+            self.pm_changed |= changed;
+            self.since_edge.pmode |= changed;
             self.n_only &= !pm || !self.frame.get_bool(self.io.iss[k].valid);
         }
     }
@@ -176,6 +191,7 @@ impl ModeCtrlModel {
         self.decide_all();
         let mut start = (false, 0, 0);
         let changed = std::mem::take(&mut self.changed);
+        self.since_edge.commands |= changed != 0;
         for k in 0..self.ins.len() {
             let (warp, pc, d) = (self.ins[k].warp, self.ins[k].pc, self.decs[k]);
             let o = &self.io.iss[k];
@@ -191,9 +207,9 @@ impl ModeCtrlModel {
                 start = (true, warp, pc);
             }
         }
-        self.frame.set_bool(self.io.start_en, start.0);
-        self.frame.set_u64(self.io.start_warp, start.1);
-        self.frame.set_u64(self.io.start_pc, start.2);
+        for (id, v) in [(self.io.start_en, start.0 as u64), (self.io.start_warp, start.1), (self.io.start_pc, start.2)] {
+            self.since_edge.start |= self.frame.set_changed(id, &[v]);
+        }
     }
 
     /// Set an input; whether its value changed.

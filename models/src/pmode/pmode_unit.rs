@@ -27,8 +27,11 @@ const ST: usize = 3;
 const MC: usize = 4;
 
 /// `glue_of` bits of the issue ports' register banks (bit k); the bits above
-/// are the writeback ports' selects (bit 32 + j).
+/// are the writeback ports' selects (bit 32 + j), and the launch into the
+/// P-queue's start port (`START_BIT`).
 const BANK_BITS: u64 = 0xffff_ffff;
+const START_BIT: u64 = 1 << 63;
+const WB_BITS: u64 = !BANK_BITS & !START_BIT;
 
 /// Groups of glue inputs (`PmodeUnitModel::glue_passes`).
 const GLUE_BANK: usize = 0;
@@ -99,7 +102,7 @@ struct Landed {
 /// group, bit p for pass p).
 fn glue_mask(glue_passes: [u8; 5], pass: usize) -> u64 {
     let has = |g: usize| glue_passes[g] >> pass & 1 == 1;
-    (if has(GLUE_BANK) { BANK_BITS } else { 0 }) | (if has(GLUE_WB) { !BANK_BITS } else { 0 })
+    (if has(GLUE_BANK) { BANK_BITS } else { 0 }) | (if has(GLUE_WB) { WB_BITS } else { 0 }) | (if has(GLUE_START) { START_BIT } else { 0 })
 }
 
 /// Move a link's value into its destination word.
@@ -577,6 +580,9 @@ impl PmodeUnitModel {
                 glue_of[id.0 as usize] |= 1 << (32 + j);
             }
         }
+        for id in [io.launch_en, io.launch_warp, io.launch_pc] {
+            glue_of[id.0 as usize] |= START_BIT;
+        }
         let by_sub = |wires: Vec<Wire>| -> Routed {
             let mut g: Routed = Default::default();
             for (c, list) in by_src(wires.into_iter().map(|w| (w.from, w.to))).into_iter().enumerate() {
@@ -705,6 +711,14 @@ impl PmodeUnitModel {
             // mode_ctrl evaluates often; its `pmode` changes seldom.
             fresh[MC] = std::mem::take(&mut self.subs.mc.pm_changed);
         }
+        // At the edge: mode_ctrl's outputs that changed since the last edge
+        // (its decisions are often the last cycle's).
+        let since = &mut self.subs.mc.since_edge;
+        match (pass, g) {
+            (EDGE, SEEN_PM) => fresh[MC] = std::mem::take(&mut since.pmode),
+            (EDGE, SEEN_COMMANDS) => fresh[MC] = std::mem::take(&mut since.commands) || since.start,
+            _ => {}
+        }
         let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, .. } = self;
         let list = match g {
             SEEN_PM => &stage_pm[pass],
@@ -740,7 +754,7 @@ impl PmodeUnitModel {
     /// writeback board selects, P-queue writeback enable; of the ports in
     /// `glue_pending` (bits as `glue_of`).
     fn glue_inputs(&mut self, pass: usize) {
-        self.glue_some(pass, u64::MAX);
+        self.glue_some(pass, !START_BIT);
     }
 
     /// [`PmodeUnitModel::glue_inputs`] of the glue in `which` alone (the
@@ -803,6 +817,12 @@ impl PmodeUnitModel {
         if !self.glues(GLUE_START, pass) {
             return;
         }
+        // At the edge, only when the episode start or the launch changed.
+        let launch = self.glue_pending[pass] & START_BIT != 0;
+        self.glue_pending[pass] &= !START_BIT;
+        if pass == EDGE && !std::mem::take(&mut self.subs.mc.since_edge.start) && !launch {
+            return;
+        }
         let (mc_io, io) = (&self.mc, &self.io);
         let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(MC, id)[0]);
         let launch = [io.launch_en, io.launch_warp, io.launch_pc].map(|id| self.frame.get_u64(id));
@@ -832,7 +852,7 @@ impl PmodeUnitModel {
         }
         self.route(SETTLE, SEEN_PM);
         // The writeback selects; the register banks go to the rename block.
-        self.glue_some(SETTLE, !BANK_BITS);
+        self.glue_some(SETTLE, WB_BITS);
         self.eval_sub(SB);
         self.route(SETTLE, SEEN_STATUS);
         self.eval_sub(MC);
