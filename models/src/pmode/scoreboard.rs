@@ -37,16 +37,7 @@ pub struct ScoreboardModel {
     /// rest feed every port's); the ports whose inputs changed, or whose
     /// boards ticked, since their last `eval` (the others' answers stand).
     pub(crate) feeds: PortFeeds,
-    /// This cycle's writebacks (the same-cycle bypass): warp, register,
-    /// the boards they clear (bit 0: N, bit 1: P); read again when an input
-    /// of every port changed or the boards ticked (`EVERY`).
-    wbs: [(u64, u64, u8); 8],
-    n_wbs: usize,
 }
-
-/// `feeds` bit set by the inputs of every port (and by the edge), not by
-/// one port's.
-const EVERY: usize = 63;
 
 /// Bit index of (warp, reg), if both are in range.
 fn at(p: &ScoreboardParams, warp: u64, reg: u64) -> Option<usize> {
@@ -64,7 +55,7 @@ impl ScoreboardModel {
                 feeds.feed(id, k);
             }
         }
-        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds, wbs: [(0, 0, 0); 8], n_wbs: 0 }
+        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds }
     }
 
     /// Set an input; whether its value changed.
@@ -93,17 +84,18 @@ impl Component for ScoreboardModel {
         if dirty == 0 {
             return;
         }
-        if dirty >> EVERY & 1 == 1 {
-            self.n_wbs = 0;
-            for wb in &self.io.wb {
-                let f = &self.frame;
-                if f.get_bool(wb.en) {
-                    self.wbs[self.n_wbs] = (f.get_u64(wb.warp), f.get_u64(wb.reg), f.get_bool(wb.n) as u8 | (f.get_bool(wb.p) as u8) << 1);
-                    self.n_wbs += 1;
-                }
+        // This cycle's writebacks (the same-cycle bypass): warp, register,
+        // the boards they clear (bit 0: N, bit 1: P).
+        let mut wbs = [(0u64, 0u64, 0u8); 8];
+        let mut n = 0;
+        for wb in &self.io.wb {
+            let f = &self.frame;
+            if f.get_bool(wb.en) {
+                wbs[n] = (f.get_u64(wb.warp), f.get_u64(wb.reg), f.get_bool(wb.n) as u8 | (f.get_bool(wb.p) as u8) << 1);
+                n += 1;
             }
         }
-        let wbs = &self.wbs[..self.n_wbs];
+        let wbs = &wbs[..n];
         // A register's (pending, long) bits as a query sees them.
         let (p, boards) = (&self.p, &self.boards);
         let bits = |board: usize, warp: u64, reg: u64| match at(p, warp, reg) {
