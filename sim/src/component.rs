@@ -184,21 +184,55 @@ impl PortFrame {
     /// Store a value as `set` does; whether the stored value changed.
     #[inline]
     pub fn set_changed(&mut self, port: PortId, value: &[u64]) -> bool {
-        let (o, n, mask) = self.slots[port.0 as usize];
-        let (o, n) = (o as usize, n as usize);
-        if let (1, [v, ..]) = (n, value) {
-            let v = v & mask;
-            let changed = self.words[o] != v;
-            self.words[o] = v;
-            return changed;
+        let slot = self.slots[port.0 as usize];
+        store(slot, &mut self.words, value)
+    }
+
+    /// Where port `port` is: its first word and its word count.
+    pub fn span(&self, port: PortId) -> (u32, u32) {
+        let (o, n, _) = self.slots[port.0 as usize];
+        (o, n)
+    }
+
+    /// Append `n` zero words after the ports (room for the ports of frames
+    /// that share this frame's words: [`PortFrame::share`]); the first.
+    pub fn grow(&mut self, n: usize) -> u32 {
+        let at = self.words.len() as u32;
+        self.words.resize(self.words.len() + n, 0);
+        at
+    }
+
+    /// Move every port to word `at[port]` of a buffer that several frames
+    /// share (a composition's: two ports at one word are one wire), and
+    /// hand over this frame's words, at their old places. From then on the
+    /// frame holds words only while the buffer is lent to it
+    /// ([`PortFrame::lend`]); [`PortFrame::get_in`] and
+    /// [`PortFrame::set_changed_in`] reach its ports in the buffer.
+    pub fn share(&mut self, at: &[u32]) -> Vec<u64> {
+        for (s, &o) in self.slots.iter_mut().zip(at) {
+            s.0 = o;
         }
-        let mut changed = false;
-        for k in 0..n {
-            let v = value.get(k).copied().unwrap_or(0) & if k == n - 1 { mask } else { u64::MAX };
-            changed |= self.words[o + k] != v;
-            self.words[o + k] = v;
-        }
-        changed
+        std::mem::take(&mut self.words)
+    }
+
+    /// Swap the words of two frames: lends this frame's buffer to a frame
+    /// that shares it, and takes it back.
+    #[inline]
+    pub fn lend(&mut self, to: &mut PortFrame) {
+        std::mem::swap(&mut self.words, &mut to.words);
+    }
+
+    /// A port of a frame that shares `words` ([`PortFrame::share`]).
+    #[inline]
+    pub fn get_in<'a>(&self, words: &'a [u64], port: PortId) -> &'a [u64] {
+        let (o, n, _) = self.slots[port.0 as usize];
+        &words[o as usize..(o + n) as usize]
+    }
+
+    /// [`PortFrame::set_changed`] of a frame that shares `words`.
+    #[inline]
+    pub fn set_changed_in(&self, words: &mut [u64], port: PortId, value: &[u64]) -> bool {
+        store(self.slots[port.0 as usize], words, value)
     }
 
     /// A port of one word: where it is and its mask, for a composition
@@ -247,6 +281,26 @@ impl PortFrame {
     pub fn set_bool(&mut self, port: PortId, value: bool) {
         self.set_u64(port, value as u64);
     }
+}
+
+/// Store `value` at a port's slot (first word, word count, top-word mask);
+/// whether the stored value changed.
+#[inline]
+fn store((o, n, mask): (u32, u32, u64), words: &mut [u64], value: &[u64]) -> bool {
+    let (o, n) = (o as usize, n as usize);
+    if let (1, [v, ..]) = (n, value) {
+        let v = v & mask;
+        let changed = words[o] != v;
+        words[o] = v;
+        return changed;
+    }
+    let mut changed = false;
+    for k in 0..n {
+        let v = value.get(k).copied().unwrap_or(0) & if k == n - 1 { mask } else { u64::MAX };
+        changed |= words[o + k] != v;
+        words[o + k] = v;
+    }
+    changed
 }
 
 /// Inside `impl Component for T`: the `ports`, `set` and `get` of a model

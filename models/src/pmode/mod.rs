@@ -52,6 +52,17 @@ impl PortFeeds {
         changed
     }
 
+    /// [`PortFeeds::set`] of a frame that shares `words`
+    /// ([`PortFrame::share`]).
+    #[inline]
+    pub fn set_in(&mut self, frame: &PortFrame, words: &mut [u64], id: PortId, value: &[u64]) -> bool {
+        let changed = frame.set_changed_in(words, id, value);
+        if changed {
+            self.dirty |= self.ports_of(id);
+        }
+        changed
+    }
+
     /// The issue ports input `id` feeds, a bit each.
     pub fn ports_of(&self, id: PortId) -> u64 {
         match self.feeds[id.0 as usize] {

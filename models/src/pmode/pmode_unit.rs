@@ -107,8 +107,8 @@ fn glue_mask(glue_passes: [u8; 5], pass: usize) -> u64 {
 
 /// Move a link's value into its destination word.
 #[inline]
-fn land(words: &mut [&mut [u64]; 5], l: &Link, v: u64, landed: &mut Landed) {
-    let (d, v) = (&mut words[l.dc][l.to as usize], v & l.mask);
+fn land(words: &mut [u64], l: &Link, v: u64, landed: &mut Landed) {
+    let (d, v) = (&mut words[l.to as usize], v & l.mask);
     if *d != v {
         *d = v;
         landed.ports[l.dc] |= l.ports;
@@ -144,6 +144,66 @@ fn split<T>(wires: Vec<Wire>, comb: &[Arc<Vec<bool>>; 5], group: impl Fn(Vec<Wir
 
 /// Wires between sub-blocks, resolved, by source sub-block.
 type Routed = [Fanout; 5];
+
+/// What a change of a unit input marks in the sub-blocks whose inputs are
+/// its word (`share_words`): by sub-block, the issue ports they feed
+/// (`PortFeeds`); bit c, sub-block c is dirty (an input that reaches an
+/// output).
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    ports: [u64; 5],
+    dirty: u8,
+}
+
+impl Marks {
+    fn add(&mut self, m: &Marks) {
+        for c in 0..5 {
+            self.ports[c] |= m.ports[c];
+        }
+        self.dirty |= m.dirty;
+    }
+}
+
+/// The unit's words are the sub-block models' too: each model's ports move
+/// into the unit frame's buffer (`PortFrame::share`), and a wire from a unit
+/// input into a sub-block input of one word whose values fit it becomes one
+/// word — the sub-block reads the unit's, and nothing moves it (an offer
+/// changes about eight unit inputs, wired to some twenty sub-block inputs).
+/// The other unit-input wires; by unit input, what its change marks.
+fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>) -> (Vec<Wire>, Vec<Marks>) {
+    let mut at: [Vec<Option<u32>>; 5] = Default::default();
+    for (c, a) in at.iter_mut().enumerate() {
+        if let Some((f, _)) = subs.model(c) {
+            *a = vec![None; f.specs().len()];
+        }
+    }
+    let mut marks = vec![Marks::default(); frame.specs().len()];
+    let mut rest = Vec::new();
+    for w in s1 {
+        let (Src::Unit(u), (c, d)) = (w.from, w.to) else { unreachable!("stage 1 wires come from unit inputs") };
+        let (Some((uw, um)), Some((f, feeds))) = (frame.word(u), subs.model(c)) else {
+            rest.push(w);
+            continue;
+        };
+        match f.word(d) {
+            Some((_, dm)) if um & !dm == 0 => {
+                at[c][d.0 as usize] = Some(uw);
+                let m = &mut marks[u.0 as usize];
+                m.ports[c] |= feeds.map_or(0, |x| x.ports_of(d));
+                m.dirty |= (subs.comb[c][d.0 as usize] as u8) << c;
+            }
+            _ => rest.push(w),
+        }
+    }
+    for (c, a) in at.iter().enumerate() {
+        let Some((f, _)) = subs.model_mut(c) else { continue };
+        let base = frame.grow(f.words().len());
+        let places: Vec<u32> = a.iter().enumerate().map(|(i, w)| w.unwrap_or(base + f.span(PortId(i as u32)).0)).collect();
+        let old = f.share(&places);
+        frame.words_mut()[base as usize..][..old.len()].copy_from_slice(&old);
+    }
+    (rest, marks)
+}
 
 /// The scoreboard: its reference model, or any component of its ports.
 enum Board {
@@ -212,10 +272,12 @@ impl Subs {
         })
     }
 
+    /// Output `id` of sub-block `c`; `words`, the unit's (which the
+    /// sub-block models share).
     #[inline]
-    fn get(&self, c: usize, id: PortId) -> &[u64] {
+    fn get<'a>(&'a self, words: &'a [u64], c: usize, id: PortId) -> &'a [u64] {
         match self.model(c) {
-            Some((f, _)) => f.get(id),
+            Some((f, _)) => f.get_in(words, id),
             None => self.sb.comp().get(id),
         }
     }
@@ -232,16 +294,6 @@ impl Subs {
     /// The word of output `id` of sub-block `c`, if it has one on a model.
     fn word_of(&self, c: usize, id: PortId) -> (PortId, Option<u32>) {
         (id, self.model(c).and_then(|(f, _)| f.word(id)).map(|(w, _)| w))
-    }
-
-    /// The sub-blocks' frame words, to move links (a scoreboard that is
-    /// another component has none: no link reaches it).
-    fn words_mut(&mut self) -> [&mut [u64]; 5] {
-        let sb: &mut [u64] = match &mut self.sb {
-            Board::Model(m) => m.frame.words_mut(),
-            Board::Other(_) => &mut [],
-        };
-        [sb, self.pq.frame.words_mut(), self.rn.frame.words_mut(), self.st.frame.words_mut(), self.mc.frame.words_mut()]
     }
 
     /// After links moved in `pass`: the issue ports they feed are marked,
@@ -268,15 +320,18 @@ impl Subs {
         }
     }
 
-    /// Set an input; whether its value changed.
+    /// Set an input (in `words`, the unit's); whether its value changed.
     #[inline]
-    fn set_changed(&mut self, c: usize, id: PortId, v: &[u64]) -> bool {
-        if c == MC {
-            return self.mc.set_changed(id, v);
-        }
+    fn set_changed(&mut self, words: &mut [u64], c: usize, id: PortId, v: &[u64]) -> bool {
         match self.model_mut(c) {
-            Some((frame, Some(feeds))) => feeds.set(frame, id, v),
-            Some((frame, None)) => frame.set_changed(id, v),
+            Some((frame, Some(feeds))) => {
+                let changed = feeds.set_in(frame, words, id, v);
+                if changed {
+                    self.touched(c);
+                }
+                changed
+            }
+            Some((frame, None)) => frame.set_changed_in(words, id, v),
             None => {
                 let o = self.sb.comp_mut();
                 let same = o.get(id) == v;
@@ -288,25 +343,72 @@ impl Subs {
         }
     }
 
-    fn eval(&mut self, c: usize) {
+    /// Evaluate sub-block `c`, lending it the unit's words.
+    fn eval(&mut self, unit: &mut PortFrame, c: usize) {
         match c {
-            SB => self.sb.comp_mut().eval(),
-            PQ => self.pq.eval(),
-            RN => self.rn.eval(),
-            ST => self.st.eval(),
+            SB => match &mut self.sb {
+                Board::Model(m) => {
+                    unit.lend(&mut m.frame);
+                    m.eval();
+                    unit.lend(&mut m.frame);
+                }
+                Board::Other(o) => o.eval(),
+            },
+            PQ => {
+                unit.lend(&mut self.pq.frame);
+                self.pq.eval();
+                unit.lend(&mut self.pq.frame);
+            }
+            RN => {
+                unit.lend(&mut self.rn.frame);
+                self.rn.eval();
+                unit.lend(&mut self.rn.frame);
+            }
+            ST => {
+                unit.lend(&mut self.st.frame);
+                self.st.eval();
+                unit.lend(&mut self.st.frame);
+            }
             // Its `pmode` outputs were evaluated after the unit's inputs
             // were routed (`settle`, `settle_n_mode`): no other input
             // reaches them.
-            _ => self.mc.eval_decisions(),
+            _ => {
+                unit.lend(&mut self.mc.frame);
+                self.mc.eval_decisions();
+                unit.lend(&mut self.mc.frame);
+            }
         }
     }
 
-    fn tick(&mut self) {
-        self.sb.comp_mut().tick();
+    /// mode_ctrl's `pmode` outputs ([`ModeCtrlModel::eval_modes`]).
+    fn eval_modes(&mut self, unit: &mut PortFrame) {
+        unit.lend(&mut self.mc.frame);
+        self.mc.eval_modes();
+        unit.lend(&mut self.mc.frame);
+    }
+
+    /// The clock edge of every sub-block, lending each the unit's words.
+    fn tick(&mut self, unit: &mut PortFrame) {
+        match &mut self.sb {
+            Board::Model(m) => {
+                unit.lend(&mut m.frame);
+                m.tick();
+                unit.lend(&mut m.frame);
+            }
+            Board::Other(o) => o.tick(),
+        }
+        unit.lend(&mut self.pq.frame);
         self.pq.tick();
+        unit.lend(&mut self.pq.frame);
+        unit.lend(&mut self.rn.frame);
         self.rn.tick();
+        unit.lend(&mut self.rn.frame);
+        unit.lend(&mut self.st.frame);
         self.st.tick();
+        unit.lend(&mut self.st.frame);
+        unit.lend(&mut self.mc.frame);
         self.mc.tick();
+        unit.lend(&mut self.mc.frame);
     }
 }
 
@@ -368,6 +470,12 @@ pub struct PmodeUnitModel {
     /// By unit port: the sub-block output that is this unit output (a
     /// wire: `get` reads it where it is).
     out_src: Vec<Option<(usize, PortId)>>,
+    /// By unit input: what its change marks in the sub-blocks whose inputs
+    /// are its word (`share_words`).
+    marks: Vec<Marks>,
+    /// The marks of the unit inputs changed since the last settle or edge
+    /// (made then: `make_marks`).
+    pending: Marks,
     buf: Vec<u64>,
 }
 
@@ -384,7 +492,7 @@ impl PmodeUnitModel {
     }
 
     fn build(p: &PmodeUnitParams, sb: Board) -> Result<Self, BindError> {
-        let frame = p.frame();
+        let mut frame = p.frame();
         let io = p.ids();
         let sb_io = p.scoreboard().bind(sb.comp())?;
         let (pq, rn, st, mc) =
@@ -556,6 +664,7 @@ impl PmodeUnitModel {
             let Src::Sub(c, id) = from else { unreachable!("unit outputs come from sub-blocks") };
             out_src[to.0 as usize] = Some((c, id));
         }
+        let (s1, marks) = share_words(&mut frame, &mut subs, s1);
         let by_port = |wires: Vec<Wire>| {
             let mut g: Vec<Fanout> = vec![Fanout::default(); nports];
             for wire in wires {
@@ -650,13 +759,15 @@ impl PmodeUnitModel {
             stage2,
             stage3,
             out_src,
+            marks,
+            pending: Marks::default(),
         })
     }
 
     /// A wire moved through the ports, in `pass` (the sub-block is dirty
     /// in the settle if its input changed).
-    fn carry_slow(subs: &mut Subs, dirty: &mut [bool; 5], pass: usize, x: &Slow, v: &[u64]) {
-        if subs.set_changed(x.dc, x.to, v) {
+    fn carry_slow(subs: &mut Subs, words: &mut [u64], dirty: &mut [bool; 5], pass: usize, x: &Slow, v: &[u64]) {
+        if subs.set_changed(words, x.dc, x.to, v) {
             dirty[x.dc] |= pass == SETTLE;
         }
     }
@@ -664,7 +775,7 @@ impl PmodeUnitModel {
     /// Drive a glue input in `pass` (nothing if the input is the other
     /// pass's).
     fn put_u64(&mut self, pass: usize, c: usize, id: PortId, v: u64) {
-        if self.subs.comb[c][id.0 as usize] == (pass == SETTLE) && self.subs.set_changed(c, id, &[v]) {
+        if self.subs.comb[c][id.0 as usize] == (pass == SETTLE) && self.subs.set_changed(self.frame.words_mut(), c, id, &[v]) {
             self.dirty[c] |= pass == SETTLE;
         }
     }
@@ -673,33 +784,52 @@ impl PmodeUnitModel {
         if self.dirty[c] {
             self.dirty[c] = false;
             self.reads.evaluated(c);
-            self.subs.eval(c);
+            self.subs.eval(&mut self.frame, c);
         }
     }
 
     /// Stage 1: the unit inputs that changed since `pass` last ran into the
     /// sub-block inputs of the pass; the glue they feed.
     fn route_inputs(&mut self, pass: usize) -> u64 {
-        let PmodeUnitModel { stage1, changed, changed_mark, glue_of, subs, frame, dirty, .. } = self;
+        self.make_marks();
+        let PmodeUnitModel { stage1, changed, changed_mark, glue_of, subs, frame, dirty, buf, .. } = self;
         let mut glue = 0;
         let mut landed = Landed::default();
-        let mut words = subs.words_mut();
-        let unit = frame.words();
+        let words = frame.words_mut();
         for id in &changed[pass] {
             let i = id.0 as usize;
             glue |= glue_of[i];
             changed_mark[pass][i] = false;
             for l in &stage1[pass][i].links {
-                land(&mut words, l, unit[l.from as usize], &mut landed);
+                land(words, l, words[l.from as usize], &mut landed);
             }
         }
         subs.landed(&landed, pass, dirty);
         for id in changed[pass].drain(..) {
             for x in &stage1[pass][id.0 as usize].slow {
-                Self::carry_slow(subs, dirty, pass, x, frame.get(x.from));
+                let v = frame.get(x.from);
+                let n = v.len();
+                buf[..n].copy_from_slice(v);
+                Self::carry_slow(subs, frame.words_mut(), dirty, pass, x, &buf[..n]);
             }
         }
         glue
+    }
+
+    /// The marks of the unit inputs changed since the last call.
+    fn make_marks(&mut self) {
+        let m = std::mem::take(&mut self.pending);
+        for c in 0..5 {
+            if m.ports[c] != 0 {
+                if let Some((_, Some(f))) = self.subs.model_mut(c) {
+                    f.mark(m.ports[c]);
+                }
+            }
+            if m.dirty >> c & 1 == 1 {
+                self.subs.touched(c);
+                self.dirty[c] = true;
+            }
+        }
     }
 
     /// Sub-block outputs into sub-block inputs: in the settle, the
@@ -719,27 +849,26 @@ impl PmodeUnitModel {
             (EDGE, SEEN_COMMANDS) => fresh[MC] = std::mem::take(&mut since.commands) || since.start,
             _ => {}
         }
-        let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, .. } = self;
+        let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, frame, .. } = self;
         let list = match g {
             SEEN_PM => &stage_pm[pass],
             SEEN_STATUS => &stage2[pass],
             _ => &stage3[pass],
         };
         let mut landed = Landed::default();
-        let mut words = subs.words_mut();
+        let words = frame.words_mut();
         for c in (0..5).filter(|&c| fresh[c]) {
             for l in &list[c].links {
-                let v = words[c][l.from as usize];
-                land(&mut words, l, v, &mut landed);
+                land(words, l, words[l.from as usize], &mut landed);
             }
         }
         subs.landed(&landed, pass, dirty);
         for c in (0..5).filter(|&c| fresh[c]) {
             for x in &list[c].slow {
-                let v = subs.get(c, x.from);
+                let v = subs.get(frame.words(), c, x.from);
                 let n = v.len();
                 buf[..n].copy_from_slice(v);
-                Self::carry_slow(subs, dirty, pass, x, &buf[..n]);
+                Self::carry_slow(subs, frame.words_mut(), dirty, pass, x, &buf[..n]);
             }
         }
     }
@@ -793,7 +922,7 @@ impl PmodeUnitModel {
         for k in 0..self.io.iss.len() {
             for d in 0..self.rn.iss[k].alloc_phys.len() {
                 let (alloc_phys, pdst) = (self.rn.iss[k].alloc_phys[d], self.pq.iss[k].dst[d].pdst);
-                let alloc = self.subs.get(RN, alloc_phys)[0];
+                let alloc = self.subs.get(self.frame.words(), RN, alloc_phys)[0];
                 self.put_u64(pass, PQ, pdst, alloc);
             }
         }
@@ -805,7 +934,7 @@ impl PmodeUnitModel {
             return;
         }
         for k in 0..self.io.iss.len() {
-            let diverged = self.subs.get(ST, self.st_rpc[k])[0] != self.rpc_none;
+            let diverged = self.subs.get(self.frame.words(), ST, self.st_rpc[k])[0] != self.rpc_none;
             let to = self.mc.iss[k].diverged;
             self.put_u64(pass, MC, to, diverged as u64);
         }
@@ -824,7 +953,7 @@ impl PmodeUnitModel {
             return;
         }
         let (mc_io, io) = (&self.mc, &self.io);
-        let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(MC, id)[0]);
+        let start = [mc_io.start_en, mc_io.start_warp, mc_io.start_pc].map(|id| self.subs.get(self.frame.words(), MC, id)[0]);
         let launch = [io.launch_en, io.launch_warp, io.launch_pc].map(|id| self.frame.get_u64(id));
         let [en, warp, pc] = if start[0] == 1 { start } else { launch };
         for (id, v) in [(self.pq.start_en, en), (self.pq.start_warp, warp), (self.pq.start_pc, pc)] {
@@ -844,7 +973,7 @@ impl PmodeUnitModel {
         }
         self.glue_pending[SETTLE] |= self.route_inputs(SETTLE);
         if self.dirty[MC] {
-            self.subs.mc.eval_modes();
+            self.subs.eval_modes(&mut self.frame);
             self.reads.evaluated(MC);
         }
         if !self.subs.mc.n_mode_only() {
@@ -869,7 +998,7 @@ impl PmodeUnitModel {
         // `pmode` depends on mode_ctrl's state and the ports' warps only;
         // the full evaluation comes once the status is routed.
         if self.dirty[MC] {
-            self.subs.mc.eval_modes();
+            self.subs.eval_modes(&mut self.frame);
             self.reads.evaluated(MC);
         }
         self.route(SETTLE, SEEN_PM);
@@ -892,12 +1021,12 @@ impl PmodeUnitModel {
             self.eval_sub(c);
         }
         for (k, ui) in self.io.iss.iter().enumerate() {
-            let a = self.subs.get(MC, self.mc.iss[k].action)[0];
+            let a = self.subs.get(self.frame.words(), MC, self.mc.iss[k].action)[0];
             for (d, &o) in ui.pdst.iter().enumerate() {
                 let v = if a == act::REUSE {
                     self.frame.get_u64(ui.reuse_pdst[d])
                 } else {
-                    self.subs.get(RN, self.rn.iss[k].alloc_phys[d])[0]
+                    self.subs.get(self.frame.words(), RN, self.rn.iss[k].alloc_phys[d])[0]
                 };
                 self.frame.set(o, &[v]);
             }
@@ -933,6 +1062,7 @@ impl Component for PmodeUnitModel {
     fn set(&mut self, port: PortId, value: &[u64]) {
         if self.frame.set_changed(port, value) {
             self.settled = false;
+            self.pending.add(&self.marks[port.0 as usize]);
             for pass in [SETTLE, EDGE] {
                 if self.drives[pass][port.0 as usize] && !self.changed_mark[pass][port.0 as usize] {
                     self.changed_mark[pass][port.0 as usize] = true;
@@ -943,7 +1073,7 @@ impl Component for PmodeUnitModel {
     }
     fn get(&self, port: PortId) -> &[u64] {
         match self.out_src[port.0 as usize] {
-            Some((c, id)) => self.subs.get(c, id),
+            Some((c, id)) => self.subs.get(self.frame.words(), c, id),
             None => self.frame.get(port),
         }
     }
@@ -966,7 +1096,7 @@ impl Component for PmodeUnitModel {
             self.settle();
         }
         self.edge(full);
-        self.subs.tick();
+        self.subs.tick(&mut self.frame);
         self.dirty = [true; 5];
         self.settled = false;
     }
