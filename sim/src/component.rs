@@ -147,6 +147,8 @@ pub struct PortFrame {
     /// models set and read ports on every cycle of the SM).
     slots: Vec<(u32, u32, u64)>,
     words: Vec<u64>,
+    /// [`PortFrame::moves`].
+    moves: u32,
 }
 
 impl PortFrame {
@@ -157,7 +159,7 @@ impl PortFrame {
             slots.push((n as u32, s.words() as u32, top_mask(s.width)));
             n += s.words();
         }
-        PortFrame { specs, slots, words: vec![0; n] }
+        PortFrame { specs, slots, words: vec![0; n], moves: 0 }
     }
 
     pub fn specs(&self) -> &[PortSpec] {
@@ -212,7 +214,14 @@ impl PortFrame {
         for (s, &o) in self.slots.iter_mut().zip(at) {
             s.0 = o;
         }
+        self.moves += 1;
         std::mem::take(&mut self.words)
+    }
+
+    /// How many times the ports moved ([`PortFrame::share`]): a model that
+    /// keeps [`PortFrame::span`]s finds them again when this changes.
+    pub fn moves(&self) -> u32 {
+        self.moves
     }
 
     /// Swap the words of two frames: lends this frame's buffer to a frame

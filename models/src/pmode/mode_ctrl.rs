@@ -43,6 +43,20 @@ struct In {
     diverged: bool,
 }
 
+/// Where one issue port's inputs (`In`, each of one word) are in the
+/// frame's words: (register, valid, long) per source, (register, valid) per
+/// destination, then the rest in `In`'s order; and its outputs: `action`
+/// (with its mask), then the strobes in `Dec`'s order.
+#[derive(Clone, Copy, Debug, Default)]
+struct InAt {
+    src: [[u32; 3]; 8],
+    dst: [[u32; 2]; 4],
+    rest: [u32; 13],
+    action: (u32, u64),
+    strobes: [u32; 11],
+    pmode: u32,
+}
+
 /// One port's decision with its strobes (`sb_fire` .. `st_br`, `rn_moved`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Dec {
@@ -82,6 +96,9 @@ pub struct ModeCtrlModel {
     io: ModeCtrlIo<PortId>,
     st: Vec<WarpState>,
     ins: Vec<In>,
+    /// Where each port's inputs are, as of `PortFrame::moves` `located`.
+    at: Vec<InAt>,
+    located: Option<u32>,
     decs: Vec<Dec>,
     exited: Vec<bool>,
     /// The warps `exited` marks (to clear them without a sweep).
@@ -134,6 +151,8 @@ impl ModeCtrlModel {
             io,
             st: vec![WarpState::default(); p.warps as usize],
             ins: vec![In::default(); p.issue_ports as usize],
+            at: vec![InAt::default(); p.issue_ports as usize],
+            located: None,
             decs: vec![Dec::default(); p.issue_ports as usize],
             exited: vec![false; p.warps as usize],
             exits: Vec::with_capacity(p.wb_ports as usize),
@@ -157,10 +176,6 @@ impl ModeCtrlModel {
     }
 
     /// Whether the warp on port `k` is in P-mode (state and `warp` only).
-    fn port_mode(&self, k: usize) -> bool {
-        let w = self.frame.get_u64(self.io.iss[k].warp);
-        self.st.get(w as usize).is_some_and(|s| s.mode)
-    }
 
     /// Every valid port's warp is in N-mode: the decisions then read no
     /// P-mode status (`pq_ok`, `pq_full`, `rn_free`, `dst_long`,
@@ -174,14 +189,21 @@ impl ModeCtrlModel {
     /// `warp` only: what a composition needs of this block before its other
     /// inputs are known. `eval` writes the same values.
     pub fn eval_modes(&mut self) {
-        self.n_only = true;
-        for k in 0..self.io.iss.len() {
-            let pm = self.port_mode(k);
-            let changed = self.frame.set_changed(self.io.iss[k].pmode, &[pm as u64]);
-            self.pm_changed |= changed;
-            self.since_edge.pmode |= changed;
-            self.n_only &= !pm || !self.frame.get_bool(self.io.iss[k].valid);
+        if self.located != Some(self.frame.moves()) {
+            self.locate();
         }
+        let (w, mut n_only, mut changed) = (self.frame.words_mut(), true, false);
+        for a in &self.at {
+            let [valid, warp] = [a.rest[0], a.rest[1]].map(|o| w[o as usize]);
+            // The warp's mode, from the state and `warp` alone.
+            let pm = self.st.get(warp as usize).is_some_and(|s| s.mode) as u64;
+            changed |= w[a.pmode as usize] != pm;
+            w[a.pmode as usize] = pm;
+            n_only &= pm == 0 || valid & 1 == 0;
+        }
+        self.n_only = n_only;
+        self.pm_changed |= changed;
+        self.since_edge.pmode |= changed;
     }
 
     /// The outputs other than `pmode`, for a composition that called
@@ -192,15 +214,14 @@ impl ModeCtrlModel {
         let mut start = (false, 0, 0);
         let changed = std::mem::take(&mut self.changed);
         self.since_edge.commands |= changed != 0;
+        // Located by `decide_all` (`read_inputs`).
+        let w = self.frame.words_mut();
         for k in 0..self.ins.len() {
-            let (warp, pc, d) = (self.ins[k].warp, self.ins[k].pc, self.decs[k]);
-            let o = &self.io.iss[k];
+            let (warp, pc, d, a) = (self.ins[k].warp, self.ins[k].pc, &self.decs[k], &self.at[k]);
             if changed >> k & 1 == 1 {
-                let strobes =
-                    [o.sb_fire, o.sb_long, o.sb_skip, o.pq_push, o.pq_pop, o.rn_alloc, o.rn_reuse, o.rn_write, o.st_adv, o.st_br, o.rn_moved];
-                self.frame.set_u64(o.action, d.action);
-                for (id, &b) in strobes.into_iter().zip(&d.strobes) {
-                    self.frame.set_bool(id, b);
+                w[a.action.0 as usize] = d.action & a.action.1;
+                for (&o, &b) in a.strobes.iter().zip(&d.strobes) {
+                    w[o as usize] = b as u64;
                 }
             }
             if d.action == act::TRIGGER {
@@ -219,36 +240,52 @@ impl ModeCtrlModel {
         changed
     }
 
+    /// Find where the ports' inputs are (`InAt`).
+    fn locate(&mut self) {
+        let at = |id: PortId| self.frame.span(id).0;
+        for (k, d) in self.io.iss.iter().enumerate() {
+            let a = &mut self.at[k];
+            for (s, o) in d.src.iter().enumerate() {
+                a.src[s] = [at(o.reg), at(o.vld), at(d.src_long[s])];
+            }
+            for (x, o) in d.dst.iter().enumerate() {
+                a.dst[x] = [at(o.reg), at(o.vld)];
+            }
+            let rest = [d.valid, d.warp, d.pc, d.op, d.src_pending, d.dst_pending, d.pq_ok, d.pq_full, d.pq_hit, d.pq_rdy, d.rn_free, d.dst_long, d.diverged];
+            a.rest = rest.map(at);
+            a.action = self.frame.word(d.action).expect("action is one word");
+            let strobes = [d.sb_fire, d.sb_long, d.sb_skip, d.pq_push, d.pq_pop, d.rn_alloc, d.rn_reuse, d.rn_write, d.st_adv, d.st_br, d.rn_moved];
+            a.strobes = strobes.map(at);
+            a.pmode = at(d.pmode);
+        }
+        self.located = Some(self.frame.moves());
+    }
+
     /// The issue ports' inputs, of the ports whose inputs changed; what
     /// changed (`feeds` bits).
     fn read_inputs(&mut self) -> u64 {
         let dirty = self.feeds.take();
-        for k in (0..self.ins.len()).filter(|&k| dirty >> k & 1 == 1) {
-            let (f, d) = (&self.frame, &self.io.iss[k]);
-            let (g, b) = (|id| f.get_u64(id), |id| f.get_bool(id));
-            let mut i = In::default();
-            for (s, o) in d.src.iter().enumerate() {
-                (i.src[s], i.src_vld[s], i.src_long[s]) = (g(o.reg), b(o.vld), b(d.src_long[s]));
+        if self.located != Some(self.frame.moves()) {
+            self.locate();
+        }
+        let ModeCtrlModel { frame, at, io, ins, .. } = self;
+        let w = frame.words();
+        let b = |o: u32| w[o as usize] & 1 == 1;
+        for k in (0..ins.len()).filter(|&k| dirty >> k & 1 == 1) {
+            let (a, d, i) = (&at[k], &io.iss[k], &mut ins[k]);
+            for s in 0..d.src.len() {
+                let [r, v, l] = a.src[s];
+                (i.src[s], i.src_vld[s], i.src_long[s]) = (w[r as usize], b(v), b(l));
             }
-            for (x, o) in d.dst.iter().enumerate() {
-                (i.dst[x], i.dst_vld[x]) = (g(o.reg), b(o.vld));
+            for x in 0..d.dst.len() {
+                let [r, v] = a.dst[x];
+                (i.dst[x], i.dst_vld[x]) = (w[r as usize], b(v));
             }
-            self.ins[k] = In {
-                valid: b(d.valid),
-                warp: g(d.warp),
-                pc: g(d.pc),
-                op: g(d.op),
-                src_pending: b(d.src_pending),
-                dst_pending: g(d.dst_pending),
-                pq_ok: b(d.pq_ok),
-                pq_full: b(d.pq_full),
-                pq_hit: b(d.pq_hit),
-                pq_rdy: b(d.pq_rdy),
-                rn_free: b(d.rn_free),
-                dst_long: b(d.dst_long),
-                diverged: b(d.diverged),
-                ..i
-            };
+            let [valid, warp, pc, op, src_pending, dst_pending, pq_ok, pq_full, pq_hit, pq_rdy, rn_free, dst_long, diverged] = a.rest;
+            (i.valid, i.warp, i.pc, i.op) = (b(valid), w[warp as usize], w[pc as usize], w[op as usize]);
+            (i.src_pending, i.dst_pending) = (b(src_pending), w[dst_pending as usize]);
+            (i.pq_ok, i.pq_full, i.pq_hit, i.pq_rdy) = (b(pq_ok), b(pq_full), b(pq_hit), b(pq_rdy));
+            (i.rn_free, i.dst_long, i.diverged) = (b(rn_free), b(dst_long), b(diverged));
         }
         dirty
     }
