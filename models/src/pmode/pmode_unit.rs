@@ -891,8 +891,11 @@ impl PmodeUnitModel {
     fn glue_some(&mut self, pass: usize, which: u64) {
         let glue = self.glue_pending[pass] & which;
         self.glue_pending[pass] &= !which;
-        let banks = self.p.banks as u64;
         let glue = glue & glue_mask(self.glue_passes, pass);
+        if glue == 0 {
+            return;
+        }
+        let banks = self.p.banks as u64;
         for k in (0..self.io.iss.len()).filter(|&k| glue >> k & 1 == 1) {
             for d in 0..self.io.iss[k].dst.len() {
                 let (ui, to) = (&self.io.iss[k], self.rn.iss[k].dst[d].bank);
