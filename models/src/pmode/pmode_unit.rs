@@ -169,8 +169,12 @@ impl Marks {
 /// input into a sub-block input of one word whose values fit it becomes one
 /// word — the sub-block reads the unit's, and nothing moves it (an offer
 /// changes about eight unit inputs, wired to some twenty sub-block inputs).
-/// The other unit-input wires; by unit input, what its change marks.
-fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>) -> (Vec<Wire>, Vec<Marks>) {
+/// So is a wire of one word from a scoreboard model's output into a
+/// mode_ctrl input (its status, read by every decision): mode_ctrl's ports
+/// that the scoreboard evaluates are marked then (`eval_sub`).
+/// The other wires (of unit inputs, of status); by unit input, what its
+/// change marks; whether the scoreboard's status is mode_ctrl's.
+fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>, s2: Vec<Wire>) -> (Vec<Wire>, Vec<Wire>, Vec<Marks>, bool) {
     let mut at: [Vec<Option<u32>>; 5] = Default::default();
     for (c, a) in at.iter_mut().enumerate() {
         if let Some((f, _)) = subs.model(c) {
@@ -195,14 +199,35 @@ fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>) -> (Vec<Wi
             _ => rest.push(w),
         }
     }
-    for (c, a) in at.iter().enumerate() {
+    // Status from the scoreboard's outputs into mode_ctrl's inputs.
+    let (mut status, mut rest2) = (Vec::new(), Vec::new());
+    for w in s2 {
+        let fits = match (w.from, w.to, subs.model(SB), subs.model(MC)) {
+            (Src::Sub(SB, o), (MC, d), Some((sf, _)), Some((mf, _))) => match (sf.word(o), mf.word(d)) {
+                (Some((_, om)), Some((_, dm))) => om & !dm == 0,
+                _ => false,
+            },
+            _ => false,
+        };
+        match (fits, w.from) {
+            (true, Src::Sub(_, o)) => status.push((o, w.to.1)),
+            _ => rest2.push(w),
+        }
+    }
+    for c in 0..5 {
+        if c == MC {
+            // The scoreboard's ports are in place by now (SB < MC).
+            for &(o, d) in &status {
+                at[MC][d.0 as usize] = subs.model(SB).and_then(|(f, _)| f.word(o)).map(|(w, _)| w);
+            }
+        }
         let Some((f, _)) = subs.model_mut(c) else { continue };
         let base = frame.grow(f.words().len());
-        let places: Vec<u32> = a.iter().enumerate().map(|(i, w)| w.unwrap_or(base + f.span(PortId(i as u32)).0)).collect();
+        let places: Vec<u32> = at[c].iter().enumerate().map(|(i, w)| w.unwrap_or(base + f.span(PortId(i as u32)).0)).collect();
         let old = f.share(&places);
         frame.words_mut()[base as usize..][..old.len()].copy_from_slice(&old);
     }
-    (rest, marks)
+    (rest, rest2, marks, !status.is_empty())
 }
 
 /// The scoreboard: its reference model, or any component of its ports.
@@ -476,6 +501,9 @@ pub struct PmodeUnitModel {
     /// The marks of the unit inputs changed since the last settle or edge
     /// (made then: `make_marks`).
     pending: Marks,
+    /// mode_ctrl's status inputs are the scoreboard's outputs
+    /// (`share_words`): the ports the scoreboard evaluates are marked.
+    sb_status: bool,
     buf: Vec<u64>,
 }
 
@@ -664,7 +692,7 @@ impl PmodeUnitModel {
             let Src::Sub(c, id) = from else { unreachable!("unit outputs come from sub-blocks") };
             out_src[to.0 as usize] = Some((c, id));
         }
-        let (s1, marks) = share_words(&mut frame, &mut subs, s1);
+        let (s1, s2, marks, sb_status) = share_words(&mut frame, &mut subs, s1, s2);
         let by_port = |wires: Vec<Wire>| {
             let mut g: Vec<Fanout> = vec![Fanout::default(); nports];
             for wire in wires {
@@ -761,6 +789,7 @@ impl PmodeUnitModel {
             out_src,
             marks,
             pending: Marks::default(),
+            sb_status,
         })
     }
 
@@ -785,6 +814,16 @@ impl PmodeUnitModel {
             self.dirty[c] = false;
             self.reads.evaluated(c);
             self.subs.eval(&mut self.frame, c);
+            if let (SB, true, Board::Model(m)) = (c, self.sb_status, &self.subs.sb) {
+                // Its status is mode_ctrl's: the ports it evaluated are to
+                // be decided again.
+                let ports = m.evaluated & ((1 << self.io.iss.len()) - 1);
+                if ports != 0 {
+                    self.subs.mc.feeds.mark(ports);
+                    self.subs.touched(MC);
+                    self.dirty[MC] = true;
+                }
+            }
         }
     }
 

@@ -37,6 +37,9 @@ pub struct ScoreboardModel {
     /// rest feed every port's); the ports whose inputs changed, or whose
     /// boards ticked, since their last `eval` (the others' answers stand).
     pub(crate) feeds: PortFeeds,
+    /// The issue ports the last `eval` computed (bit k; the others'
+    /// outputs are as they were).
+    pub(crate) evaluated: u64,
 }
 
 /// Bit index of (warp, reg), if both are in range.
@@ -55,7 +58,7 @@ impl ScoreboardModel {
                 feeds.feed(id, k);
             }
         }
-        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds }
+        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds, evaluated: 0 }
     }
 
     /// Set an input; whether its value changed.
@@ -81,6 +84,7 @@ impl Component for ScoreboardModel {
 
     fn eval(&mut self) {
         let dirty = self.feeds.take();
+        self.evaluated = dirty;
         if dirty == 0 {
             return;
         }
