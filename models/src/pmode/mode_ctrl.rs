@@ -175,8 +175,6 @@ impl ModeCtrlModel {
         self.st.get(w).filter(|s| s.mode).map(|s| s.trig)
     }
 
-    /// Whether the warp on port `k` is in P-mode (state and `warp` only).
-
     /// Every valid port's warp is in N-mode: the decisions then read no
     /// P-mode status (`pq_ok`, `pq_full`, `rn_free`, `dst_long`,
     /// `diverged`; see `decide`), only the scoreboard's and the unit's

@@ -827,7 +827,8 @@ impl PmodeUnitModel {
         }
     }
 
-    /// Stage 1: the unit inputs that changed since `pass` last ran into the
+    /// Stage 1: the marks of the unit inputs that sub-block inputs share;
+    /// the other unit inputs that changed since `pass` last ran into the
     /// sub-block inputs of the pass; the glue they feed.
     fn route_inputs(&mut self, pass: usize) -> u64 {
         self.make_marks();
