@@ -187,9 +187,7 @@ impl ModeCtrlModel {
     /// `warp` only: what a composition needs of this block before its other
     /// inputs are known. `eval` writes the same values.
     pub fn eval_modes(&mut self) {
-        if self.located != Some(self.frame.moves()) {
-            self.locate();
-        }
+        self.locate();
         let (w, mut n_only, mut changed) = (self.frame.words_mut(), true, false);
         for a in &self.at {
             let [valid, warp] = [a.rest[0], a.rest[1]].map(|o| w[o as usize]);
@@ -238,8 +236,12 @@ impl ModeCtrlModel {
         changed
     }
 
-    /// Find where the ports' inputs are (`InAt`).
+    /// Find where the ports' inputs are (`InAt`), unless the frame's ports
+    /// have not moved since.
     fn locate(&mut self) {
+        if self.located == Some(self.frame.moves()) {
+            return;
+        }
         let at = |id: PortId| self.frame.span(id).0;
         for (k, d) in self.io.iss.iter().enumerate() {
             let a = &mut self.at[k];
@@ -263,9 +265,7 @@ impl ModeCtrlModel {
     /// changed (`feeds` bits).
     fn read_inputs(&mut self) -> u64 {
         let dirty = self.feeds.take();
-        if self.located != Some(self.frame.moves()) {
-            self.locate();
-        }
+        self.locate();
         let ModeCtrlModel { frame, at, io, ins, .. } = self;
         let w = frame.words();
         let b = |o: u32| w[o as usize] & 1 == 1;

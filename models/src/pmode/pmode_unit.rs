@@ -190,7 +190,7 @@ fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>, s2: Vec<Wi
             continue;
         };
         match f.word(d) {
-            Some((_, dm)) if um & !dm == 0 => {
+            dst if fits(um, dst) => {
                 at[c][d.0 as usize] = Some(uw);
                 let m = &mut marks[u.0 as usize];
                 m.ports[c] |= feeds.map_or(0, |x| x.ports_of(d));
@@ -202,15 +202,9 @@ fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>, s2: Vec<Wi
     // Status from the scoreboard's outputs into mode_ctrl's inputs.
     let (mut status, mut rest2) = (Vec::new(), Vec::new());
     for w in s2 {
-        let fits = match (w.from, w.to, subs.model(SB), subs.model(MC)) {
-            (Src::Sub(SB, o), (MC, d), Some((sf, _)), Some((mf, _))) => match (sf.word(o), mf.word(d)) {
-                (Some((_, om)), Some((_, dm))) => om & !dm == 0,
-                _ => false,
-            },
-            _ => false,
-        };
-        match (fits, w.from) {
-            (true, Src::Sub(_, o)) => status.push((o, w.to.1)),
+        let word = |c: usize, id: PortId| subs.model(c).and_then(|(f, _)| f.word(id));
+        match (w.from, w.to) {
+            (Src::Sub(SB, o), (MC, d)) if word(SB, o).is_some_and(|(_, om)| fits(om, word(MC, d))) => status.push((o, d)),
             _ => rest2.push(w),
         }
     }
@@ -228,6 +222,11 @@ fn share_words(frame: &mut PortFrame, subs: &mut Subs, s1: Vec<Wire>, s2: Vec<Wi
         frame.words_mut()[base as usize..][..old.len()].copy_from_slice(&old);
     }
     (rest, rest2, marks, !status.is_empty())
+}
+
+/// Values of `mask` fit the one-word port `dst` (a word and its mask).
+fn fits(mask: u64, dst: Option<(u32, u64)>) -> bool {
+    dst.is_some_and(|(_, dm)| mask & !dm == 0)
 }
 
 /// The scoreboard: its reference model, or any component of its ports.
@@ -368,73 +367,42 @@ impl Subs {
         }
     }
 
-    /// Evaluate sub-block `c`, lending it the unit's words.
-    fn eval(&mut self, unit: &mut PortFrame, c: usize) {
+    /// Evaluate sub-block `c` (`edge`: clock it), lending it the unit's
+    /// words. mode_ctrl's evaluation leaves its `pmode` outputs: they were
+    /// evaluated after the unit's inputs were routed (`settle`,
+    /// `settle_n_mode`), and no other input reaches them.
+    fn step(&mut self, unit: &mut PortFrame, c: usize, edge: bool) {
+        fn run(m: &mut (impl Component + ?Sized), edge: bool) {
+            if edge {
+                m.tick()
+            } else {
+                m.eval()
+            }
+        }
         match c {
             SB => match &mut self.sb {
-                Board::Model(m) => {
-                    unit.lend(&mut m.frame);
-                    m.eval();
-                    unit.lend(&mut m.frame);
-                }
-                Board::Other(o) => o.eval(),
+                Board::Model(m) => lent(unit, m.as_mut(), |m| &mut m.frame, |m| run(m, edge)),
+                Board::Other(o) => run(o.as_mut(), edge),
             },
-            PQ => {
-                unit.lend(&mut self.pq.frame);
-                self.pq.eval();
-                unit.lend(&mut self.pq.frame);
-            }
-            RN => {
-                unit.lend(&mut self.rn.frame);
-                self.rn.eval();
-                unit.lend(&mut self.rn.frame);
-            }
-            ST => {
-                unit.lend(&mut self.st.frame);
-                self.st.eval();
-                unit.lend(&mut self.st.frame);
-            }
-            // Its `pmode` outputs were evaluated after the unit's inputs
-            // were routed (`settle`, `settle_n_mode`): no other input
-            // reaches them.
-            _ => {
-                unit.lend(&mut self.mc.frame);
-                self.mc.eval_decisions();
-                unit.lend(&mut self.mc.frame);
-            }
+            PQ => lent(unit, &mut self.pq, |m| &mut m.frame, |m| run(m, edge)),
+            RN => lent(unit, &mut self.rn, |m| &mut m.frame, |m| run(m, edge)),
+            ST => lent(unit, &mut self.st, |m| &mut m.frame, |m| run(m, edge)),
+            _ => lent(unit, &mut self.mc, |m| &mut m.frame, |m| if edge { m.tick() } else { m.eval_decisions() }),
         }
     }
 
     /// mode_ctrl's `pmode` outputs ([`ModeCtrlModel::eval_modes`]).
     fn eval_modes(&mut self, unit: &mut PortFrame) {
-        unit.lend(&mut self.mc.frame);
-        self.mc.eval_modes();
-        unit.lend(&mut self.mc.frame);
+        lent(unit, &mut self.mc, |m| &mut m.frame, ModeCtrlModel::eval_modes);
     }
+}
 
-    /// The clock edge of every sub-block, lending each the unit's words.
-    fn tick(&mut self, unit: &mut PortFrame) {
-        match &mut self.sb {
-            Board::Model(m) => {
-                unit.lend(&mut m.frame);
-                m.tick();
-                unit.lend(&mut m.frame);
-            }
-            Board::Other(o) => o.tick(),
-        }
-        unit.lend(&mut self.pq.frame);
-        self.pq.tick();
-        unit.lend(&mut self.pq.frame);
-        unit.lend(&mut self.rn.frame);
-        self.rn.tick();
-        unit.lend(&mut self.rn.frame);
-        unit.lend(&mut self.st.frame);
-        self.st.tick();
-        unit.lend(&mut self.st.frame);
-        unit.lend(&mut self.mc.frame);
-        self.mc.tick();
-        unit.lend(&mut self.mc.frame);
-    }
+/// Run `f` on model `m` with the unit's words lent to its frame.
+#[inline]
+fn lent<M: ?Sized>(unit: &mut PortFrame, m: &mut M, frame: fn(&mut M) -> &mut PortFrame, f: impl FnOnce(&mut M)) {
+    unit.lend(frame(m));
+    f(m);
+    unit.lend(frame(m));
 }
 
 /// Cycle-accurate reference model of `pmode_unit`: the five sub-block models
@@ -813,7 +781,7 @@ impl PmodeUnitModel {
         if self.dirty[c] {
             self.dirty[c] = false;
             self.reads.evaluated(c);
-            self.subs.eval(&mut self.frame, c);
+            self.subs.step(&mut self.frame, c, false);
             if let (SB, true, Board::Model(m)) = (c, self.sb_status, &self.subs.sb) {
                 // Its status is mode_ctrl's: the ports it evaluated are to
                 // be decided again.
@@ -1139,7 +1107,9 @@ impl Component for PmodeUnitModel {
             self.settle();
         }
         self.edge(full);
-        self.subs.tick(&mut self.frame);
+        for c in [SB, PQ, RN, ST, MC] {
+            self.subs.step(&mut self.frame, c, true);
+        }
         self.dirty = [true; 5];
         self.settled = false;
     }
