@@ -74,10 +74,6 @@ pub(crate) struct IbEntry {
 /// Timing state of one warp slot.
 #[derive(Clone, Debug, Default)]
 struct Warp {
-    /// Holds a warp of a running CTA that has not finished.
-    live: bool,
-    /// Executed its last instruction (waits for its results, then finishes).
-    exited: bool,
     cta: u16,
     ibuf: VecDeque<IbEntry>,
     /// Next instruction to fetch (index = PC / 8).
@@ -124,6 +120,21 @@ impl Warp {
     fn forget(&mut self) {
         self.sb = None;
         self.kept = Kept::Nothing;
+    }
+}
+
+/// A set of warp slots as two words: a member test is one shift (a
+/// `u128` shifted by a variable amount takes several).
+#[derive(Clone, Copy)]
+struct Warps([u64; 2]);
+
+impl Warps {
+    fn of(m: u128) -> Warps {
+        Warps([m as u64, (m >> 64) as u64])
+    }
+
+    fn has(self, w: u16) -> bool {
+        self.0[(w >> 6) as usize & 1] >> (w & 63) & 1 == 1
     }
 }
 
@@ -373,6 +384,12 @@ pub struct Sm {
     /// event that can make a warp fetchable (launch, issue, flush), cleared
     /// when fetch finds it cannot.
     fetch_candidates: u128,
+    /// Bit w: the slot holds a warp of a running CTA that has not finished.
+    /// In words of their own, so that the schedulers' scans read no warp.
+    live: u128,
+    /// Bit w: the warp executed its last instruction (it waits for its
+    /// results, then finishes).
+    exited: u128,
     pub stats: Stats,
     last_progress: u64,
     out: Outputs,
@@ -387,6 +404,14 @@ pub struct Sm {
 }
 
 impl Sm {
+    fn is_live(&self, w: u16) -> bool {
+        self.live >> w & 1 == 1
+    }
+
+    fn is_exited(&self, w: u16) -> bool {
+        self.exited >> w & 1 == 1
+    }
+
     pub fn new(cfg: Config, func: Functional, engine: Engine, mut out: Outputs) -> Result<Sm, String> {
         let vcd = out.vcd.take();
         let ops = func.ops(&cfg)?;
@@ -460,6 +485,8 @@ impl Sm {
             icache: cfg.l1.read_only_cache(cfg.l1.icache_sets, cfg.l1.icache_ways, cfg.l1.icache_line, cfg.l1.icache_miss_latency),
             code_base: 0,
             fetch_candidates: 0,
+            live: 0,
+            exited: 0,
             stats,
             last_progress: 0,
             view: View::default(),
@@ -851,7 +878,7 @@ impl Sm {
     /// (the CTA's barrier releases walk its warp list). In P-mode a slot is
     /// also busy until the unit has released its warp's rename mappings.
     fn warp_slot_free(&self, w: u16) -> bool {
-        !self.warps[w as usize].live && !self.ctas.iter().flatten().any(|c| c.warps.contains(&w)) && self.pm[w as usize].releasing == 0
+        !self.is_live(w) && !self.ctas.iter().flatten().any(|c| c.warps.contains(&w)) && self.pm[w as usize].releasing == 0
     }
 
     /// One clock cycle.
@@ -872,7 +899,7 @@ impl Sm {
         self.view.wb.clear();
         if let Some(k) = self.out.pipeview.as_mut() {
             // Decoded instructions reaching the buffer this cycle wait to issue.
-            for warp in self.warps.iter().filter(|w| w.live) {
+            for warp in self.warps.iter().enumerate().filter(|&(w, _)| self.live >> w & 1 == 1).map(|(_, x)| x) {
                 for e in warp.ibuf.iter().filter(|e| e.ready == self.now) {
                     let _ = k.stage(self.now, e.uid, "Is");
                 }
@@ -1021,7 +1048,9 @@ impl Sm {
         for &w in &free {
             let start = self.func.next_op(w).unwrap_or(0);
             let warp = &mut self.warps[w as usize];
-            *warp = Warp { live: true, cta: slot as u16, fetch_op: start, ibuf: std::mem::take(&mut warp.ibuf), ..Warp::default() };
+            self.live |= 1 << w;
+            self.exited &= !(1 << w);
+            *warp = Warp { cta: slot as u16, fetch_op: start, ibuf: std::mem::take(&mut warp.ibuf), ..Warp::default() };
             warp.ibuf.clear();
             let k = w as usize % self.scheds.len();
             self.scheds[k].launched(w);
@@ -1071,7 +1100,7 @@ impl Sm {
                 continue;
             }
             let full = if group { !warp.ibuf.is_empty() } else { warp.ibuf.len() >= cap };
-            if !warp.live || warp.exited || warp.fetch_blocked || full || warp.fetch_op as usize >= self.ops.len() {
+            if (self.live & !self.exited) >> w & 1 == 0 || warp.fetch_blocked || full || warp.fetch_op as usize >= self.ops.len() {
                 // Not fetchable until launch, issue or flush marks it again.
                 self.fetch_candidates &= !(1u128 << w);
                 continue;
@@ -1247,10 +1276,20 @@ impl Sm {
             let mut order = std::mem::take(&mut self.scratch_order);
             order.clear();
             {
-                let (warps, rp) = (&self.warps, self.rp.as_deref());
+                let mut m = self.live & !self.exited;
                 // An exited warp stays until its retained instructions complete.
-                let schedulable = |w: u16| warps[w as usize].live && (!warps[w as usize].exited || rp.is_some_and(|r| r.retains(w)));
-                order.extend_from_slice(self.scheds[k].order(schedulable));
+                if let Some(rp) = self.rp.as_deref() {
+                    let mut exited = self.live & self.exited;
+                    while exited != 0 {
+                        let w = exited.trailing_zeros() as u16;
+                        exited &= exited - 1;
+                        if rp.retains(w) {
+                            m |= 1 << w;
+                        }
+                    }
+                }
+                let schedulable = Warps::of(m);
+                order.extend_from_slice(self.scheds[k].order(|w| schedulable.has(w)));
             }
             for &w in &order {
                 let c = if self.rp.is_some() { self.replay_candidate(k, w, miss_ok) } else { self.can_issue(k, w).map(|()| Candidate::First).map_err(Some) };
@@ -1441,7 +1480,7 @@ impl Sm {
             }
             None => {
                 self.flush(w, 0);
-                self.warps[w as usize].exited = true;
+                self.exited |= 1 << w;
                 // Replay: a warp still holding instructions to replay stays
                 // in the two-level active set until they complete.
                 if !self.rp.as_ref().is_some_and(|rp| rp.retains(w)) {
@@ -1500,11 +1539,11 @@ impl Sm {
 
     fn maybe_finish_warp(&mut self, w: u16) {
         let warp = &self.warps[w as usize];
-        if !warp.live || !warp.exited || warp.inflight > 0 || self.mem.stores_out[w as usize] > 0 {
+        if !self.is_live(w) || !self.is_exited(w) || warp.inflight > 0 || self.mem.stores_out[w as usize] > 0 {
             return;
         }
         let slot = warp.cta as usize;
-        self.warps[w as usize].live = false;
+        self.live &= !(1 << w);
         let k = w as usize % self.scheds.len();
         self.scheds[k].finished(w);
         self.wake(k);
@@ -1680,8 +1719,11 @@ impl Sm {
     /// wait at will never complete): where each is.
     pub fn stuck(&self) -> Option<String> {
         let mut parts = Vec::new();
-        for (w, warp) in self.warps.iter().enumerate().filter(|(_, w)| w.live && !w.exited) {
+        for (w, warp) in self.warps.iter().enumerate() {
             let w = w as u16;
+            if !self.is_live(w) || self.is_exited(w) {
+                continue;
+            }
             if self.func.spinning(w) {
                 parts.push(format!("warp {w} (CTA slot {}) loops at {} with memory unchanged", warp.cta, self.func.where_is(w)));
             } else if warp.at_barrier {
@@ -1700,11 +1742,11 @@ impl Sm {
         let mut s = String::new();
         for w in 0..self.warps.len() {
             let warp = &self.warps[w];
-            if !warp.live {
+            if !self.is_live(w as u16) {
                 continue;
             }
             let head = warp.ibuf.front().map(|e| self.ops[e.op as usize].text.clone()).unwrap_or_else(|| "(instruction buffer empty)".into());
-            let why = if warp.exited {
+            let why = if self.is_exited(w as u16) {
                 format!("exited, {} instruction(s) in flight", warp.inflight)
             } else if warp.at_barrier {
                 "waiting at the barrier".to_string()
@@ -1716,7 +1758,7 @@ impl Sm {
                     _ => format!("{} instruction(s) in flight", warp.inflight),
                 }
             };
-            let pm = match (self.pm[w].active, self.pm[w].halted, self.pm[w].ready) {
+            let pm = match (self.pm_active(w as u16), self.pm[w].halted, self.pm[w].ready) {
                 (_, _, false) if matches!(self.sb, Issuer::Pm(_)) => " (not yet started in the P-mode unit)",
                 (true, true, _) => " (P-mode, halted)",
                 (true, false, _) => " (P-mode)",

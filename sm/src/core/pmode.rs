@@ -105,8 +105,7 @@ struct Done {
 /// P-mode state of one warp slot, beside the unit's.
 #[derive(Clone, Debug, Default)]
 pub struct PWarp {
-    /// In P-mode (the unit's mode bit, as of the last edge).
-    pub active: bool,
+    /// In P-mode and halted (the unit's bits, as of the last edge).
     pub halted: bool,
     /// Started in the unit (its launch command has taken effect).
     pub ready: bool,
@@ -131,6 +130,12 @@ pub struct PWarp {
 /// SM-wide P-mode bookkeeping.
 #[derive(Debug, Default)]
 pub struct PmSm {
+    /// Warps in P-mode (the unit's mode bits, as of the last edge, and the
+    /// warps that triggered since): one word, so that the cycle's scans
+    /// read no warp's state.
+    active: u64,
+    /// N-table mappings still to be released, all warps'.
+    releasing: u32,
     launch_queue: VecDeque<(u16, u32)>,
     release_queue: VecDeque<(u16, u8)>,
     /// Per scheduler: round-robin pointer over its P-mode warps.
@@ -226,7 +231,7 @@ impl Sm {
     /// `f` (the configuration holds the fetch width to the unit's fetch
     /// ports); outside P-mode it is fetched as usual.
     pub(super) fn pm_fetch(&mut self, f: usize, w: u16, op: u32) -> FetchMatch {
-        if !matches!(self.sb, super::Issuer::Pm(_)) || self.pm[w as usize].active {
+        if !matches!(self.sb, super::Issuer::Pm(_)) || self.pm_active(w) {
             return FetchMatch::Fetch;
         }
         // With nothing recorded and not yet reused, the warp's P-queue is
@@ -262,13 +267,14 @@ impl Sm {
     pub(super) fn pm_launch(&mut self, w: u16) {
         let lanes = self.func.lanes(w);
         self.pm[w as usize] = PWarp { launch_pending: true, ..PWarp::default() };
+        self.pm_extra.active &= !(1 << w);
         self.pm_extra.launch_queue.push_back((w, lanes));
     }
 
     /// A warp finished: release its N-table mappings (one per cycle).
     pub(super) fn pm_finish(&mut self, w: u16) {
+        self.pm_extra.active &= !(1 << w);
         let p = &mut self.pm[w as usize];
-        p.active = false;
         p.halted = false;
         // The first release also returns what the warp's episodes still own
         // (unrecorded results, entries never reached): one even without an
@@ -279,6 +285,7 @@ impl Sm {
             let r = m.trailing_zeros() as u8;
             m &= m - 1;
             p.releasing += 1;
+            self.pm_extra.releasing += 1;
             self.pm_extra.release_queue.push_back((w, r));
         }
     }
@@ -293,13 +300,19 @@ impl Sm {
         let nothing = x.launch_queue.is_empty()
             && x.release_queue.is_empty()
             && x.wrote_back.is_empty()
-            && self.pm.iter().all(|p| p.releasing == 0 && !p.active)
-            && self.warps.iter().all(|w| !w.live);
+            && x.releasing == 0
+            && x.active == 0
+            && self.live == 0;
         if nothing {
             b.last_status().map(|s| s.rename_held)
         } else {
             None
         }
+    }
+
+    /// Warp `w` is in P-mode.
+    pub(super) fn pm_active(&self, w: u16) -> bool {
+        self.pm_extra.active >> w & 1 == 1
     }
 
     pub(super) fn pm_begin_cycle(&mut self) {
@@ -331,23 +344,30 @@ impl Sm {
         }
         if let Some(w) = self.pm_extra.released_now.take() {
             self.pm[w as usize].releasing -= 1;
+            self.pm_extra.releasing -= 1;
         }
         // A P-mode result's `reuse_rdy` is visible from the cycle after its
         // writeback (no bypass in the P-queue): a STALL kept in that cycle
         // is stale now.
-        for w in std::mem::take(&mut self.pm_extra.wrote_back) {
+        for &w in &self.pm_extra.wrote_back {
             self.warps[w as usize].forget();
         }
+        self.pm_extra.wrote_back.clear();
         let clocked = self.pm_block().commanded;
         let st = self.pm_block().status(clocked);
         let (mode, halted) = (st.mode, st.halted);
         self.stats.pmode.rename_held_sum += st.rename_held as u64;
-        for w in 0..self.pm.len() {
+        // Only warps in P-mode before or after the edge change.
+        let was = self.pm_extra.active;
+        self.pm_extra.active = was & mode;
+        let mut m = was | mode;
+        while m != 0 {
+            let w = m.trailing_zeros() as usize;
+            m &= m - 1;
             let on = mode >> w & 1 == 1;
             let p = &mut self.pm[w];
             p.halted = on && halted >> w & 1 == 1;
-            if p.active && !on {
-                p.active = false;
+            if was >> w & 1 == 1 && !on {
                 self.func.end_pmode(w as u16);
                 let next = self.func.next_op(w as u16).unwrap_or(0);
                 let held = p.held.take();
@@ -398,15 +418,18 @@ impl Sm {
             order.clear();
             let n_mode;
             {
-                let (warps, pm) = (&self.warps, &self.pm);
-                let live = |w: u16| warps[w as usize].live && !warps[w as usize].exited;
+                let (running, pm) = (super::Warps::of(self.live & !self.exited), self.pm_extra.active);
+                let live = |w: u16| running.has(w);
                 let all = self.scheds[k].order(live);
-                order.extend(all.iter().copied().filter(|&w| !pm[w as usize].active));
+                let active = |w: u16| pm >> w & 1 == 1;
+                order.extend(all.iter().copied().filter(|&w| !active(w)));
                 n_mode = order.len();
-                let p: Vec<u16> = all.iter().copied().filter(|&w| pm[w as usize].active).collect();
-                if !p.is_empty() {
-                    let start = self.pm_extra.p_rr[k] % p.len();
-                    order.extend(p[start..].iter().chain(&p[..start]));
+                let p = all.len() - n_mode;
+                if p > 0 {
+                    let start = self.pm_extra.p_rr[k] % p;
+                    let ps = || all.iter().copied().filter(|&w| active(w));
+                    order.extend(ps().skip(start));
+                    order.extend(ps().take(start));
                 }
             }
             let mut first: Option<Stall> = None;
@@ -481,7 +504,7 @@ impl Sm {
         if p.halted {
             return Ok(Tried::Stalled(Stall::LongRaw));
         }
-        let pmode = p.active;
+        let pmode = self.pm_extra.active >> w & 1 == 1;
         let warp = &self.warps[w as usize];
         if warp.at_barrier {
             return Ok(Tried::Stalled(Stall::BarrierWait));
@@ -588,8 +611,8 @@ impl Sm {
             Action::Trigger => {
                 self.pm_extra.start_taken = true;
                 self.stats.pmode.switches += 1;
+                self.pm_extra.active |= 1 << w;
                 let p = &mut self.pm[w as usize];
-                p.active = true;
                 p.episode.clear();
                 // The start drops the entries the last episode left.
                 self.stats.pmode.pqueue_dropped += p.recorded.len() as u64;

@@ -274,7 +274,7 @@ impl Sm {
             }
             return Ok(Candidate::Replay(idx));
         }
-        if self.warps[w as usize].exited {
+        if self.exited >> w & 1 == 1 {
             return Err(None);
         }
         if let Some(head) = self.warps[w as usize].ibuf.front().filter(|e| e.ready <= self.now) {
