@@ -144,8 +144,9 @@ impl<T: Component + ?Sized> ComponentExt for T {}
 pub struct PortFrame {
     specs: Vec<PortSpec>,
     /// Per port: first word, word count and top-word mask (precomputed: the
-    /// models set and read ports on every cycle of the SM).
-    slots: Vec<(u32, u32, u64)>,
+    /// models set and read ports on every cycle of the SM). Shared by
+    /// equal frames ([`PortFrame::share`]).
+    slots: std::sync::Arc<[(u32, u32, u64)]>,
     words: Vec<u64>,
     /// [`PortFrame::moves`].
     moves: u32,
@@ -159,7 +160,7 @@ impl PortFrame {
             slots.push((n as u32, s.words() as u32, top_mask(s.width)));
             n += s.words();
         }
-        PortFrame { specs, slots, words: vec![0; n], moves: 0 }
+        PortFrame { specs, slots: crate::shared::shared_slice(slots), words: vec![0; n], moves: 0 }
     }
 
     pub fn specs(&self) -> &[PortSpec] {
@@ -211,9 +212,11 @@ impl PortFrame {
     /// ([`PortFrame::lend`]); [`PortFrame::get_in`] and
     /// [`PortFrame::set_changed_in`] reach its ports in the buffer.
     pub fn share(&mut self, at: &[u32]) -> Vec<u64> {
-        for (s, &o) in self.slots.iter_mut().zip(at) {
+        let mut slots = self.slots.to_vec();
+        for (s, &o) in slots.iter_mut().zip(at) {
             s.0 = o;
         }
+        self.slots = crate::shared::shared_slice(slots);
         self.moves += 1;
         std::mem::take(&mut self.words)
     }

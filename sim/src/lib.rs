@@ -12,6 +12,7 @@ pub mod component;
 pub mod engine;
 pub mod inspect;
 pub mod netlist;
+pub mod shared;
 pub mod trace;
 
 pub use bind::{Bind, BindError};

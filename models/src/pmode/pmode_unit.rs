@@ -65,7 +65,7 @@ struct Wire {
 /// their frames: word `from` of the source's frame into word `to` of
 /// sub-block `dc`'s, masked to the input's width; `ports` are the issue
 /// ports of `dc` the input feeds (`PortFeeds`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Link {
     from: u32,
     dc: usize,
@@ -76,7 +76,7 @@ struct Link {
 
 /// Any other wire (wider than a word, or at a scoreboard that is another
 /// component): moved through the ports.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Slow {
     from: PortId,
     dc: usize,
@@ -84,7 +84,7 @@ struct Slow {
 }
 
 /// The wires from one source.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Fanout {
     links: Vec<Link>,
     slow: Vec<Slow>,
@@ -149,7 +149,7 @@ type Routed = [Fanout; 5];
 /// its word (`share_words`): by sub-block, the issue ports they feed
 /// (`PortFeeds`); bit c, sub-block c is dirty (an input that reaches an
 /// output).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Marks {
     ports: [u64; 5],
     dirty: u8,
@@ -405,6 +405,36 @@ fn lent<M: ?Sized>(unit: &mut PortFrame, m: &mut M, frame: fn(&mut M) -> &mut Po
     unit.lend(frame(m));
 }
 
+/// The unit's wiring: read-only once built, and the same for every unit
+/// of the same parameters, which share one copy (`sim::shared`).
+#[derive(PartialEq)]
+struct Wiring {
+    /// Unit inputs into the sub-blocks (stage 1), by pass, by unit input
+    /// port.
+    stage1: [Vec<Fanout>; 2],
+    /// By unit port: the glue it feeds ([`PmodeUnitModel::glue_inputs`]):
+    /// bit k, issue port k's register banks; bit 32 + j, writeback port j's
+    /// selects.
+    glue_of: Vec<u64>,
+    /// By unit port: an output of an N-mode decision (`settle_n_mode`).
+    n_cone: Vec<bool>,
+    /// By pass, by unit port: the input drives a wire or glue in the pass
+    /// (the others are not listed as changed for it).
+    drives: [Vec<bool>; 2],
+    /// By pass: mode_ctrl's `pmode` (the warp's mode) into the other blocks.
+    stage_pm: [Routed; 2],
+    /// By pass: sub-block status into mode_ctrl: stage 2.
+    stage2: [Routed; 2],
+    /// By pass: mode_ctrl commands into the sub-blocks: stage 3.
+    stage3: [Routed; 2],
+    /// By unit port: the sub-block output that is this unit output (a
+    /// wire: `get` reads it where it is).
+    out_src: Vec<Option<(usize, PortId)>>,
+    /// By unit input: what its change marks in the sub-blocks whose inputs
+    /// are its word (`share_words`).
+    marks: Vec<Marks>,
+}
+
 /// Cycle-accurate reference model of `pmode_unit`: the five sub-block models
 /// wired as in the hardware. The outputs that depend on the state alone
 /// (`mode`, `halted`, `used`, `overflow`) are valid right after `tick`,
@@ -422,24 +452,13 @@ pub struct PmodeUnitModel {
     /// entry's (`RPC_NONE`).
     st_rpc: Vec<PortId>,
     rpc_none: u64,
-    /// Unit inputs into the sub-blocks (stage 1), by pass, by unit input
-    /// port.
-    stage1: [Vec<Fanout>; 2],
+    wiring: Arc<Wiring>,
     /// By pass: unit inputs whose value changed since the pass last ran
     /// (each once).
     changed: [Vec<PortId>; 2],
-    /// By unit port: the glue it feeds ([`PmodeUnitModel::glue_inputs`]):
-    /// bit k, issue port k's register banks; bit 32 + j, writeback port j's
-    /// selects.
-    glue_of: Vec<u64>,
     /// By pass: the glue of unit inputs routed and not yet computed.
     glue_pending: [u64; 2],
-    /// By unit port: an output of an N-mode decision (`settle_n_mode`).
-    n_cone: Vec<bool>,
     changed_mark: [Vec<bool>; 2],
-    /// By pass, by unit port: the input drives a wire or glue in the pass
-    /// (the others are not listed as changed for it).
-    drives: [Vec<bool>; 2],
     /// By glue group (`GLUE_*`): bit p, the group drives inputs of pass p
     /// (a group with none in a pass is not computed in it).
     glue_passes: [u8; 5],
@@ -454,18 +473,6 @@ pub struct PmodeUnitModel {
     /// What each group of wires read from the sub-blocks (`SEEN_*`) has
     /// not read since.
     reads: Reads<5, 5>,
-    /// By pass: mode_ctrl's `pmode` (the warp's mode) into the other blocks.
-    stage_pm: [Routed; 2],
-    /// By pass: sub-block status into mode_ctrl: stage 2.
-    stage2: [Routed; 2],
-    /// By pass: mode_ctrl commands into the sub-blocks: stage 3.
-    stage3: [Routed; 2],
-    /// By unit port: the sub-block output that is this unit output (a
-    /// wire: `get` reads it where it is).
-    out_src: Vec<Option<(usize, PortId)>>,
-    /// By unit input: what its change marks in the sub-blocks whose inputs
-    /// are its word (`share_words`).
-    marks: Vec<Marks>,
     /// The marks of the unit inputs changed since the last settle or edge
     /// (made then: `make_marks`).
     pending: Marks,
@@ -739,23 +746,15 @@ impl PmodeUnitModel {
             mc,
             st_rpc,
             rpc_none: p.simt_stack().rpc_none(),
-            stage1,
+            wiring: sim::shared::shared(Wiring { stage1, glue_of, n_cone, drives, stage_pm, stage2, stage3, out_src, marks }),
             changed: [(); 2].map(|_| (0..nports as u32).map(PortId).collect()),
             changed_mark: [(); 2].map(|_| vec![true; nports]),
-            drives,
-            glue_of,
             glue_pending: [0; 2],
-            n_cone,
             glue_passes,
             edge_groups,
             dirty: [true; 5],
             settled: false,
             reads: Reads::default(),
-            stage_pm,
-            stage2,
-            stage3,
-            out_src,
-            marks,
             pending: Marks::default(),
             sb_status,
         })
@@ -800,7 +799,8 @@ impl PmodeUnitModel {
     /// sub-block inputs of the pass; the glue they feed.
     fn route_inputs(&mut self, pass: usize) -> u64 {
         self.make_marks();
-        let PmodeUnitModel { stage1, changed, changed_mark, glue_of, subs, frame, dirty, buf, .. } = self;
+        let PmodeUnitModel { wiring, changed, changed_mark, subs, frame, dirty, buf, .. } = self;
+        let Wiring { stage1, glue_of, .. } = &**wiring;
         let mut glue = 0;
         let mut landed = Landed::default();
         let words = frame.words_mut();
@@ -857,7 +857,8 @@ impl PmodeUnitModel {
             (EDGE, SEEN_COMMANDS) => fresh[MC] = std::mem::take(&mut since.commands) || since.start,
             _ => {}
         }
-        let PmodeUnitModel { stage_pm, stage2, stage3, subs, buf, dirty, frame, .. } = self;
+        let PmodeUnitModel { wiring, subs, buf, dirty, frame, .. } = self;
+        let Wiring { stage_pm, stage2, stage3, .. } = &**wiring;
         let list = match g {
             SEEN_PM => &stage_pm[pass],
             SEEN_STATUS => &stage2[pass],
@@ -1073,9 +1074,9 @@ impl Component for PmodeUnitModel {
     fn set(&mut self, port: PortId, value: &[u64]) {
         if self.frame.set_changed(port, value) {
             self.settled = false;
-            self.pending.add(&self.marks[port.0 as usize]);
+            self.pending.add(&self.wiring.marks[port.0 as usize]);
             for pass in [SETTLE, EDGE] {
-                if self.drives[pass][port.0 as usize] && !self.changed_mark[pass][port.0 as usize] {
+                if self.wiring.drives[pass][port.0 as usize] && !self.changed_mark[pass][port.0 as usize] {
                     self.changed_mark[pass][port.0 as usize] = true;
                     self.changed[pass].push(port);
                 }
@@ -1083,7 +1084,7 @@ impl Component for PmodeUnitModel {
         }
     }
     fn get(&self, port: PortId) -> &[u64] {
-        match self.out_src[port.0 as usize] {
+        match self.wiring.out_src[port.0 as usize] {
             Some((c, id)) => self.subs.get(self.frame.words(), c, id),
             None => self.frame.get(port),
         }
@@ -1092,7 +1093,7 @@ impl Component for PmodeUnitModel {
         self.settle();
     }
     fn eval_outputs(&mut self, outputs: &[PortId]) {
-        if !(outputs.iter().all(|id| self.n_cone[id.0 as usize]) && self.settle_n_mode()) {
+        if !(outputs.iter().all(|id| self.wiring.n_cone[id.0 as usize]) && self.settle_n_mode()) {
             self.settle();
         }
     }
