@@ -41,7 +41,7 @@ pub struct Engined {
     /// Last value written per port (inputs of at most 64 bits).
     shadow: Vec<u64>,
     /// Port widths (no dynamic call per `set`).
-    widths: Vec<u32>,
+    widths: std::sync::Arc<[u32]>,
     /// Inputs changed (or the state ticked) since the last `eval`.
     dirty: bool,
 }
@@ -52,7 +52,7 @@ impl Engined {
             EngineComp::Rtl(n) => n.ports().iter().map(|p| p.width).collect(),
             EngineComp::Model(m) => m.ports().iter().map(|p| p.width).collect(),
         };
-        Engined { engine, shadow: vec![u64::MAX; widths.len()], widths, dirty: true }
+        Engined { engine, shadow: vec![u64::MAX; widths.len()], widths: sim::shared::shared_slice(widths), dirty: true }
     }
 
     fn inner(&self) -> &dyn Component {
@@ -496,7 +496,7 @@ pub struct Offer<'a> {
 /// the plain scoreboard when `mode = "pmode"`.
 pub struct PmodeBlock {
     pub inst: BlockInst,
-    io: hw::blocks::pmode::pmode_unit::PmodeUnitIo<PortId>,
+    io: std::sync::Arc<hw::blocks::pmode::pmode_unit::PmodeUnitIo<PortId>>,
     wb_used: usize,
     pub commanded: bool,
     warps: u32,
@@ -535,7 +535,7 @@ impl PmodeBlock {
             ..Default::default()
         };
         let (inst, io) = instantiate(&p, engine)?;
-        Ok(PmodeBlock { inst, io, wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0, status: None, dsts_presented: 0 })
+        Ok(PmodeBlock { inst, io: sim::shared::shared(io), wb_used: 0, commanded: false, warps: c.core.max_warps, compiler_regs: 0, status: None, dsts_presented: 0 })
     }
 
     pub fn begin_cycle(&mut self) {

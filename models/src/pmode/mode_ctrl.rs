@@ -93,7 +93,7 @@ pub(crate) struct Fresh {
 pub struct ModeCtrlModel {
     p: ModeCtrlParams,
     pub(crate) frame: PortFrame,
-    io: ModeCtrlIo<PortId>,
+    io: std::sync::Arc<ModeCtrlIo<PortId>>,
     st: Vec<WarpState>,
     ins: Vec<In>,
     /// Where each port's inputs are, as of `PortFrame::moves` `located`.
@@ -148,7 +148,7 @@ impl ModeCtrlModel {
             pm_changed: true,
             since_edge: Fresh { pmode: true, commands: true, start: true },
             frame,
-            io,
+            io: sim::shared::shared(io),
             st: vec![WarpState::default(); p.warps as usize],
             ins: vec![In::default(); p.issue_ports as usize],
             at: vec![InAt::default(); p.issue_ports as usize],

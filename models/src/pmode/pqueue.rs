@@ -54,7 +54,7 @@ struct View {
 pub struct PqueueModel {
     p: PqueueParams,
     pub(crate) frame: PortFrame,
-    io: PqueueIo<PortId>,
+    io: std::sync::Arc<PqueueIo<PortId>>,
     q: Vec<WarpQ>,
     /// A warp in reset state, read for warp ids `>= warps`.
     idle: WarpQ,
@@ -75,7 +75,7 @@ impl PqueueModel {
         }
         PqueueModel {
             frame,
-            io,
+            io: sim::shared::shared(io),
             feeds,
             q: vec![WarpQ::new(p.entries as usize); p.warps as usize],
             idle: WarpQ::new(p.entries as usize),

@@ -71,7 +71,7 @@ impl RenameModel {
             all,
             feeds,
             frame,
-            io: Arc::new(io),
+            io: sim::shared::shared(io),
             avail: vec![0; words_for(p.rename_regs)],
             t: vec![empty; p.warps as usize],
             used: vec![0; words_for(p.rename_regs)],

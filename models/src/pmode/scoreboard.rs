@@ -31,7 +31,7 @@ impl Bits {
 pub struct ScoreboardModel {
     p: ScoreboardParams,
     pub(crate) frame: PortFrame,
-    io: ScoreboardIo<PortId>,
+    io: std::sync::Arc<ScoreboardIo<PortId>>,
     boards: [[Bits; 2]; 2],
     /// The issue port whose answers an input feeds (the writebacks and the
     /// rest feed every port's); the ports whose inputs changed, or whose
@@ -58,7 +58,7 @@ impl ScoreboardModel {
                 feeds.feed(id, k);
             }
         }
-        ScoreboardModel { p: p.clone(), frame, io, boards: [[empty(), empty()], [empty(), empty()]], feeds, evaluated: 0 }
+        ScoreboardModel { p: p.clone(), frame, io: sim::shared::shared(io), boards: [[empty(), empty()], [empty(), empty()]], feeds, evaluated: 0 }
     }
 
     /// Set an input; whether its value changed.

@@ -36,7 +36,7 @@ struct Warp {
 pub struct SimtStackModel {
     p: SimtStackParams,
     pub(crate) frame: PortFrame,
-    io: SimtStackIo<PortId>,
+    io: std::sync::Arc<SimtStackIo<PortId>>,
     w: Vec<Warp>,
     idle: Stack,
     overflow: bool,
@@ -47,7 +47,7 @@ impl SimtStackModel {
         let d = p.depth as usize;
         SimtStackModel {
             frame: p.frame(),
-            io: p.ids(),
+            io: sim::shared::shared(p.ids()),
             w: vec![Warp { n: Stack::new(d), p: Stack::new(d) }; p.warps as usize],
             idle: Stack::new(d),
             overflow: false,
