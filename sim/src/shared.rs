@@ -30,3 +30,25 @@ pub fn shared<T: PartialEq + Send + Sync + 'static>(v: T) -> Arc<T> {
 pub fn shared_slice<T: PartialEq + Send + Sync + 'static>(v: Vec<T>) -> Arc<[T]> {
     intern(Arc::<[T]>::from(v))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_tables_are_one_copy_and_others_are_not() {
+        let a = shared(vec![1u32, 2, 3]);
+        let b = shared(vec![1u32, 2, 3]);
+        let c = shared(vec![1u32, 2, 4]);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(*c, vec![1, 2, 4]);
+        // Tables of another type never match, even with equal contents.
+        let s = shared_slice(vec![1u32, 2, 3]);
+        let t = shared_slice(vec![1u32, 2, 3]);
+        assert!(Arc::ptr_eq(&s, &t));
+        assert_eq!(&*s, &[1, 2, 3]);
+        let u = shared_slice(vec![1u64, 2, 3]);
+        assert_eq!(&*u, &[1, 2, 3]);
+    }
+}

@@ -1122,3 +1122,21 @@ impl Reference for PmodeUnitParams {
         PmodeUnitModel::new(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The units of a GPU's SMs keep one copy of their wiring and port ids.
+    #[test]
+    fn units_of_equal_parameters_share_their_wiring() {
+        let p = PmodeUnitParams::default();
+        let (a, b) = (PmodeUnitModel::new(&p), PmodeUnitModel::new(&p));
+        assert!(Arc::ptr_eq(&a.wiring, &b.wiring));
+        assert!(Arc::ptr_eq(&a.io, &b.io) && Arc::ptr_eq(&a.mc, &b.mc));
+        let q = PmodeUnitParams { issue_ports: p.issue_ports + 1, ..p.clone() };
+        let c = PmodeUnitModel::new(&q);
+        assert!(!Arc::ptr_eq(&a.wiring, &c.wiring));
+        assert!(!Arc::ptr_eq(&a.io, &c.io));
+    }
+}
