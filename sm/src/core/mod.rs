@@ -412,6 +412,11 @@ impl Sm {
         self.exited >> w & 1 == 1
     }
 
+    /// The warps that are live and have not exited.
+    fn running(&self) -> u128 {
+        self.live & !self.exited
+    }
+
     pub fn new(cfg: Config, func: Functional, engine: Engine, mut out: Outputs) -> Result<Sm, String> {
         let vcd = out.vcd.take();
         let ops = func.ops(&cfg)?;
@@ -899,7 +904,8 @@ impl Sm {
         self.view.wb.clear();
         if let Some(k) = self.out.pipeview.as_mut() {
             // Decoded instructions reaching the buffer this cycle wait to issue.
-            for warp in self.warps.iter().enumerate().filter(|&(w, _)| self.live >> w & 1 == 1).map(|(_, x)| x) {
+            let live = Warps::of(self.live);
+            for warp in self.warps.iter().enumerate().filter(|&(w, _)| live.has(w as u16)).map(|(_, x)| x) {
                 for e in warp.ibuf.iter().filter(|e| e.ready == self.now) {
                     let _ = k.stage(self.now, e.uid, "Is");
                 }
@@ -1100,7 +1106,7 @@ impl Sm {
                 continue;
             }
             let full = if group { !warp.ibuf.is_empty() } else { warp.ibuf.len() >= cap };
-            if (self.live & !self.exited) >> w & 1 == 0 || warp.fetch_blocked || full || warp.fetch_op as usize >= self.ops.len() {
+            if self.running() >> w & 1 == 0 || warp.fetch_blocked || full || warp.fetch_op as usize >= self.ops.len() {
                 // Not fetchable until launch, issue or flush marks it again.
                 self.fetch_candidates &= !(1u128 << w);
                 continue;
@@ -1276,7 +1282,7 @@ impl Sm {
             let mut order = std::mem::take(&mut self.scratch_order);
             order.clear();
             {
-                let mut m = self.live & !self.exited;
+                let mut m = self.running();
                 // An exited warp stays until its retained instructions complete.
                 if let Some(rp) = self.rp.as_deref() {
                     let mut exited = self.live & self.exited;

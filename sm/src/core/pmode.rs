@@ -134,8 +134,6 @@ pub struct PmSm {
     /// warps that triggered since): one word, so that the cycle's scans
     /// read no warp's state.
     active: u64,
-    /// N-table mappings still to be released, all warps'.
-    releasing: u32,
     launch_queue: VecDeque<(u16, u32)>,
     release_queue: VecDeque<(u16, u8)>,
     /// Per scheduler: round-robin pointer over its P-mode warps.
@@ -285,7 +283,6 @@ impl Sm {
             let r = m.trailing_zeros() as u8;
             m &= m - 1;
             p.releasing += 1;
-            self.pm_extra.releasing += 1;
             self.pm_extra.release_queue.push_back((w, r));
         }
     }
@@ -293,14 +290,15 @@ impl Sm {
     /// Nothing for the P-mode unit this cycle: no warp to offer, launch or
     /// release, no writeback to forget, and its status read since its last
     /// edge (without a command it is not clocked, so the status stands).
-    /// `rename_held` is the status's, for the cycle's statistics.
+    /// `rename_held` is the status's, for the cycle's statistics. (A
+    /// release leaves the queue and is counted off within one cycle, so an
+    /// empty queue means no warp has a release pending.)
     pub(super) fn pm_quiet(&self) -> Option<u32> {
         let super::Issuer::Pm(b) = &self.sb else { return None };
         let x = &self.pm_extra;
         let nothing = x.launch_queue.is_empty()
             && x.release_queue.is_empty()
             && x.wrote_back.is_empty()
-            && x.releasing == 0
             && x.active == 0
             && self.live == 0;
         if nothing {
@@ -344,7 +342,6 @@ impl Sm {
         }
         if let Some(w) = self.pm_extra.released_now.take() {
             self.pm[w as usize].releasing -= 1;
-            self.pm_extra.releasing -= 1;
         }
         // A P-mode result's `reuse_rdy` is visible from the cycle after its
         // writeback (no bypass in the P-queue): a STALL kept in that cycle
@@ -418,7 +415,7 @@ impl Sm {
             order.clear();
             let n_mode;
             {
-                let (running, pm) = (super::Warps::of(self.live & !self.exited), self.pm_extra.active);
+                let (running, pm) = (super::Warps::of(self.running()), self.pm_extra.active);
                 let live = |w: u16| running.has(w);
                 let all = self.scheds[k].order(live);
                 let active = |w: u16| pm >> w & 1 == 1;
@@ -504,7 +501,7 @@ impl Sm {
         if p.halted {
             return Ok(Tried::Stalled(Stall::LongRaw));
         }
-        let pmode = self.pm_extra.active >> w & 1 == 1;
+        let pmode = self.pm_active(w);
         let warp = &self.warps[w as usize];
         if warp.at_barrier {
             return Ok(Tried::Stalled(Stall::BarrierWait));
